@@ -1,0 +1,542 @@
+// json.cpp - the only file that sees simdjson. It implements json.h over
+// simdjson's On-Demand API with error codes; every function catches
+// everything, and simdjson's error numbers never leave this file.
+//
+// On-Demand is compiled for one instruction set (the one the compiler
+// targets), so this file is built once per variant, with SSJ_VARIANT naming
+// it and matching -m flags; json_dispatch.c picks the best variant the CPU
+// runs, once, and forwards json.h's functions to its table of operations.
+
+#include "json/json_ops.h"
+
+#include <simdjson.h>
+
+#include <cstring>
+#include <new>
+#include <string_view>
+
+using namespace simdjson;
+
+static_assert(SSJ_PADDING == SIMDJSON_PADDING,
+	      "SSJ_PADDING must match simdjson's padding");
+
+// The opaque C types are these, private to each variant's translation unit.
+namespace {
+struct parser_impl {
+	ondemand::parser parser;
+	ondemand::document doc;
+};
+struct value_impl {
+	ondemand::value v;
+};
+} // namespace
+
+static inline parser_impl *P(struct ssj_parser *p)
+{
+	return reinterpret_cast<parser_impl *>(p);
+}
+
+static inline value_impl *V(struct ssj_value *v)
+{
+	return reinterpret_cast<value_impl *>(v);
+}
+
+static inline struct ssj_value *C(value_impl *v)
+{
+	return reinterpret_cast<struct ssj_value *>(v);
+}
+
+static enum ssj_status map_error(error_code e)
+{
+	switch (e) {
+	case SUCCESS:
+		return SSJ_OK;
+	case UTF8_ERROR:
+		return SSJ_EUTF8;
+	case DEPTH_ERROR:
+		return SSJ_EDEPTH;
+	case INCORRECT_TYPE:
+		return SSJ_ETYPE;
+	case NUMBER_OUT_OF_RANGE:
+			return SSJ_ERANGE;
+	case CAPACITY:
+		return SSJ_ECAPACITY;
+	case MEMALLOC:
+		return SSJ_ENOMEM;
+	default:
+		return SSJ_ESYNTAX;
+	}
+}
+
+static std::string_view trim_right(std::string_view s)
+{
+	while (!s.empty() && (s.back() == ' ' || s.back() == '\t' ||
+			      s.back() == '\n' || s.back() == '\r'))
+		s.remove_suffix(1);
+	return s;
+}
+
+static struct ssj_parser *v_parser_new(void)
+{
+	try {
+		return reinterpret_cast<struct ssj_parser *>(new (std::nothrow) parser_impl());
+	} catch (...) {
+		return nullptr;
+	}
+}
+
+static void v_parser_free(struct ssj_parser *p)
+{
+	try {
+		delete P(p);
+	} catch (...) {
+	}
+}
+
+// Trailing content: simdjson 3.0 reports a location only inside the text.
+static bool at_end(ondemand::document &doc)
+{
+	const char *loc;
+	return doc.current_location().get(loc) != SUCCESS;
+}
+
+static enum ssj_status start(struct ssj_parser *p, const char *text, size_t len)
+{
+	padded_string_view view(text, len, len + SIMDJSON_PADDING);
+	error_code e = P(p)->parser.iterate(view).get(P(p)->doc);
+	return map_error(e);
+}
+
+static enum ssj_status visit_object(ondemand::object obj, ssj_field_fn fn, void *ctx)
+{
+	for (auto item : obj) {
+		ondemand::field f;
+		error_code e = std::move(item).get(f);
+		if (e)
+			return map_error(e);
+		std::string_view key;
+		e = f.unescaped_key().get(key);
+		if (e)
+			return map_error(e);
+		if (!fn)
+			continue;
+		value_impl val{f.value()};
+		if (fn(ctx, key.data(), key.size(), C(&val)))
+			return SSJ_STOPPED;
+	}
+	return SSJ_OK;
+}
+
+static enum ssj_status v_parse(struct ssj_parser *p, const char *text,
+				     size_t len, ssj_field_fn fn, void *ctx)
+{
+	try {
+		enum ssj_status s = start(p, text, len);
+		if (s != SSJ_OK)
+			return s;
+		ondemand::json_type t;
+		error_code e = P(p)->doc.type().get(t);
+		if (e)
+			return map_error(e);
+		if (t != ondemand::json_type::object)
+			return SSJ_ENOTOBJECT;
+		ondemand::object obj;
+		e = P(p)->doc.get_object().get(obj);
+		if (e)
+			return map_error(e);
+		s = visit_object(obj, fn, ctx);
+		if (s != SSJ_OK)
+			return s;
+		if (!at_end(P(p)->doc))
+			return SSJ_ESYNTAX;
+		return SSJ_OK;
+	} catch (const std::bad_alloc &) {
+		return SSJ_ENOMEM;
+	} catch (...) {
+		return SSJ_EINTERNAL;
+	}
+}
+
+static error_code token_of(ondemand::value &v, std::string_view &tok)
+{
+	tok = v.raw_json_token();
+	return SUCCESS;
+}
+
+static error_code token_of(ondemand::document &d, std::string_view &tok)
+{
+	return d.raw_json_token().get(tok);
+}
+
+// A full walk that decodes every scalar. T is ondemand::value or
+// ondemand::document (the root), which share these member functions.
+template <typename T> static error_code walk(T &v)
+{
+	ondemand::json_type t;
+	error_code e = v.type().get(t);
+	if (e)
+		return e;
+	switch (t) {
+	case ondemand::json_type::object: {
+		ondemand::object obj;
+		if ((e = v.get_object().get(obj)))
+			return e;
+		for (auto item : obj) {
+			ondemand::field f;
+			if ((e = std::move(item).get(f)))
+				return e;
+			std::string_view key;
+			if ((e = f.unescaped_key().get(key)))
+				return e;
+			if ((e = walk(f.value())))
+				return e;
+		}
+		return SUCCESS;
+	}
+	case ondemand::json_type::array: {
+		ondemand::array arr;
+		if ((e = v.get_array().get(arr)))
+			return e;
+		for (auto item : arr) {
+			ondemand::value ev;
+			if ((e = std::move(item).get(ev)))
+				return e;
+			if ((e = walk(ev)))
+				return e;
+		}
+		return SUCCESS;
+	}
+	case ondemand::json_type::string: {
+		std::string_view s;
+		return v.get_string().get(s);
+	}
+	case ondemand::json_type::number: {
+		// A number too large for a double or an integer type is still
+		// valid JSON; only its syntax matters here.
+		double d;
+		e = v.get_double().get(d);
+		if (e == NUMBER_OUT_OF_RANGE)
+			return SUCCESS;
+		if (e == NUMBER_ERROR) {
+			std::string_view tok;
+			if (token_of(v, tok))
+				return e;
+			tok = trim_right(tok);
+			size_t i = 0;
+			if (i < tok.size() && tok[i] == '-')
+				i++;
+			bool digits = i < tok.size();
+			for (; i < tok.size(); i++) {
+				char c = tok[i];
+				if (!((c >= '0' && c <= '9') || c == '.' || c == 'e' ||
+				      c == 'E' || c == '+' || c == '-'))
+					return e;
+			}
+			// Syntax errors are caught by simdjson as INCORRECT_TYPE
+			// or NUMBER_ERROR alike; a plain digit run overflowing is fine.
+			return digits ? SUCCESS : e;
+		}
+		return e;
+	}
+	case ondemand::json_type::boolean: {
+		bool b;
+		return v.get_bool().get(b);
+	}
+	case ondemand::json_type::null: {
+		bool n;
+		if ((e = v.is_null().get(n)))
+			return e;
+		return n ? SUCCESS : INCORRECT_TYPE;
+	}
+	}
+	return TAPE_ERROR;
+}
+
+static enum ssj_status v_validate(struct ssj_parser *p, const char *text,
+					size_t len)
+{
+	try {
+		enum ssj_status s = start(p, text, len);
+		if (s != SSJ_OK)
+			return s;
+		error_code e = walk(P(p)->doc);
+		if (e)
+			return map_error(e);
+		if (!at_end(P(p)->doc))
+			return SSJ_ESYNTAX;
+		return SSJ_OK;
+	} catch (const std::bad_alloc &) {
+		return SSJ_ENOMEM;
+	} catch (...) {
+		return SSJ_EINTERNAL;
+	}
+}
+
+static enum ssj_type v_value_type(struct ssj_value *v)
+{
+	try {
+		ondemand::json_type t;
+		if (V(v)->v.type().get(t))
+			return SSJ_INVALID;
+		switch (t) {
+		case ondemand::json_type::object: return SSJ_OBJECT;
+		case ondemand::json_type::array: return SSJ_ARRAY;
+		case ondemand::json_type::string: return SSJ_STRING;
+		case ondemand::json_type::number: return SSJ_NUMBER;
+		case ondemand::json_type::boolean: return SSJ_BOOL;
+		case ondemand::json_type::null: return SSJ_NULL;
+		}
+		return SSJ_INVALID;
+	} catch (...) {
+		return SSJ_INVALID;
+	}
+}
+
+static bool v_value_is_null(struct ssj_value *v)
+{
+	try {
+		bool n = false;
+		if (V(v)->v.is_null().get(n))
+			return false;
+		return n;
+	} catch (...) {
+		return false;
+	}
+}
+
+static enum ssj_status v_value_bool(struct ssj_value *v, bool *out)
+{
+	try {
+		return map_error(V(v)->v.get_bool().get(*out));
+	} catch (...) {
+		return SSJ_EINTERNAL;
+	}
+}
+
+static enum ssj_status v_value_double(struct ssj_value *v, double *out)
+{
+	try {
+		error_code e = V(v)->v.get_double().get(*out);
+		if (e == NUMBER_ERROR || e == NUMBER_OUT_OF_RANGE) {
+			ondemand::json_type t;
+			if (!V(v)->v.type().get(t) && t == ondemand::json_type::number)
+				return SSJ_ERANGE;
+		}
+		return map_error(e);
+	} catch (...) {
+		return SSJ_EINTERNAL;
+	}
+}
+
+static enum ssj_status v_value_number_text(struct ssj_value *v,
+						 const char **p, size_t *n)
+{
+	try {
+		ondemand::json_type t;
+		error_code e = V(v)->v.type().get(t);
+		if (e)
+			return map_error(e);
+		if (t != ondemand::json_type::number)
+			return SSJ_ETYPE;
+		std::string_view tok;
+		tok = V(v)->v.raw_json_token();
+		tok = trim_right(tok);
+		*p = tok.data();
+		*n = tok.size();
+		return SSJ_OK;
+	} catch (...) {
+		return SSJ_EINTERNAL;
+	}
+}
+
+static enum ssj_status v_value_string(struct ssj_value *v, const char **p,
+					    size_t *n)
+{
+	try {
+		std::string_view s;
+		error_code e = V(v)->v.get_string().get(s);
+		if (e)
+			return map_error(e);
+		*p = s.data();
+		*n = s.size();
+		return SSJ_OK;
+	} catch (...) {
+		return SSJ_EINTERNAL;
+	}
+}
+
+static enum ssj_status v_value_raw_string(struct ssj_value *v,
+						const char **p, size_t *n)
+{
+	try {
+		ondemand::json_type t;
+		error_code e = V(v)->v.type().get(t);
+		if (e)
+			return map_error(e);
+		if (t != ondemand::json_type::string)
+			return SSJ_ETYPE;
+		std::string_view tok;
+		tok = V(v)->v.raw_json_token();
+		tok = trim_right(tok);
+		if (tok.size() < 2 || tok.front() != '"' || tok.back() != '"')
+			return SSJ_ESYNTAX;
+		*p = tok.data() + 1;
+		*n = tok.size() - 2;
+		return SSJ_OK;
+	} catch (...) {
+		return SSJ_EINTERNAL;
+	}
+}
+
+static enum ssj_status v_value_raw_json(struct ssj_value *v, const char **p,
+					      size_t *n)
+{
+	try {
+		ondemand::json_type t;
+		error_code e = V(v)->v.type().get(t);
+		if (e)
+			return map_error(e);
+		std::string_view s;
+		if (t == ondemand::json_type::object) {
+			ondemand::object obj;
+			if ((e = V(v)->v.get_object().get(obj)))
+				return map_error(e);
+			e = obj.raw_json().get(s);
+		} else if (t == ondemand::json_type::array) {
+			ondemand::array arr;
+			if ((e = V(v)->v.get_array().get(arr)))
+				return map_error(e);
+			e = arr.raw_json().get(s);
+		} else {
+			s = V(v)->v.raw_json_token();
+		}
+		if (e)
+			return map_error(e);
+		s = trim_right(s);
+		*p = s.data();
+		*n = s.size();
+		return SSJ_OK;
+	} catch (...) {
+		return SSJ_EINTERNAL;
+	}
+}
+
+static enum ssj_status v_object_foreach(struct ssj_value *v, ssj_field_fn fn,
+					      void *ctx)
+{
+	try {
+		ondemand::object obj;
+		error_code e = V(v)->v.get_object().get(obj);
+		if (e)
+			return map_error(e);
+		return visit_object(obj, fn, ctx);
+	} catch (const std::bad_alloc &) {
+		return SSJ_ENOMEM;
+	} catch (...) {
+		return SSJ_EINTERNAL;
+	}
+}
+
+static enum ssj_status v_array_foreach(struct ssj_value *v, ssj_elem_fn fn,
+					     void *ctx)
+{
+	try {
+		ondemand::array arr;
+		error_code e = V(v)->v.get_array().get(arr);
+		if (e)
+			return map_error(e);
+		size_t i = 0;
+		for (auto item : arr) {
+			value_impl ev;
+			if ((e = item.get(ev.v)))
+				return map_error(e);
+			if (fn && fn(ctx, i, C(&ev)))
+				return SSJ_STOPPED;
+			i++;
+		}
+		return SSJ_OK;
+	} catch (const std::bad_alloc &) {
+		return SSJ_ENOMEM;
+	} catch (...) {
+		return SSJ_EINTERNAL;
+	}
+}
+
+static enum ssj_status v_value_is_empty(struct ssj_value *v, bool *empty)
+{
+	try {
+		ondemand::json_type t;
+		error_code e = V(v)->v.type().get(t);
+		if (e)
+			return map_error(e);
+		*empty = true;
+		if (t == ondemand::json_type::array) {
+			ondemand::array arr;
+			if ((e = V(v)->v.get_array().get(arr)))
+				return map_error(e);
+			for (auto item : arr) {
+				ondemand::value ev;
+				if ((e = std::move(item).get(ev)))
+					return map_error(e);
+				*empty = false;
+				break;
+			}
+			return SSJ_OK;
+		}
+		if (t == ondemand::json_type::object) {
+			ondemand::object obj;
+			if ((e = V(v)->v.get_object().get(obj)))
+				return map_error(e);
+			for (auto item : obj) {
+				ondemand::field f;
+				if ((e = std::move(item).get(f)))
+					return map_error(e);
+				*empty = false;
+				break;
+			}
+			return SSJ_OK;
+		}
+		return SSJ_ETYPE;
+	} catch (...) {
+		return SSJ_EINTERNAL;
+	}
+}
+
+static const char *v_strerror(enum ssj_status s)
+{
+	switch (s) {
+	case SSJ_OK: return "no error";
+	case SSJ_STOPPED: return "stopped";
+	case SSJ_ESYNTAX: return "invalid JSON";
+	case SSJ_EUTF8: return "invalid UTF-8";
+	case SSJ_EDEPTH: return "JSON nested too deeply";
+	case SSJ_ENOTOBJECT: return "not a JSON object";
+	case SSJ_ETYPE: return "unexpected JSON type";
+	case SSJ_ERANGE: return "number out of range";
+	case SSJ_ECAPACITY: return "JSON text too large";
+	case SSJ_ENOMEM: return "out of memory";
+	case SSJ_EINTERNAL: return "internal JSON parser error";
+	}
+	return "unknown JSON error";
+}
+
+static const char *v_version(void)
+{
+	return SIMDJSON_STRINGIFY(SIMDJSON_VERSION);
+}
+
+static const char *v_implementation(void)
+{
+	try {
+		return builtin_implementation()->name().data();
+	} catch (...) {
+		return "unknown";
+	}
+}
+
+extern "C" const struct ssj_ops SSJ_OPS_NAME = {
+	v_parser_new, v_parser_free, v_parse, v_validate, v_value_type,
+	v_value_is_null, v_value_bool, v_value_double, v_value_number_text,
+	v_value_string, v_value_raw_string, v_value_raw_json, v_object_foreach,
+	v_array_foreach, v_value_is_empty, v_strerror, v_version, v_implementation,
+};

@@ -1,0 +1,114 @@
+/*
+ * json.h - the C face of the simdjson shim (json.cpp).
+ *
+ * simdjson's On-Demand front end is forward-only, so this interface is a
+ * visitor: ssj_parse() hands each field of the root object to a callback,
+ * and the callback inspects its value with the ssj_value_* functions, or
+ * descends with ssj_object_foreach()/ssj_array_foreach(). A value that a
+ * callback does not touch is skipped without being decoded.
+ *
+ * Lifetimes: a `struct ssj_value *` is borrowed and valid only inside the
+ * callback that received it, and only until the callback moves to another
+ * value. Strings returned by ssj_value_string() live in the parser and are
+ * valid until the parser's next ssj_parse(). Spans returned by
+ * ssj_value_raw_*() point into the caller's text.
+ *
+ * Input texts must have SSJ_PADDING readable bytes after their end (their
+ * content does not matter): nothing is copied before parsing.
+ *
+ * This header is plain C99 and includes only the three headers below.
+ */
+#ifndef SS_JSON_H
+#define SS_JSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SSJ_PADDING 64
+
+enum ssj_status {
+	SSJ_OK = 0,
+	SSJ_STOPPED,    /* a callback returned non-zero */
+	SSJ_ESYNTAX,    /* not valid JSON */
+	SSJ_EUTF8,      /* invalid UTF-8 */
+	SSJ_EDEPTH,     /* nested deeper than the parser allows */
+	SSJ_ENOTOBJECT, /* the root is valid JSON but not an object */
+	SSJ_ETYPE,      /* the value is not of the type asked for */
+	SSJ_ERANGE,     /* a number that does not fit */
+	SSJ_ECAPACITY,  /* the text is larger than the parser accepts */
+	SSJ_ENOMEM,
+	SSJ_EINTERNAL
+};
+
+enum ssj_type {
+	SSJ_INVALID = 0,
+	SSJ_OBJECT,
+	SSJ_ARRAY,
+	SSJ_STRING,
+	SSJ_NUMBER,
+	SSJ_BOOL,
+	SSJ_NULL
+};
+
+struct ssj_parser;
+struct ssj_value;
+
+/* Return 0 to go on, non-zero to stop (the walk then ends with SSJ_STOPPED). */
+typedef int (*ssj_field_fn)(void *ctx, const char *key, size_t keylen,
+			    struct ssj_value *v);
+typedef int (*ssj_elem_fn)(void *ctx, size_t index, struct ssj_value *v);
+
+/* NULL when out of memory. ssj_parser_free(NULL) does nothing. */
+struct ssj_parser *ssj_parser_new(void);
+void ssj_parser_free(struct ssj_parser *p);
+
+/*
+ * Parse `text` (len bytes + SSJ_PADDING readable) whose root must be an
+ * object, and call `fn` for each field in document order (keys unescaped).
+ * Trailing content after the root is SSJ_ESYNTAX. fn may be NULL (then the
+ * fields are only walked over).
+ */
+enum ssj_status ssj_parse(struct ssj_parser *p, const char *text, size_t len,
+			  ssj_field_fn fn, void *ctx);
+
+/*
+ * Check that `text` is one complete, valid JSON value: every scalar is
+ * decoded, nothing is skipped. Slower than ssj_parse(); meant for small
+ * spans that are copied verbatim into outputs.
+ */
+enum ssj_status ssj_validate(struct ssj_parser *p, const char *text, size_t len);
+
+enum ssj_type ssj_value_type(struct ssj_value *v);
+bool ssj_value_is_null(struct ssj_value *v);
+enum ssj_status ssj_value_bool(struct ssj_value *v, bool *out);
+/* A finite double; SSJ_ERANGE for a number that overflows (1e400). */
+enum ssj_status ssj_value_double(struct ssj_value *v, double *out);
+/* The number's text as written (e.g. "3.0", "-7", "1e400"), no white space. */
+enum ssj_status ssj_value_number_text(struct ssj_value *v, const char **p, size_t *n);
+/* Unescaped string; valid until the parser's next parse. */
+enum ssj_status ssj_value_string(struct ssj_value *v, const char **p, size_t *n);
+/* The string's escaped text between its quotes, pointing into the input. */
+enum ssj_status ssj_value_raw_string(struct ssj_value *v, const char **p, size_t *n);
+/* The value's whole JSON text (object, array or scalar) in the input. */
+enum ssj_status ssj_value_raw_json(struct ssj_value *v, const char **p, size_t *n);
+enum ssj_status ssj_object_foreach(struct ssj_value *v, ssj_field_fn fn, void *ctx);
+enum ssj_status ssj_array_foreach(struct ssj_value *v, ssj_elem_fn fn, void *ctx);
+/* *empty tells whether the array or object has no element. */
+enum ssj_status ssj_value_is_empty(struct ssj_value *v, bool *empty);
+
+/* A short text for a status ("invalid JSON", ...). */
+const char *ssj_strerror(enum ssj_status s);
+/* The simdjson version string and the implementation in use ("haswell"). */
+const char *ssj_version(void);
+const char *ssj_implementation(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,108 @@
+/*
+ * json_dispatch.c - choose the shim variant the CPU can run, once.
+ *
+ * SPECSCAN_SIMD=generic in the environment forces the portable variant (the
+ * tests use it to check that both variants give the same results).
+ */
+#include "config.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json/json_ops.h"
+
+static _Atomic(const struct ssj_ops *) chosen;
+
+static const struct ssj_ops *pick(void)
+{
+	const char *force = getenv("SPECSCAN_SIMD");
+
+	if (force && strcmp(force, "generic") == 0)
+		return &ssj_ops_generic;
+#ifdef SSJ_HAVE_HASWELL
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+	    __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("pclmul") &&
+	    __builtin_cpu_supports("lzcnt"))
+		return &ssj_ops_haswell;
+#endif
+	return &ssj_ops_generic;
+}
+
+static const struct ssj_ops *ops(void)
+{
+	const struct ssj_ops *o = atomic_load_explicit(&chosen, memory_order_acquire);
+
+	if (!o) {
+		o = pick();
+		atomic_store_explicit(&chosen, o, memory_order_release);
+	}
+	return o;
+}
+
+struct ssj_parser *ssj_parser_new(void) { return ops()->parser_new(); }
+void ssj_parser_free(struct ssj_parser *p) { if (p) ops()->parser_free(p); }
+
+enum ssj_status ssj_parse(struct ssj_parser *p, const char *text, size_t len,
+			  ssj_field_fn fn, void *ctx)
+{
+	return ops()->parse(p, text, len, fn, ctx);
+}
+
+enum ssj_status ssj_validate(struct ssj_parser *p, const char *text, size_t len)
+{
+	return ops()->validate(p, text, len);
+}
+
+enum ssj_type ssj_value_type(struct ssj_value *v) { return ops()->value_type(v); }
+bool ssj_value_is_null(struct ssj_value *v) { return ops()->value_is_null(v); }
+
+enum ssj_status ssj_value_bool(struct ssj_value *v, bool *out)
+{
+	return ops()->value_bool(v, out);
+}
+
+enum ssj_status ssj_value_double(struct ssj_value *v, double *out)
+{
+	return ops()->value_double(v, out);
+}
+
+enum ssj_status ssj_value_number_text(struct ssj_value *v, const char **p, size_t *n)
+{
+	return ops()->value_number_text(v, p, n);
+}
+
+enum ssj_status ssj_value_string(struct ssj_value *v, const char **p, size_t *n)
+{
+	return ops()->value_string(v, p, n);
+}
+
+enum ssj_status ssj_value_raw_string(struct ssj_value *v, const char **p, size_t *n)
+{
+	return ops()->value_raw_string(v, p, n);
+}
+
+enum ssj_status ssj_value_raw_json(struct ssj_value *v, const char **p, size_t *n)
+{
+	return ops()->value_raw_json(v, p, n);
+}
+
+enum ssj_status ssj_object_foreach(struct ssj_value *v, ssj_field_fn fn, void *ctx)
+{
+	return ops()->object_foreach(v, fn, ctx);
+}
+
+enum ssj_status ssj_array_foreach(struct ssj_value *v, ssj_elem_fn fn, void *ctx)
+{
+	return ops()->array_foreach(v, fn, ctx);
+}
+
+enum ssj_status ssj_value_is_empty(struct ssj_value *v, bool *empty)
+{
+	return ops()->value_is_empty(v, empty);
+}
+
+const char *ssj_strerror(enum ssj_status s) { return ops()->strerror(s); }
+const char *ssj_version(void) { return ops()->version(); }
+const char *ssj_implementation(void) { return ops()->implementation(); }

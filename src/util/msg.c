@@ -1,0 +1,83 @@
+#include "util/msg.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+void ss_msg_init(struct ss_msg *m, FILE *out, int verbosity)
+{
+	memset(m, 0, sizeof(*m));
+	m->out = out;
+	m->verbosity = verbosity;
+}
+
+static void vsay(struct ss_msg *m, const char *fmt, va_list ap)
+{
+	fputs("specscan: ", m->out);
+	vfprintf(m->out, fmt, ap);
+	fputc('\n', m->out);
+	fflush(m->out);
+}
+
+void ss_msg_error(struct ss_msg *m, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsay(m, fmt, ap);
+	va_end(ap);
+}
+
+void ss_msg_warn(struct ss_msg *m, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (m->verbosity < SS_NORMAL)
+		return;
+	va_start(ap, fmt);
+	vsay(m, fmt, ap);
+	va_end(ap);
+}
+
+void ss_msg_info(struct ss_msg *m, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (m->verbosity < SS_VERBOSE)
+		return;
+	va_start(ap, fmt);
+	vsay(m, fmt, ap);
+	va_end(ap);
+}
+
+void ss_msg_request(struct ss_msg *m, unsigned kind, const char *kind_name,
+		    const char *place, uint64_t line, const char *reason)
+{
+	if (kind >= SS_MSG_KINDS)
+		kind = SS_MSG_KINDS - 1;
+	m->kind_name[kind] = kind_name;
+	m->total[kind]++;
+	if (m->verbosity < SS_NORMAL)
+		return;
+	if (m->verbosity < SS_VERBOSE && m->shown[kind] >= SS_MSG_REQUEST_LIMIT)
+		return;
+	m->shown[kind]++;
+	fprintf(m->out, "specscan: %s:%llu: %s%s%s\n", place,
+		(unsigned long long)line, kind_name, reason && *reason ? ": " : "",
+		reason ? reason : "");
+}
+
+void ss_msg_summary(struct ss_msg *m)
+{
+	unsigned k;
+
+	if (m->verbosity < SS_NORMAL)
+		return;
+	for (k = 0; k < SS_MSG_KINDS; k++) {
+		if (m->total[k] > m->shown[k])
+			fprintf(m->out,
+				"specscan: %llu more %s requests not shown (%llu in all)\n",
+				(unsigned long long)(m->total[k] - m->shown[k]),
+				m->kind_name[k], (unsigned long long)m->total[k]);
+	}
+	fflush(m->out);
+}
