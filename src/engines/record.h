@@ -1,0 +1,113 @@
+/*
+ * record.h - the engine-neutral record of one request (SPEC 2.4) and the
+ * status every request ends with (SPEC 2.1).
+ *
+ * A record is filled by one adapter, then checked by ss_record_check()
+ * against the identities of SPEC 2.5. Its arrays (histogram, per-step
+ * arrays) live in buffers owned by the record and reused from request to
+ * request: ss_record_reset() empties it, ss_record_release() frees them.
+ */
+#ifndef SS_RECORD_H
+#define SS_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The order is that of the accounting in SPEC 4.1; do not reorder. */
+enum ss_status {
+	SS_ST_OK = 0,
+	SS_ST_ZERO_STEP,
+	SS_ST_NO_STATS,
+	SS_ST_UNRECOGNIZED,
+	SS_ST_AMBIGUOUS,
+	SS_ST_MULTI_CHOICE,
+	SS_ST_MALFORMED,
+	SS_ST_ERROR,
+	SS_ST_CANCELLED,
+	SS_ST_NO_CONTENT,
+	SS_ST_UNPARSABLE,
+	SS_ST_OVERSIZE,
+	SS_ST_COUNT
+};
+
+/* "ok", "zero_step", ... as in the JSON outputs. */
+const char *ss_status_name(enum ss_status s);
+/* "with stats", "zero-step", ... as in the console accounting line. */
+const char *ss_status_label(enum ss_status s);
+
+enum ss_phase { SS_PHASE_PROFILING = 0, SS_PHASE_WARMUP, SS_PHASE_COUNT };
+
+/* The kind of line a request came from (SPEC 1.3). */
+enum ss_kind {
+	SS_KIND_UNKNOWN = 0,
+	SS_KIND_RAW,
+	SS_KIND_RECORDS,
+	SS_KIND_BODY,
+	SS_KIND_SSE,
+	SS_KIND_COUNT
+};
+const char *ss_kind_name(enum ss_kind k);
+
+/* Built-in adapters; records lines carry their own engine string. */
+enum ss_engine {
+	SS_ENGINE_NONE = 0,
+	SS_ENGINE_VLLM,
+	SS_ENGINE_TRTLLM,
+	SS_ENGINE_LLAMACPP,
+	SS_ENGINE_SGLANG,
+	SS_ENGINE_COUNT
+};
+const char *ss_engine_name(enum ss_engine e);
+/* SS_ENGINE_NONE when `name` is not a built-in adapter's name. */
+enum ss_engine ss_engine_from_name(const char *name);
+
+#define SS_ENGINE_NAME_MAX 64
+/* The largest histogram accepted; beyond it a payload is malformed. */
+#define SS_HIST_MAX_BUCKETS (1u << 24)
+
+/* A growable array of int64 (histogram buckets, per-step values). */
+struct ss_i64vec {
+	int64_t *v;
+	size_t len;
+	size_t cap;
+};
+bool ss_i64vec_push(struct ss_i64vec *a, int64_t x);
+void ss_i64vec_release(struct ss_i64vec *a);
+
+struct ss_record {
+	char engine[SS_ENGINE_NAME_MAX]; /* NUL-terminated */
+	bool has_mean_acceptance_length;
+	double mean_acceptance_length;
+	double draft_acceptance_rate;    /* fraction */
+	bool has_histogram;
+	struct ss_i64vec histogram;      /* dense: index j = accepted drafts */
+	int64_t num_accepted_draft_tokens;
+	int64_t num_draft_tokens;
+	bool has_steps;
+	int64_t num_spec_steps;
+	bool has_spec_tokens;
+	int64_t num_spec_tokens;
+	bool has_completion_tokens;
+	int64_t completion_tokens;
+	bool has_per_step_accepted;
+	struct ss_i64vec per_step_accepted;
+	bool has_per_step_drafted;
+	struct ss_i64vec per_step_drafted;
+};
+
+void ss_record_init(struct ss_record *r);
+void ss_record_reset(struct ss_record *r);
+void ss_record_release(struct ss_record *r);
+
+/*
+ * Check the identities of SPEC 2.5 (and the ranges of 2.4). Returns true
+ * when the record holds; otherwise writes a short reason into `why`
+ * (`whylen` bytes, NUL-terminated) and returns false.
+ */
+bool ss_record_check(const struct ss_record *r, char *why, size_t whylen);
+
+/* The record's status once it passed ss_record_check: ok or zero_step. */
+enum ss_status ss_record_status(const struct ss_record *r);
+
+#endif

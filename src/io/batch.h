@@ -1,0 +1,46 @@
+/*
+ * batch.h - a batch of framed requests, the unit of work between the
+ * reader (framer) and the workers.
+ *
+ * The framer appends requests; a worker reads them; the batch is then
+ * reset and reused. Texts are stored in `buf` and referred to by offset
+ * (the buffer may move while it grows). Every text has at least
+ * SSJ_PADDING readable bytes after its end inside `buf` (their content is
+ * unspecified), so the JSON shim parses it in place.
+ */
+#ifndef SS_BATCH_H
+#define SS_BATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct ss_unit {
+	uint64_t line;        /* 1-based line of the request (first event for SSE) */
+	size_t first_part;    /* index into part_off/part_len */
+	size_t nparts;        /* 1 for a JSONL line; the events of an SSE stream */
+	bool sse;
+	bool oversize;        /* skipped: longer than --max-record-size; no parts */
+};
+
+struct ss_batch {
+	char *buf;
+	size_t len, cap;      /* cap >= len + SSJ_PADDING whenever parts exist */
+	struct ss_unit *units;
+	size_t nunits, units_cap;
+	size_t *part_off, *part_len;
+	size_t nparts, parts_cap;
+};
+
+void ss_batch_init(struct ss_batch *b);
+void ss_batch_reset(struct ss_batch *b);   /* empty, keep memory */
+void ss_batch_release(struct ss_batch *b);
+/* Make room for `n` more bytes of text plus padding. false: out of memory. */
+bool ss_batch_reserve(struct ss_batch *b, size_t n);
+/* Append a unit (its parts are appended after with ss_batch_add_part). */
+struct ss_unit *ss_batch_add_unit(struct ss_batch *b, uint64_t line, bool sse,
+				  bool oversize);
+/* Record a part of the last unit: text at buf[off .. off+len). */
+bool ss_batch_add_part(struct ss_batch *b, size_t off, size_t len);
+
+#endif

@@ -1,0 +1,43 @@
+/*
+ * framer.h - cut a decoded stream into requests (SPEC 1.2): JSONL lines
+ * (LF or CRLF, blank lines skipped, last line without newline accepted) or
+ * SSE capture streams (one request per stream, ended by `data: [DONE]`).
+ *
+ * The framer keeps a partial line between calls; memory grows only to the
+ * longest record, capped by max_record. A record over the cap becomes an
+ * oversize unit and its bytes are skipped.
+ */
+#ifndef SS_FRAMER_H
+#define SS_FRAMER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "io/batch.h"
+#include "io/stream.h"
+
+enum ss_framing { SS_FRAMING_AUTO = 0, SS_FRAMING_JSONL, SS_FRAMING_SSE };
+
+enum ss_fill { SS_FILL_MORE = 0, SS_FILL_END, SS_FILL_ERROR, SS_FILL_NOMEM };
+
+struct ss_framer;
+
+struct ss_framer *ss_framer_new(size_t max_record, enum ss_framing mode);
+void ss_framer_free(struct ss_framer *f);
+
+/* Begin a new stream: forget all state of the previous one. */
+void ss_framer_start(struct ss_framer *f, struct ss_stream *s);
+
+/*
+ * Append whole requests of the stream to `b` until it holds at least
+ * `target` bytes of text (SS_FILL_MORE: call again with a fresh batch) or
+ * the stream ends (SS_FILL_END). SS_FILL_ERROR: the stream failed
+ * (ss_stream_error() says why); the requests before the failure are in
+ * `b`, a partial last record is dropped. SS_FILL_NOMEM: out of memory.
+ */
+enum ss_fill ss_framer_fill(struct ss_framer *f, struct ss_batch *b, size_t target);
+
+/* After the first fill: whether the stream was framed as SSE. */
+bool ss_framer_is_sse(const struct ss_framer *f);
+
+#endif

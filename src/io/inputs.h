@@ -1,0 +1,39 @@
+/*
+ * inputs.h - from the paths on the command line to a sequence of decoded
+ * streams (SPEC 1.1): files, standard input (`-` or no path), compressed
+ * files (detected by magic bytes), archive members, artifact directories,
+ * and with `recursive` whole trees of them.
+ */
+#ifndef SS_INPUTS_H
+#define SS_INPUTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "io/stream.h"
+#include "util/msg.h"
+
+enum ss_next { SS_NEXT_OK = 0, SS_NEXT_END, SS_NEXT_FAILED, SS_NEXT_FATAL };
+
+struct ss_inputs_opts {
+	bool recursive;
+};
+
+struct ss_inputs;
+
+/* `paths` (n of them; n = 0 means standard input) must outlive the iterator. */
+struct ss_inputs *ss_inputs_new(const char *const *paths, size_t n,
+				const struct ss_inputs_opts *opts, struct ss_msg *msg);
+void ss_inputs_free(struct ss_inputs *it);
+
+/*
+ * The next input, in order. SS_NEXT_OK: *out is a stream owned by the
+ * iterator, valid until the next call. SS_NEXT_FAILED: an input could not
+ * be opened or read; the message was printed through `msg` and *name tells
+ * which (valid until the next call); the caller goes on with the next
+ * input. SS_NEXT_END: no more inputs. SS_NEXT_FATAL: out of memory.
+ */
+enum ss_next ss_inputs_next(struct ss_inputs *it, struct ss_stream **out,
+			    const char **name);
+
+#endif

@@ -1,0 +1,78 @@
+/*
+ * aggregate.h - everything kept to the end of a run: the accounting of
+ * every request, and per phase the metric values (a few doubles per ok
+ * request, in input order), the totals and the pooled histogram.
+ *
+ * Outcomes are added in input order by one thread; ss_agg_finish() then
+ * computes the statistics (SPEC 3.1) that the reports print.
+ */
+#ifndef SS_AGGREGATE_H
+#define SS_AGGREGATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engines/request.h"
+#include "metrics/stats.h"
+#include "metrics/values.h"
+
+enum ss_phase_mode { SS_PHASES_PROFILING = 0, SS_PHASES_WARMUP, SS_PHASES_ALL };
+
+struct ss_dvec {
+	double *v;
+	size_t len, cap;
+};
+
+/* The results of one set of phases: the main results, or warmup_metrics. */
+struct ss_results {
+	struct ss_dvec values[SS_M_COUNT];  /* per-request metrics only */
+	__int128 sum_steps, sum_accepted, sum_drafted;
+	__int128 sum_accepted_with_steps;
+	uint64_t zero_step;
+	__int128 *hist;                     /* pooled, dense */
+	size_t hist_len;
+	/* Filled by ss_agg_finish(): */
+	bool has[SS_M_COUNT];
+	struct ss_stats stats[SS_M_COUNT];  /* run-level metrics: only .avg */
+};
+
+struct ss_engine_count {
+	char name[SS_ENGINE_NAME_MAX];
+	uint64_t count;
+};
+
+struct ss_input_info {
+	char *name;
+	unsigned kinds;      /* bit (1 << enum ss_kind) per kind seen */
+	uint64_t requests;
+	bool failed;         /* the input could not be read (wholly or partly) */
+};
+
+struct ss_agg {
+	enum ss_phase_mode mode;
+	struct ss_results main;
+	struct ss_results warmup;   /* only in SS_PHASES_PROFILING mode */
+	uint64_t total;
+	uint64_t status[SS_ST_COUNT];
+	uint64_t phases[SS_PHASE_COUNT];
+	struct ss_engine_count *engines; /* sorted by name at finish */
+	size_t nengines;
+	struct ss_input_info *inputs;
+	size_t ninputs;
+};
+
+void ss_agg_init(struct ss_agg *a, enum ss_phase_mode mode);
+void ss_agg_release(struct ss_agg *a);
+/* Start a new input; its requests follow. false when out of memory. */
+bool ss_agg_begin_input(struct ss_agg *a, const char *name);
+/* Mark the current input as failed (it could not be read to its end). */
+void ss_agg_fail_input(struct ss_agg *a);
+/* Add one request's outcome to the current input. false when out of memory. */
+bool ss_agg_add(struct ss_agg *a, const struct ss_outcome *o);
+/* Compute statistics; false when out of memory. */
+bool ss_agg_finish(struct ss_agg *a);
+/* The kind name of an input: "raw", ..., "mixed" or "unknown". */
+const char *ss_input_kind_name(const struct ss_input_info *in);
+
+#endif

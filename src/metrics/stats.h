@@ -1,0 +1,26 @@
+/*
+ * stats.h - statistics of one per-request metric (SPEC 3.1).
+ */
+#ifndef SS_STATS_H
+#define SS_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct ss_stats {
+	double avg, min, max, std, sum;
+	double p1, p5, p10, p25, p50, p75, p90, p95, p99;
+	size_t count;
+};
+
+/*
+ * Compute the statistics of v[0..n-1] (n >= 1), given in input order.
+ * `scratch` must hold n doubles (it receives the sorted values).
+ */
+void ss_stats_compute(const double *v, size_t n, double *scratch,
+		      struct ss_stats *out);
+
+/* The numpy "linear" percentile q (0..100) of sorted[0..n-1]. */
+double ss_percentile(const double *sorted, size_t n, double q);
+
+#endif

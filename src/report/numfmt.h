@@ -1,0 +1,25 @@
+/*
+ * numfmt.h - numbers as the outputs print them, independent of the locale.
+ */
+#ifndef SS_NUMFMT_H
+#define SS_NUMFMT_H
+
+#include "util/buf.h"
+
+/*
+ * A double as Python's repr() writes it: the shortest text that reads back
+ * to the same double; `8.0` for an integral value; exponent form from 1e16
+ * up and below 1e-4 (`1e+16`, `1e-05`). Non-finite values: `null`.
+ */
+void ss_buf_add_double(struct ss_buf *b, double v);
+
+/* A 128-bit integer in decimal. */
+void ss_buf_add_i128(struct ss_buf *b, __int128 v);
+
+/* `%.2f` (for CSV). */
+void ss_buf_add_fixed2(struct ss_buf *b, double v);
+
+/* `%.2f` with `,` thousands separators (for the console). */
+void ss_buf_add_fixed2_grouped(struct ss_buf *b, double v);
+
+#endif
