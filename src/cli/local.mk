@@ -1,1 +1,5 @@
-# cli stage
+# cli: options, atomic output files, the threaded pipeline, main
+libspecscan_la_SOURCES += \
+	src/cli/options.c src/cli/options.h \
+	src/cli/outfile.c src/cli/outfile.h \
+	src/cli/pipeline.c src/cli/pipeline.h

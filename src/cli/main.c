@@ -1,1 +1,318 @@
-int main(void){return 0;}
+/*
+ * main.c - specscan: read the inputs, run the pipeline, write the reports.
+ */
+#include <archive.h>
+#include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "cli/options.h"
+#include "cli/outfile.h"
+#include "cli/pipeline.h"
+#include "json/json.h"
+#include "metrics/aggregate.h"
+#include "report/report.h"
+#include "util/alloc.h"
+#include "util/buf.h"
+#include "util/msg.h"
+
+enum { EXIT_OK = 0, EXIT_PARTIAL = 1, EXIT_USAGE = 2, EXIT_NOTHING = 3 };
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	if (stop_requested) {
+		/* A second signal: leave now, without half-written files. */
+		ss_outfile_abort_all_from_signal();
+		_exit(EXIT_NOTHING);
+	}
+	stop_requested = 1;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;  /* no SA_RESTART: a blocked read returns */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);   /* a closed pipe is a write error, reported */
+}
+
+static void print_version(void)
+{
+	printf("specscan %s\n", PACKAGE_VERSION);
+	printf("simdjson %s (%s)\n", ssj_version(), ssj_implementation());
+	printf("zstd %s\n", ZSTD_versionString());
+	printf("zlib %s\n", zlibVersion());
+	printf("%s\n", archive_version_details());
+}
+
+/* Outputs: each a file (or stdout) and what goes into it. */
+enum out_kind { OUT_JSON, OUT_CSV, OUT_RECORDS };
+
+struct output {
+	enum out_kind kind;
+	struct ss_outfile file;
+};
+
+struct outputs {
+	struct output items[8];
+	size_t n;
+	bool stdout_used;
+};
+
+static bool add_output(struct outputs *outs, enum out_kind kind, const char *path,
+		       const struct ss_options *o, struct ss_msg *msg)
+{
+	struct output *out = &outs->items[outs->n];
+
+	out->kind = kind;
+	if (!ss_outfile_open(&out->file, path, o->force, o->inputs, o->ninputs, msg))
+		return false;
+	outs->n++;
+	return true;
+}
+
+static char *join_path(const char *dir, const char *name)
+{
+	size_t n = strlen(dir);
+	char *p = ss_malloc(n + strlen(name) + 2);
+
+	if (p)
+		sprintf(p, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
+	return p;
+}
+
+static bool open_outputs(struct outputs *outs, const struct ss_options *o,
+			 struct ss_msg *msg)
+{
+	static const char *const names[] = {"spec_decode.json", "spec_decode.csv",
+					    "spec_decode_records.jsonl"};
+
+	if (o->format == SS_FMT_JSON && !add_output(outs, OUT_JSON, "-", o, msg))
+		return false;
+	if (o->format == SS_FMT_CSV && !add_output(outs, OUT_CSV, "-", o, msg))
+		return false;
+	if (o->format == SS_FMT_JSONL && !add_output(outs, OUT_RECORDS, "-", o, msg))
+		return false;
+	if (o->json_path && !add_output(outs, OUT_JSON, o->json_path, o, msg))
+		return false;
+	if (o->csv_path && !add_output(outs, OUT_CSV, o->csv_path, o, msg))
+		return false;
+	if (o->records_path && !add_output(outs, OUT_RECORDS, o->records_path, o, msg))
+		return false;
+	if (o->output_dir) {
+		struct stat st;
+
+		if (mkdir(o->output_dir, 0777) != 0 && errno != EEXIST) {
+			ss_msg_error(msg, "cannot create directory '%s': %s", o->output_dir,
+				     strerror(errno));
+			return false;
+		}
+		if (stat(o->output_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+			ss_msg_error(msg, "'%s' is not a directory", o->output_dir);
+			return false;
+		}
+		for (int k = 0; k < 3; k++) {
+			char *p = join_path(o->output_dir, names[k]);
+			bool ok;
+
+			if (!p) {
+				ss_msg_error(msg, "out of memory");
+				return false;
+			}
+			ok = add_output(outs, (enum out_kind)k, p, o, msg);
+			ss_free(p);
+			if (!ok)
+				return false;
+		}
+	}
+	return true;
+}
+
+static void abort_outputs(struct outputs *outs)
+{
+	for (size_t i = 0; i < outs->n; i++)
+		ss_outfile_abort(&outs->items[i].file);
+	outs->n = 0;
+}
+
+static bool records_sink(void *ctx, const char *data, size_t len)
+{
+	struct outputs *outs = ctx;
+	bool ok = true;
+
+	for (size_t i = 0; i < outs->n; i++)
+		if (outs->items[i].kind == OUT_RECORDS &&
+		    !ss_outfile_write(&outs->items[i].file, data, len))
+			ok = false;
+	return ok;
+}
+
+static bool utf8_locale(void)
+{
+	const char *cs = nl_langinfo(CODESET);
+
+	return cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
+}
+
+static bool color_allowed(int fd)
+{
+	const char *nc = getenv("NO_COLOR");
+
+	return isatty(fd) && !(nc && *nc);
+}
+
+static int online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+}
+
+int main(int argc, char **argv)
+{
+	struct ss_options o;
+	struct ss_msg msg;
+	struct outputs outs;
+	struct ss_agg agg;
+	struct ss_run_cfg cfg;
+	struct ss_buf json = SS_BUF_INIT, csv = SS_BUF_INIT;
+	enum ss_run_status rs;
+	int status = EXIT_OK;
+	bool table;
+
+	/* Only character classification follows the locale: numbers never do. */
+	setlocale(LC_CTYPE, "");
+	if (!ss_options_parse(&o, argc, argv, stderr))
+		return EXIT_USAGE;
+	if (o.help) {
+		ss_options_help(stdout);
+		return fflush(stdout) == 0 ? EXIT_OK : EXIT_NOTHING;
+	}
+	if (o.version) {
+		print_version();
+		return fflush(stdout) == 0 ? EXIT_OK : EXIT_NOTHING;
+	}
+	ss_msg_init(&msg, stderr, o.verbosity);
+	install_signals();
+
+	memset(&outs, 0, sizeof(outs));
+	if (!open_outputs(&outs, &o, &msg)) {
+		abort_outputs(&outs);
+		return EXIT_NOTHING;
+	}
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.paths = o.inputs;
+	cfg.npaths = o.ninputs;
+	cfg.recursive = o.recursive;
+	cfg.force_kind = o.input_kind;
+	cfg.only_engine = o.engine;
+	cfg.max_record = o.max_record;
+	cfg.threads = o.threads ? o.threads : online_cpus();
+	cfg.stop = &stop_requested;
+	cfg.progress = o.progress == 1 || (o.progress < 0 && o.verbosity >= 0 && isatty(2));
+	cfg.sink = records_sink;
+	cfg.sink_ctx = &outs;
+	for (size_t i = 0; i < outs.n; i++)
+		if (outs.items[i].kind == OUT_RECORDS)
+			cfg.want_jsonl = true;
+	cfg.full_parse = getenv("SPECSCAN_FULL_PARSE") != NULL;
+
+	ss_agg_init(&agg, o.phase);
+	rs = ss_run(&cfg, &agg, &msg);
+	ss_msg_summary(&msg);
+	switch (rs) {
+	case SS_RUN_OK:
+		break;
+	case SS_RUN_INPUT_FAILED:
+		status = EXIT_PARTIAL;
+		break;
+	case SS_RUN_SINK_FAILED:
+		ss_msg_error(&msg, "cannot write the per-request records");
+		status = EXIT_NOTHING;
+		break;
+	case SS_RUN_NOTHING_READ:
+		ss_msg_error(&msg, "no input could be read; nothing written");
+		status = EXIT_NOTHING;
+		break;
+	case SS_RUN_INTERRUPTED:
+		ss_msg_error(&msg, "interrupted; nothing written");
+		status = EXIT_NOTHING;
+		break;
+	case SS_RUN_FATAL:
+		status = EXIT_NOTHING;
+		break;
+	}
+	if (status == EXIT_NOTHING || !ss_agg_finish(&agg)) {
+		if (status != EXIT_NOTHING)
+			ss_msg_error(&msg, "out of memory");
+		abort_outputs(&outs);
+		ss_agg_release(&agg);
+		return EXIT_NOTHING;
+	}
+
+	ss_report_json(&json, &agg, PACKAGE_VERSION);
+	ss_report_csv(&csv, &agg);
+	if (json.failed || csv.failed) {
+		ss_msg_error(&msg, "out of memory");
+		abort_outputs(&outs);
+		status = EXIT_NOTHING;
+		goto done;
+	}
+	for (size_t i = 0; i < outs.n; i++) {
+		struct output *out = &outs.items[i];
+
+		if (out->kind == OUT_JSON)
+			ss_outfile_write(&out->file, json.data, json.len);
+		else if (out->kind == OUT_CSV)
+			ss_outfile_write(&out->file, csv.data, csv.len);
+	}
+	if (o.format == SS_FMT_TABLE) {
+		struct ss_buf t = SS_BUF_INIT;
+
+		ss_report_table(&t, &agg, utf8_locale(), color_allowed(1));
+		if (fwrite(t.data ? t.data : "", 1, t.len, stdout) != t.len || t.failed)
+			status = EXIT_NOTHING;
+		ss_buf_release(&t);
+	}
+	for (size_t i = 0; i < outs.n; i++)
+		if (!ss_outfile_commit(&outs.items[i].file, &msg))
+			status = EXIT_NOTHING;
+	if (o.format == SS_FMT_TABLE && fflush(stdout) != 0) {
+		ss_msg_error(&msg, "cannot write to standard output: %s", strerror(errno));
+		status = EXIT_NOTHING;
+	}
+	table = o.table == 1 || (o.table < 0 && isatty(2) && o.format != SS_FMT_TABLE);
+	if (table && status != EXIT_NOTHING) {
+		struct ss_buf t = SS_BUF_INIT;
+
+		ss_report_table(&t, &agg, utf8_locale(), color_allowed(2));
+		fwrite(t.data ? t.data : "", 1, t.len, stderr);
+		ss_buf_release(&t);
+	}
+	if (status == EXIT_OK && o.strict &&
+	    (agg.status[SS_ST_MALFORMED] || agg.status[SS_ST_UNPARSABLE] ||
+	     agg.status[SS_ST_OVERSIZE]))
+		status = EXIT_PARTIAL;
+done:
+	ss_buf_release(&json);
+	ss_buf_release(&csv);
+	ss_agg_release(&agg);
+	return status;
+}

@@ -4,8 +4,6 @@
  * SPECSCAN_SIMD=generic in the environment forces the portable variant (the
  * tests use it to check that both variants give the same results).
  */
-#include "config.h"
-
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>

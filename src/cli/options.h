@@ -1,0 +1,55 @@
+/*
+ * options.h - the command line (SPEC 5): one option table that drives both
+ * parsing and --help.
+ */
+#ifndef SS_OPTIONS_H
+#define SS_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "engines/record.h"
+#include "metrics/aggregate.h"
+
+enum ss_format { SS_FMT_JSON = 0, SS_FMT_CSV, SS_FMT_TABLE, SS_FMT_JSONL, SS_FMT_NONE };
+
+struct ss_options {
+	enum ss_format format;
+	const char *json_path, *csv_path, *records_path, *output_dir;
+	int table;                 /* -1: auto */
+	enum ss_phase_mode phase;
+	enum ss_engine engine;     /* SS_ENGINE_NONE: all */
+	enum ss_kind input_kind;   /* SS_KIND_UNKNOWN: auto */
+	bool recursive;
+	size_t max_record;
+	int threads;               /* 0: online CPUs */
+	int progress;              /* -1: auto */
+	bool strict, force;
+	int verbosity;
+	bool help, version;
+	const char *const *inputs;
+	size_t ninputs;
+};
+
+struct ss_option_desc {
+	const char *long_name;
+	char short_name;           /* 0: none */
+	const char *arg;           /* NULL: no argument */
+	const char *help;
+};
+
+/* The table, terminated by an entry with long_name NULL. */
+extern const struct ss_option_desc ss_option_table[];
+
+/*
+ * Parse argv. On a usage error, prints `specscan: ...` and a hint to `err`
+ * and returns false (exit status 2).
+ */
+bool ss_options_parse(struct ss_options *o, int argc, char **argv, FILE *err);
+void ss_options_help(FILE *out);
+
+/* "256M" -> bytes; false when not a size. */
+bool ss_parse_size(const char *s, size_t *out);
+
+#endif

@@ -1,0 +1,193 @@
+#include "cli/outfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/alloc.h"
+
+/* Temporary paths for the signal handler: fixed slots, no allocation. */
+#define MAX_TEMPS 8
+static char *volatile temps[MAX_TEMPS];
+
+static void remember(char *tmp)
+{
+	for (int i = 0; i < MAX_TEMPS; i++) {
+		if (!temps[i]) {
+			temps[i] = tmp;
+			return;
+		}
+	}
+}
+
+static void forget(const char *tmp)
+{
+	for (int i = 0; i < MAX_TEMPS; i++)
+		if (temps[i] == tmp)
+			temps[i] = NULL;
+}
+
+void ss_outfile_abort_all_from_signal(void)
+{
+	for (int i = 0; i < MAX_TEMPS; i++)
+		if (temps[i])
+			unlink(temps[i]);
+}
+
+static bool same_file(const struct stat *a, const char *path)
+{
+	struct stat b;
+
+	return stat(path, &b) == 0 && a->st_dev == b.st_dev && a->st_ino == b.st_ino;
+}
+
+bool ss_outfile_open(struct ss_outfile *o, const char *path, bool force,
+		     const char *const *inputs, size_t ninputs, struct ss_msg *msg)
+{
+	struct stat st;
+	const char *slash;
+	size_t dirlen;
+	int fd;
+	sigset_t all, old;
+
+	memset(o, 0, sizeof(*o));
+	if (strcmp(path, "-") == 0) {
+		o->is_stdout = true;
+		o->fp = stdout;
+		o->path = ss_strdup("-");
+		if (!o->path) {
+			ss_msg_error(msg, "out of memory");
+			return false;
+		}
+		return true;
+	}
+	if (stat(path, &st) == 0) {
+		for (size_t i = 0; i < ninputs; i++) {
+			if (same_file(&st, inputs[i])) {
+				ss_msg_error(msg, "refusing to write '%s': it is one of the inputs", path);
+				return false;
+			}
+		}
+		if (S_ISDIR(st.st_mode)) {
+			ss_msg_error(msg, "cannot write '%s': it is a directory", path);
+			return false;
+		}
+		if (!force) {
+			ss_msg_error(msg, "refusing to overwrite '%s' (use --force)", path);
+			return false;
+		}
+	}
+	slash = strrchr(path, '/');
+	dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+	o->path = ss_strdup(path);
+	o->tmp = ss_malloc(strlen(path) + 32);
+	if (!o->path || !o->tmp) {
+		ss_free(o->path);
+		ss_free(o->tmp);
+		o->path = o->tmp = NULL;
+		ss_msg_error(msg, "out of memory");
+		return false;
+	}
+	sprintf(o->tmp, "%.*s.%s.XXXXXX", (int)dirlen, path, path + dirlen);
+	/* Block signals so the handler never misses a created temp file. */
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	fd = mkstemp(o->tmp);
+	if (fd >= 0)
+		remember(o->tmp);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (fd < 0) {
+		ss_msg_error(msg, "cannot create '%s': %s", path, strerror(errno));
+		ss_free(o->tmp);
+		ss_free(o->path);
+		o->tmp = o->path = NULL;
+		return false;
+	}
+	{
+		/* mkstemp makes the file private; give it the usual mode. */
+		mode_t um = umask(0);
+
+		umask(um);
+		fchmod(fd, 0666 & ~um);
+	}
+	o->fp = fdopen(fd, "w");
+	if (!o->fp) {
+		ss_msg_error(msg, "cannot write '%s': %s", path, strerror(errno));
+		close(fd);
+		ss_outfile_abort(o);
+		return false;
+	}
+	return true;
+}
+
+bool ss_outfile_write(struct ss_outfile *o, const void *p, size_t n)
+{
+	if (o->failed || !o->fp)
+		return false;
+	if (n && fwrite(p, 1, n, o->fp) != n)
+		o->failed = true;
+	return !o->failed;
+}
+
+bool ss_outfile_commit(struct ss_outfile *o, struct ss_msg *msg)
+{
+	bool ok = !o->failed;
+	int err = errno;
+
+	if (!o->path)
+		return true;
+	if (o->is_stdout) {
+		if (fflush(stdout) != 0 || ferror(stdout)) {
+			ok = false;
+			err = errno;
+		}
+		if (!ok)
+			ss_msg_error(msg, "cannot write to standard output: %s", strerror(err));
+		ss_free(o->path);
+		o->path = NULL;
+		o->fp = NULL;
+		return ok;
+	}
+	if (ok && (fflush(o->fp) != 0 || ferror(o->fp)))
+		ok = false;
+	if (ok && fsync(fileno(o->fp)) != 0 && errno != EINVAL && errno != EROFS)
+		ok = false;
+	err = errno;
+	if (fclose(o->fp) != 0 && ok) {
+		ok = false;
+		err = errno;
+	}
+	o->fp = NULL;
+	if (ok && rename(o->tmp, o->path) != 0) {
+		ok = false;
+		err = errno;
+	}
+	if (!ok) {
+		ss_msg_error(msg, "cannot write '%s': %s", o->path, strerror(err));
+		ss_outfile_abort(o);
+		return false;
+	}
+	forget(o->tmp);
+	ss_free(o->tmp);
+	ss_free(o->path);
+	o->tmp = o->path = NULL;
+	return true;
+}
+
+void ss_outfile_abort(struct ss_outfile *o)
+{
+	if (o->fp && !o->is_stdout)
+		fclose(o->fp);
+	o->fp = NULL;
+	if (o->tmp) {
+		unlink(o->tmp);
+		forget(o->tmp);
+	}
+	ss_free(o->tmp);
+	ss_free(o->path);
+	o->tmp = o->path = NULL;
+}

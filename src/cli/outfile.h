@@ -1,0 +1,42 @@
+/*
+ * outfile.h - outputs written atomically: into a temporary file beside the
+ * target, renamed over it only when complete, so an interrupted run leaves
+ * no half-written report. `-` is standard output, written directly.
+ */
+#ifndef SS_OUTFILE_H
+#define SS_OUTFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "util/msg.h"
+
+struct ss_outfile {
+	char *path;        /* NULL: not in use */
+	char *tmp;         /* the temporary file, until committed */
+	FILE *fp;
+	bool is_stdout;
+	bool failed;       /* a write failed */
+};
+
+/*
+ * Open `path` for writing. Refuses (with a message) to write over one of
+ * `inputs` (the same file, whatever its name), and over an existing file
+ * unless `force`. false on any failure.
+ */
+bool ss_outfile_open(struct ss_outfile *o, const char *path, bool force,
+		     const char *const *inputs, size_t ninputs, struct ss_msg *msg);
+bool ss_outfile_write(struct ss_outfile *o, const void *p, size_t n);
+/* Flush, close and rename into place. false (with a message) on failure. */
+bool ss_outfile_commit(struct ss_outfile *o, struct ss_msg *msg);
+/* Remove the temporary file; safe on a closed or unused outfile. */
+void ss_outfile_abort(struct ss_outfile *o);
+
+/*
+ * Remove every temporary file still open; async-signal-safe, for the
+ * SIGINT/SIGTERM handler.
+ */
+void ss_outfile_abort_all_from_signal(void);
+
+#endif

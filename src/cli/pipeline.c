@@ -1,0 +1,503 @@
+#include "cli/pipeline.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "io/batch.h"
+#include "io/framer.h"
+#include "io/inputs.h"
+#include "json/json.h"
+#include "report/report.h"
+#include "util/alloc.h"
+
+/* Bytes of text per batch: large enough to amortise hand-offs, small
+ * enough to stay in cache and keep memory bounded. */
+#define BATCH_TARGET ((size_t)2 << 20)
+
+enum slot_state { SLOT_FREE = 0, SLOT_QUEUED, SLOT_DONE };
+
+struct slot {
+	struct ss_batch batch;
+	char *name;                /* the input these requests come from */
+	bool first_of_input;
+	bool input_failed;         /* the input broke after these requests */
+	char *fail_reason;
+	struct ss_outcome *outs;
+	size_t nouts, outs_cap;
+	size_t *hist_off;          /* per outcome, into hists; SIZE_MAX: none */
+	struct ss_i64vec hists;
+	struct ss_buf jsonl;
+	bool nomem;
+	enum slot_state state;
+};
+
+struct worker {
+	struct ss_processor *proc;
+	struct ssj_parser *parser; /* for the enriched JSONL */
+	const char **parts;
+	size_t *lens;
+	size_t parts_cap;
+};
+
+struct pool {
+	const struct ss_run_cfg *cfg;
+	struct slot *slots;
+	size_t nslots;
+	pthread_mutex_t lock;
+	pthread_cond_t work;       /* a slot was queued, or quitting */
+	pthread_cond_t done;       /* a slot was processed */
+	size_t *queue;             /* FIFO of queued slot indexes */
+	size_t qhead, qlen;
+	bool quit;
+};
+
+static void slot_release(struct slot *s)
+{
+	ss_batch_release(&s->batch);
+	ss_free(s->name);
+	ss_free(s->fail_reason);
+	ss_free(s->outs);
+	ss_free(s->hist_off);
+	ss_i64vec_release(&s->hists);
+	ss_buf_release(&s->jsonl);
+}
+
+static void slot_clear(struct slot *s)
+{
+	ss_batch_reset(&s->batch);
+	ss_free(s->name);
+	ss_free(s->fail_reason);
+	s->name = s->fail_reason = NULL;
+	s->first_of_input = s->input_failed = s->nomem = false;
+	s->nouts = 0;
+	s->hists.len = 0;
+	ss_buf_reset(&s->jsonl);
+}
+
+static bool worker_init(struct worker *w, const struct ss_run_cfg *cfg)
+{
+	struct ss_process_opts po;
+
+	memset(w, 0, sizeof(*w));
+	po.force_kind = cfg->force_kind;
+	po.only_engine = cfg->only_engine;
+	po.full_parse = cfg->full_parse;
+	w->proc = ss_processor_new(&po);
+	w->parser = ssj_parser_new();
+	return w->proc && w->parser;
+}
+
+static void worker_release(struct worker *w)
+{
+	ss_processor_free(w->proc);
+	ssj_parser_free(w->parser);
+	ss_free(w->parts);
+	ss_free(w->lens);
+}
+
+static bool grow_outs(struct slot *s)
+{
+	size_t cap = s->outs_cap ? s->outs_cap * 2 : 256;
+	struct ss_outcome *o = ss_reallocarray(s->outs, cap, sizeof(*o));
+	size_t *h;
+
+	if (!o)
+		return false;
+	s->outs = o;
+	h = ss_reallocarray(s->hist_off, cap, sizeof(*h));
+	if (!h)
+		return false;
+	s->hist_off = h;
+	s->outs_cap = cap;
+	return true;
+}
+
+/* Process every request of a slot's batch. */
+static void process_slot(struct worker *w, struct slot *s, const struct ss_run_cfg *cfg)
+{
+	struct ss_batch *b = &s->batch;
+
+	for (size_t i = 0; i < b->nunits; i++) {
+		const struct ss_unit *u = &b->units[i];
+		struct ss_request_text req;
+		struct ss_outcome *o;
+
+		if (u->nparts > w->parts_cap) {
+			size_t cap = u->nparts * 2;
+			const char **p = ss_reallocarray(w->parts, cap, sizeof(*p));
+			size_t *l;
+
+			if (!p)
+				goto nomem;
+			w->parts = p;
+			l = ss_reallocarray(w->lens, cap, sizeof(*l));
+			if (!l)
+				goto nomem;
+			w->lens = l;
+			w->parts_cap = cap;
+		}
+		for (size_t k = 0; k < u->nparts; k++) {
+			w->parts[k] = b->buf + b->part_off[u->first_part + k];
+			w->lens[k] = b->part_len[u->first_part + k];
+		}
+		req.parts = w->parts;
+		req.lens = w->lens;
+		req.nparts = u->nparts;
+		req.sse = u->sse;
+		req.oversize = u->oversize;
+		req.line = u->line;
+		req.input_name = s->name;
+
+		if (s->nouts == s->outs_cap && !grow_outs(s))
+			goto nomem;
+		o = &s->outs[s->nouts];
+		if (!ss_process(w->proc, &req, o))
+			goto nomem;
+		if (cfg->want_jsonl) {
+			ss_report_jsonl(&s->jsonl, w->parser, s->name, o);
+			if (s->jsonl.failed)
+				goto nomem;
+		}
+		s->hist_off[s->nouts] = SIZE_MAX;
+		if (o->hist_len) {
+			s->hist_off[s->nouts] = s->hists.len;
+			for (size_t k = 0; k < o->hist_len; k++)
+				if (!ss_i64vec_push(&s->hists, o->hist[k]))
+					goto nomem;
+		}
+		/* The borrowed views die with the processor's next request. */
+		o->hist = NULL;
+		o->record = NULL;
+		o->metadata = o->metrics = NULL;
+		s->nouts++;
+	}
+	return;
+nomem:
+	s->nomem = true;
+}
+
+static void *worker_main(void *arg)
+{
+	struct pool *pool = arg;
+	struct worker w;
+	bool ok = worker_init(&w, pool->cfg);
+
+	pthread_mutex_lock(&pool->lock);
+	for (;;) {
+		struct slot *s;
+
+		while (!pool->quit && pool->qlen == 0)
+			pthread_cond_wait(&pool->work, &pool->lock);
+		if (pool->qlen == 0)
+			break;
+		s = &pool->slots[pool->queue[pool->qhead]];
+		pool->qhead = (pool->qhead + 1) % pool->nslots;
+		pool->qlen--;
+		pthread_mutex_unlock(&pool->lock);
+		if (ok)
+			process_slot(&w, s, pool->cfg);
+		else
+			s->nomem = true;
+		pthread_mutex_lock(&pool->lock);
+		s->state = SLOT_DONE;
+		pthread_cond_broadcast(&pool->done);
+	}
+	pthread_mutex_unlock(&pool->lock);
+	worker_release(&w);
+	return NULL;
+}
+
+/* ---- the reader: inputs -> framed batches ---- */
+
+struct reader {
+	struct ss_inputs *it;
+	struct ss_framer *framer;
+	struct ss_stream *stream;   /* current input, NULL between inputs */
+	char *name;
+	bool done;
+	bool fatal;
+	unsigned opened, failed;
+	uint64_t bytes;
+};
+
+static bool is_problem(enum ss_status s)
+{
+	return s == SS_ST_MALFORMED || s == SS_ST_UNPARSABLE || s == SS_ST_OVERSIZE ||
+	       s == SS_ST_UNRECOGNIZED || s == SS_ST_AMBIGUOUS || s == SS_ST_MULTI_CHOICE;
+}
+
+/* Fill one slot; false when there is nothing more to read. */
+static bool fill_slot(struct reader *r, struct slot *s, struct ss_msg *msg)
+{
+	enum ss_fill f;
+
+	slot_clear(s);
+	while (!r->stream) {
+		const char *name = NULL;
+		enum ss_next n = ss_inputs_next(r->it, &r->stream, &name);
+
+		if (n == SS_NEXT_END) {
+			r->done = true;
+			return false;
+		}
+		if (n == SS_NEXT_FATAL) {
+			ss_msg_error(msg, "out of memory");
+			r->fatal = r->done = true;
+			return false;
+		}
+		if (n == SS_NEXT_FAILED) {
+			r->failed++;
+			r->stream = NULL;
+			continue;
+		}
+		ss_free(r->name);
+		r->name = ss_strdup(ss_stream_name(r->stream));
+		if (!r->name) {
+			r->fatal = r->done = true;
+			return false;
+		}
+		r->opened++;
+		ss_framer_start(r->framer, r->stream);
+		s->first_of_input = true;
+	}
+	s->name = ss_strdup(r->name);
+	if (!s->name) {
+		r->fatal = r->done = true;
+		return false;
+	}
+	f = ss_framer_fill(r->framer, &s->batch, BATCH_TARGET);
+	r->bytes += s->batch.len;
+	switch (f) {
+	case SS_FILL_MORE:
+		break;
+	case SS_FILL_END:
+		r->stream = NULL;
+		break;
+	case SS_FILL_ERROR:
+		s->input_failed = true;
+		s->fail_reason = ss_strdup(ss_stream_error(r->stream));
+		r->failed++;
+		r->stream = NULL;
+		break;
+	case SS_FILL_NOMEM:
+		ss_msg_error(msg, "out of memory");
+		r->fatal = r->done = true;
+		return false;
+	}
+	return true;
+}
+
+/* ---- the collector: slots, in order, into the aggregate ---- */
+
+static bool collect_slot(const struct ss_run_cfg *cfg, struct slot *s, struct ss_agg *agg,
+			 struct ss_msg *msg, bool *sink_failed)
+{
+	if (s->nomem)
+		return false;
+	if (s->first_of_input && !ss_agg_begin_input(agg, s->name))
+		return false;
+	for (size_t i = 0; i < s->nouts; i++) {
+		struct ss_outcome *o = &s->outs[i];
+
+		if (s->hist_off[i] != SIZE_MAX)
+			o->hist = s->hists.v + s->hist_off[i];
+		if (!ss_agg_add(agg, o))
+			return false;
+		if (o->status != SS_ST_OK) {
+			if (is_problem(o->status) || msg->verbosity > 0)
+				ss_msg_request(msg, (unsigned)o->status,
+					       ss_status_name(o->status), s->name, o->line,
+					       o->reason);
+		}
+	}
+	if (cfg->want_jsonl && s->jsonl.len &&
+	    !cfg->sink(cfg->sink_ctx, s->jsonl.data, s->jsonl.len))
+		*sink_failed = true;
+	if (s->input_failed) {
+		ss_agg_fail_input(agg);
+		ss_msg_error(msg, "%s: %s", s->name,
+			     s->fail_reason ? s->fail_reason : "read error");
+	}
+	return true;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void progress(const struct ss_run_cfg *cfg, const struct reader *r,
+		     const struct ss_agg *agg, double start, double *last, bool final)
+{
+	double t = now();
+
+	if (!cfg->progress || (!final && t - *last < 0.25))
+		return;
+	*last = t;
+	if (final) {
+		fputs("\r\033[K", stderr);
+		return;
+	}
+	fprintf(stderr, "\rspecscan: %.1f MB read, %llu requests, %.0f MB/s\033[K",
+		(double)r->bytes / 1e6, (unsigned long long)agg->total,
+		t > start ? (double)r->bytes / 1e6 / (t - start) : 0.0);
+	fflush(stderr);
+}
+
+enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
+			  struct ss_msg *msg)
+{
+	struct ss_inputs_opts iopts = {cfg->recursive};
+	struct reader r;
+	struct pool pool;
+	pthread_t *threads = NULL;
+	size_t nthreads = cfg->threads > 1 ? (size_t)cfg->threads : 0;
+	size_t started = 0, next_fill = 0, next_collect = 0;
+	bool fatal = false, sink_failed = false, interrupted = false;
+	double start = now(), last = 0.0;
+	enum ss_framing framing = cfg->force_kind == SS_KIND_SSE ? SS_FRAMING_SSE
+				  : cfg->force_kind == SS_KIND_UNKNOWN ? SS_FRAMING_AUTO
+								       : SS_FRAMING_JSONL;
+	struct worker inline_worker;
+	bool inline_ok = false;
+
+	memset(&r, 0, sizeof(r));
+	memset(&pool, 0, sizeof(pool));
+	pool.cfg = cfg;
+	pool.nslots = nthreads ? nthreads * 2 + 2 : 1;
+	pool.slots = ss_calloc(pool.nslots, sizeof(*pool.slots));
+	pool.queue = ss_calloc(pool.nslots, sizeof(*pool.queue));
+	r.it = ss_inputs_new(cfg->paths, cfg->npaths, &iopts, msg);
+	r.framer = ss_framer_new(cfg->max_record, framing);
+	if (!pool.slots || !pool.queue || !r.it || !r.framer) {
+		ss_msg_error(msg, "out of memory");
+		fatal = true;
+		goto out;
+	}
+	for (size_t i = 0; i < pool.nslots; i++)
+		ss_batch_init(&pool.slots[i].batch);
+
+	if (!nthreads) {
+		inline_ok = worker_init(&inline_worker, cfg);
+		if (!inline_ok) {
+			worker_release(&inline_worker);
+			ss_msg_error(msg, "out of memory");
+			fatal = true;
+			goto out;
+		}
+		while (!fatal) {
+			struct slot *s = &pool.slots[0];
+
+			if (cfg->stop && *cfg->stop) {
+				interrupted = true;
+				break;
+			}
+			if (!fill_slot(&r, s, msg))
+				break;
+			process_slot(&inline_worker, s, cfg);
+			if (!collect_slot(cfg, s, agg, msg, &sink_failed)) {
+				ss_msg_error(msg, "out of memory");
+				fatal = true;
+			}
+			progress(cfg, &r, agg, start, &last, false);
+		}
+		worker_release(&inline_worker);
+		goto out;
+	}
+
+	pthread_mutex_init(&pool.lock, NULL);
+	pthread_cond_init(&pool.work, NULL);
+	pthread_cond_init(&pool.done, NULL);
+	threads = ss_calloc(nthreads, sizeof(*threads));
+	if (!threads) {
+		ss_msg_error(msg, "out of memory");
+		fatal = true;
+		goto join;
+	}
+	for (; started < nthreads; started++) {
+		if (pthread_create(&threads[started], NULL, worker_main, &pool) != 0)
+			break;
+	}
+	if (started == 0) {
+		ss_msg_error(msg, "cannot start worker threads");
+		fatal = true;
+		goto join;
+	}
+	for (;;) {
+		if (cfg->stop && *cfg->stop) {
+			interrupted = true;
+			break;
+		}
+		/* Keep every slot busy while there is input. */
+		while (!r.done && !fatal && next_fill - next_collect < pool.nslots) {
+			size_t idx = next_fill % pool.nslots;
+			struct slot *s = &pool.slots[idx];
+
+			if (!fill_slot(&r, s, msg))
+				break;
+			pthread_mutex_lock(&pool.lock);
+			s->state = SLOT_QUEUED;
+			pool.queue[(pool.qhead + pool.qlen) % pool.nslots] = idx;
+			pool.qlen++;
+			pthread_cond_signal(&pool.work);
+			pthread_mutex_unlock(&pool.lock);
+			next_fill++;
+			if (cfg->stop && *cfg->stop)
+				break;
+		}
+		if (next_collect == next_fill)
+			break;
+		{
+			struct slot *s = &pool.slots[next_collect % pool.nslots];
+
+			pthread_mutex_lock(&pool.lock);
+			while (s->state != SLOT_DONE)
+				pthread_cond_wait(&pool.done, &pool.lock);
+			pthread_mutex_unlock(&pool.lock);
+			if (!fatal && !collect_slot(cfg, s, agg, msg, &sink_failed)) {
+				ss_msg_error(msg, "out of memory");
+				fatal = true;
+			}
+			s->state = SLOT_FREE;
+			next_collect++;
+		}
+		progress(cfg, &r, agg, start, &last, false);
+	}
+join:
+	pthread_mutex_lock(&pool.lock);
+	pool.quit = true;
+	pool.qlen = 0;   /* drop queued work when stopping early */
+	pthread_cond_broadcast(&pool.work);
+	pthread_mutex_unlock(&pool.lock);
+	for (size_t i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+	ss_free(threads);
+	pthread_cond_destroy(&pool.done);
+	pthread_cond_destroy(&pool.work);
+	pthread_mutex_destroy(&pool.lock);
+out:
+	progress(cfg, &r, agg, start, &last, true);
+	if (pool.slots)
+		for (size_t i = 0; i < pool.nslots; i++)
+			slot_release(&pool.slots[i]);
+	ss_free(pool.slots);
+	ss_free(pool.queue);
+	ss_framer_free(r.framer);
+	ss_inputs_free(r.it);
+	ss_free(r.name);
+	if (fatal || r.fatal)
+		return SS_RUN_FATAL;
+	if (interrupted)
+		return SS_RUN_INTERRUPTED;
+	if (sink_failed)
+		return SS_RUN_SINK_FAILED;
+	if (r.opened == 0 && r.failed > 0)
+		return SS_RUN_NOTHING_READ;
+	return r.failed ? SS_RUN_INPUT_FAILED : SS_RUN_OK;
+}

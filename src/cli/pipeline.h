@@ -1,0 +1,47 @@
+/*
+ * pipeline.h - the run: inputs are read and framed by the calling thread,
+ * batches are processed by worker threads, and results are collected in
+ * input order (so every output is byte-identical for any thread count).
+ */
+#ifndef SS_PIPELINE_H
+#define SS_PIPELINE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engines/request.h"
+#include "metrics/aggregate.h"
+#include "util/msg.h"
+
+enum ss_run_status {
+	SS_RUN_OK = 0,
+	SS_RUN_INPUT_FAILED,   /* some input could not be read (wholly or partly) */
+	SS_RUN_NOTHING_READ,   /* no input could be read at all */
+	SS_RUN_FATAL,          /* out of memory */
+	SS_RUN_INTERRUPTED,
+	SS_RUN_SINK_FAILED     /* the records sink refused data */
+};
+
+struct ss_run_cfg {
+	const char *const *paths;
+	size_t npaths;
+	bool recursive;
+	enum ss_kind force_kind;
+	enum ss_engine only_engine;
+	size_t max_record;
+	int threads;                   /* >= 1 */
+	bool want_jsonl;               /* call `sink` with enriched lines */
+	bool (*sink)(void *ctx, const char *data, size_t len);
+	void *sink_ctx;
+	bool progress;
+	volatile sig_atomic_t *stop;   /* set by a signal handler */
+	bool full_parse;               /* testing: no substring filter */
+};
+
+/* Requests whose status --strict counts are tallied in the aggregate. */
+enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
+			  struct ss_msg *msg);
+
+#endif

@@ -1,0 +1,494 @@
+#include "engines/capture.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "engines/payload.h"
+
+void ss_capture_init(struct ss_capture *c)
+{
+	memset(c, 0, sizeof(*c));
+	ss_buf_init(&c->payload);
+}
+
+void ss_capture_release(struct ss_capture *c)
+{
+	ss_buf_release(&c->payload);
+	memset(c, 0, sizeof(*c));
+}
+
+void ss_capture_reset(struct ss_capture *c)
+{
+	struct ss_buf keep = c->payload;
+
+	memset(c, 0, sizeof(*c));
+	c->payload = keep;
+	ss_buf_reset(&c->payload);
+}
+
+/* What one object says, gathered in one walk over it. */
+struct span {
+	const char *p;
+	size_t n;
+};
+
+struct object_scan {
+	bool content;
+	struct span metrics_sd;
+	struct span choice_sd;
+	size_t choice_sd_count;
+	int64_t choice_sd_index;
+	struct span timings;
+	struct span sglext;
+	size_t sglext_count;
+	struct span meta_root;
+	struct span meta_choice0;
+	bool usage_nonempty;
+	struct span completion_tokens;  /* number texts */
+	struct span output_tokens;
+	bool failed;                    /* a walk error: treat as invalid */
+};
+
+static bool key_is(const char *key, size_t n, const char *lit)
+{
+	size_t l = strlen(lit);
+
+	return n == l && memcmp(key, lit, l) == 0;
+}
+
+/* A non-empty string or a non-empty array (SPEC 2.2). */
+static bool has_content(struct ssj_value *v)
+{
+	const char *p;
+	size_t n;
+	bool empty = true;
+
+	switch (ssj_value_type(v)) {
+	case SSJ_STRING:
+		return ssj_value_raw_string(v, &p, &n) == SSJ_OK && n > 0;
+	case SSJ_ARRAY:
+		return ssj_value_is_empty(v, &empty) == SSJ_OK && !empty;
+	default:
+		return false;
+	}
+}
+
+static bool take_span(struct ssj_value *v, struct span *s)
+{
+	return ssj_value_raw_json(v, &s->p, &s->n) == SSJ_OK;
+}
+
+static int message_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
+{
+	struct object_scan *o = ctx;
+
+	if (key_is(key, n, "content") || key_is(key, n, "reasoning_content") ||
+	    key_is(key, n, "reasoning") || key_is(key, n, "tool_calls")) {
+		if (has_content(v))
+			o->content = true;
+	}
+	return 0;
+}
+
+struct choice_scan {
+	struct object_scan *o;
+	size_t position;
+	bool has_index;
+	int64_t index;
+	struct span sd;
+};
+
+static int choice_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
+{
+	struct choice_scan *c = ctx;
+	struct object_scan *o = c->o;
+	enum ssj_type t = ssj_value_type(v);
+
+	if (key_is(key, n, "speculative_decoding")) {
+		c->sd.p = NULL;
+		if (t == SSJ_OBJECT && !take_span(v, &c->sd))
+			o->failed = true;
+	} else if (key_is(key, n, "index")) {
+		const char *p;
+		size_t len;
+
+		c->has_index = t == SSJ_NUMBER && ssj_value_number_text(v, &p, &len) == SSJ_OK &&
+			       ss_parse_count(p, len, &c->index) == SS_INT_OK;
+	} else if (c->position == 0) {
+		if ((key_is(key, n, "delta") || key_is(key, n, "message")) && t == SSJ_OBJECT) {
+			if (ssj_object_foreach(v, message_field, o) != SSJ_OK)
+				o->failed = true;
+		} else if (key_is(key, n, "text")) {
+			if (has_content(v))
+				o->content = true;
+		} else if (key_is(key, n, "meta_info")) {
+			o->meta_choice0.p = NULL;
+			if (t == SSJ_OBJECT && !take_span(v, &o->meta_choice0))
+				o->failed = true;
+		}
+	}
+	return o->failed;
+}
+
+static int choice_elem(void *ctx, size_t index, struct ssj_value *v)
+{
+	struct object_scan *o = ctx;
+	struct choice_scan c = {o, index, false, 0, {NULL, 0}};
+
+	if (ssj_value_type(v) != SSJ_OBJECT)
+		return 0;
+	if (ssj_object_foreach(v, choice_field, &c) != SSJ_OK)
+		o->failed = true;
+	if (c.sd.p) {
+		o->choice_sd_count++;
+		o->choice_sd = c.sd;
+		o->choice_sd_index = c.has_index ? c.index : (int64_t)index;
+	}
+	return o->failed;
+}
+
+static int metrics_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
+{
+	struct object_scan *o = ctx;
+
+	if (key_is(key, n, "speculative_decoding")) {
+		o->metrics_sd.p = NULL;
+		if (ssj_value_type(v) == SSJ_OBJECT && !take_span(v, &o->metrics_sd))
+			o->failed = true;
+	}
+	return o->failed;
+}
+
+static int sglext_elem(void *ctx, size_t index, struct ssj_value *v)
+{
+	struct object_scan *o = ctx;
+
+	o->sglext_count++;
+	if (index == 0 && ssj_value_type(v) == SSJ_OBJECT && !take_span(v, &o->sglext))
+		o->failed = true;
+	return o->failed;
+}
+
+static int sglext_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
+{
+	struct object_scan *o = ctx;
+
+	if (key_is(key, n, "spec_tokens_details")) {
+		enum ssj_type t = ssj_value_type(v);
+
+		o->sglext.p = NULL;
+		o->sglext_count = 0;
+		if (t == SSJ_OBJECT) {
+			o->sglext_count = 1;
+			if (!take_span(v, &o->sglext))
+				o->failed = true;
+		} else if (t == SSJ_ARRAY) {
+			if (ssj_array_foreach(v, sglext_elem, o) != SSJ_OK)
+				o->failed = true;
+			if (o->sglext_count != 1)
+				o->sglext.p = NULL;
+		}
+	}
+	return o->failed;
+}
+
+static int usage_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
+{
+	struct object_scan *o = ctx;
+	struct span *dst = NULL;
+
+	o->usage_nonempty = true;
+	if (key_is(key, n, "completion_tokens"))
+		dst = &o->completion_tokens;
+	else if (key_is(key, n, "output_tokens"))
+		dst = &o->output_tokens;
+	if (dst) {
+		dst->p = NULL;
+		if (ssj_value_type(v) == SSJ_NUMBER &&
+		    ssj_value_number_text(v, &dst->p, &dst->n) != SSJ_OK)
+			dst->p = NULL;
+	}
+	return 0;
+}
+
+static int object_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
+{
+	struct object_scan *o = ctx;
+	enum ssj_type t = ssj_value_type(v);
+	enum ssj_status s = SSJ_OK;
+
+	if (key_is(key, n, "choices")) {
+		o->choice_sd_count = 0;
+		o->choice_sd.p = NULL;
+		o->meta_choice0.p = NULL;
+		if (t == SSJ_ARRAY)
+			s = ssj_array_foreach(v, choice_elem, o);
+	} else if (key_is(key, n, "metrics")) {
+		o->metrics_sd.p = NULL;
+		if (t == SSJ_OBJECT)
+			s = ssj_object_foreach(v, metrics_field, o);
+	} else if (key_is(key, n, "timings")) {
+		o->timings.p = NULL;
+		if (t == SSJ_OBJECT && !take_span(v, &o->timings))
+			o->failed = true;
+	} else if (key_is(key, n, "sglext")) {
+		o->sglext.p = NULL;
+		o->sglext_count = 0;
+		if (t == SSJ_OBJECT)
+			s = ssj_object_foreach(v, sglext_field, o);
+	} else if (key_is(key, n, "meta_info")) {
+		o->meta_root.p = NULL;
+		if (t == SSJ_OBJECT && !take_span(v, &o->meta_root))
+			o->failed = true;
+	} else if (key_is(key, n, "usage")) {
+		o->usage_nonempty = false;
+		o->completion_tokens.p = o->output_tokens.p = NULL;
+		if (t == SSJ_OBJECT)
+			s = ssj_object_foreach(v, usage_field, o);
+	} else if (key_is(key, n, "text") || key_is(key, n, "content")) {
+		if (has_content(v))
+			o->content = true;
+	}
+	if (s != SSJ_OK)
+		o->failed = true;
+	return o->failed;
+}
+
+/* Peek into a span: llama.cpp timings need both counters, not null. */
+struct peek {
+	bool draft_n, draft_n_accepted, spec_verify_ct;
+};
+
+static int peek_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
+{
+	struct peek *k = ctx;
+
+	if (key_is(key, n, "draft_n"))
+		k->draft_n = !ssj_value_is_null(v);
+	else if (key_is(key, n, "draft_n_accepted"))
+		k->draft_n_accepted = !ssj_value_is_null(v);
+	else if (key_is(key, n, "spec_verify_ct"))
+		k->spec_verify_ct = true;
+	return 0;
+}
+
+static bool peek_span(struct ssj_parser *parser, struct span s, struct peek *k)
+{
+	memset(k, 0, sizeof(*k));
+	return s.p && ssj_parse(parser, s.p, s.n, peek_field, k) == SSJ_OK;
+}
+
+static void set_multi(struct ss_capture *c, const char *fmt, long long a)
+{
+	if (c->multi_choice)
+		return;
+	c->multi_choice = true;
+	snprintf(c->multi_reason, sizeof(c->multi_reason), fmt, a);
+}
+
+bool ss_capture_object(struct ss_capture *c, struct ssj_parser *parser,
+		       const char *text, size_t len)
+{
+	struct object_scan o;
+	struct span chosen = {NULL, 0};
+	enum ss_payload_loc loc = SS_LOC_NONE;
+	struct peek k;
+
+	memset(&o, 0, sizeof(o));
+	if (ssj_parse(parser, text, len, object_field, &o) != SSJ_OK || o.failed)
+		return true;  /* not a valid JSON object: skipped */
+
+	if (o.content)
+		c->content = true;
+
+	if (o.usage_nonempty) {
+		int64_t v;
+
+		c->has_completion_tokens = false;
+		if (o.completion_tokens.p &&
+		    ss_parse_count(o.completion_tokens.p, o.completion_tokens.n, &v) == SS_INT_OK &&
+		    v > 0) {
+			c->has_completion_tokens = true;
+			c->completion_tokens = v;
+		} else if (o.output_tokens.p &&
+			   ss_parse_count(o.output_tokens.p, o.output_tokens.n, &v) == SS_INT_OK) {
+			c->has_completion_tokens = true;
+			c->completion_tokens = v;
+		}
+	}
+
+	/* Multi-choice signals (SPEC 2.1 order 4, 2.3 points 2 and 4). */
+	if (o.choice_sd_count >= 2)
+		set_multi(c, "%lld choices carry a speculative_decoding payload",
+			  (long long)o.choice_sd_count);
+	if (o.choice_sd_count == 1) {
+		if (c->have_choice_index && c->choice_index != o.choice_sd_index)
+			set_multi(c, "payloads for choices %lld and another",
+				  (long long)c->choice_index);
+		c->have_choice_index = true;
+		c->choice_index = o.choice_sd_index;
+	}
+	if (o.sglext_count > 1)
+		set_multi(c, "spec_tokens_details has %lld elements", (long long)o.sglext_count);
+
+	/* The first location that applies gives this object's payload. */
+	if (o.metrics_sd.p) {
+		chosen = o.metrics_sd;
+		loc = SS_LOC_METRICS;
+	} else if (o.choice_sd_count == 1) {
+		chosen = o.choice_sd;
+		loc = SS_LOC_CHOICE;
+	} else if (peek_span(parser, o.timings, &k) && k.draft_n && k.draft_n_accepted) {
+		chosen = o.timings;
+		loc = SS_LOC_TIMINGS;
+	} else if (o.sglext.p && o.sglext_count == 1) {
+		chosen = o.sglext;
+		loc = SS_LOC_SGLEXT;
+	} else if (peek_span(parser, o.meta_root, &k) && k.spec_verify_ct) {
+		chosen = o.meta_root;
+		loc = SS_LOC_META_INFO;
+	} else if (peek_span(parser, o.meta_choice0, &k) && k.spec_verify_ct) {
+		chosen = o.meta_choice0;
+		loc = SS_LOC_META_INFO;
+	}
+	if (loc == SS_LOC_NONE)
+		return true;
+
+	c->all_timings = (c->payload_objects == 0 || c->all_timings) && loc == SS_LOC_TIMINGS;
+	c->payload_objects++;
+	c->loc = loc;
+	ss_buf_reset(&c->payload);
+	ss_buf_add(&c->payload, chosen.p, chosen.n);
+	if (c->payload.failed) {
+		c->nomem = true;
+		return false;
+	}
+	return true;
+}
+
+static bool has(const char *s, size_t n, const char *lit)
+{
+	return memmem(s, n, lit, strlen(lit)) != NULL;
+}
+
+bool ss_capture_worth(const struct ss_capture *c, const char *s, size_t n)
+{
+	/* A \u escape in the object's text could spell any key. */
+	if (has(s, n, "\\\\u"))
+		return true;
+	if (has(s, n, "usage") || has(s, n, "speculative_decoding") ||
+	    has(s, n, "timings") || has(s, n, "sglext") || has(s, n, "meta_info"))
+		return true;
+	if (!c->content && (has(s, n, "content") || has(s, n, "reasoning") ||
+			    has(s, n, "tool_calls") || has(s, n, "text")))
+		return true;
+	return false;
+}
+
+static int hexval(char ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	if (ch >= 'a' && ch <= 'f')
+		return ch - 'a' + 10;
+	if (ch >= 'A' && ch <= 'F')
+		return ch - 'A' + 10;
+	return -1;
+}
+
+static bool read_u4(const char *p, const char *end, unsigned *out)
+{
+	unsigned v = 0;
+
+	if (end - p < 4)
+		return false;
+	for (int i = 0; i < 4; i++) {
+		int h = hexval(p[i]);
+
+		if (h < 0)
+			return false;
+		v = v << 4 | (unsigned)h;
+	}
+	*out = v;
+	return true;
+}
+
+static void add_utf8(struct ss_buf *out, unsigned cp)
+{
+	char b[4];
+	size_t n;
+
+	if (cp < 0x80) {
+		b[0] = (char)cp;
+		n = 1;
+	} else if (cp < 0x800) {
+		b[0] = (char)(0xC0 | cp >> 6);
+		b[1] = (char)(0x80 | (cp & 0x3F));
+		n = 2;
+	} else if (cp < 0x10000) {
+		b[0] = (char)(0xE0 | cp >> 12);
+		b[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		b[2] = (char)(0x80 | (cp & 0x3F));
+		n = 3;
+	} else {
+		b[0] = (char)(0xF0 | cp >> 18);
+		b[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+		b[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		b[3] = (char)(0x80 | (cp & 0x3F));
+		n = 4;
+	}
+	ss_buf_add(out, b, n);
+}
+
+bool ss_json_unescape(const char *raw, size_t n, struct ss_buf *out)
+{
+	const char *p = raw, *end = raw + n;
+
+	if (!ss_buf_grow(out, n))
+		return false;
+	while (p < end) {
+		const char *bs = memchr(p, '\\', (size_t)(end - p));
+		const char *stop = bs ? bs : end;
+
+		for (const char *q = p; q < stop; q++)
+			if ((unsigned char)*q < 0x20)
+				return false;  /* raw control character */
+		ss_buf_add(out, p, (size_t)(stop - p));
+		if (!bs)
+			break;
+		p = bs + 1;
+		if (p >= end)
+			return false;
+		switch (*p++) {
+		case '"': ss_buf_addc(out, '"'); break;
+		case '\\': ss_buf_addc(out, '\\'); break;
+		case '/': ss_buf_addc(out, '/'); break;
+		case 'b': ss_buf_addc(out, '\b'); break;
+		case 'f': ss_buf_addc(out, '\f'); break;
+		case 'n': ss_buf_addc(out, '\n'); break;
+		case 'r': ss_buf_addc(out, '\r'); break;
+		case 't': ss_buf_addc(out, '\t'); break;
+		case 'u': {
+			unsigned cp, lo;
+
+			if (!read_u4(p, end, &cp))
+				return false;
+			p += 4;
+			if (cp >= 0xD800 && cp <= 0xDBFF) {
+				if (end - p < 6 || p[0] != '\\' || p[1] != 'u' ||
+				    !read_u4(p + 2, end, &lo) || lo < 0xDC00 || lo > 0xDFFF)
+					return false;  /* lone high surrogate */
+				p += 6;
+				cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+			} else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+				return false;  /* lone low surrogate */
+			}
+			add_utf8(out, cp);
+			break;
+		}
+		default:
+			return false;
+		}
+	}
+	return !out->failed;
+}

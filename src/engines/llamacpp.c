@@ -1,0 +1,47 @@
+/*
+ * llama.cpp (and servers that copy its names): timings.draft_n and
+ * draft_n_accepted. No step count and no histogram are reported, and none
+ * is invented; MLX servers add draft_rounds, which is the step count.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "engines/adapters.h"
+
+static bool llamacpp_claims(const struct ss_payload *pl)
+{
+	return pl->f[SS_F_DRAFT_N].present && pl->f[SS_F_DRAFT_N_ACCEPTED].present;
+}
+
+static bool llamacpp_map(struct ss_payload *pl, struct ss_record *r, char *why,
+			 size_t whylen)
+{
+	bool bad = false, has;
+
+	strcpy(r->engine, "llamacpp");
+	ss_payload_count(pl, SS_F_DRAFT_N, true, &has, &r->num_draft_tokens, why,
+			 whylen, &bad);
+	if (!bad)
+		ss_payload_count(pl, SS_F_DRAFT_N_ACCEPTED, true, &has,
+				 &r->num_accepted_draft_tokens, why, whylen, &bad);
+	if (!bad)
+		ss_payload_count(pl, SS_F_DRAFT_ROUNDS, false, &r->has_steps,
+				 &r->num_spec_steps, why, whylen, &bad);
+	if (bad)
+		return false;
+	r->draft_acceptance_rate =
+		r->num_draft_tokens > 0
+			? (double)r->num_accepted_draft_tokens / (double)r->num_draft_tokens
+			: 0.0;
+	if (r->has_steps) {
+		r->has_mean_acceptance_length = true;
+		r->mean_acceptance_length =
+			r->num_spec_steps > 0 ? 1.0 + (double)r->num_accepted_draft_tokens /
+							      (double)r->num_spec_steps
+					      : 1.0;
+	}
+	return true;
+}
+
+const struct ss_adapter ss_adapter_llamacpp = {SS_ENGINE_LLAMACPP, llamacpp_claims,
+					       llamacpp_map};

@@ -1,0 +1,378 @@
+#include "engines/payload.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const field_names[SS_F_COUNT] = {
+	"acceptance_histogram", "num_spec_steps", "mean_acceptance_length",
+	"draft_acceptance_rate", "num_accepted_draft_tokens", "num_draft_tokens",
+	"num_spec_tokens", "per_step_accepted", "per_step_drafted",
+	"total_accepted_draft_tokens", "total_draft_tokens", "acceptance_rate",
+	"draft_n", "draft_n_accepted", "draft_rounds",
+	"spec_verify_ct", "spec_num_correct_drafts", "spec_accepted_drafts",
+	"spec_accept_token_num", "spec_num_proposed_drafts", "spec_proposed_drafts",
+	"spec_draft_token_num", "spec_correct_drafts_histogram", "spec_accept_histogram",
+	"engine", "completion_tokens",
+};
+
+const char *ss_field_name(enum ss_field_id id)
+{
+	return (unsigned)id < SS_F_COUNT ? field_names[id] : "?";
+}
+
+void ss_payload_init(struct ss_payload *pl)
+{
+	memset(pl, 0, sizeof(*pl));
+}
+
+void ss_payload_release(struct ss_payload *pl)
+{
+	for (int i = 0; i < SS_F_COUNT; i++)
+		ss_i64vec_release(&pl->f[i].ints);
+	memset(pl, 0, sizeof(*pl));
+}
+
+static void payload_reset(struct ss_payload *pl)
+{
+	for (int i = 0; i < SS_F_COUNT; i++) {
+		struct ss_i64vec ints = pl->f[i].ints;
+
+		ints.len = 0;
+		memset(&pl->f[i], 0, sizeof(pl->f[i]));
+		pl->f[i].ints = ints;
+	}
+	pl->strlen = 0;
+}
+
+enum ss_int_error ss_parse_count(const char *s, size_t n, int64_t *out)
+{
+	size_t i = 0;
+	bool neg = false;
+	uint64_t v = 0;
+
+	if (n > 0 && s[0] == '-') {
+		neg = true;
+		i = 1;
+	}
+	if (i == n)
+		return SS_INT_NOT_INTEGER;
+	for (size_t j = i; j < n; j++)
+		if (s[j] < '0' || s[j] > '9')
+			return SS_INT_NOT_INTEGER;
+	for (; i < n; i++) {
+		unsigned d = (unsigned)(s[i] - '0');
+
+		if (v > (UINT64_MAX - d) / 10)
+			return neg ? SS_INT_NEGATIVE : SS_INT_RANGE;
+		v = v * 10 + d;
+	}
+	if (neg && v != 0)
+		return SS_INT_NEGATIVE;
+	if (v > (uint64_t)INT64_MAX)
+		return SS_INT_RANGE;
+	*out = (int64_t)v;
+	return SS_INT_OK;
+}
+
+static enum ss_field_id lookup(const char *key, size_t n)
+{
+	for (int i = 0; i < SS_F_COUNT; i++)
+		if (strlen(field_names[i]) == n && memcmp(field_names[i], key, n) == 0)
+			return (enum ss_field_id)i;
+	return SS_F_COUNT;
+}
+
+struct array_walk {
+	struct ss_field *f;
+	bool nomem;
+};
+
+static int array_elem(void *ctx, size_t index, struct ssj_value *v)
+{
+	struct array_walk *w = ctx;
+	struct ss_field *f = w->f;
+	const char *t;
+	size_t n;
+	int64_t x = 0;
+	enum ss_int_error e;
+
+	if (f->ints.len >= SS_HIST_MAX_BUCKETS) {
+		f->ierr = SS_INT_TOO_LONG;
+		return 1;
+	}
+	if (ssj_value_number_text(v, &t, &n) != SSJ_OK)
+		e = SS_INT_NOT_NUMBER;
+	else
+		e = ss_parse_count(t, n, &x);
+	if (e != SS_INT_OK) {
+		f->ierr = e;
+		f->ierr_index = index;
+		return 1;
+	}
+	if (!ss_i64vec_push(&f->ints, x)) {
+		w->nomem = true;
+		return 1;
+	}
+	return 0;
+}
+
+static int hist_member(void *ctx, const char *key, size_t keylen, struct ssj_value *v)
+{
+	struct array_walk *w = ctx;
+	struct ss_field *f = w->f;
+	int64_t j = 0, x = 0;
+	const char *t;
+	size_t n;
+	enum ss_int_error e;
+
+	e = ss_parse_count(key, keylen, &j);
+	if (e == SS_INT_OK && keylen > 0 && key[0] == '-')
+		e = SS_INT_NOT_INTEGER;  /* "-0" is no bucket name */
+	if (e == SS_INT_OK && j >= (int64_t)SS_HIST_MAX_BUCKETS)
+		e = SS_INT_TOO_LONG;
+	if (e != SS_INT_OK) {
+		f->ierr = e == SS_INT_TOO_LONG ? SS_INT_TOO_LONG : SS_INT_NOT_INTEGER;
+		snprintf(f->ierr_key, sizeof(f->ierr_key), "%.*s",
+			 (int)(keylen < 20 ? keylen : 20), key);
+		f->ierr_index = SIZE_MAX;
+		return 1;
+	}
+	if (ssj_value_number_text(v, &t, &n) != SSJ_OK)
+		e = SS_INT_NOT_NUMBER;
+	else
+		e = ss_parse_count(t, n, &x);
+	if (e != SS_INT_OK) {
+		f->ierr = e;
+		snprintf(f->ierr_key, sizeof(f->ierr_key), "%.*s",
+			 (int)(keylen < 20 ? keylen : 20), key);
+		f->ierr_index = SIZE_MAX;
+		return 1;
+	}
+	while (f->ints.len <= (size_t)j) {
+		if (!ss_i64vec_push(&f->ints, 0)) {
+			w->nomem = true;
+			return 1;
+		}
+	}
+	f->ints.v[j] = x;  /* a repeated key keeps its last count */
+	return 0;
+}
+
+struct collect {
+	struct ss_payload *pl;
+	bool nomem;
+	enum ssj_status err;
+};
+
+static int payload_field(void *ctx, const char *key, size_t keylen, struct ssj_value *v)
+{
+	struct collect *c = ctx;
+	enum ss_field_id id = lookup(key, keylen);
+	struct ss_field *f;
+	struct array_walk w;
+	enum ssj_status s = SSJ_OK;
+
+	if (id == SS_F_COUNT)
+		return 0;
+	f = &c->pl->f[id];
+	f->ints.len = 0;
+	f->ierr = SS_INT_OK;
+	f->text = NULL;
+	f->len = 0;
+	f->d_ok = false;
+	f->present = true;
+	f->type = ssj_value_type(v);
+	w.f = f;
+	w.nomem = false;
+	switch (f->type) {
+	case SSJ_NUMBER:
+		s = ssj_value_number_text(v, &f->text, &f->len);
+		if (s == SSJ_OK) {
+			double d;
+
+			f->d_ok = ssj_value_double(v, &d) == SSJ_OK;
+			f->d = f->d_ok ? d : 0.0;
+		}
+		break;
+	case SSJ_STRING: {
+		const char *t;
+		size_t n;
+
+		s = ssj_value_string(v, &t, &n);
+		if (s == SSJ_OK) {
+			size_t room = sizeof(c->pl->strbuf) - c->pl->strlen;
+			size_t keep = n < SS_ENGINE_NAME_MAX ? n : SS_ENGINE_NAME_MAX;
+
+			if (keep > room)
+				keep = 0;
+			memcpy(c->pl->strbuf + c->pl->strlen, t, keep);
+			f->text = c->pl->strbuf + c->pl->strlen;
+			f->len = n;  /* the real length: the adapter checks it */
+			c->pl->strlen += keep;
+		}
+		break;
+	}
+	case SSJ_ARRAY:
+		s = ssj_array_foreach(v, array_elem, &w);
+		break;
+	case SSJ_OBJECT:
+		s = ssj_object_foreach(v, hist_member, &w);
+		break;
+	case SSJ_INVALID:
+		s = SSJ_ESYNTAX;
+		break;
+	default:
+		break;
+	}
+	if (w.nomem) {
+		c->nomem = true;
+		return 1;
+	}
+	if (s != SSJ_OK && s != SSJ_STOPPED) {
+		c->err = s;
+		return 1;
+	}
+	return 0;
+}
+
+enum ssj_status ss_payload_collect(struct ss_payload *pl, struct ssj_parser *parser,
+				   const char *text, size_t len)
+{
+	struct collect c = {pl, false, SSJ_OK};
+	enum ssj_status s;
+
+	payload_reset(pl);
+	s = ssj_parse(parser, text, len, payload_field, &c);
+	if (c.nomem)
+		return SSJ_ENOMEM;
+	if (c.err != SSJ_OK)
+		return c.err;
+	return s;
+}
+
+bool ss_field_given(const struct ss_payload *pl, enum ss_field_id id)
+{
+	return pl->f[id].present && pl->f[id].type != SSJ_NULL;
+}
+
+static const char *int_error_text(enum ss_int_error e)
+{
+	switch (e) {
+	case SS_INT_NOT_NUMBER: return "is not a number";
+	case SS_INT_NOT_INTEGER: return "is not an integer";
+	case SS_INT_NEGATIVE: return "is negative";
+	case SS_INT_RANGE: return "is out of range";
+	case SS_INT_TOO_LONG: return "is too long";
+	default: return "is invalid";
+	}
+}
+
+/* Quote at most 24 bytes of a number's text in a reason. */
+static int shown(size_t n)
+{
+	return (int)(n < 24 ? n : 24);
+}
+
+bool ss_payload_count(const struct ss_payload *pl, enum ss_field_id id,
+		      bool required, bool *has, int64_t *out, char *why, size_t whylen,
+		      bool *bad)
+{
+	const struct ss_field *f = &pl->f[id];
+	enum ss_int_error e;
+
+	*has = false;
+	if (!ss_field_given(pl, id)) {
+		if (required) {
+			snprintf(why, whylen, "%s is %s", field_names[id],
+				 f->present ? "null" : "missing");
+			*bad = true;
+		}
+		return false;
+	}
+	*has = true;
+	if (f->type != SSJ_NUMBER) {
+		snprintf(why, whylen, "%s is not a number", field_names[id]);
+		*bad = true;
+		return false;
+	}
+	e = ss_parse_count(f->text, f->len, out);
+	if (e != SS_INT_OK) {
+		snprintf(why, whylen, "%s %s (%.*s)", field_names[id], int_error_text(e),
+			 shown(f->len), f->text);
+		*bad = true;
+		return false;
+	}
+	return true;
+}
+
+bool ss_payload_double(const struct ss_payload *pl, enum ss_field_id id,
+		       bool required, bool *has, double *out, char *why, size_t whylen,
+		       bool *bad)
+{
+	const struct ss_field *f = &pl->f[id];
+
+	*has = false;
+	if (!ss_field_given(pl, id)) {
+		if (required) {
+			snprintf(why, whylen, "%s is %s", field_names[id],
+				 f->present ? "null" : "missing");
+			*bad = true;
+		}
+		return false;
+	}
+	*has = true;
+	if (f->type != SSJ_NUMBER) {
+		snprintf(why, whylen, "%s is not a number", field_names[id]);
+		*bad = true;
+		return false;
+	}
+	if (!f->d_ok) {
+		snprintf(why, whylen, "%s is not finite (%.*s)", field_names[id],
+			 shown(f->len), f->text);
+		*bad = true;
+		return false;
+	}
+	*out = f->d;
+	return true;
+}
+
+void ss_payload_array(struct ss_payload *pl, enum ss_field_id id, bool required,
+		      bool *has, struct ss_i64vec *dst, char *why, size_t whylen,
+		      bool *bad)
+{
+	struct ss_field *f = &pl->f[id];
+	struct ss_i64vec tmp;
+
+	*has = false;
+	dst->len = 0;
+	if (!ss_field_given(pl, id)) {
+		if (required) {
+			snprintf(why, whylen, "%s is %s", field_names[id],
+				 f->present ? "null" : "missing");
+			*bad = true;
+		}
+		return;
+	}
+	*has = true;
+	if (f->type != SSJ_ARRAY) {
+		snprintf(why, whylen, "%s is not an array", field_names[id]);
+		*bad = true;
+		return;
+	}
+	if (f->ierr == SS_INT_TOO_LONG) {
+		snprintf(why, whylen, "%s has more than %u entries", field_names[id],
+			 SS_HIST_MAX_BUCKETS);
+		*bad = true;
+		return;
+	}
+	if (f->ierr != SS_INT_OK) {
+		snprintf(why, whylen, "%s[%zu] %s", field_names[id], f->ierr_index,
+			 int_error_text(f->ierr));
+		*bad = true;
+		return;
+	}
+	tmp = *dst;
+	*dst = f->ints;
+	f->ints = tmp;
+	f->ints.len = 0;
+}

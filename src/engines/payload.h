@@ -1,0 +1,127 @@
+/*
+ * payload.h - the fields of one spec-decode payload object, collected in a
+ * single walk, and the strict readers the adapters use (SPEC 2.4).
+ *
+ * ss_payload_collect() walks a payload's JSON object once and remembers,
+ * for every key any adapter knows, whether it is present, its JSON type,
+ * and its text; integer arrays are decoded on the way. A key that appears
+ * twice keeps its last value (as Python's json does). Number texts point
+ * into the payload text, which must outlive the payload.
+ */
+#ifndef SS_PAYLOAD_H
+#define SS_PAYLOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engines/record.h"
+#include "json/json.h"
+
+enum ss_field_id {
+	/* vLLM */
+	SS_F_ACCEPTANCE_HISTOGRAM = 0,
+	SS_F_NUM_SPEC_STEPS,
+	SS_F_MEAN_ACCEPTANCE_LENGTH,
+	SS_F_DRAFT_ACCEPTANCE_RATE,
+	SS_F_NUM_ACCEPTED_DRAFT_TOKENS,
+	SS_F_NUM_DRAFT_TOKENS,
+	SS_F_NUM_SPEC_TOKENS,
+	SS_F_PER_STEP_ACCEPTED,
+	SS_F_PER_STEP_DRAFTED,
+	/* TensorRT-LLM */
+	SS_F_TOTAL_ACCEPTED_DRAFT_TOKENS,
+	SS_F_TOTAL_DRAFT_TOKENS,
+	SS_F_ACCEPTANCE_RATE,
+	/* llama.cpp and MLX servers */
+	SS_F_DRAFT_N,
+	SS_F_DRAFT_N_ACCEPTED,
+	SS_F_DRAFT_ROUNDS,
+	/* SGLang, every alias */
+	SS_F_SPEC_VERIFY_CT,
+	SS_F_SPEC_NUM_CORRECT_DRAFTS,
+	SS_F_SPEC_ACCEPTED_DRAFTS,
+	SS_F_SPEC_ACCEPT_TOKEN_NUM,
+	SS_F_SPEC_NUM_PROPOSED_DRAFTS,
+	SS_F_SPEC_PROPOSED_DRAFTS,
+	SS_F_SPEC_DRAFT_TOKEN_NUM,
+	SS_F_SPEC_CORRECT_DRAFTS_HISTOGRAM,
+	SS_F_SPEC_ACCEPT_HISTOGRAM,
+	/* AIPerf records line */
+	SS_F_ENGINE,
+	SS_F_COMPLETION_TOKENS,
+	SS_F_COUNT
+};
+
+/* Why an integer (or an element of an integer array) was refused. */
+enum ss_int_error {
+	SS_INT_OK = 0,
+	SS_INT_NOT_NUMBER,
+	SS_INT_NOT_INTEGER,
+	SS_INT_NEGATIVE,
+	SS_INT_RANGE,
+	SS_INT_TOO_LONG
+};
+
+struct ss_field {
+	bool present;
+	enum ssj_type type;
+	const char *text;       /* number: its text; string: unescaped (copied) */
+	size_t len;
+	double d;               /* number: as a double */
+	bool d_ok;              /* the double is finite */
+	/* arrays and (for the records line) histogram objects: */
+	struct ss_i64vec ints;
+	enum ss_int_error ierr;
+	size_t ierr_index;      /* element at fault */
+	char ierr_key[24];      /* object key at fault (histogram objects) */
+};
+
+struct ss_payload {
+	struct ss_field f[SS_F_COUNT];
+	char strbuf[SS_ENGINE_NAME_MAX * 2]; /* copies of short strings */
+	size_t strlen;
+};
+
+void ss_payload_init(struct ss_payload *pl);
+void ss_payload_release(struct ss_payload *pl);
+
+/*
+ * Walk the payload object `text` (padded) with `parser`. Returns SSJ_OK,
+ * SSJ_ENOMEM, or the shim's error when the text is not a valid object.
+ */
+enum ssj_status ss_payload_collect(struct ss_payload *pl, struct ssj_parser *parser,
+				   const char *text, size_t len);
+
+const char *ss_field_name(enum ss_field_id id);
+
+/* The field is present with a non-null value. */
+bool ss_field_given(const struct ss_payload *pl, enum ss_field_id id);
+
+/*
+ * Read a count (SPEC 2.4: an integer literal in [0, 2^63-1]). Missing or
+ * null: false with *has = false; `required` then makes it an error. On an
+ * error, writes a reason to `why` and returns false with *has = true.
+ * The return value is "usable": true when *out was set.
+ */
+bool ss_payload_count(const struct ss_payload *pl, enum ss_field_id id,
+		      bool required, bool *has, int64_t *out, char *why, size_t whylen,
+		      bool *bad);
+
+/* Read a finite double; same conventions. */
+bool ss_payload_double(const struct ss_payload *pl, enum ss_field_id id,
+		       bool required, bool *has, double *out, char *why, size_t whylen,
+		       bool *bad);
+
+/*
+ * Move an integer array into `dst` (swapping buffers). Missing or null:
+ * *has = false. Not an array, or a bad element: *bad with a reason.
+ */
+void ss_payload_array(struct ss_payload *pl, enum ss_field_id id, bool required,
+		      bool *has, struct ss_i64vec *dst, char *why, size_t whylen,
+		      bool *bad);
+
+/* Parse an integer literal; SS_INT_OK with *out set. */
+enum ss_int_error ss_parse_count(const char *s, size_t n, int64_t *out);
+
+#endif
