@@ -27,13 +27,18 @@ static double lerp(double a, double b, double t)
 
 double ss_percentile(const double *sorted, size_t n, double q)
 {
-	double x = q / 100.0 * (double)(n - 1);
+	double x;
+
+	if (n == 0)
+		return 0.0;
+	x = q / 100.0 * (double)(n - 1);
 	double lo_f = floor(x);
 	size_t lo = (size_t)lo_f;
-	size_t hi = lo + 1 < n ? lo + 1 : n - 1;
+	size_t hi;
 
 	if (lo >= n)
 		lo = n - 1;
+	hi = lo + 1 < n ? lo + 1 : n - 1;
 	return lerp(sorted[lo], sorted[hi], x - lo_f);
 }
 
