@@ -13,7 +13,7 @@ tests_unit_test_stats_CFLAGS = $(SS_TEST_CFLAGS)
 tests_unit_test_stats_LDADD = $(SS_TEST_LIBS)
 nodist_EXTRA_tests_unit_test_stats_SOURCES = src/cli/force-cxx-link.cxx
 
-tests_unit_test_aggregate_SOURCES = tests/unit/test_aggregate.c
+tests_unit_test_aggregate_SOURCES = tests/unit/test_aggregate.c tests/unit/fixtures_records.h
 tests_unit_test_aggregate_CFLAGS = $(SS_TEST_CFLAGS)
 tests_unit_test_aggregate_LDADD = $(SS_TEST_LIBS)
 nodist_EXTRA_tests_unit_test_aggregate_SOURCES = src/cli/force-cxx-link.cxx

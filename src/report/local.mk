@@ -14,7 +14,7 @@ tests_unit_test_numfmt_CFLAGS = $(SS_TEST_CFLAGS)
 tests_unit_test_numfmt_LDADD = $(SS_TEST_LIBS)
 nodist_EXTRA_tests_unit_test_numfmt_SOURCES = src/cli/force-cxx-link.cxx
 
-tests_unit_test_report_SOURCES = tests/unit/test_report.c
+tests_unit_test_report_SOURCES = tests/unit/test_report.c tests/unit/fixtures_records.h
 tests_unit_test_report_CFLAGS = $(SS_TEST_CFLAGS)
 tests_unit_test_report_LDADD = $(SS_TEST_LIBS)
 nodist_EXTRA_tests_unit_test_report_SOURCES = src/cli/force-cxx-link.cxx

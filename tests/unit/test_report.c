@@ -697,6 +697,54 @@ static void test_jsonl_records_line(void **state)
 	ss_buf_release(&got);
 }
 
+static void test_json_histogram_uncapped(void **state)
+{
+	static const int64_t h[] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1};
+	struct ss_agg a;
+	struct ss_buf got = SS_BUF_INIT;
+
+	(void)state;
+	agg_hist(&a, h, 12);
+	ss_report_json(&got, &a, "0.1.0");
+	/* every non-zero bucket, beyond 8 too; the empty bucket 10 is left out */
+	assert_non_null(strstr(got.data, "    \"8\": 1,\n    \"9\": 1,\n    \"11\": 1\n  }\n}\n"));
+	assert_null(strstr(got.data, "\"10\""));
+	ss_buf_release(&got);
+	ss_agg_release(&a);
+}
+
+/* With allocations failing, every writer sets `failed` and leaks nothing. */
+static void test_out_of_memory(void **state)
+{
+	struct ss_agg a;
+	struct ss_record r;
+	struct ss_outcome o;
+	struct ssj_parser *p = ssj_parser_new();
+	bool done = false;
+
+	(void)state;
+	assert_non_null(p);
+	agg_ab(&a);
+	fx_record_a(&r);
+	fx_outcome_of(&o, &r, SS_PHASE_PROFILING, 1);
+	for (uint64_t n = 1; !done && n < 200; n++) {
+		struct ss_buf b = SS_BUF_INIT;
+
+		ss_alloc_fail_at(n, 1);
+		ss_report_json(&b, &a, "0.1.0");
+		ss_report_csv(&b, &a);
+		ss_report_table(&b, &a, true, true);
+		ss_report_jsonl(&b, p, "x", &o);
+		ss_alloc_fail_at(0, 0);
+		done = !b.failed;
+		ss_buf_release(&b);
+	}
+	assert_true(done);
+	ss_record_release(&r);
+	ss_agg_release(&a);
+	ssj_parser_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -714,6 +762,8 @@ int main(void)
 		cmocka_unit_test(test_jsonl_zero_step),
 		cmocka_unit_test(test_jsonl_malformed),
 		cmocka_unit_test(test_jsonl_records_line),
+		cmocka_unit_test(test_json_histogram_uncapped),
+		cmocka_unit_test(test_out_of_memory),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
