@@ -2,6 +2,9 @@
 
 #include <stdio.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "engines/payload.h"
 
@@ -366,22 +369,179 @@ bool ss_capture_object(struct ss_capture *c, struct ssj_parser *parser,
 	return true;
 }
 
-static bool has(const char *s, size_t n, const char *lit)
+/* The keys that make an object worth parsing (SPEC 2.2, 2.3). */
+enum key_class { KEY_OTHER = 0, KEY_CONTENT, KEY_PAYLOAD };
+
+static enum key_class classify_key(const char *k, size_t n)
 {
-	return memmem(s, n, lit, strlen(lit)) != NULL;
+	switch (n) {
+	case 4:
+		return memcmp(k, "text", 4) == 0 ? KEY_CONTENT : KEY_OTHER;
+	case 5:
+		return memcmp(k, "usage", 5) == 0 ? KEY_PAYLOAD : KEY_OTHER;
+	case 6:
+		return memcmp(k, "sglext", 6) == 0 ? KEY_PAYLOAD : KEY_OTHER;
+	case 7:
+		if (memcmp(k, "timings", 7) == 0)
+			return KEY_PAYLOAD;
+		return memcmp(k, "content", 7) == 0 ? KEY_CONTENT : KEY_OTHER;
+	case 9:
+		if (memcmp(k, "meta_info", 9) == 0)
+			return KEY_PAYLOAD;
+		return memcmp(k, "reasoning", 9) == 0 ? KEY_CONTENT : KEY_OTHER;
+	case 10:
+		return memcmp(k, "tool_calls", 10) == 0 ? KEY_CONTENT : KEY_OTHER;
+	case 17:
+		return memcmp(k, "reasoning_content", 17) == 0 ? KEY_CONTENT : KEY_OTHER;
+	case 20:
+		return memcmp(k, "speculative_decoding", 20) == 0 ? KEY_PAYLOAD : KEY_OTHER;
+	default:
+		return KEY_OTHER;
+	}
 }
 
+/*
+ * The careful scan. The text is the inside of a JSON string holding an
+ * object's JSON, so a key of that object reads \"key\" followed by white
+ * space and a colon. Every colon is looked at: when what precedes it is a
+ * plainly written key, the key is classified; when it is anything unusual
+ * (white space written as an escape, a key holding a backslash, a very
+ * long key), the object is parsed, to be safe. A colon inside a string
+ * value costs at worst a needless parse.
+ */
+static bool worth_careful(const struct ss_capture *c, const char *s, size_t n)
+{
+	const char *p = s, *end = s + n;
+
+	while ((p = memchr(p, ':', (size_t)(end - p))) != NULL) {
+		const char *q = p++;
+		const char *close, *open;
+
+		while (q > s && q[-1] == ' ')
+			q--;
+		if (q - s < 2)
+			continue;
+		if (q[-1] != '"' || q[-2] != '\\') {
+			/* \n \t \r before a colon may be escaped white space. */
+			if (q[-2] == '\\' && (q[-1] == 'n' || q[-1] == 't' || q[-1] == 'r'))
+				return true;
+			continue;
+		}
+		close = q - 2;  /* at the backslash of the closing \" */
+		open = close;
+		while (open > s && close - open <= 40) {
+			open--;
+			if (*open == '\\')
+				break;
+		}
+		if (*open != '\\' || close - open > 40)
+			return true;  /* no plain opening quote near: be safe */
+		if (open + 1 >= close || open[1] != '"')
+			return true;  /* a backslash inside the key */
+		switch (classify_key(open + 2, (size_t)(close - open - 2))) {
+		case KEY_PAYLOAD:
+			return true;
+		case KEY_CONTENT:
+			if (!c->content)
+				return true;
+			break;
+		default:
+			break;
+		}
+	}
+	return false;
+}
+
+/*
+ * At a plain key end (s[at] is the colon, s[at-2..at-1] the closing \"),
+ * whether the key is one that matters, tried by its last letter and length.
+ */
+struct known_key {
+	const char *name;
+	unsigned char len;
+	bool payload;   /* else a content key */
+};
+
+static bool key_matters(const struct ss_capture *c, const char *s, size_t at)
+{
+	static const struct known_key by_t[] = {
+		{"text", 4, false}, {"sglext", 6, true}, {"content", 7, false},
+		{"reasoning_content", 17, false}, {NULL, 0, false}};
+	static const struct known_key by_e[] = {{"usage", 5, true}, {NULL, 0, false}};
+	static const struct known_key by_s[] = {
+		{"timings", 7, true}, {"tool_calls", 10, false}, {NULL, 0, false}};
+	static const struct known_key by_o[] = {{"meta_info", 9, true}, {NULL, 0, false}};
+	static const struct known_key by_g[] = {
+		{"reasoning", 9, false}, {"speculative_decoding", 20, true}, {NULL, 0, false}};
+	const struct known_key *k;
+	size_t end = at - 2;  /* the key's end */
+
+	switch (s[end - 1]) {
+	case 't': k = by_t; break;
+	case 'e': k = by_e; break;
+	case 's': k = by_s; break;
+	case 'o': k = by_o; break;
+	case 'g': k = by_g; break;
+	default: return false;
+	}
+	for (; k->name; k++) {
+		size_t l = k->len;
+
+		if (end < l + 2 || s[end - l - 1] != '"' || s[end - l - 2] != '\\' ||
+		    memcmp(s + end - l, k->name, l) != 0)
+			continue;
+		if (k->payload || !c->content)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Whether an object, given as the escaped inside of a JSON string, may
+ * change the capture. The fast scan looks only at colons right after \":
+ * anything it cannot judge that way (a \u escape anywhere, white space
+ * before a colon) sends the text to the careful scan.
+ */
 bool ss_capture_worth(const struct ss_capture *c, const char *s, size_t n)
 {
-	/* A \u escape in the object's text could spell any key. */
-	if (has(s, n, "\\\\u"))
-		return true;
-	if (has(s, n, "usage") || has(s, n, "speculative_decoding") ||
-	    has(s, n, "timings") || has(s, n, "sglext") || has(s, n, "meta_info"))
-		return true;
-	if (!c->content && (has(s, n, "content") || has(s, n, "reasoning") ||
-			    has(s, n, "tool_calls") || has(s, n, "text")))
-		return true;
+	size_t i = 2;
+
+#ifdef __SSE2__
+	const __m128i colon = _mm_set1_epi8(':'), quote = _mm_set1_epi8('"');
+	const __m128i bslash = _mm_set1_epi8('\\'), u = _mm_set1_epi8('u');
+	const __m128i space = _mm_set1_epi8(' ');
+
+	for (; i + 16 <= n; i += 16) {
+		__m128i v0 = _mm_loadu_si128((const __m128i *)(s + i));
+		__m128i v1 = _mm_loadu_si128((const __m128i *)(s + i - 1));
+		__m128i v2 = _mm_loadu_si128((const __m128i *)(s + i - 2));
+		unsigned b2 = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v2, bslash));
+		unsigned col = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v0, colon));
+		unsigned key = col & b2 & (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v1, quote));
+		unsigned odd = (b2 & (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v1, bslash)) &
+				(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v0, u))) |
+			       (col & (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v1, space))) |
+			       (col & b2 & ~key);
+
+		if (odd)
+			return worth_careful(c, s, n);
+		while (key) {
+			if (key_matters(c, s, i + (size_t)__builtin_ctz(key)))
+				return true;
+			key &= key - 1;
+		}
+	}
+#endif
+	for (; i < n; i++) {
+		if (s[i] == 'u' && s[i - 1] == '\\' && s[i - 2] == '\\')
+			return worth_careful(c, s, n);
+		if (s[i] != ':')
+			continue;
+		if (s[i - 1] == ' ' || (s[i - 2] == '\\' && s[i - 1] != '"'))
+			return worth_careful(c, s, n);
+		if (s[i - 1] == '"' && s[i - 2] == '\\' && key_matters(c, s, i))
+			return true;
+	}
 	return false;
 }
 

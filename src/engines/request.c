@@ -40,6 +40,7 @@ struct line_scan {
 struct ss_processor {
 	struct ss_process_opts opts;
 	struct ssj_parser *outer;      /* the line */
+	struct ssj_parser *element;    /* one element of `responses` */
 	struct ssj_parser *inner;      /* objects, payloads, metadata */
 	struct ss_buf chunk;           /* an unescaped object text (padded) */
 	struct ss_capture cap;
@@ -63,8 +64,9 @@ struct ss_processor *ss_processor_new(const struct ss_process_opts *opts)
 	ss_payload_init(&p->pl);
 	ss_record_init(&p->rec);
 	p->outer = ssj_parser_new();
+	p->element = ssj_parser_new();
 	p->inner = ssj_parser_new();
-	if (!p->outer || !p->inner) {
+	if (!p->outer || !p->element || !p->inner) {
 		ss_processor_free(p);
 		return NULL;
 	}
@@ -76,6 +78,7 @@ void ss_processor_free(struct ss_processor *p)
 	if (!p)
 		return;
 	ssj_parser_free(p->outer);
+	ssj_parser_free(p->element);
 	ssj_parser_free(p->inner);
 	ss_buf_release(&p->chunk);
 	ss_capture_release(&p->cap);
@@ -205,16 +208,29 @@ static bool feed_element(struct ss_processor *p)
 	return ss_capture_object(&p->cap, p->inner, p->chunk.data, p->chunk.len);
 }
 
+/*
+ * One element of `responses`. Most elements of a stream are content chunks
+ * that can change nothing once content was seen: the element's text is
+ * skipped over whole and scanned for keys (ss_capture_worth), and only an
+ * element worth it is walked, with a parser of its own.
+ */
 static int response_elem(void *ctx, size_t index, struct ssj_value *v)
 {
 	struct line_scan *ls = ctx;
 	struct ss_processor *p = ls->p;
+	struct span raw;
 
 	(void)index;
 	if (ssj_value_type(v) != SSJ_OBJECT)
 		return 0;
 	p->nparts = 0;
-	if (ssj_object_foreach(v, response_field, ls) != SSJ_OK && !ls->nomem) {
+	if (ssj_value_raw_json(v, &raw.p, &raw.n) != SSJ_OK) {
+		ls->failed = true;
+		return 1;
+	}
+	if (!p->opts.full_parse && !ss_capture_worth(&p->cap, raw.p, raw.n))
+		return 0;
+	if (ssj_parse(p->element, raw.p, raw.n, response_field, ls) != SSJ_OK && !ls->nomem) {
 		ls->failed = true;
 		return 1;
 	}

@@ -549,7 +549,11 @@ static const char *v_version(void)
 static const char *v_implementation(void)
 {
 	try {
-		return builtin_implementation()->name().data();
+#ifdef __AVX2__
+		return "haswell";
+#else
+		return "fallback";
+#endif
 	} catch (...) {
 		return "unknown";
 	}
