@@ -456,93 +456,129 @@ static bool worth_careful(const struct ss_capture *c, const char *s, size_t n)
  * At a plain key end (s[at] is the colon, s[at-2..at-1] the closing \"),
  * whether the key is one that matters, tried by its last letter and length.
  */
-struct known_key {
-	const char *name;
-	unsigned char len;
-	bool payload;   /* else a content key */
-};
+/*
+ * At a plain key end (s[at] is the colon, s[at-2..at-1] the closing \"),
+ * whether the key is one that matters, tried by its last letter. Content
+ * keys matter only while no content was seen.
+ */
+#define KEY_IS(lit)                                                    \
+	(end >= sizeof(lit) + 1 &&                                     \
+	 memcmp(s + end - (sizeof(lit) - 1) - 2, "\\\"" lit, sizeof(lit) + 1) == 0)
 
-static bool key_matters(const struct ss_capture *c, const char *s, size_t at)
+static inline bool key_matters(const struct ss_capture *c, const char *s, size_t at)
 {
-	static const struct known_key by_t[] = {
-		{"text", 4, false}, {"sglext", 6, true}, {"content", 7, false},
-		{"reasoning_content", 17, false}, {NULL, 0, false}};
-	static const struct known_key by_e[] = {{"usage", 5, true}, {NULL, 0, false}};
-	static const struct known_key by_s[] = {
-		{"timings", 7, true}, {"tool_calls", 10, false}, {NULL, 0, false}};
-	static const struct known_key by_o[] = {{"meta_info", 9, true}, {NULL, 0, false}};
-	static const struct known_key by_g[] = {
-		{"reasoning", 9, false}, {"speculative_decoding", 20, true}, {NULL, 0, false}};
-	const struct known_key *k;
 	size_t end = at - 2;  /* the key's end */
+	bool want_content = !c->content;
 
 	switch (s[end - 1]) {
-	case 't': k = by_t; break;
-	case 'e': k = by_e; break;
-	case 's': k = by_s; break;
-	case 'o': k = by_o; break;
-	case 'g': k = by_g; break;
-	default: return false;
+	case 'e':
+		return KEY_IS("usage");
+	case 's':
+		return KEY_IS("timings") || (want_content && KEY_IS("tool_calls"));
+	case 't':
+		return KEY_IS("sglext") ||
+		       (want_content && (KEY_IS("text") || KEY_IS("content") ||
+					 KEY_IS("reasoning_content")));
+	case 'o':
+		return KEY_IS("meta_info");
+	case 'g':
+		return KEY_IS("speculative_decoding") || (want_content && KEY_IS("reasoning"));
+	default:
+		return false;
 	}
-	for (; k->name; k++) {
-		size_t l = k->len;
-
-		if (end < l + 2 || s[end - l - 1] != '"' || s[end - l - 2] != '\\' ||
-		    memcmp(s + end - l, k->name, l) != 0)
-			continue;
-		if (k->payload || !c->content)
-			return true;
-	}
-	return false;
 }
 
 /*
- * Whether an object, given as the escaped inside of a JSON string, may
- * change the capture. The fast scan looks only at colons right after \":
- * anything it cannot judge that way (a \u escape anywhere, white space
- * before a colon) sends the text to the careful scan.
+ * The fast scan over s[from, n): the first position that needs a look,
+ * or n. A position needs a look when a plainly written key that matters
+ * ends there (content keys only when `content_keys`), or when something
+ * there cannot be judged fast (*odd: a \u escape, white space before a
+ * colon); the careful scan or a parse then decides.
  */
-bool ss_capture_worth(const struct ss_capture *c, const char *s, size_t n)
+static size_t scan(const struct ss_capture *c, const char *s, size_t from, size_t n,
+		   bool content_keys, bool *odd)
 {
-	size_t i = 2;
+	struct ss_capture none;
+	const struct ss_capture *k = c;
+	size_t i = from < 2 ? 2 : from;
 
+	if (!content_keys) {
+		/* key_matters() asks about content keys only while none was seen. */
+		none.content = true;
+		k = &none;
+	}
+	*odd = false;
 #ifdef __SSE2__
-	const __m128i colon = _mm_set1_epi8(':'), quote = _mm_set1_epi8('"');
-	const __m128i bslash = _mm_set1_epi8('\\'), u = _mm_set1_epi8('u');
-	const __m128i space = _mm_set1_epi8(' ');
+	{
+		const __m128i colon = _mm_set1_epi8(':'), quote = _mm_set1_epi8('"');
+		const __m128i bslash = _mm_set1_epi8('\\'), u = _mm_set1_epi8('u');
+		const __m128i space = _mm_set1_epi8(' ');
 
-	for (; i + 16 <= n; i += 16) {
-		__m128i v0 = _mm_loadu_si128((const __m128i *)(s + i));
-		__m128i v1 = _mm_loadu_si128((const __m128i *)(s + i - 1));
-		__m128i v2 = _mm_loadu_si128((const __m128i *)(s + i - 2));
-		unsigned b2 = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v2, bslash));
-		unsigned col = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v0, colon));
-		unsigned key = col & b2 & (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v1, quote));
-		unsigned odd = (b2 & (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v1, bslash)) &
-				(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v0, u))) |
-			       (col & (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v1, space))) |
-			       (col & b2 & ~key);
+		for (; i + 16 <= n; i += 16) {
+			__m128i v0 = _mm_loadu_si128((const __m128i *)(s + i));
+			__m128i v1 = _mm_loadu_si128((const __m128i *)(s + i - 1));
+			__m128i v2 = _mm_loadu_si128((const __m128i *)(s + i - 2));
+			unsigned b2 = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v2, bslash));
+			unsigned col = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v0, colon));
+			unsigned key = col & b2 &
+				       (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v1, quote));
+			unsigned oddm =
+				(b2 & (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v1, bslash)) &
+				 (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v0, u))) |
+				(col & (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v1, space))) |
+				(col & b2 & ~key);
 
-		if (odd)
-			return worth_careful(c, s, n);
-		while (key) {
-			if (key_matters(c, s, i + (size_t)__builtin_ctz(key)))
-				return true;
-			key &= key - 1;
+			while (key | oddm) {
+				unsigned bk = key ? (unsigned)__builtin_ctz(key) : 32;
+				unsigned bo = oddm ? (unsigned)__builtin_ctz(oddm) : 32;
+
+				if (bo <= bk) {
+					*odd = true;
+					return i + bo;
+				}
+				if (key_matters(k, s, i + bk))
+					return i + bk;
+				key &= key - 1;
+			}
 		}
 	}
 #endif
 	for (; i < n; i++) {
-		if (s[i] == 'u' && s[i - 1] == '\\' && s[i - 2] == '\\')
-			return worth_careful(c, s, n);
+		if (s[i] == 'u' && s[i - 1] == '\\' && s[i - 2] == '\\') {
+			*odd = true;
+			return i;
+		}
 		if (s[i] != ':')
 			continue;
-		if (s[i - 1] == ' ' || (s[i - 2] == '\\' && s[i - 1] != '"'))
-			return worth_careful(c, s, n);
-		if (s[i - 1] == '"' && s[i - 2] == '\\' && key_matters(c, s, i))
-			return true;
+		if (s[i - 1] == ' ' || (s[i - 2] == '\\' && s[i - 1] != '"')) {
+			*odd = true;
+			return i;
+		}
+		if (s[i - 1] == '"' && s[i - 2] == '\\' && key_matters(k, s, i))
+			return i;
 	}
-	return false;
+	return n;
+}
+
+/*
+ * Whether an object, given as the escaped inside of a JSON string, may
+ * change the capture: the fast scan, and the careful one when the fast
+ * scan cannot judge.
+ */
+bool ss_capture_worth(const struct ss_capture *c, const char *s, size_t n)
+{
+	bool odd;
+
+	if (scan(c, s, 0, n, true, &odd) == n)
+		return false;
+	return odd ? worth_careful(c, s, n) : true;
+}
+
+size_t ss_capture_next_payload_key(const char *s, size_t from, size_t n)
+{
+	bool odd;
+
+	return scan(NULL, s, from, n, false, &odd);
 }
 
 static int hexval(char ch)

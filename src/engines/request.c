@@ -33,6 +33,9 @@ struct line_scan {
 	struct span error_value;
 	bool n_multi;
 	int64_t n;
+	const char *text;              /* the line */
+	size_t len;
+	size_t next_key;               /* see response_elem() */
 	bool failed;                   /* a walk below the top level failed */
 	bool nomem;
 };
@@ -228,8 +231,24 @@ static int response_elem(void *ctx, size_t index, struct ssj_value *v)
 		ls->failed = true;
 		return 1;
 	}
-	if (!p->opts.full_parse && !ss_capture_worth(&p->cap, raw.p, raw.n))
-		return 0;
+	if (!p->opts.full_parse) {
+		size_t a = (size_t)(raw.p - ls->text), b = a + raw.n;
+
+		if (p->cap.content) {
+			/*
+			 * Once content was seen only payload and usage keys
+			 * matter: one scan ahead over the line finds the next
+			 * place one may be, and every element before it is
+			 * skipped without a look.
+			 */
+			if (ls->next_key < a || ls->next_key == SIZE_MAX)
+				ls->next_key = ss_capture_next_payload_key(ls->text, a, ls->len);
+			if (ls->next_key >= b)
+				return 0;
+		}
+		if (!ss_capture_worth(&p->cap, raw.p, raw.n))
+			return 0;
+	}
 	if (ssj_parse(p->element, raw.p, raw.n, response_field, ls) != SSJ_OK && !ls->nomem) {
 		ls->failed = true;
 		return 1;
@@ -595,6 +614,9 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 
 	memset(ls, 0, sizeof(*ls));
 	ls->p = p;
+	ls->text = text;
+	ls->len = len;
+	ls->next_key = SIZE_MAX;
 	s = ssj_parse(p->outer, text, len, line_field, ls);
 	if (ls->nomem || p->cap.nomem || s == SSJ_ENOMEM)
 		return false;
