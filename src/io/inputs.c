@@ -164,7 +164,9 @@ static bool sniff_archive(const unsigned char *p, size_t n)
 	       has(p, n, 0, "Rar!\x1a\x07", 6) ||
 	       has(p, n, 0, "xar!", 4) ||
 	       has(p, n, 0, "MSCF", 4) ||
-	       (has(p, n, 2, "-l", 2) && n > 6 && p[6] == '-') ||  /* lha */
+	       /* lha: "-lh5-" after two header bytes (never a JSON text's start) */
+	       (n > 6 && p[0] != '{' && has(p, n, 2, "-l", 2) &&
+		(p[4] == 'h' || p[4] == 'z') && p[6] == '-') ||
 	       has(p, n, 0, "#mtree", 6) ||
 	       has(p, n, 0, "WARC/", 5) ||
 	       has(p, n, 32769, "CD001", 5);
@@ -401,9 +403,10 @@ static enum step expand(struct ss_inputs *it)
 	first = it->nfiles;
 	if (!walk(it, path))
 		return STEP_FATAL;
-	qsort(it->files + first, it->nfiles - first, sizeof(*it->files), cmp_entry);
 	if (it->nfiles == first)
 		ss_msg_warn(it->msg, "'%s': no input files found", path);
+	else
+		qsort(it->files + first, it->nfiles - first, sizeof(*it->files), cmp_entry);
 	return STEP_AGAIN;
 }
 

@@ -347,8 +347,21 @@ static void test_libarchive_filters(void **state)
 	       "f.lzma={\"lzma\":1}\n\n");
 }
 
-/* Members of a capture archive; one is zstd, one gzip inside. */
-static struct ss_buf zmember, gmember;
+/* Members of a capture archive; one is zstd, one gzip, one xz inside. */
+static struct ss_buf zmember, gmember, xmember;
+
+static void slurp(struct ss_buf *b, const char *rel)
+{
+	char tmp[4096];
+	size_t k;
+	FILE *fp = fopen(tpath(rel), "rb");
+
+	assert_non_null(fp);
+	ss_buf_reset(b);
+	while ((k = fread(tmp, 1, sizeof(tmp), fp)) > 0)
+		ss_buf_add(b, tmp, k);
+	fclose(fp);
+}
 
 static void archive_members(struct member *m)
 {
@@ -356,6 +369,9 @@ static void archive_members(struct member *m)
 	zstd_frame(&zmember, "{\"z\":1}\n");
 	ss_buf_reset(&gmember);
 	gzip_member(&gmember, "{\"g\":1}\n");
+	compressed("member.xz", ARCHIVE_FILTER_XZ, "{\"x\":1}\n");
+	slurp(&xmember, "member.xz");
+	m[6] = (struct member){"d.xz", xmember.data, xmember.len, M_FILE};
 	m[0] = (struct member){"runs", NULL, 0, M_DIR};
 	m[1] = (struct member){"runs/a.jsonl", "{\"a\":1}\n", 0, M_FILE};
 	m[2] = (struct member){"runs/link.jsonl", "a.jsonl", 0, M_LINK};
@@ -366,24 +382,25 @@ static void archive_members(struct member *m)
 
 static void test_archives(void **state)
 {
-	struct member m[6];
+	struct member m[7];
 	const char *p[5];
 	static const char body[] =
 		"=runs/a.jsonl={\"a\":1}\n\n"
 		"=runs/b.jsonl.zst={\"z\":1}\n\n"
 		"=c.jsonl.gz={\"g\":1}\n\n"
-		"=empty.jsonl=\n";
+		"=empty.jsonl=\n"
+		"=d.xz={\"x\":1}\n\n";
 	struct ss_buf want = SS_BUF_INIT;
 	const char *names[] = {"x.tar", "x.tar.zst", "x.tgz", "x.zip", "x.cpio.xz"};
 	size_t i;
 
 	(void)state;
 	archive_members(m);
-	write_archive("x.tar", ARCHIVE_FORMAT_TAR_PAX_RESTRICTED, ARCHIVE_FILTER_NONE, m, 6);
-	write_archive("x.tar.zst", ARCHIVE_FORMAT_TAR_USTAR, ARCHIVE_FILTER_ZSTD, m, 6);
-	write_archive("x.tgz", ARCHIVE_FORMAT_TAR_GNUTAR, ARCHIVE_FILTER_GZIP, m, 6);
-	write_archive("x.zip", ARCHIVE_FORMAT_ZIP, ARCHIVE_FILTER_NONE, m, 6);
-	write_archive("x.cpio.xz", ARCHIVE_FORMAT_CPIO_SVR4_NOCRC, ARCHIVE_FILTER_XZ, m, 6);
+	write_archive("x.tar", ARCHIVE_FORMAT_TAR_PAX_RESTRICTED, ARCHIVE_FILTER_NONE, m, 7);
+	write_archive("x.tar.zst", ARCHIVE_FORMAT_TAR_USTAR, ARCHIVE_FILTER_ZSTD, m, 7);
+	write_archive("x.tgz", ARCHIVE_FORMAT_TAR_GNUTAR, ARCHIVE_FILTER_GZIP, m, 7);
+	write_archive("x.zip", ARCHIVE_FORMAT_ZIP, ARCHIVE_FILTER_NONE, m, 7);
+	write_archive("x.cpio.xz", ARCHIVE_FORMAT_CPIO_SVR4_NOCRC, ARCHIVE_FILTER_XZ, m, 7);
 	ss_buf_adds(&want, "");
 	for (i = 0; i < 5; i++) {
 		const char *s = body;
@@ -654,6 +671,7 @@ static int teardown(void **state)
 	(void)state;
 	ss_buf_release(&zmember);
 	ss_buf_release(&gmember);
+	ss_buf_release(&xmember);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
 	return system(cmd) == 0 ? 0 : -1;
 }
