@@ -611,6 +611,7 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 	struct line_scan *ls = &p->scan;
 	enum ssj_status s;
 	enum ss_kind kind;
+	struct meta_scan meta = {false, -1, -1};
 
 	memset(ls, 0, sizeof(*ls));
 	ls->p = p;
@@ -641,14 +642,18 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 		}
 		o->metadata = ls->metadata.p;
 		o->metadata_len = ls->metadata.n;
-		o->phase = m.phase >= 0 ? (enum ss_phase)m.phase
-			   : m.credit_phase >= 0 ? (enum ss_phase)m.credit_phase
-						 : SS_PHASE_PROFILING;
-		if (m.cancelled)
-			o->status = SS_ST_CANCELLED;  /* applied below, after `error` */
+		meta = m;
 	}
 	kind = detect(p);
 	o->kind = kind;
+	/* Phase and cancellation are AIPerf's: bodies have no such metadata. */
+	if (kind == SS_KIND_RAW || kind == SS_KIND_RECORDS) {
+		o->phase = meta.phase >= 0 ? (enum ss_phase)meta.phase
+			   : meta.credit_phase >= 0 ? (enum ss_phase)meta.credit_phase
+						    : SS_PHASE_PROFILING;
+		if (meta.cancelled)
+			o->status = SS_ST_CANCELLED;  /* applied below, after `error` */
+	}
 	if (kind == SS_KIND_RECORDS && ls->metrics.p) {
 		s = ssj_validate(p->inner, ls->metrics.p, ls->metrics.n);
 		if (s != SSJ_OK) {
