@@ -357,20 +357,18 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 	struct reader r;
 	struct pool pool;
 	pthread_t *threads = NULL;
-	size_t nthreads = cfg->threads > 1 ? (size_t)cfg->threads : 0;
+	size_t nthreads = cfg->threads > 1 ? (size_t)cfg->threads : 1;
 	size_t started = 0, next_fill = 0, next_collect = 0;
 	bool fatal = false, sink_failed = false, interrupted = false;
 	double start = now(), last = 0.0;
 	enum ss_framing framing = cfg->force_kind == SS_KIND_SSE ? SS_FRAMING_SSE
 				  : cfg->force_kind == SS_KIND_UNKNOWN ? SS_FRAMING_AUTO
 								       : SS_FRAMING_JSONL;
-	struct worker inline_worker;
-	bool inline_ok = false;
 
 	memset(&r, 0, sizeof(r));
 	memset(&pool, 0, sizeof(pool));
 	pool.cfg = cfg;
-	pool.nslots = nthreads ? nthreads * 2 + 2 : 1;
+	pool.nslots = nthreads * 2 + 2;
 	pool.slots = ss_calloc(pool.nslots, sizeof(*pool.slots));
 	pool.queue = ss_calloc(pool.nslots, sizeof(*pool.queue));
 	r.it = ss_inputs_new(cfg->paths, cfg->npaths, &iopts, msg);
@@ -382,34 +380,6 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 	}
 	for (size_t i = 0; i < pool.nslots; i++)
 		ss_batch_init(&pool.slots[i].batch);
-
-	if (!nthreads) {
-		inline_ok = worker_init(&inline_worker, cfg);
-		if (!inline_ok) {
-			worker_release(&inline_worker);
-			ss_msg_error(msg, "out of memory");
-			fatal = true;
-			goto out;
-		}
-		while (!fatal) {
-			struct slot *s = &pool.slots[0];
-
-			if (cfg->stop && *cfg->stop) {
-				interrupted = true;
-				break;
-			}
-			if (!fill_slot(&r, s, msg))
-				break;
-			process_slot(&inline_worker, s, cfg);
-			if (!collect_slot(cfg, s, agg, msg, &sink_failed)) {
-				ss_msg_error(msg, "out of memory");
-				fatal = true;
-			}
-			progress(cfg, &r, agg, start, &last, false);
-		}
-		worker_release(&inline_worker);
-		goto out;
-	}
 
 	pthread_mutex_init(&pool.lock, NULL);
 	pthread_cond_init(&pool.work, NULL);

@@ -1,7 +1,8 @@
 /*
- * pipeline.h - the run: inputs are read and framed by the calling thread,
- * batches are processed by worker threads, and results are collected in
- * input order (so every output is byte-identical for any thread count).
+ * pipeline.h - the run: inputs are read, decompressed and framed by the
+ * calling thread while `threads` worker threads (at least one) process the
+ * batches; results are collected in input order by the calling thread, so
+ * every output is byte-identical for any thread count.
  */
 #ifndef SS_PIPELINE_H
 #define SS_PIPELINE_H

@@ -2,6 +2,9 @@
 
 #include <stdio.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "engines/payload.h"
 
@@ -366,23 +369,216 @@ bool ss_capture_object(struct ss_capture *c, struct ssj_parser *parser,
 	return true;
 }
 
-static bool has(const char *s, size_t n, const char *lit)
+/* The keys that make an object worth parsing (SPEC 2.2, 2.3). */
+enum key_class { KEY_OTHER = 0, KEY_CONTENT, KEY_PAYLOAD };
+
+static enum key_class classify_key(const char *k, size_t n)
 {
-	return memmem(s, n, lit, strlen(lit)) != NULL;
+	switch (n) {
+	case 4:
+		return memcmp(k, "text", 4) == 0 ? KEY_CONTENT : KEY_OTHER;
+	case 5:
+		return memcmp(k, "usage", 5) == 0 ? KEY_PAYLOAD : KEY_OTHER;
+	case 6:
+		return memcmp(k, "sglext", 6) == 0 ? KEY_PAYLOAD : KEY_OTHER;
+	case 7:
+		if (memcmp(k, "timings", 7) == 0)
+			return KEY_PAYLOAD;
+		return memcmp(k, "content", 7) == 0 ? KEY_CONTENT : KEY_OTHER;
+	case 9:
+		if (memcmp(k, "meta_info", 9) == 0)
+			return KEY_PAYLOAD;
+		return memcmp(k, "reasoning", 9) == 0 ? KEY_CONTENT : KEY_OTHER;
+	case 10:
+		return memcmp(k, "tool_calls", 10) == 0 ? KEY_CONTENT : KEY_OTHER;
+	case 17:
+		return memcmp(k, "reasoning_content", 17) == 0 ? KEY_CONTENT : KEY_OTHER;
+	case 20:
+		return memcmp(k, "speculative_decoding", 20) == 0 ? KEY_PAYLOAD : KEY_OTHER;
+	default:
+		return KEY_OTHER;
+	}
 }
 
+/*
+ * The careful scan. The text is the inside of a JSON string holding an
+ * object's JSON, so a key of that object reads \"key\" followed by white
+ * space and a colon. Every colon is looked at: when what precedes it is a
+ * plainly written key, the key is classified; when it is anything unusual
+ * (white space written as an escape, a key holding a backslash, a very
+ * long key), the object is parsed, to be safe. A colon inside a string
+ * value costs at worst a needless parse.
+ */
+static bool worth_careful(const struct ss_capture *c, const char *s, size_t n)
+{
+	const char *p = s, *end = s + n;
+
+	while ((p = memchr(p, ':', (size_t)(end - p))) != NULL) {
+		const char *q = p++;
+		const char *close, *open;
+
+		while (q > s && q[-1] == ' ')
+			q--;
+		if (q - s < 2)
+			continue;
+		if (q[-1] != '"' || q[-2] != '\\') {
+			/* \n \t \r before a colon may be escaped white space. */
+			if (q[-2] == '\\' && (q[-1] == 'n' || q[-1] == 't' || q[-1] == 'r'))
+				return true;
+			continue;
+		}
+		close = q - 2;  /* at the backslash of the closing \" */
+		open = close;
+		while (open > s && close - open <= 40) {
+			open--;
+			if (*open == '\\')
+				break;
+		}
+		if (*open != '\\' || close - open > 40)
+			return true;  /* no plain opening quote near: be safe */
+		if (open + 1 >= close || open[1] != '"')
+			return true;  /* a backslash inside the key */
+		switch (classify_key(open + 2, (size_t)(close - open - 2))) {
+		case KEY_PAYLOAD:
+			return true;
+		case KEY_CONTENT:
+			if (!c->content)
+				return true;
+			break;
+		default:
+			break;
+		}
+	}
+	return false;
+}
+
+/*
+ * At a plain key end (s[at] is the colon, s[at-2..at-1] the closing \"),
+ * whether the key is one that matters, tried by its last letter and length.
+ */
+/*
+ * At a plain key end (s[at] is the colon, s[at-2..at-1] the closing \"),
+ * whether the key is one that matters, tried by its last letter. Content
+ * keys matter only while no content was seen.
+ */
+#define KEY_IS(lit)                                                    \
+	(end >= sizeof(lit) + 1 &&                                     \
+	 memcmp(s + end - (sizeof(lit) - 1) - 2, "\\\"" lit, sizeof(lit) + 1) == 0)
+
+static inline bool key_matters(const struct ss_capture *c, const char *s, size_t at)
+{
+	size_t end = at - 2;  /* the key's end */
+	bool want_content = !c->content;
+
+	switch (s[end - 1]) {
+	case 'e':
+		return KEY_IS("usage");
+	case 's':
+		return KEY_IS("timings") || (want_content && KEY_IS("tool_calls"));
+	case 't':
+		return KEY_IS("sglext") ||
+		       (want_content && (KEY_IS("text") || KEY_IS("content") ||
+					 KEY_IS("reasoning_content")));
+	case 'o':
+		return KEY_IS("meta_info");
+	case 'g':
+		return KEY_IS("speculative_decoding") || (want_content && KEY_IS("reasoning"));
+	default:
+		return false;
+	}
+}
+
+/*
+ * The fast scan over s[from, n): the first position that needs a look,
+ * or n. A position needs a look when a plainly written key that matters
+ * ends there (content keys only when `content_keys`), or when something
+ * there cannot be judged fast (*odd: a \u escape, white space before a
+ * colon); the careful scan or a parse then decides.
+ */
+static size_t scan(const struct ss_capture *c, const char *s, size_t from, size_t n,
+		   bool content_keys, bool *odd)
+{
+	struct ss_capture none;
+	const struct ss_capture *k = c;
+	size_t i = from < 2 ? 2 : from;
+
+	if (!content_keys) {
+		/* key_matters() asks about content keys only while none was seen. */
+		none.content = true;
+		k = &none;
+	}
+	*odd = false;
+#ifdef __SSE2__
+	{
+		const __m128i colon = _mm_set1_epi8(':'), quote = _mm_set1_epi8('"');
+		const __m128i bslash = _mm_set1_epi8('\\'), u = _mm_set1_epi8('u');
+		const __m128i space = _mm_set1_epi8(' ');
+
+		for (; i + 16 <= n; i += 16) {
+			__m128i v0 = _mm_loadu_si128((const __m128i *)(s + i));
+			__m128i v1 = _mm_loadu_si128((const __m128i *)(s + i - 1));
+			__m128i v2 = _mm_loadu_si128((const __m128i *)(s + i - 2));
+			unsigned b2 = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v2, bslash));
+			unsigned col = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v0, colon));
+			unsigned key = col & b2 &
+				       (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v1, quote));
+			unsigned oddm =
+				(b2 & (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v1, bslash)) &
+				 (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v0, u))) |
+				(col & (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v1, space))) |
+				(col & b2 & ~key);
+
+			while (key | oddm) {
+				unsigned bk = key ? (unsigned)__builtin_ctz(key) : 32;
+				unsigned bo = oddm ? (unsigned)__builtin_ctz(oddm) : 32;
+
+				if (bo <= bk) {
+					*odd = true;
+					return i + bo;
+				}
+				if (key_matters(k, s, i + bk))
+					return i + bk;
+				key &= key - 1;
+			}
+		}
+	}
+#endif
+	for (; i < n; i++) {
+		if (s[i] == 'u' && s[i - 1] == '\\' && s[i - 2] == '\\') {
+			*odd = true;
+			return i;
+		}
+		if (s[i] != ':')
+			continue;
+		if (s[i - 1] == ' ' || (s[i - 2] == '\\' && s[i - 1] != '"')) {
+			*odd = true;
+			return i;
+		}
+		if (s[i - 1] == '"' && s[i - 2] == '\\' && key_matters(k, s, i))
+			return i;
+	}
+	return n;
+}
+
+/*
+ * Whether an object, given as the escaped inside of a JSON string, may
+ * change the capture: the fast scan, and the careful one when the fast
+ * scan cannot judge.
+ */
 bool ss_capture_worth(const struct ss_capture *c, const char *s, size_t n)
 {
-	/* A \u escape in the object's text could spell any key. */
-	if (has(s, n, "\\\\u"))
-		return true;
-	if (has(s, n, "usage") || has(s, n, "speculative_decoding") ||
-	    has(s, n, "timings") || has(s, n, "sglext") || has(s, n, "meta_info"))
-		return true;
-	if (!c->content && (has(s, n, "content") || has(s, n, "reasoning") ||
-			    has(s, n, "tool_calls") || has(s, n, "text")))
-		return true;
-	return false;
+	bool odd;
+
+	if (scan(c, s, 0, n, true, &odd) == n)
+		return false;
+	return odd ? worth_careful(c, s, n) : true;
+}
+
+size_t ss_capture_next_payload_key(const char *s, size_t from, size_t n)
+{
+	bool odd;
+
+	return scan(NULL, s, from, n, false, &odd);
 }
 
 static int hexval(char ch)

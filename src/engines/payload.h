@@ -87,7 +87,8 @@ void ss_payload_init(struct ss_payload *pl);
 void ss_payload_release(struct ss_payload *pl);
 
 /*
- * Walk the payload object `text` (padded) with `parser`. Returns SSJ_OK,
+ * Validate the payload object `text` (padded) to the letter, then walk it
+ * with `parser`. Returns SSJ_OK,
  * SSJ_ENOMEM, or the shim's error when the text is not a valid object.
  */
 enum ssj_status ss_payload_collect(struct ss_payload *pl, struct ssj_parser *parser,

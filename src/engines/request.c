@@ -33,6 +33,9 @@ struct line_scan {
 	struct span error_value;
 	bool n_multi;
 	int64_t n;
+	const char *text;              /* the line */
+	size_t len;
+	size_t next_key;               /* see response_elem() */
 	bool failed;                   /* a walk below the top level failed */
 	bool nomem;
 };
@@ -40,6 +43,7 @@ struct line_scan {
 struct ss_processor {
 	struct ss_process_opts opts;
 	struct ssj_parser *outer;      /* the line */
+	struct ssj_parser *element;    /* one element of `responses` */
 	struct ssj_parser *inner;      /* objects, payloads, metadata */
 	struct ss_buf chunk;           /* an unescaped object text (padded) */
 	struct ss_capture cap;
@@ -63,8 +67,9 @@ struct ss_processor *ss_processor_new(const struct ss_process_opts *opts)
 	ss_payload_init(&p->pl);
 	ss_record_init(&p->rec);
 	p->outer = ssj_parser_new();
+	p->element = ssj_parser_new();
 	p->inner = ssj_parser_new();
-	if (!p->outer || !p->inner) {
+	if (!p->outer || !p->element || !p->inner) {
 		ss_processor_free(p);
 		return NULL;
 	}
@@ -76,6 +81,7 @@ void ss_processor_free(struct ss_processor *p)
 	if (!p)
 		return;
 	ssj_parser_free(p->outer);
+	ssj_parser_free(p->element);
 	ssj_parser_free(p->inner);
 	ss_buf_release(&p->chunk);
 	ss_capture_release(&p->cap);
@@ -205,16 +211,45 @@ static bool feed_element(struct ss_processor *p)
 	return ss_capture_object(&p->cap, p->inner, p->chunk.data, p->chunk.len);
 }
 
+/*
+ * One element of `responses`. Most elements of a stream are content chunks
+ * that can change nothing once content was seen: the element's text is
+ * skipped over whole and scanned for keys (ss_capture_worth), and only an
+ * element worth it is walked, with a parser of its own.
+ */
 static int response_elem(void *ctx, size_t index, struct ssj_value *v)
 {
 	struct line_scan *ls = ctx;
 	struct ss_processor *p = ls->p;
+	struct span raw;
 
 	(void)index;
 	if (ssj_value_type(v) != SSJ_OBJECT)
 		return 0;
 	p->nparts = 0;
-	if (ssj_object_foreach(v, response_field, ls) != SSJ_OK && !ls->nomem) {
+	if (ssj_value_raw_json(v, &raw.p, &raw.n) != SSJ_OK) {
+		ls->failed = true;
+		return 1;
+	}
+	if (!p->opts.full_parse) {
+		size_t a = (size_t)(raw.p - ls->text), b = a + raw.n;
+
+		if (p->cap.content) {
+			/*
+			 * Once content was seen only payload and usage keys
+			 * matter: one scan ahead over the line finds the next
+			 * place one may be, and every element before it is
+			 * skipped without a look.
+			 */
+			if (ls->next_key < a || ls->next_key == SIZE_MAX)
+				ls->next_key = ss_capture_next_payload_key(ls->text, a, ls->len);
+			if (ls->next_key >= b)
+				return 0;
+		}
+		if (!ss_capture_worth(&p->cap, raw.p, raw.n))
+			return 0;
+	}
+	if (ssj_parse(p->element, raw.p, raw.n, response_field, ls) != SSJ_OK && !ls->nomem) {
 		ls->failed = true;
 		return 1;
 	}
@@ -576,9 +611,13 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 	struct line_scan *ls = &p->scan;
 	enum ssj_status s;
 	enum ss_kind kind;
+	struct meta_scan meta = {false, -1, -1};
 
 	memset(ls, 0, sizeof(*ls));
 	ls->p = p;
+	ls->text = text;
+	ls->len = len;
+	ls->next_key = SIZE_MAX;
 	s = ssj_parse(p->outer, text, len, line_field, ls);
 	if (ls->nomem || p->cap.nomem || s == SSJ_ENOMEM)
 		return false;
@@ -603,14 +642,18 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 		}
 		o->metadata = ls->metadata.p;
 		o->metadata_len = ls->metadata.n;
-		o->phase = m.phase >= 0 ? (enum ss_phase)m.phase
-			   : m.credit_phase >= 0 ? (enum ss_phase)m.credit_phase
-						 : SS_PHASE_PROFILING;
-		if (m.cancelled)
-			o->status = SS_ST_CANCELLED;  /* applied below, after `error` */
+		meta = m;
 	}
 	kind = detect(p);
 	o->kind = kind;
+	/* Phase and cancellation are AIPerf's: bodies have no such metadata. */
+	if (kind == SS_KIND_RAW || kind == SS_KIND_RECORDS) {
+		o->phase = meta.phase >= 0 ? (enum ss_phase)meta.phase
+			   : meta.credit_phase >= 0 ? (enum ss_phase)meta.credit_phase
+						    : SS_PHASE_PROFILING;
+		if (meta.cancelled)
+			o->status = SS_ST_CANCELLED;  /* applied below, after `error` */
+	}
 	if (kind == SS_KIND_RECORDS && ls->metrics.p) {
 		s = ssj_validate(p->inner, ls->metrics.p, ls->metrics.n);
 		if (s != SSJ_OK) {

@@ -37,6 +37,13 @@ void ss_framer_start(struct ss_framer *f, struct ss_stream *s);
  */
 enum ss_fill ss_framer_fill(struct ss_framer *f, struct ss_batch *b, size_t target);
 
+/*
+ * Read window size for new streams (default 4 MiB). Tests use tiny windows
+ * to cut lines and events at every place; the window still grows to hold
+ * a line of up to max_record bytes.
+ */
+void ss_framer_set_window(struct ss_framer *f, size_t size);
+
 /* After the first fill: whether the stream was framed as SSE. */
 bool ss_framer_is_sse(const struct ss_framer *f);
 

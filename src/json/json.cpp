@@ -168,6 +168,38 @@ static error_code token_of(ondemand::document &d, std::string_view &tok)
 	return d.raw_json_token().get(tok);
 }
 
+// The JSON number grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+static bool json_number_syntax(std::string_view t)
+{
+	size_t i = 0, n = t.size();
+	auto digits = [&](void) {
+		size_t s = i;
+		while (i < n && t[i] >= '0' && t[i] <= '9')
+			i++;
+		return i > s;
+	};
+
+	if (i < n && t[i] == '-')
+		i++;
+	if (i < n && t[i] == '0')
+		i++;
+	else if (!digits())
+		return false;
+	if (i < n && t[i] == '.') {
+		i++;
+		if (!digits())
+			return false;
+	}
+	if (i < n && (t[i] == 'e' || t[i] == 'E')) {
+		i++;
+		if (i < n && (t[i] == '+' || t[i] == '-'))
+			i++;
+		if (!digits())
+			return false;
+	}
+	return i == n;
+}
+
 // A full walk that decodes every scalar. T is ondemand::value or
 // ondemand::document (the root), which share these member functions.
 template <typename T> static error_code walk(T &v)
@@ -218,23 +250,12 @@ template <typename T> static error_code walk(T &v)
 		if (e == NUMBER_OUT_OF_RANGE)
 			return SUCCESS;
 		if (e == NUMBER_ERROR) {
+			// simdjson refuses numbers a double cannot hold (1e400);
+			// they are still valid JSON when their syntax is.
 			std::string_view tok;
 			if (token_of(v, tok))
 				return e;
-			tok = trim_right(tok);
-			size_t i = 0;
-			if (i < tok.size() && tok[i] == '-')
-				i++;
-			bool digits = i < tok.size();
-			for (; i < tok.size(); i++) {
-				char c = tok[i];
-				if (!((c >= '0' && c <= '9') || c == '.' || c == 'e' ||
-				      c == 'E' || c == '+' || c == '-'))
-					return e;
-			}
-			// Syntax errors are caught by simdjson as INCORRECT_TYPE
-			// or NUMBER_ERROR alike; a plain digit run overflowing is fine.
-			return digits ? SUCCESS : e;
+			return json_number_syntax(trim_right(tok)) ? SUCCESS : e;
 		}
 		return e;
 	}
@@ -528,7 +549,11 @@ static const char *v_version(void)
 static const char *v_implementation(void)
 {
 	try {
-		return builtin_implementation()->name().data();
+#ifdef __AVX2__
+		return "haswell";
+#else
+		return "fallback";
+#endif
 	} catch (...) {
 		return "unknown";
 	}

@@ -29,9 +29,11 @@ struct ss_results {
 	struct ss_dvec values[SS_M_COUNT];  /* per-request metrics only */
 	__int128 sum_steps, sum_accepted, sum_drafted;
 	__int128 sum_accepted_with_steps;
+	uint64_t ok;                        /* ok records of the set */
 	uint64_t zero_step;
 	__int128 *hist;                     /* pooled, dense */
-	size_t hist_len;
+	size_t hist_len;                    /* allocated buckets (some may be 0) */
+	size_t hist_cap;
 	/* Filled by ss_agg_finish(): */
 	bool has[SS_M_COUNT];
 	struct ss_stats stats[SS_M_COUNT];  /* run-level metrics: only .avg */
@@ -68,10 +70,21 @@ void ss_agg_release(struct ss_agg *a);
 bool ss_agg_begin_input(struct ss_agg *a, const char *name);
 /* Mark the current input as failed (it could not be read to its end). */
 void ss_agg_fail_input(struct ss_agg *a);
-/* Add one request's outcome to the current input. false when out of memory. */
+/*
+ * Add one request's outcome to the current input (outcomes added before any
+ * ss_agg_begin_input() are counted in the run but in no input). Uses
+ * o->status, phase, kind, engine and, for ok outcomes, has_steps, steps,
+ * accepted, drafted, values and hist/hist_len; o->record is not read.
+ * false when out of memory.
+ */
 bool ss_agg_add(struct ss_agg *a, const struct ss_outcome *o);
-/* Compute statistics; false when out of memory. */
+/*
+ * Compute statistics (and sort the engines); false when out of memory.
+ * May be called again after more outcomes were added.
+ */
 bool ss_agg_finish(struct ss_agg *a);
+/* Whether a result set has at least one metric (after ss_agg_finish). */
+bool ss_results_any(const struct ss_results *r);
 /* The kind name of an input: "raw", ..., "mixed" or "unknown". */
 const char *ss_input_kind_name(const struct ss_input_info *in);
 

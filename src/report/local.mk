@@ -1,1 +1,20 @@
-# report stage
+# report stage: number formatting, aggregate JSON, CSV, the console table
+# and the enriched per-request JSONL
+libspecscan_la_SOURCES += \
+	src/report/numfmt.c src/report/numfmt.h \
+	src/report/report.h src/report/report_int.h \
+	src/report/aggjson.c src/report/csv.c \
+	src/report/table.c src/report/jsonl.c
+
+check_PROGRAMS += tests/unit/test_numfmt tests/unit/test_report
+TESTS += tests/unit/test_numfmt tests/unit/test_report
+
+tests_unit_test_numfmt_SOURCES = tests/unit/test_numfmt.c
+tests_unit_test_numfmt_CFLAGS = $(SS_TEST_CFLAGS)
+tests_unit_test_numfmt_LDADD = $(SS_TEST_LIBS)
+nodist_EXTRA_tests_unit_test_numfmt_SOURCES = src/cli/force-cxx-link.cxx
+
+tests_unit_test_report_SOURCES = tests/unit/test_report.c tests/unit/fixtures_records.h
+tests_unit_test_report_CFLAGS = $(SS_TEST_CFLAGS)
+tests_unit_test_report_LDADD = $(SS_TEST_LIBS)
+nodist_EXTRA_tests_unit_test_report_SOURCES = src/cli/force-cxx-link.cxx

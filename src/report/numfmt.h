@@ -16,10 +16,22 @@ void ss_buf_add_double(struct ss_buf *b, double v);
 /* A 128-bit integer in decimal. */
 void ss_buf_add_i128(struct ss_buf *b, __int128 v);
 
+/*
+ * The fixed-point formats below round the binary value correctly (half to
+ * even on exact ties), as Python's `%` formatting does; `inf`, `-inf` and
+ * `nan` are written as Python writes them. The locale is never consulted.
+ */
+
 /* `%.2f` (for CSV). */
 void ss_buf_add_fixed2(struct ss_buf *b, double v);
 
 /* `%.2f` with `,` thousands separators (for the console). */
 void ss_buf_add_fixed2_grouped(struct ss_buf *b, double v);
+
+/* `%.0f` (console histogram percentages). */
+void ss_buf_add_fixed0(struct ss_buf *b, double v);
+
+/* An unsigned count with `,` thousands separators (`1,000`). */
+void ss_buf_add_u64_grouped(struct ss_buf *b, uint64_t v);
 
 #endif

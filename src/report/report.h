@@ -1,6 +1,28 @@
 /*
  * report.h - the aggregate outputs (SPEC 4.1-4.3) and the enriched
  * per-request line (4.4), each appended to a buffer.
+ *
+ * Every writer only appends; an allocation failure sets out->failed (see
+ * util/buf.h), which the caller checks once. The aggregate must have been
+ * through ss_agg_finish(). No output depends on the locale.
+ *
+ * Choices where the SPEC is silent:
+ * - Input names and other texts are written as JSON strings with invalid
+ *   UTF-8 bytes replaced by \ufffd, so every output is valid JSON.
+ * - Aggregate JSON: `warmup_metrics` holds the metric objects only (no
+ *   histogram); the inputs list name, kind and requests (no failure flag).
+ * - Console: the label is header + " (unit)" for every metric, `count`
+ *   and `requests` included (`Spec Decode Steps (count)`), as SPEC 4.3
+ *   and AIPerf's console say; only the CSV leaves those two units out.
+ *   The title is centred exactly ((width - 11) / 2 spaces before it, none
+ *   after). Only the header cells are bold when `color`. The accounting
+ *   line says `1 request` for a single request and counts use `,`
+ *   separators.
+ * - JSONL: for a records line, its own metrics keep their order and text;
+ *   the SPEC 3 tags are dropped from them and specscan's per-request
+ *   metrics (ok only) follow, in the order of ss_metric_table. For other
+ *   kinds, `metrics` is left out when there is none. A non-ok request
+ *   without a reason of its own gets a short default reason.
  */
 #ifndef SS_REPORT_H
 #define SS_REPORT_H

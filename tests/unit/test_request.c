@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -167,9 +168,9 @@ static void expect_malformed(const char *sd, const char *reason)
 static void test_vllm_malformed(void **state)
 {
 	(void)state;
-	expect_malformed("{\"mean_acceptance_length\":1.25,\"draft_acceptance_rate\":0.1,\"acceptance_histogram\":[0,0,0,0,1],"
-			 "\"num_spec_steps\":1,\"num_accepted_draft_tokens\":4,\"num_draft_tokens\":3,\"num_spec_tokens\":3}",
-			 "num_accepted_draft_tokens 4 exceeds num_draft_tokens 3");
+	expect_malformed("{\"mean_acceptance_length\":4,\"draft_acceptance_rate\":1.5,\"acceptance_histogram\":[0,0,0,1],"
+			 "\"num_spec_steps\":1,\"num_accepted_draft_tokens\":3,\"num_draft_tokens\":2,\"num_spec_tokens\":3}",
+			 "num_accepted_draft_tokens 3 exceeds num_draft_tokens 2");
 	expect_malformed("{\"mean_acceptance_length\":5,\"draft_acceptance_rate\":1,\"acceptance_histogram\":[0,0,0,0,1],"
 			 "\"num_spec_steps\":1,\"num_accepted_draft_tokens\":4,\"num_draft_tokens\":4,\"num_spec_tokens\":3}",
 			 "acceptance_histogram has 5 buckets but num_spec_tokens is 3");

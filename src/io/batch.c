@@ -1,0 +1,100 @@
+/*
+ * batch.c - the batch of framed requests handed from the reader to the
+ * workers. Arrays grow by doubling and keep their memory across resets.
+ */
+#include "io/batch.h"
+
+#include <string.h>
+
+#include "json/json.h"
+#include "util/alloc.h"
+
+void ss_batch_init(struct ss_batch *b)
+{
+	memset(b, 0, sizeof(*b));
+}
+
+void ss_batch_reset(struct ss_batch *b)
+{
+	b->len = 0;
+	b->nunits = 0;
+	b->nparts = 0;
+}
+
+void ss_batch_release(struct ss_batch *b)
+{
+	ss_free(b->buf);
+	ss_free(b->units);
+	ss_free(b->part_off);
+	ss_free(b->part_len);
+	ss_batch_init(b);
+}
+
+bool ss_batch_reserve(struct ss_batch *b, size_t n)
+{
+	size_t need, cap;
+	char *p;
+
+	if (n > SIZE_MAX - SSJ_PADDING - b->len)
+		return false;
+	need = b->len + n + SSJ_PADDING;
+	if (need <= b->cap)
+		return true;
+	cap = b->cap ? b->cap : 64 * 1024;
+	while (cap < need)
+		cap = cap > SIZE_MAX / 2 ? need : cap * 2;
+	p = ss_realloc(b->buf, cap);
+	if (!p)
+		return false;
+	b->buf = p;
+	b->cap = cap;
+	return true;
+}
+
+struct ss_unit *ss_batch_add_unit(struct ss_batch *b, uint64_t line, bool sse,
+				  bool oversize)
+{
+	struct ss_unit *u;
+
+	if (b->nunits == b->units_cap) {
+		size_t cap = b->units_cap ? b->units_cap * 2 : 256;
+		struct ss_unit *nu = ss_reallocarray(b->units, cap, sizeof(*nu));
+
+		if (!nu)
+			return NULL;
+		b->units = nu;
+		b->units_cap = cap;
+	}
+	u = &b->units[b->nunits++];
+	u->line = line;
+	u->first_part = b->nparts;
+	u->nparts = 0;
+	u->sse = sse;
+	u->oversize = oversize;
+	return u;
+}
+
+bool ss_batch_add_part(struct ss_batch *b, size_t off, size_t len)
+{
+	if (b->nunits == 0)
+		return false;
+	if (b->nparts == b->parts_cap) {
+		size_t cap = b->parts_cap ? b->parts_cap * 2 : 256;
+		size_t *no = ss_reallocarray(b->part_off, cap, sizeof(*no));
+		size_t *nl;
+
+		if (!no)
+			return false;
+		b->part_off = no;
+		nl = ss_reallocarray(b->part_len, cap, sizeof(*nl));
+		if (!nl)
+			return false;
+		b->part_len = nl;
+		b->parts_cap = cap;
+	}
+	b->part_off[b->nparts] = off;
+	b->part_len[b->nparts] = len;
+	b->nparts++;
+	b->units[b->nunits - 1].nparts++;
+	return true;
+}

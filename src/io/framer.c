@@ -1,0 +1,443 @@
+/*
+ * framer.c - JSONL lines and SSE capture streams into batches (SPEC 1.2).
+ *
+ * The stream is read into a window of a few MiB; complete lines are found
+ * with memchr and copied once, into the batch. A line cut by the window's
+ * end is moved to its front and more is read; the window grows only while
+ * such a line still fits the record limit, so memory stays within
+ * max_record plus one window. A line over the limit becomes an oversize
+ * unit at once and its remaining bytes are dropped as they arrive.
+ *
+ * SSE: the data of an event is written straight into the batch (lines
+ * joined with '\n'); the event becomes a part of the current stream's unit
+ * when a blank line ends it, unless it is `[DONE]` (the stream ends) or
+ * empty (skipped). A stream's size is the text of its events; past
+ * max_record its text is dropped and it ends as one oversize unit. A
+ * `[DONE]` without any event before it makes no request. A fill returns
+ * only between streams, so a unit's parts never span two batches.
+ */
+#include "io/framer.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "io/source.h"
+#include "util/alloc.h"
+
+#define WINDOW_SIZE ((size_t)4 << 20)
+
+struct ss_framer {
+	size_t max_record;
+	enum ss_framing mode;      /* as asked */
+	enum ss_framing used;      /* AUTO until the first non-blank line */
+	struct ss_stream *s;
+	char *win;
+	size_t cap, cap_max, pos, end;
+	size_t window;             /* initial window size */
+	uint64_t line;             /* physical lines completed */
+	bool skipping;             /* inside an oversize line */
+	bool eof, over;            /* over: END or ERROR was returned */
+	enum ss_fill final;
+
+	/* SSE: the event being read */
+	bool ev_active;            /* a field line of the event was seen */
+	uint64_t ev_line;
+	size_t ev_off, ev_len;     /* its text in the batch (unless st_over) */
+	size_t ev_ndata;
+	bool ev_first_done;        /* its first data line is `[DONE]` */
+	/* SSE: the stream (request) being read */
+	bool st_active, st_over, st_unit;
+	uint64_t st_line;
+	size_t st_off;
+	/* the batch as it was after the last complete unit */
+	size_t c_len, c_units, c_parts;
+};
+
+struct ss_framer *ss_framer_new(size_t max_record, enum ss_framing mode)
+{
+	struct ss_framer *f = ss_calloc(1, sizeof(*f));
+
+	if (!f)
+		return NULL;
+	f->max_record = max_record;
+	f->mode = mode;
+	f->window = WINDOW_SIZE;
+	return f;
+}
+
+void ss_framer_set_window(struct ss_framer *f, size_t size)
+{
+	f->window = size < 2 ? 2 : size;
+	ss_free(f->win);
+	f->win = NULL;
+	f->cap = 0;
+}
+
+void ss_framer_free(struct ss_framer *f)
+{
+	if (!f)
+		return;
+	ss_free(f->win);
+	ss_free(f);
+}
+
+void ss_framer_start(struct ss_framer *f, struct ss_stream *s)
+{
+	size_t keep_cap = f->cap;
+	char *keep_win = f->win;
+	size_t max_record = f->max_record, window = f->window;
+	enum ss_framing mode = f->mode;
+
+	memset(f, 0, sizeof(*f));
+	f->win = keep_win;
+	f->cap = keep_cap;
+	f->max_record = max_record;
+	f->window = window;
+	f->mode = mode;
+	f->used = mode;
+	f->s = s;
+	f->cap_max = max_record > SIZE_MAX - 2 ? SIZE_MAX : max_record + 2;
+	if (f->cap_max < window)
+		f->cap_max = window;
+}
+
+bool ss_framer_is_sse(const struct ss_framer *f)
+{
+	return f->used == SS_FRAMING_SSE;
+}
+
+static inline bool is_ws(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+static bool blank(const char *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (!is_ws(p[i]))
+			return false;
+	return true;
+}
+
+static bool starts(const char *p, size_t len, const char *pre, size_t n)
+{
+	return len >= n && memcmp(p, pre, n) == 0;
+}
+
+static bool sse_start(const char *p, size_t len)
+{
+	return starts(p, len, "data:", 5) || starts(p, len, "event:", 6) ||
+	       starts(p, len, "id:", 3) || starts(p, len, ":", 1);
+}
+
+static void commit(struct ss_framer *f, const struct ss_batch *b)
+{
+	f->c_len = b->len;
+	f->c_units = b->nunits;
+	f->c_parts = b->nparts;
+}
+
+/* ---- JSONL ---- */
+
+static bool jsonl_line(struct ss_framer *f, struct ss_batch *b, const char *p,
+		       size_t len)
+{
+	if (len == 0 || (is_ws(p[0]) && blank(p, len)))
+		return true;
+	if (len > f->max_record)
+		return ss_batch_add_unit(b, f->line, false, true) != NULL;
+	if (!ss_batch_reserve(b, len))
+		return false;
+	memcpy(b->buf + b->len, p, len);
+	if (!ss_batch_add_unit(b, f->line, false, false) ||
+	    !ss_batch_add_part(b, b->len, len))
+		return false;
+	b->len += len;
+	return true;
+}
+
+/* ---- SSE ---- */
+
+/* Drop the current stream's text and parts: it became oversize. */
+static void sse_overflow(struct ss_framer *f, struct ss_batch *b)
+{
+	if (!f->st_active) {
+		f->st_active = true;
+		f->st_line = f->ev_line;
+		f->st_off = f->ev_off;
+	}
+	if (f->st_unit) {
+		b->nparts = b->units[b->nunits - 1].first_part;
+		b->nunits--;
+		f->st_unit = false;
+	}
+	b->len = f->st_off;
+	f->st_over = true;
+}
+
+static bool sse_end_stream(struct ss_framer *f, struct ss_batch *b)
+{
+	if (!f->st_active)
+		return true;
+	if (f->st_over && !ss_batch_add_unit(b, f->st_line, true, true))
+		return false;
+	f->st_active = f->st_over = f->st_unit = false;
+	commit(f, b);
+	return true;
+}
+
+static bool sse_end_event(struct ss_framer *f, struct ss_batch *b)
+{
+	bool done = f->ev_ndata == 1 && f->ev_first_done;
+	bool ok = true;
+
+	if (done) {
+		if (!f->st_over)
+			b->len = f->ev_off;
+		ok = sse_end_stream(f, b);
+	} else if (f->ev_ndata > 0 && (f->ev_len > 0 || f->st_over)) {
+		if (!f->st_active) {
+			f->st_active = true;
+			f->st_line = f->ev_line;
+			f->st_off = f->ev_off;
+		}
+		if (!f->st_over) {
+			if (!f->st_unit) {
+				ok = ss_batch_add_unit(b, f->st_line, true, false) != NULL;
+				f->st_unit = ok;
+			}
+			ok = ok && ss_batch_add_part(b, f->ev_off, f->ev_len);
+		}
+	} else if (!f->st_over) {
+		b->len = f->ev_off;   /* empty data: nothing */
+	}
+	f->ev_active = false;
+	f->ev_ndata = 0;
+	f->ev_len = 0;
+	f->ev_first_done = false;
+	return ok;
+}
+
+static void sse_field(struct ss_framer *f, const struct ss_batch *b)
+{
+	if (!f->ev_active) {
+		f->ev_active = true;
+		f->ev_line = f->line;
+		f->ev_off = b->len;
+	}
+}
+
+static bool sse_data(struct ss_framer *f, struct ss_batch *b, const char *v,
+		     size_t vlen)
+{
+	size_t add = vlen + (f->ev_ndata > 0), used;
+
+	sse_field(f, b);
+	if (f->ev_ndata++ == 0)
+		f->ev_first_done = vlen == 6 && memcmp(v, "[DONE]", 6) == 0;
+	if (f->st_over)
+		return true;
+	used = b->len - (f->st_active ? f->st_off : f->ev_off);
+	if (add > f->max_record || used > f->max_record - add) {
+		sse_overflow(f, b);
+		return true;
+	}
+	if (!ss_batch_reserve(b, add))
+		return false;
+	if (f->ev_ndata > 1)
+		b->buf[b->len++] = '\n';
+	memcpy(b->buf + b->len, v, vlen);
+	b->len += vlen;
+	f->ev_len += add;
+	return true;
+}
+
+static bool sse_line(struct ss_framer *f, struct ss_batch *b, const char *p,
+		     size_t len)
+{
+	if (len == 0 || (is_ws(p[0]) && blank(p, len)))
+		return f->ev_active ? sse_end_event(f, b) : true;
+	if (p[0] == ':')
+		return true;
+	if (starts(p, len, "data:", 5) || (len == 4 && memcmp(p, "data", 4) == 0)) {
+		const char *v = p + (len > 4 ? 5 : 4);
+		size_t vlen = len - (size_t)(v - p);
+
+		if (vlen && *v == ' ') {
+			v++;
+			vlen--;
+		}
+		while (vlen && is_ws(v[vlen - 1]))
+			vlen--;
+		return sse_data(f, b, v, vlen);
+	}
+	sse_field(f, b);   /* event:, id:, retry: and unknown fields */
+	return true;
+}
+
+/* A line too long to hold: only a data line matters, it overflows. */
+static void sse_long_line(struct ss_framer *f, struct ss_batch *b, const char *p,
+			  size_t len)
+{
+	if (!starts(p, len, "data", 4) || (len > 4 && p[4] != ':'))
+		return;
+	sse_field(f, b);
+	if (f->ev_ndata++ == 0)
+		f->ev_first_done = false;
+	if (!f->st_over)
+		sse_overflow(f, b);
+}
+
+/* ---- driver ---- */
+
+static void decide(struct ss_framer *f, const char *p, size_t len)
+{
+	f->used = sse_start(p, len) ? SS_FRAMING_SSE : SS_FRAMING_JSONL;
+}
+
+/* One complete line (without its LF); false: out of memory. */
+static bool one_line(struct ss_framer *f, struct ss_batch *b, const char *p,
+		     size_t len)
+{
+	if (len && p[len - 1] == '\r')
+		len--;
+	if (f->used == SS_FRAMING_AUTO) {
+		if (len == 0 || (is_ws(p[0]) && blank(p, len)))
+			return true;
+		decide(f, p, len);
+	}
+	if (f->used == SS_FRAMING_JSONL)
+		return jsonl_line(f, b, p, len);
+	return sse_line(f, b, p, len);
+}
+
+/* The current partial line (line f->line + 1) is over the limit. */
+static bool long_line(struct ss_framer *f, struct ss_batch *b, const char *p,
+		      size_t len)
+{
+	bool ok = true;
+
+	f->line++;   /* number it as its own line while handling it */
+	if (f->used == SS_FRAMING_AUTO)
+		decide(f, p, len);
+	if (f->used == SS_FRAMING_JSONL) {
+		ok = ss_batch_add_unit(b, f->line, false, true) != NULL;
+		if (ok)
+			commit(f, b);
+	} else {
+		sse_long_line(f, b, p, len);
+	}
+	f->line--;
+	f->skipping = true;
+	return ok;
+}
+
+static bool boundary(const struct ss_framer *f)
+{
+	return f->used != SS_FRAMING_SSE || (!f->st_active && !f->ev_active);
+}
+
+enum ss_fill ss_framer_fill(struct ss_framer *f, struct ss_batch *b, size_t target)
+{
+	if (f->over)
+		return f->final;
+	commit(f, b);
+	if (!f->win) {
+		f->cap = f->window;
+		f->win = ss_malloc(f->cap);
+		if (!f->win) {
+			f->cap = 0;
+			return SS_FILL_NOMEM;
+		}
+	}
+	for (;;) {
+		size_t got = 0;
+		enum ss_io r;
+
+		/* Every complete line in the window. */
+		while (f->pos < f->end) {
+			char *p = f->win + f->pos;
+			char *nl = memchr(p, '\n', f->end - f->pos);
+			size_t len;
+
+			if (!nl)
+				break;
+			len = (size_t)(nl - p);
+			f->pos += len + 1;
+			f->line++;
+			if (f->skipping) {
+				f->skipping = false;
+				continue;
+			}
+			if (!one_line(f, b, p, len))
+				return SS_FILL_NOMEM;
+			if (f->used != SS_FRAMING_SSE)
+				commit(f, b);
+			if (b->len >= target && boundary(f))
+				return SS_FILL_MORE;
+		}
+		/* A partial line: drop it, or keep it at the window's front. */
+		if (f->skipping) {
+			f->pos = f->end;
+		} else if (f->end - f->pos >= 2 &&
+			   f->end - f->pos - 1 > f->max_record) {
+			/* Over the limit even if a CR ends it. */
+			if (!long_line(f, b, f->win + f->pos, f->end - f->pos))
+				return SS_FILL_NOMEM;
+			f->pos = f->end;
+		}
+		if (f->eof)
+			break;
+		if (f->pos > 0) {
+			memmove(f->win, f->win + f->pos, f->end - f->pos);
+			f->end -= f->pos;
+			f->pos = 0;
+		}
+		if (f->end > f->cap / 2 && f->cap < f->cap_max) {
+			size_t ncap = f->cap > f->cap_max / 2 ? f->cap_max : f->cap * 2;
+			char *nw = ss_realloc(f->win, ncap);
+
+			if (!nw)
+				return SS_FILL_NOMEM;
+			f->win = nw;
+			f->cap = ncap;
+		}
+		r = ss_stream_read(f->s, f->win + f->end, f->cap - f->end, &got);
+		if (r == SS_IO_ERROR) {
+			/* Keep the requests before the failure, not a partial one. */
+			b->len = f->c_len;
+			b->nunits = f->c_units;
+			b->nparts = f->c_parts;
+			f->over = true;
+			f->final = SS_FILL_ERROR;
+			return SS_FILL_ERROR;
+		}
+		if (r == SS_IO_END)
+			f->eof = true;
+		f->end += got;
+	}
+	/* End of input: the last line may lack its newline. */
+	if (f->skipping) {
+		f->line++;
+		f->skipping = false;
+	} else if (f->pos < f->end) {
+		char *p = f->win + f->pos;
+		size_t len = f->end - f->pos;
+
+		f->pos = f->end;
+		f->line++;
+		if (!one_line(f, b, p, len))
+			return SS_FILL_NOMEM;
+	}
+	if (f->used == SS_FRAMING_SSE) {
+		if (f->ev_active && !sse_end_event(f, b))
+			return SS_FILL_NOMEM;
+		if (!sse_end_stream(f, b))
+			return SS_FILL_NOMEM;
+	}
+	f->over = true;
+	f->final = SS_FILL_END;
+	return SS_FILL_END;
+}

@@ -1,0 +1,101 @@
+/*
+ * source.h - inside the io stage only: how a struct ss_stream is built.
+ *
+ * A stream is a chain: a byte source at the bottom (a file descriptor or
+ * an archive member) and zero or more decoders above it (zstd, gzip, a
+ * libarchive filter), each reading the one below through ss_stream_read().
+ * Every stream can be peeked (ss_stream_peek): the bytes are kept and given
+ * back by the next reads, which is how inputs.c detects a format by its
+ * magic bytes without a second pass.
+ *
+ * Ownership: a decoder owns the stream it reads from (`inner`), so
+ * ss_stream_free() on the top frees the whole chain. A member stream
+ * borrows its archive, which outlives it.
+ */
+#ifndef SS_SOURCE_H
+#define SS_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "io/stream.h"
+
+struct archive;
+
+struct ss_stream_ops {
+	/*
+	 * Same contract as ss_stream_read(); never called with n == 0. It may
+	 * return SS_IO_ERROR with *got > 0: the bytes are delivered first.
+	 */
+	enum ss_io (*read)(struct ss_stream *s, void *buf, size_t n, size_t *got);
+	/* Free the variant's state and the struct itself (not `inner`). */
+	void (*destroy)(struct ss_stream *s);
+};
+
+struct ss_stream {
+	const struct ss_stream_ops *ops;
+	struct ss_stream *inner;   /* owned; NULL for a byte source */
+	const char *name;          /* borrowed from the iterator */
+	/* Bytes peeked and not yet read, then possibly a pending failure. */
+	unsigned char *peek;
+	size_t peek_off, peek_len, peek_cap;
+	enum ss_io peek_state;     /* what the source said after the peeked bytes */
+	bool failed;
+	char err[256];
+};
+
+/* Set up the common part of a freshly allocated stream. */
+void ss_stream_setup(struct ss_stream *s, const struct ss_stream_ops *ops,
+		     struct ss_stream *inner);
+/* Record why the stream failed (printf-like); returns SS_IO_ERROR. */
+enum ss_io ss_stream_fail(struct ss_stream *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/*
+ * Make at least `want` bytes (fewer at the end or on a failure) available
+ * at *p without consuming them. false: out of memory.
+ */
+bool ss_stream_peek(struct ss_stream *s, size_t want, const unsigned char **p,
+		    size_t *got);
+/* Free a stream chain; NULL is fine. */
+void ss_stream_free(struct ss_stream *s);
+
+/* Byte sources. NULL: out of memory (or, for open, see errno). */
+struct ss_stream *ss_source_fd_new(int fd, bool close_fd);
+struct ss_stream *ss_source_member_new(struct archive *a);
+/* The fd of `s` when it is an fd stream on a regular file, else -1. */
+int ss_source_seekable_fd(const struct ss_stream *s);
+/*
+ * A stream over memory (borrowed, must outlive the stream) that hands out
+ * at most `chunk` bytes per read (0: all), then fails with `fail` if it is
+ * not NULL. For tests and for callers that already hold the bytes.
+ */
+struct ss_stream *ss_source_mem_new(const void *p, size_t n, size_t chunk,
+				    const char *fail);
+
+/* Decoders; each takes ownership of `inner`, even when it fails (NULL). */
+struct ss_stream *ss_source_zstd_new(struct ss_stream *inner);
+struct ss_stream *ss_source_gzip_new(struct ss_stream *inner);
+/* Any filter libarchive reads (xz, bzip2, lz4, lzma, lzip, compress, ...). */
+struct ss_stream *ss_source_filter_new(struct ss_stream *inner);
+
+/*
+ * A libarchive reader of archive formats (tar, zip, cpio, 7z, ...) over
+ * `inner` (not owned: the caller keeps it alive until archive_read_free).
+ * `cbuf` (cbuf_size bytes) is the callbacks' buffer, owned by the caller.
+ * NULL: out of memory, or the archive could not be opened (see *why).
+ */
+struct ss_archive_src {
+	struct ss_stream *inner;
+	unsigned char *cbuf;
+	size_t cbuf_size;
+	/*
+	 * >= 0: `inner` is a bare fd stream on a regular file (see
+	 * ss_source_seekable_fd): libarchive may seek, which zip (its central
+	 * directory) and 7z need.
+	 */
+	int seek_fd;
+};
+struct archive *ss_archive_open(struct ss_archive_src *src, bool raw_filter_only,
+				char *why, size_t why_size);
+
+#endif

@@ -1,0 +1,118 @@
+/*
+ * stream.c - the common part of every decoded stream: the read call with
+ * its peek buffer and sticky failure, names and error texts.
+ */
+#include "io/source.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/alloc.h"
+
+void ss_stream_setup(struct ss_stream *s, const struct ss_stream_ops *ops,
+		     struct ss_stream *inner)
+{
+	s->ops = ops;
+	s->inner = inner;
+	s->name = "";
+	s->peek = NULL;
+	s->peek_off = s->peek_len = s->peek_cap = 0;
+	s->peek_state = SS_IO_OK;
+	s->failed = false;
+	s->err[0] = '\0';
+}
+
+enum ss_io ss_stream_fail(struct ss_stream *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(s->err, sizeof(s->err), fmt, ap);
+	va_end(ap);
+	s->failed = true;
+	return SS_IO_ERROR;
+}
+
+enum ss_io ss_stream_read(struct ss_stream *s, void *buf, size_t n, size_t *got)
+{
+	enum ss_io r;
+
+	*got = 0;
+	if (s->peek_off < s->peek_len) {
+		size_t k = s->peek_len - s->peek_off;
+
+		if (k > n)
+			k = n;
+		memcpy(buf, s->peek + s->peek_off, k);
+		s->peek_off += k;
+		*got = k;
+		return SS_IO_OK;
+	}
+	if (s->failed)
+		return SS_IO_ERROR;
+	if (s->peek_state != SS_IO_OK)
+		return s->peek_state;   /* the end was met while peeking */
+	if (n == 0)
+		return SS_IO_OK;
+	r = s->ops->read(s, buf, n, got);
+	if (r == SS_IO_ERROR) {
+		s->failed = true;
+		if (*got > 0)
+			return SS_IO_OK;   /* the data first, the failure next time */
+	}
+	return r;
+}
+
+bool ss_stream_peek(struct ss_stream *s, size_t want, const unsigned char **p,
+		    size_t *got)
+{
+	if (s->peek_off > 0) {
+		memmove(s->peek, s->peek + s->peek_off, s->peek_len - s->peek_off);
+		s->peek_len -= s->peek_off;
+		s->peek_off = 0;
+	}
+	if (want > s->peek_cap) {
+		unsigned char *np = ss_realloc(s->peek, want);
+
+		if (!np)
+			return false;
+		s->peek = np;
+		s->peek_cap = want;
+	}
+	while (s->peek_len < want && s->peek_state == SS_IO_OK && !s->failed) {
+		size_t k = 0;
+		enum ss_io r = s->ops->read(s, s->peek + s->peek_len,
+					    want - s->peek_len, &k);
+
+		if (r == SS_IO_ERROR)
+			s->failed = true;   /* given back after the peeked bytes */
+		else if (r == SS_IO_END)
+			s->peek_state = SS_IO_END;
+		s->peek_len += k;
+	}
+	*p = s->peek;
+	*got = s->peek_len < want ? s->peek_len : want;
+	return true;
+}
+
+const char *ss_stream_name(const struct ss_stream *s)
+{
+	return s->name;
+}
+
+const char *ss_stream_error(const struct ss_stream *s)
+{
+	return s->err[0] ? s->err : "read error";
+}
+
+void ss_stream_free(struct ss_stream *s)
+{
+	while (s) {
+		struct ss_stream *inner = s->inner;
+
+		ss_free(s->peek);
+		s->ops->destroy(s);
+		s = inner;
+	}
+}

@@ -1,0 +1,274 @@
+#include "metrics/aggregate.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/alloc.h"
+
+static void results_init(struct ss_results *r)
+{
+	memset(r, 0, sizeof(*r));
+}
+
+static void results_release(struct ss_results *r)
+{
+	for (int m = 0; m < SS_M_COUNT; m++)
+		ss_free(r->values[m].v);
+	ss_free(r->hist);
+	results_init(r);
+}
+
+void ss_agg_init(struct ss_agg *a, enum ss_phase_mode mode)
+{
+	memset(a, 0, sizeof(*a));
+	a->mode = mode;
+	results_init(&a->main);
+	results_init(&a->warmup);
+}
+
+void ss_agg_release(struct ss_agg *a)
+{
+	results_release(&a->main);
+	results_release(&a->warmup);
+	ss_free(a->engines);
+	for (size_t i = 0; i < a->ninputs; i++)
+		ss_free(a->inputs[i].name);
+	ss_free(a->inputs);
+	memset(a, 0, sizeof(*a));
+}
+
+bool ss_agg_begin_input(struct ss_agg *a, const char *name)
+{
+	struct ss_input_info *in;
+	char *copy = ss_strdup(name);
+
+	if (!copy)
+		return false;
+	in = ss_reallocarray(a->inputs, a->ninputs + 1, sizeof(*in));
+	if (!in) {
+		ss_free(copy);
+		return false;
+	}
+	a->inputs = in;
+	in += a->ninputs++;
+	memset(in, 0, sizeof(*in));
+	in->name = copy;
+	return true;
+}
+
+void ss_agg_fail_input(struct ss_agg *a)
+{
+	if (a->ninputs)
+		a->inputs[a->ninputs - 1].failed = true;
+}
+
+static bool dvec_push(struct ss_dvec *d, double x)
+{
+	if (d->len == d->cap) {
+		size_t cap = d->cap ? d->cap * 2 : 64;
+		double *v = ss_reallocarray(d->v, cap, sizeof(*v));
+
+		if (!v)
+			return false;
+		d->v = v;
+		d->cap = cap;
+	}
+	d->v[d->len++] = x;
+	return true;
+}
+
+static bool hist_add(struct ss_results *r, const int64_t *h, size_t n)
+{
+	if (n > r->hist_cap) {
+		size_t cap = r->hist_cap ? r->hist_cap : 16;
+		__int128 *v;
+
+		while (cap < n)
+			cap *= 2;
+		v = ss_reallocarray(r->hist, cap, sizeof(*v));
+		if (!v)
+			return false;
+		memset(v + r->hist_cap, 0, (cap - r->hist_cap) * sizeof(*v));
+		r->hist = v;
+		r->hist_cap = cap;
+	}
+	if (n > r->hist_len)
+		r->hist_len = n;
+	for (size_t i = 0; i < n; i++)
+		r->hist[i] += h[i];
+	return true;
+}
+
+/*
+ * Add an ok outcome to a result set. The values are pushed first: a
+ * failure leaves some vectors one value longer than others, but the run
+ * stops on out-of-memory anyway.
+ */
+static bool results_add_ok(struct ss_results *r, const struct ss_outcome *o)
+{
+	for (int m = 0; m < SS_M_COUNT; m++) {
+		if (!ss_metric_table[m].per_request || !o->values.has[m])
+			continue;
+		if (!dvec_push(&r->values[m], o->values.v[m]))
+			return false;
+	}
+	if (o->hist_len && !hist_add(r, o->hist, o->hist_len))
+		return false;
+	r->ok++;
+	r->sum_accepted += o->accepted;
+	r->sum_drafted += o->drafted;
+	if (o->has_steps) {
+		r->sum_steps += o->steps;
+		r->sum_accepted_with_steps += o->accepted;
+	}
+	return true;
+}
+
+/* The result set an outcome of `phase` feeds, or NULL. */
+static struct ss_results *target(struct ss_agg *a, enum ss_phase phase)
+{
+	switch (a->mode) {
+	case SS_PHASES_PROFILING:
+		return phase == SS_PHASE_WARMUP ? &a->warmup : &a->main;
+	case SS_PHASES_WARMUP:
+		return phase == SS_PHASE_WARMUP ? &a->main : NULL;
+	case SS_PHASES_ALL:
+		return &a->main;
+	}
+	return NULL;
+}
+
+static bool count_engine(struct ss_agg *a, const char *name)
+{
+	struct ss_engine_count *e;
+
+	for (size_t i = 0; i < a->nengines; i++) {
+		if (strcmp(a->engines[i].name, name) == 0) {
+			a->engines[i].count++;
+			return true;
+		}
+	}
+	e = ss_reallocarray(a->engines, a->nengines + 1, sizeof(*e));
+	if (!e)
+		return false;
+	a->engines = e;
+	e += a->nengines++;
+	memset(e, 0, sizeof(*e));
+	memcpy(e->name, name, strnlen(name, sizeof(e->name) - 1));
+	e->count = 1;
+	return true;
+}
+
+bool ss_agg_add(struct ss_agg *a, const struct ss_outcome *o)
+{
+	struct ss_results *r = target(a, o->phase);
+
+	if (o->status == SS_ST_OK || o->status == SS_ST_ZERO_STEP) {
+		if (!count_engine(a, o->engine))
+			return false;
+	}
+	if (r && o->status == SS_ST_OK && !results_add_ok(r, o))
+		return false;
+	if (r && o->status == SS_ST_ZERO_STEP)
+		r->zero_step++;
+
+	a->total++;
+	if ((unsigned)o->status < SS_ST_COUNT)
+		a->status[o->status]++;
+	if ((unsigned)o->phase < SS_PHASE_COUNT)
+		a->phases[o->phase]++;
+	if (a->ninputs) {
+		struct ss_input_info *in = &a->inputs[a->ninputs - 1];
+
+		in->requests++;
+		if ((unsigned)o->kind < SS_KIND_COUNT)
+			in->kinds |= 1u << o->kind;
+	}
+	return true;
+}
+
+static void set_run(struct ss_results *r, enum ss_metric m, double v)
+{
+	r->has[m] = true;
+	memset(&r->stats[m], 0, sizeof(r->stats[m]));
+	r->stats[m].avg = v;
+	r->stats[m].count = 1;
+}
+
+static bool results_finish(struct ss_results *r)
+{
+	size_t most = 0;
+	double *scratch;
+
+	for (int m = 0; m < SS_M_COUNT; m++) {
+		r->has[m] = false;
+		memset(&r->stats[m], 0, sizeof(r->stats[m]));
+		if (r->values[m].len > most)
+			most = r->values[m].len;
+	}
+	if (most) {
+		scratch = ss_reallocarray(NULL, most, sizeof(*scratch));
+		if (!scratch)
+			return false;
+		for (int m = 0; m < SS_M_COUNT; m++) {
+			const struct ss_dvec *d = &r->values[m];
+
+			if (!ss_metric_table[m].per_request || d->len == 0)
+				continue;
+			ss_stats_compute(d->v, d->len, scratch, &r->stats[m]);
+			r->has[m] = true;
+		}
+		ss_free(scratch);
+	}
+
+	if (r->sum_steps > 0)
+		set_run(r, SS_M_TOKEN_WEIGHTED_AL,
+			1.0 + (double)r->sum_accepted_with_steps / (double)r->sum_steps);
+	if (r->sum_drafted > 0)
+		set_run(r, SS_M_OVERALL_DAR,
+			(double)r->sum_accepted / (double)r->sum_drafted * 100.0);
+	if (r->zero_step > 0)
+		set_run(r, SS_M_ZERO_STEP_REQUESTS, (double)r->zero_step);
+	if (r->ok > 0) {
+		set_run(r, SS_M_TOTAL_STEPS, (double)r->sum_steps);
+		set_run(r, SS_M_TOTAL_ACCEPTED, (double)r->sum_accepted);
+		set_run(r, SS_M_TOTAL_DRAFT, (double)r->sum_drafted);
+	}
+	return true;
+}
+
+bool ss_results_any(const struct ss_results *r)
+{
+	for (int m = 0; m < SS_M_COUNT; m++)
+		if (r->has[m])
+			return true;
+	return false;
+}
+
+static int cmp_engine(const void *x, const void *y)
+{
+	const struct ss_engine_count *a = x, *b = y;
+
+	return strcmp(a->name, b->name);
+}
+
+bool ss_agg_finish(struct ss_agg *a)
+{
+	if (a->nengines > 1)
+		qsort(a->engines, a->nengines, sizeof(*a->engines), cmp_engine);
+	if (!results_finish(&a->main))
+		return false;
+	return results_finish(&a->warmup);
+}
+
+const char *ss_input_kind_name(const struct ss_input_info *in)
+{
+	/* Requests that were never read as a kind (unparsable...) don't count. */
+	unsigned k = in->kinds & ~(1u << SS_KIND_UNKNOWN);
+
+	if (k == 0)
+		return "unknown";
+	if (k & (k - 1))
+		return "mixed";
+	return ss_kind_name((enum ss_kind)__builtin_ctz(k));
+}

@@ -1,0 +1,242 @@
+/*
+ * jsonl.c - the enriched per-request line (SPEC 4.4): where the request
+ * came from, its metadata, its metrics, its record and its status.
+ */
+#include <string.h>
+
+#include "report/numfmt.h"
+#include "report/report.h"
+#include "report/report_int.h"
+
+/* Said when an adapter gave no reason of its own. */
+static const char *const default_reasons[SS_ST_COUNT] = {
+	[SS_ST_OK] = "",
+	[SS_ST_ZERO_STEP] = "no verify step was taken",
+	[SS_ST_NO_STATS] = "no speculative-decoding payload",
+	[SS_ST_UNRECOGNIZED] = "not recognised",
+	[SS_ST_AMBIGUOUS] = "more than one speculative-decoding payload",
+	[SS_ST_MULTI_CHOICE] = "more than one choice",
+	[SS_ST_MALFORMED] = "malformed payload",
+	[SS_ST_ERROR] = "the request failed",
+	[SS_ST_CANCELLED] = "the request was cancelled",
+	[SS_ST_NO_CONTENT] = "no content in the response",
+	[SS_ST_UNPARSABLE] = "not a JSON object",
+	[SS_ST_OVERSIZE] = "larger than --max-record-size",
+};
+
+static bool is_spec_decode_tag(const char *k, size_t n)
+{
+	for (int m = 0; m < SS_M_COUNT; m++) {
+		const char *t = ss_metric_table[m].tag;
+
+		if (strlen(t) == n && memcmp(t, k, n) == 0)
+			return true;
+	}
+	return false;
+}
+
+static void add_key(struct ss_buf *b, const char *k)
+{
+	ss_report_add_text(b, k, strlen(k));
+	ss_buf_addc(b, ':');
+}
+
+/* Specscan's per-request metrics of an ok request, each after a comma
+ * unless *first. */
+static void add_own_metrics(struct ss_buf *b, const struct ss_outcome *o,
+			    bool *first)
+{
+	if (o->status != SS_ST_OK)
+		return;
+	for (int m = 0; m < SS_M_COUNT; m++) {
+		const struct ss_metric_info *mi = &ss_metric_table[m];
+
+		if (!mi->per_request || !o->values.has[m])
+			continue;
+		if (!*first)
+			ss_buf_addc(b, ',');
+		*first = false;
+		add_key(b, mi->tag);
+		ss_buf_adds(b, "{\"value\":");
+		if (mi->integral)
+			ss_buf_add_i64(b, o->values.iv[m]);
+		else
+			ss_buf_add_double(b, o->values.v[m]);
+		ss_buf_adds(b, ",\"unit\":");
+		ss_report_add_text(b, mi->unit, strlen(mi->unit));
+		ss_buf_addc(b, '}');
+	}
+}
+
+struct rewrite {
+	struct ss_buf *b;
+	bool first;
+};
+
+/* Copy one field of a records line's metrics unless specscan replaces it. */
+static int copy_field(void *ctx, const char *key, size_t keylen,
+		      struct ssj_value *v)
+{
+	struct rewrite *rw = ctx;
+	const char *raw;
+	size_t n;
+
+	if (is_spec_decode_tag(key, keylen))
+		return 0;
+	if (ssj_value_raw_json(v, &raw, &n) != SSJ_OK)
+		return 1;
+	if (!rw->first)
+		ss_buf_addc(rw->b, ',');
+	rw->first = false;
+	ss_report_add_text(rw->b, key, keylen);
+	ss_buf_addc(rw->b, ':');
+	ss_buf_add(rw->b, raw, n);
+	return 0;
+}
+
+static bool has_own_metrics(const struct ss_outcome *o)
+{
+	if (o->status != SS_ST_OK)
+		return false;
+	for (int m = 0; m < SS_M_COUNT; m++)
+		if (ss_metric_table[m].per_request && o->values.has[m])
+			return true;
+	return false;
+}
+
+static void add_metrics(struct ss_buf *b, struct ssj_parser *parser,
+			const struct ss_outcome *o)
+{
+	size_t mark = b->len;
+	struct rewrite rw = {b, true};
+
+	if (o->metrics_len == 0 && !has_own_metrics(o))
+		return;
+	ss_buf_adds(b, ",\"metrics\":{");
+	if (o->metrics_len && parser) {
+		size_t body = b->len;
+
+		/*
+		 * The span lies inside the request's padded text, so it is
+		 * itself followed by SSJ_PADDING readable bytes.
+		 */
+		if (ssj_parse(parser, o->metrics, o->metrics_len, copy_field, &rw) != SSJ_OK) {
+			/* unreadable: keep only specscan's own metrics */
+			b->len = body;
+			if (b->data)
+				b->data[b->len] = '\0';
+			rw.first = true;
+		}
+	}
+	add_own_metrics(b, o, &rw.first);
+	if (rw.first && o->metrics_len == 0) {
+		b->len = mark; /* nothing to say */
+		if (b->data)
+			b->data[b->len] = '\0';
+		return;
+	}
+	ss_buf_addc(b, '}');
+}
+
+static void add_i64_array(struct ss_buf *b, const struct ss_i64vec *a)
+{
+	ss_buf_addc(b, '[');
+	for (size_t i = 0; i < a->len; i++) {
+		if (i)
+			ss_buf_addc(b, ',');
+		ss_buf_add_i64(b, a->v[i]);
+	}
+	ss_buf_addc(b, ']');
+}
+
+static void add_i64_field(struct ss_buf *b, const char *k, int64_t v)
+{
+	ss_buf_addc(b, ',');
+	add_key(b, k);
+	ss_buf_add_i64(b, v);
+}
+
+/* The record (SPEC 2.4), keys in that table's order, absent ones left out. */
+static void add_record(struct ss_buf *b, const struct ss_record *r)
+{
+	ss_buf_addc(b, '{');
+	add_key(b, "engine");
+	ss_report_add_text(b, r->engine, strnlen(r->engine, sizeof(r->engine)));
+	if (r->has_mean_acceptance_length) {
+		ss_buf_addc(b, ',');
+		add_key(b, "mean_acceptance_length");
+		ss_buf_add_double(b, r->mean_acceptance_length);
+	}
+	ss_buf_addc(b, ',');
+	add_key(b, "draft_acceptance_rate");
+	ss_buf_add_double(b, r->draft_acceptance_rate);
+	if (r->has_histogram) {
+		bool first = true;
+
+		ss_buf_addc(b, ',');
+		add_key(b, "acceptance_histogram");
+		ss_buf_addc(b, '{');
+		for (size_t j = 0; j < r->histogram.len; j++) {
+			if (!r->histogram.v[j])
+				continue;
+			if (!first)
+				ss_buf_addc(b, ',');
+			first = false;
+			ss_buf_addc(b, '"');
+			ss_buf_add_u64(b, (uint64_t)j);
+			ss_buf_adds(b, "\":");
+			ss_buf_add_i64(b, r->histogram.v[j]);
+		}
+		ss_buf_addc(b, '}');
+	}
+	add_i64_field(b, "num_accepted_draft_tokens", r->num_accepted_draft_tokens);
+	add_i64_field(b, "num_draft_tokens", r->num_draft_tokens);
+	if (r->has_steps)
+		add_i64_field(b, "num_spec_steps", r->num_spec_steps);
+	if (r->has_spec_tokens)
+		add_i64_field(b, "num_spec_tokens", r->num_spec_tokens);
+	if (r->has_completion_tokens)
+		add_i64_field(b, "completion_tokens", r->completion_tokens);
+	if (r->has_per_step_accepted) {
+		ss_buf_addc(b, ',');
+		add_key(b, "per_step_accepted");
+		add_i64_array(b, &r->per_step_accepted);
+	}
+	if (r->has_per_step_drafted) {
+		ss_buf_addc(b, ',');
+		add_key(b, "per_step_drafted");
+		add_i64_array(b, &r->per_step_drafted);
+	}
+	ss_buf_addc(b, '}');
+}
+
+void ss_report_jsonl(struct ss_buf *out, struct ssj_parser *parser,
+		     const char *input_name, const struct ss_outcome *o)
+{
+	enum ss_status st = (unsigned)o->status < SS_ST_COUNT ? o->status : SS_ST_UNRECOGNIZED;
+
+	ss_buf_adds(out, "{\"source\":{\"input\":");
+	ss_report_add_text(out, input_name, strlen(input_name));
+	ss_buf_adds(out, ",\"line\":");
+	ss_buf_add_u64(out, o->line);
+	ss_buf_addc(out, '}');
+
+	if (o->metadata_len) {
+		ss_buf_adds(out, ",\"metadata\":");
+		ss_buf_add(out, o->metadata, o->metadata_len);
+	}
+	add_metrics(out, parser, o);
+	if (o->record && (st == SS_ST_OK || st == SS_ST_ZERO_STEP)) {
+		ss_buf_adds(out, ",\"spec_decode_acceptance\":");
+		add_record(out, o->record);
+	}
+	ss_buf_adds(out, ",\"spec_decode_status\":");
+	ss_report_add_text(out, ss_status_name(st), strlen(ss_status_name(st)));
+	if (st != SS_ST_OK) {
+		const char *why = o->reason[0] ? o->reason : default_reasons[st];
+
+		ss_buf_adds(out, ",\"spec_decode_reason\":");
+		ss_report_add_text(out, why, strnlen(why, SS_REASON_MAX));
+	}
+	ss_buf_adds(out, "}\n");
+}

@@ -1,0 +1,77 @@
+/*
+ * fuzz_request.c - libFuzzer target: one JSONL line (or one SSE event)
+ * through the shim, capture, adapters and the enriched JSONL writer.
+ *
+ * Oracles beyond "no crash": the fast path (substring pre-filter) and the
+ * full parse must agree on the status, and the enriched line written for
+ * the request must itself be valid JSON.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engines/request.h"
+#include "json/json.h"
+#include "report/report.h"
+#include "util/buf.h"
+
+static struct ss_processor *fast, *full;
+static struct ssj_parser *check;
+static struct ss_buf line, out;
+
+static void run(const uint8_t *data, size_t size, bool sse)
+{
+	struct ss_request_text req;
+	struct ss_outcome a, b;
+	const char *parts[1];
+	size_t lens[1];
+
+	ss_buf_reset(&line);
+	ss_buf_add(&line, data, size);
+	if (line.failed || !ss_buf_grow(&line, SSJ_PADDING))
+		return;
+	parts[0] = line.data;
+	lens[0] = size;
+	memset(&req, 0, sizeof(req));
+	req.parts = parts;
+	req.lens = lens;
+	req.nparts = 1;
+	req.sse = sse;
+	req.line = 1;
+	req.input_name = "fuzz";
+	if (!ss_process(fast, &req, &a))
+		return;
+	ss_buf_reset(&out);
+	ss_report_jsonl(&out, check, "fuzz", &a);
+	if (!out.failed) {
+		if (out.len == 0 || out.data[out.len - 1] != '\n')
+			__builtin_trap();
+		if (!ss_buf_grow(&out, SSJ_PADDING))
+			return;
+		if (ssj_validate(check, out.data, out.len - 1) != SSJ_OK)
+			__builtin_trap();
+	}
+	if (!ss_process(full, &req, &b))
+		return;
+	if (a.status != b.status || strcmp(a.reason, b.reason) != 0)
+		__builtin_trap();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (!fast) {
+		struct ss_process_opts o = {SS_KIND_UNKNOWN, SS_ENGINE_NONE, false};
+
+		fast = ss_processor_new(&o);
+		o.full_parse = true;
+		full = ss_processor_new(&o);
+		check = ssj_parser_new();
+		if (!fast || !full || !check)
+			abort();
+	}
+	run(data, size, false);
+	run(data, size, true);
+	return 0;
+}

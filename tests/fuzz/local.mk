@@ -1,0 +1,8 @@
+# Fuzz targets, also built with an ordinary main() to replay their
+# regression inputs in `make check`.
+EXTRA_DIST += tests/fuzz/fuzz.sh tests/fuzz/regressions
+check_PROGRAMS += tests/fuzz/replay_request
+tests_fuzz_replay_request_SOURCES = tests/fuzz/fuzz_request.c tests/fuzz/replay.c
+tests_fuzz_replay_request_LDADD = libspecscan.la $(SS_LIBS)
+nodist_EXTRA_tests_fuzz_replay_request_SOURCES = src/cli/force-cxx-link.cxx
+TESTS += tests/fuzz/replay-regressions.sh

@@ -1,0 +1,362 @@
+/* Unit tests of the per-request values and the aggregation (SPEC 3). */
+#include "fixtures_records.h"
+
+#include <stdint.h>
+
+#include "metrics/aggregate.h"
+#include "util/alloc.h"
+
+#define assert_double_is(x, y) assert_true((x) == (y))
+
+static void test_metric_table(void **state)
+{
+	(void)state;
+	assert_string_equal(ss_metric_table[SS_M_ACCEPTANCE_LENGTH].tag,
+			    "spec_decode_acceptance_length");
+	assert_string_equal(ss_metric_table[SS_M_TOKEN_WEIGHTED_AL].header,
+			    "Token-Weighted Acceptance Length");
+	assert_string_equal(ss_metric_table[SS_M_OVERALL_DAR].unit, "%");
+	assert_string_equal(ss_metric_table[SS_M_ZERO_STEP_REQUESTS].unit, "requests");
+	assert_string_equal(ss_metric_table[SS_M_TOTAL_DRAFT].tag, "total_draft_tokens");
+	assert_true(ss_metric_table[SS_M_STEPS].per_request);
+	assert_true(ss_metric_table[SS_M_STEPS].integral);
+	assert_false(ss_metric_table[SS_M_TOTAL_STEPS].per_request);
+	assert_false(ss_metric_table[SS_M_DRAFT_ACCEPTANCE_RATE].integral);
+}
+
+static void test_values_of_a(void **state)
+{
+	struct ss_record r;
+	struct ss_req_values v;
+
+	(void)state;
+	fx_record_a(&r);
+	ss_req_values_of(&r, &v);
+	assert_double_is(v.v[SS_M_ACCEPTANCE_LENGTH], 3.25);
+	assert_double_is(v.v[SS_M_DRAFT_ACCEPTANCE_RATE], 56.25);
+	assert_double_is(v.v[SS_M_ACCEPTED_PER_VERIFIED], 0.65); /* 26 / 40 */
+	assert_int_equal(v.iv[SS_M_STEPS], 8);
+	assert_int_equal(v.iv[SS_M_ACCEPTED_DRAFT_TOKENS], 18);
+	assert_int_equal(v.iv[SS_M_DRAFT_TOKENS], 32);
+	assert_double_is(v.v[SS_M_DRAFT_TOKENS], 32.0);
+	assert_false(v.has[SS_M_TOKEN_WEIGHTED_AL]);
+	assert_false(v.has[SS_M_TOTAL_STEPS]);
+	ss_record_release(&r);
+}
+
+static void test_values_without_steps(void **state)
+{
+	struct ss_record r;
+	struct ss_req_values v;
+
+	(void)state;
+	fx_llamacpp(&r, 3, 4);
+	ss_req_values_of(&r, &v);
+	assert_false(v.has[SS_M_ACCEPTANCE_LENGTH]);
+	assert_false(v.has[SS_M_ACCEPTED_PER_VERIFIED]);
+	assert_false(v.has[SS_M_STEPS]);
+	assert_true(v.has[SS_M_DRAFT_ACCEPTANCE_RATE]);
+	assert_double_is(v.v[SS_M_DRAFT_ACCEPTANCE_RATE], 75.0);
+	assert_int_equal(v.iv[SS_M_ACCEPTED_DRAFT_TOKENS], 3);
+	assert_int_equal(v.iv[SS_M_DRAFT_TOKENS], 4);
+	ss_record_release(&r);
+}
+
+static void test_values_huge_counts(void **state)
+{
+	struct ss_record r;
+	struct ss_req_values v;
+
+	(void)state;
+	/* accepted + steps and drafted + steps overflow 64 bits */
+	ss_record_init(&r);
+	strcpy(r.engine, "sglang");
+	r.has_steps = true;
+	r.num_spec_steps = INT64_MAX;
+	r.num_accepted_draft_tokens = INT64_MAX;
+	r.num_draft_tokens = INT64_MAX;
+	r.has_mean_acceptance_length = true;
+	r.mean_acceptance_length = 2.0;
+	r.draft_acceptance_rate = 1.0;
+	ss_req_values_of(&r, &v);
+	assert_true(v.has[SS_M_ACCEPTED_PER_VERIFIED]);
+	assert_double_is(v.v[SS_M_ACCEPTED_PER_VERIFIED], 1.0);
+	assert_int_equal(v.iv[SS_M_STEPS], INT64_MAX);
+
+	/* steps 0 and drafted 0: no denominator, no value */
+	r.num_spec_steps = 0;
+	r.num_accepted_draft_tokens = 0;
+	r.num_draft_tokens = 0;
+	ss_req_values_of(&r, &v);
+	assert_false(v.has[SS_M_ACCEPTED_PER_VERIFIED]);
+	ss_record_release(&r);
+}
+
+static void add_ok(struct ss_agg *a, void (*make)(struct ss_record *),
+		   enum ss_phase phase)
+{
+	struct ss_record r;
+	struct ss_outcome o;
+
+	make(&r);
+	fx_outcome_of(&o, &r, phase, 1);
+	assert_int_equal(o.status, SS_ST_OK);
+	assert_true(ss_agg_add(a, &o));
+	ss_record_release(&r);
+}
+
+static void test_two_records(void **state)
+{
+	struct ss_agg a;
+	const struct ss_results *r = &a.main;
+
+	(void)state;
+	ss_agg_init(&a, SS_PHASES_PROFILING);
+	assert_true(ss_agg_begin_input(&a, "run.jsonl"));
+	add_ok(&a, fx_record_a, SS_PHASE_PROFILING);
+	add_ok(&a, fx_record_b, SS_PHASE_PROFILING);
+	assert_true(ss_agg_finish(&a));
+
+	assert_int_equal(a.total, 2);
+	assert_int_equal(a.status[SS_ST_OK], 2);
+	assert_int_equal(a.phases[SS_PHASE_PROFILING], 2);
+	assert_int_equal(a.nengines, 1);
+	assert_string_equal(a.engines[0].name, "vllm");
+	assert_int_equal(a.engines[0].count, 2);
+	assert_int_equal(a.ninputs, 1);
+	assert_int_equal(a.inputs[0].requests, 2);
+	assert_string_equal(ss_input_kind_name(&a.inputs[0]), "raw");
+
+	/* values kept in input order */
+	assert_int_equal(r->values[SS_M_ACCEPTANCE_LENGTH].len, 2);
+	assert_double_is(r->values[SS_M_ACCEPTANCE_LENGTH].v[0], 3.25);
+
+	assert_true(r->has[SS_M_ACCEPTANCE_LENGTH]);
+	assert_double_is(r->stats[SS_M_ACCEPTANCE_LENGTH].avg, 2.458333333333333);
+	assert_double_is(r->stats[SS_M_ACCEPTANCE_LENGTH].p50, 2.458333333333333);
+	assert_double_is(r->stats[SS_M_ACCEPTANCE_LENGTH].p90, 3.091666666666667);
+	assert_double_is(r->stats[SS_M_ACCEPTANCE_LENGTH].std, 0.7916666666666667);
+	assert_double_is(r->stats[SS_M_STEPS].avg, 5.5);
+	assert_double_is(r->stats[SS_M_STEPS].p1, 3.05);
+	assert_double_is(r->stats[SS_M_STEPS].std, 2.5);
+	assert_double_is(r->stats[SS_M_STEPS].sum, 11.0);
+	assert_double_is(r->stats[SS_M_TOKEN_WEIGHTED_AL].avg, 2.8181818181818183);
+	assert_double_is(r->stats[SS_M_OVERALL_DAR].avg, 45.45454545454545);
+	assert_double_is(r->stats[SS_M_TOTAL_STEPS].avg, 11.0);
+	assert_double_is(r->stats[SS_M_TOTAL_ACCEPTED].avg, 20.0);
+	assert_double_is(r->stats[SS_M_TOTAL_DRAFT].avg, 44.0);
+	assert_false(r->has[SS_M_ZERO_STEP_REQUESTS]);
+	assert_true(r->sum_steps == 11);
+
+	/* pooled histogram {0:2,1:3,2:2,3:3,4:1} */
+	assert_int_equal(r->hist_len, 5);
+	assert_true(r->hist[0] == 2 && r->hist[1] == 3 && r->hist[2] == 2 &&
+		    r->hist[3] == 3 && r->hist[4] == 1);
+
+	assert_false(ss_results_any(&a.warmup));
+	ss_agg_release(&a);
+}
+
+static void test_phases(void **state)
+{
+	static const enum ss_phase_mode modes[] = {
+		SS_PHASES_PROFILING, SS_PHASES_WARMUP, SS_PHASES_ALL,
+	};
+	/* A is profiling, B is warmup: how many values the main set gets. */
+	static const size_t main_count[] = {1, 1, 2};
+	static const double main_first[] = {3.25, 1.0 + 2.0 / 3.0, 3.25};
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		struct ss_agg a;
+
+		ss_agg_init(&a, modes[i]);
+		add_ok(&a, fx_record_a, SS_PHASE_PROFILING);
+		add_ok(&a, fx_record_b, SS_PHASE_WARMUP);
+		assert_true(ss_agg_finish(&a));
+		/* the accounting always covers every request */
+		assert_int_equal(a.total, 2);
+		assert_int_equal(a.phases[SS_PHASE_PROFILING], 1);
+		assert_int_equal(a.phases[SS_PHASE_WARMUP], 1);
+		assert_int_equal(a.engines[0].count, 2);
+		assert_int_equal(a.main.stats[SS_M_ACCEPTANCE_LENGTH].count, main_count[i]);
+		assert_double_is(a.main.values[SS_M_ACCEPTANCE_LENGTH].v[0], main_first[i]);
+		if (modes[i] == SS_PHASES_PROFILING) {
+			assert_true(ss_results_any(&a.warmup));
+			assert_double_is(a.warmup.stats[SS_M_ACCEPTANCE_LENGTH].avg,
+					 1.0 + 2.0 / 3.0);
+			assert_double_is(a.warmup.stats[SS_M_TOTAL_STEPS].avg, 3.0);
+		} else {
+			assert_false(ss_results_any(&a.warmup));
+		}
+		ss_agg_release(&a);
+	}
+}
+
+static void test_zero_step_and_statuses(void **state)
+{
+	static const int64_t zero[] = {0, 0, 0};
+	struct ss_agg a;
+	struct ss_record r;
+	struct ss_outcome o;
+
+	(void)state;
+	ss_agg_init(&a, SS_PHASES_PROFILING);
+	assert_true(ss_agg_begin_input(&a, "a.jsonl"));
+	fx_vllm(&r, zero, 3, 0, 0, 0, 1.0, 0.0);
+	strcpy(r.engine, "sglang");
+	fx_outcome_of(&o, &r, SS_PHASE_PROFILING, 1);
+	assert_int_equal(o.status, SS_ST_ZERO_STEP);
+	assert_true(ss_agg_add(&a, &o));
+	ss_record_release(&r);
+
+	assert_true(ss_agg_begin_input(&a, "b.jsonl"));
+	fx_outcome_status(&o, SS_ST_MALFORMED, SS_PHASE_PROFILING, SS_KIND_BODY, "bad");
+	assert_true(ss_agg_add(&a, &o));
+	fx_outcome_status(&o, SS_ST_NO_STATS, SS_PHASE_WARMUP, SS_KIND_SSE, NULL);
+	assert_true(ss_agg_add(&a, &o));
+	fx_outcome_status(&o, SS_ST_UNPARSABLE, SS_PHASE_PROFILING, SS_KIND_UNKNOWN, NULL);
+	assert_true(ss_agg_add(&a, &o));
+
+	assert_true(ss_agg_begin_input(&a, "c.jsonl"));
+	fx_outcome_status(&o, SS_ST_OVERSIZE, SS_PHASE_PROFILING, SS_KIND_UNKNOWN, NULL);
+	assert_true(ss_agg_add(&a, &o));
+	ss_agg_fail_input(&a);
+	assert_true(ss_agg_begin_input(&a, "d.jsonl"));
+	assert_true(ss_agg_finish(&a));
+
+	assert_int_equal(a.total, 5);
+	assert_int_equal(a.status[SS_ST_ZERO_STEP], 1);
+	assert_int_equal(a.status[SS_ST_MALFORMED], 1);
+	assert_int_equal(a.status[SS_ST_NO_STATS], 1);
+	assert_int_equal(a.status[SS_ST_UNPARSABLE], 1);
+	assert_int_equal(a.status[SS_ST_OVERSIZE], 1);
+	assert_int_equal(a.status[SS_ST_OK], 0);
+	assert_int_equal(a.phases[SS_PHASE_WARMUP], 1);
+	/* engines count zero_step records too */
+	assert_int_equal(a.nengines, 1);
+	assert_string_equal(a.engines[0].name, "sglang");
+
+	assert_string_equal(ss_input_kind_name(&a.inputs[0]), "raw");
+	assert_string_equal(ss_input_kind_name(&a.inputs[1]), "mixed");
+	assert_string_equal(ss_input_kind_name(&a.inputs[2]), "unknown");
+	assert_string_equal(ss_input_kind_name(&a.inputs[3]), "unknown");
+	assert_true(a.inputs[2].failed);
+	assert_false(a.inputs[1].failed);
+	assert_int_equal(a.inputs[1].requests, 3);
+	assert_int_equal(a.inputs[3].requests, 0);
+
+	/* no ok record: only the zero-step count exists */
+	for (int m = 0; m < SS_M_COUNT; m++)
+		assert_int_equal(a.main.has[m], m == SS_M_ZERO_STEP_REQUESTS);
+	assert_double_is(a.main.stats[SS_M_ZERO_STEP_REQUESTS].avg, 1.0);
+	ss_agg_release(&a);
+}
+
+static void test_without_steps(void **state)
+{
+	struct ss_agg a;
+	struct ss_record r;
+	struct ss_outcome o;
+
+	(void)state;
+	ss_agg_init(&a, SS_PHASES_PROFILING);
+	fx_llamacpp(&r, 3, 4);
+	fx_outcome_of(&o, &r, SS_PHASE_PROFILING, 1);
+	assert_true(ss_agg_add(&a, &o));
+	ss_record_release(&r);
+	/* a second engine, and one ok record with steps */
+	add_ok(&a, fx_record_b, SS_PHASE_PROFILING);
+	assert_true(ss_agg_finish(&a));
+
+	assert_int_equal(a.nengines, 2);
+	assert_string_equal(a.engines[0].name, "llamacpp");
+	assert_string_equal(a.engines[1].name, "vllm");
+	/* acceptance length and steps only from B */
+	assert_int_equal(a.main.stats[SS_M_ACCEPTANCE_LENGTH].count, 1);
+	assert_int_equal(a.main.stats[SS_M_STEPS].count, 1);
+	assert_int_equal(a.main.stats[SS_M_DRAFT_ACCEPTANCE_RATE].count, 2);
+	/* token-weighted: 1 + 2 / 3 (the llama.cpp drafts don't count) */
+	assert_double_is(a.main.stats[SS_M_TOKEN_WEIGHTED_AL].avg, 1.0 + 2.0 / 3.0);
+	/* overall rate: (3 + 2) / (4 + 12) */
+	assert_double_is(a.main.stats[SS_M_OVERALL_DAR].avg, 31.25);
+	assert_double_is(a.main.stats[SS_M_TOTAL_STEPS].avg, 3.0);
+	assert_double_is(a.main.stats[SS_M_TOTAL_ACCEPTED].avg, 5.0);
+	ss_agg_release(&a);
+
+	/* llama.cpp only: no steps at all */
+	ss_agg_init(&a, SS_PHASES_PROFILING);
+	fx_llamacpp(&r, 0, 4);
+	fx_outcome_of(&o, &r, SS_PHASE_PROFILING, 1);
+	assert_true(ss_agg_add(&a, &o));
+	ss_record_release(&r);
+	assert_true(ss_agg_finish(&a));
+	assert_false(a.main.has[SS_M_TOKEN_WEIGHTED_AL]);
+	assert_false(a.main.has[SS_M_ACCEPTANCE_LENGTH]);
+	assert_true(a.main.has[SS_M_OVERALL_DAR]);
+	assert_double_is(a.main.stats[SS_M_OVERALL_DAR].avg, 0.0);
+	assert_true(a.main.has[SS_M_TOTAL_STEPS]);
+	assert_double_is(a.main.stats[SS_M_TOTAL_STEPS].avg, 0.0);
+	assert_int_equal(a.main.hist_len, 0);
+	ss_agg_release(&a);
+}
+
+static void test_empty(void **state)
+{
+	struct ss_agg a;
+
+	(void)state;
+	ss_agg_init(&a, SS_PHASES_PROFILING);
+	assert_true(ss_agg_finish(&a));
+	assert_false(ss_results_any(&a.main));
+	assert_int_equal(a.total, 0);
+	ss_agg_release(&a);
+	ss_agg_release(&a); /* releasing twice is harmless */
+}
+
+/* Every allocation failure ends in a clean false, without a leak. */
+static void test_out_of_memory(void **state)
+{
+	bool done = false;
+
+	(void)state;
+	for (uint64_t n = 1; !done && n < 100; n++) {
+		struct ss_agg a;
+		struct ss_record ra, rb;
+		struct ss_outcome oa, ob;
+		bool ok;
+
+		fx_record_a(&ra);
+		fx_record_b(&rb);
+		fx_outcome_of(&oa, &ra, SS_PHASE_PROFILING, 1);
+		fx_outcome_of(&ob, &rb, SS_PHASE_WARMUP, 2);
+		ss_agg_init(&a, SS_PHASES_PROFILING);
+		ss_alloc_fail_at(n, 1);
+		ok = ss_agg_begin_input(&a, "x") && ss_agg_add(&a, &oa) &&
+		     ss_agg_add(&a, &ob) && ss_agg_finish(&a);
+		ss_alloc_fail_at(0, 0);
+		done = ok;
+		ss_agg_release(&a);
+		ss_record_release(&ra);
+		ss_record_release(&rb);
+	}
+	assert_true(done);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_metric_table),
+		cmocka_unit_test(test_values_of_a),
+		cmocka_unit_test(test_values_without_steps),
+		cmocka_unit_test(test_values_huge_counts),
+		cmocka_unit_test(test_two_records),
+		cmocka_unit_test(test_phases),
+		cmocka_unit_test(test_zero_step_and_statuses),
+		cmocka_unit_test(test_without_steps),
+		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_out_of_memory),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

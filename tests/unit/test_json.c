@@ -1,0 +1,195 @@
+/*
+ * test_json.c - the simdjson shim through its C header. This file is
+ * compiled as strict C99 (-std=c99 -pedantic-errors), which also checks
+ * that json.h is plain C.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "json/json.h"
+
+static char *padded_copy(const char *s, size_t n)
+{
+	char *p = malloc(n + SSJ_PADDING);
+
+	assert_non_null(p);
+	memcpy(p, s, n);
+	memset(p + n, 'x', SSJ_PADDING);  /* padding content must not matter */
+	return p;
+}
+
+static enum ssj_status parse(struct ssj_parser *ps, const char *s, ssj_field_fn fn, void *ctx)
+{
+	size_t n = strlen(s);
+	char *p = padded_copy(s, n);
+	enum ssj_status st = ssj_parse(ps, p, n, fn, ctx);
+
+	free(p);
+	return st;
+}
+
+struct seen {
+	char text[512];
+};
+
+static void add(struct seen *s, const char *p, size_t n)
+{
+	size_t l = strlen(s->text);
+
+	assert_true(l + n + 2 < sizeof(s->text));
+	memcpy(s->text + l, p, n);
+	s->text[l + n] = '|';
+	s->text[l + n + 1] = '\0';
+}
+
+static int describe(void *ctx, const char *key, size_t keylen, struct ssj_value *v)
+{
+	struct seen *s = ctx;
+	const char *p;
+	size_t n;
+
+	add(s, key, keylen);
+	switch (ssj_value_type(v)) {
+	case SSJ_NUMBER:
+		assert_int_equal(ssj_value_number_text(v, &p, &n), SSJ_OK);
+		add(s, p, n);
+		break;
+	case SSJ_STRING:
+		assert_int_equal(ssj_value_raw_string(v, &p, &n), SSJ_OK);
+		add(s, p, n);
+		break;
+	case SSJ_OBJECT:
+	case SSJ_ARRAY:
+		assert_int_equal(ssj_value_raw_json(v, &p, &n), SSJ_OK);
+		add(s, p, n);
+		break;
+	case SSJ_NULL:
+		assert_true(ssj_value_is_null(v));
+		add(s, "null", 4);
+		break;
+	case SSJ_BOOL: {
+		bool b;
+
+		assert_int_equal(ssj_value_bool(v, &b), SSJ_OK);
+		add(s, b ? "T" : "F", 1);
+		break;
+	}
+	default:
+		fail_msg("unexpected type");
+	}
+	return 0;
+}
+
+static void test_walk(void **state)
+{
+	struct ssj_parser *ps = ssj_parser_new();
+	struct seen s;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(parse(ps, " {\"a\": 1.50 , \"b\":\"x\\\"y\", \"c\":{\"d\":[1, 2]},\"e\":null,\"f\":true,\"\\u0067\":-0 } ",
+			       describe, &s), SSJ_OK);
+	assert_string_equal(s.text, "a|1.50|b|x\\\"y|c|{\"d\":[1, 2]}|e|null|f|T|g|-0|");
+	ssj_parser_free(ps);
+}
+
+static int stop_at_b(void *ctx, const char *key, size_t keylen, struct ssj_value *v)
+{
+	(void)ctx;
+	(void)v;
+	return keylen == 1 && key[0] == 'b';
+}
+
+static void test_errors(void **state)
+{
+	struct ssj_parser *ps = ssj_parser_new();
+	char deep[3000];
+
+	(void)state;
+	assert_int_equal(parse(ps, "{\"a\":1", NULL, NULL), SSJ_ESYNTAX);
+	assert_int_equal(parse(ps, "{\"a\":1}}", NULL, NULL), SSJ_ESYNTAX);
+	assert_int_equal(parse(ps, "", NULL, NULL), SSJ_ESYNTAX);
+	assert_int_equal(parse(ps, "[1]", NULL, NULL), SSJ_ENOTOBJECT);
+	assert_int_equal(parse(ps, "\"s\"", NULL, NULL), SSJ_ENOTOBJECT);
+	assert_int_equal(parse(ps, "{\"a\":\"\xc3\x28\"}", NULL, NULL), SSJ_EUTF8);
+	assert_int_equal(parse(ps, "{\"a\":1,\"b\":2,\"c\":3}", stop_at_b, NULL), SSJ_STOPPED);
+	memset(deep, '[', sizeof(deep));
+	memcpy(deep, "{\"a\":", 5);
+	deep[sizeof(deep) - 1] = '\0';
+	assert_int_not_equal(parse(ps, deep, NULL, NULL), SSJ_OK);
+	ssj_parser_free(ps);
+}
+
+static void test_validate(void **state)
+{
+	struct ssj_parser *ps = ssj_parser_new();
+	const char *good[] = {"{\"a\":[1,2.5,-0,1e400,\"\\u00e9\"],\"b\":{}}", "[]", "12", "null"};
+	const char *bad[] = {"{\"a\":tru}", "{\"a\":01}", "{\"a\":\"\\x\"}", "[1,]", "{\"a\":1} 2"};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		char *p = padded_copy(good[i], strlen(good[i]));
+
+		assert_int_equal(ssj_validate(ps, p, strlen(good[i])), SSJ_OK);
+		free(p);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *p = padded_copy(bad[i], strlen(bad[i]));
+
+		assert_int_not_equal(ssj_validate(ps, p, strlen(bad[i])), SSJ_OK);
+		free(p);
+	}
+	ssj_parser_free(ps);
+}
+
+struct numbers {
+	double d;
+	enum ssj_status st;
+};
+
+static int read_double(void *ctx, const char *key, size_t keylen, struct ssj_value *v)
+{
+	struct numbers *n = ctx;
+
+	(void)key;
+	(void)keylen;
+	n->st = ssj_value_double(v, &n->d);
+	return 0;
+}
+
+static void test_doubles(void **state)
+{
+	struct ssj_parser *ps = ssj_parser_new();
+	struct numbers n;
+
+	(void)state;
+	assert_int_equal(parse(ps, "{\"x\":0.1}", read_double, &n), SSJ_OK);
+	assert_int_equal(n.st, SSJ_OK);
+	assert_true(n.d == 0.1);
+	assert_int_equal(parse(ps, "{\"x\":3}", read_double, &n), SSJ_OK);
+	assert_true(n.d == 3.0);
+	assert_int_equal(parse(ps, "{\"x\":1e400}", read_double, &n), SSJ_OK);
+	assert_int_equal(n.st, SSJ_ERANGE);
+	assert_int_equal(parse(ps, "{\"x\":\"1\"}", read_double, &n), SSJ_OK);
+	assert_int_equal(n.st, SSJ_ETYPE);
+	ssj_parser_free(ps);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_walk),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_validate),
+		cmocka_unit_test(test_doubles),
+	};
+
+	assert_non_null(ssj_version());
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

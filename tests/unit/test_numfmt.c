@@ -1,0 +1,145 @@
+/* Unit tests of the number formats (SPEC 4: Python's repr, %.2f). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <cmocka.h>
+
+#include "report/numfmt.h"
+
+static char out[512];
+
+static const char *repr(double v)
+{
+	struct ss_buf b = SS_BUF_INIT;
+
+	ss_buf_add_double(&b, v);
+	assert_false(b.failed);
+	snprintf(out, sizeof(out), "%s", b.data);
+	ss_buf_release(&b);
+	return out;
+}
+
+static const char *fmt(void (*fn)(struct ss_buf *, double), double v)
+{
+	struct ss_buf b = SS_BUF_INIT;
+
+	fn(&b, v);
+	snprintf(out, sizeof(out), "%s", b.data);
+	ss_buf_release(&b);
+	return out;
+}
+
+static void test_repr(void **state)
+{
+	(void)state;
+	assert_string_equal(repr(0.1), "0.1");
+	assert_string_equal(repr(1.0 / 3.0), "0.3333333333333333");
+	assert_string_equal(repr(8.0), "8.0");
+	assert_string_equal(repr(1e16), "1e+16");
+	assert_string_equal(repr(1e-05), "1e-05");
+	assert_string_equal(repr(1.5e-05), "1.5e-05");
+	assert_string_equal(repr(123456789012345680.0), "1.2345678901234568e+17");
+	assert_string_equal(repr(5e-324), "5e-324");
+	assert_string_equal(repr(-0.0), "-0.0");
+	assert_string_equal(repr(0.0), "0.0");
+	assert_string_equal(repr(0.0001), "0.0001");
+	assert_string_equal(repr(1e22), "1e+22");
+	assert_string_equal(repr(9999999999999998.0), "9999999999999998.0");
+	assert_string_equal(repr(11.0), "11.0");
+	assert_string_equal(repr(-2.5), "-2.5");
+	assert_string_equal(repr(2.8181818181818183), "2.8181818181818183");
+	assert_string_equal(repr(45.45454545454545), "45.45454545454545");
+	assert_string_equal(repr(1e100), "1e+100");
+	assert_string_equal(repr(1.7976931348623157e308), "1.7976931348623157e+308");
+	assert_string_equal(repr(2.2250738585072014e-308), "2.2250738585072014e-308");
+	assert_string_equal(repr(123.456), "123.456");
+	assert_string_equal(repr(0.000123), "0.000123");
+	/* non-finite values are never written as numbers */
+	assert_string_equal(repr(__builtin_inf()), "null");
+	assert_string_equal(repr(__builtin_nan("")), "null");
+}
+
+static void test_fixed2(void **state)
+{
+	(void)state;
+	assert_string_equal(fmt(ss_buf_add_fixed2, 16.0), "16.00");
+	assert_string_equal(fmt(ss_buf_add_fixed2, 2.458333333333333), "2.46");
+	/* the binary value of 2.675 is below the tie */
+	assert_string_equal(fmt(ss_buf_add_fixed2, 2.675), "2.67");
+	/* exact ties round to even */
+	assert_string_equal(fmt(ss_buf_add_fixed2, 0.125), "0.12");
+	assert_string_equal(fmt(ss_buf_add_fixed2, 0.375), "0.38");
+	assert_string_equal(fmt(ss_buf_add_fixed2, -0.0), "-0.00");
+	assert_string_equal(fmt(ss_buf_add_fixed2, -0.001), "-0.00");
+	assert_string_equal(fmt(ss_buf_add_fixed2, 999.995), "1000.00");
+	assert_string_equal(fmt(ss_buf_add_fixed2, 1234567.891), "1234567.89");
+	assert_string_equal(fmt(ss_buf_add_fixed2, __builtin_inf()), "inf");
+}
+
+static void test_fixed2_grouped(void **state)
+{
+	(void)state;
+	assert_string_equal(fmt(ss_buf_add_fixed2_grouped, 0.5), "0.50");
+	assert_string_equal(fmt(ss_buf_add_fixed2_grouped, 999.994), "999.99");
+	assert_string_equal(fmt(ss_buf_add_fixed2_grouped, 999.995), "1,000.00");
+	assert_string_equal(fmt(ss_buf_add_fixed2_grouped, 1234567.891), "1,234,567.89");
+	assert_string_equal(fmt(ss_buf_add_fixed2_grouped, -1234.5), "-1,234.50");
+	assert_string_equal(fmt(ss_buf_add_fixed2_grouped, 123456.0), "123,456.00");
+	assert_string_equal(fmt(ss_buf_add_fixed2_grouped, 1e20),
+			    "100,000,000,000,000,000,000.00");
+}
+
+static void test_fixed0(void **state)
+{
+	(void)state;
+	assert_string_equal(fmt(ss_buf_add_fixed0, 12.5), "12");
+	assert_string_equal(fmt(ss_buf_add_fixed0, 37.5), "38");
+	assert_string_equal(fmt(ss_buf_add_fixed0, 100.0 / 12.0), "8");
+	assert_string_equal(fmt(ss_buf_add_fixed0, 0.0), "0");
+	assert_string_equal(fmt(ss_buf_add_fixed0, 100.0), "100");
+}
+
+static void test_integers(void **state)
+{
+	struct ss_buf b = SS_BUF_INIT;
+	__int128 big = (__int128)INT64_MAX * 4 + 3; /* 36893488147419103231 */
+	__int128 min128 = -(__int128)(((unsigned __int128)1 << 127) - 1) - 1;
+
+	(void)state;
+	ss_buf_add_i128(&b, 0);
+	ss_buf_addc(&b, ' ');
+	ss_buf_add_i128(&b, -42);
+	ss_buf_addc(&b, ' ');
+	ss_buf_add_i128(&b, big);
+	ss_buf_addc(&b, ' ');
+	ss_buf_add_i128(&b, min128);
+	assert_string_equal(b.data,
+		"0 -42 36893488147419103231 -170141183460469231731687303715884105728");
+	ss_buf_reset(&b);
+	ss_buf_add_u64_grouped(&b, 0);
+	ss_buf_addc(&b, ' ');
+	ss_buf_add_u64_grouped(&b, 999);
+	ss_buf_addc(&b, ' ');
+	ss_buf_add_u64_grouped(&b, 1000);
+	ss_buf_addc(&b, ' ');
+	ss_buf_add_u64_grouped(&b, 1234567);
+	ss_buf_addc(&b, ' ');
+	ss_buf_add_u64_grouped(&b, UINT64_MAX);
+	assert_string_equal(b.data, "0 999 1,000 1,234,567 18,446,744,073,709,551,615");
+	ss_buf_release(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_repr),
+		cmocka_unit_test(test_fixed2),
+		cmocka_unit_test(test_fixed2_grouped),
+		cmocka_unit_test(test_fixed0),
+		cmocka_unit_test(test_integers),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

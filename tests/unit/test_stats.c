@@ -1,0 +1,123 @@
+/* Unit tests of the statistics of one per-request metric (SPEC 3.1). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "metrics/stats.h"
+
+/* Exact comparison: the expected doubles are the SPEC's shortest texts. */
+#define assert_double_is(x, y) assert_true((x) == (y))
+
+static void test_acceptance_length_ab(void **state)
+{
+	/* SPEC 6: A mean 3.25, B 1 + 2/3, in input order A then B. */
+	const double v[] = {3.25, 1.0 + 2.0 / 3.0};
+	double scratch[2];
+	struct ss_stats s;
+
+	(void)state;
+	ss_stats_compute(v, 2, scratch, &s);
+	assert_int_equal(s.count, 2);
+	assert_double_is(s.avg, 2.458333333333333);
+	assert_double_is(s.p50, 2.458333333333333);
+	assert_double_is(s.p90, 3.091666666666667);
+	assert_double_is(s.std, 0.7916666666666667);
+	assert_double_is(s.min, 1.6666666666666665);
+	assert_double_is(s.max, 3.25);
+	assert_double_is(s.sum, 4.916666666666666);
+	/* numpy's lerp: from below when t < 0.5, from above otherwise */
+	assert_double_is(s.p1, 1.6824999999999999);
+	assert_double_is(s.p10, 1.825);
+	assert_double_is(s.p75, 2.8541666666666665);
+	assert_double_is(s.p99, 3.234166666666667);
+	/* input untouched */
+	assert_double_is(v[0], 3.25);
+}
+
+static void test_steps_ab(void **state)
+{
+	const double v[] = {8, 3};
+	double scratch[2];
+	struct ss_stats s;
+
+	(void)state;
+	ss_stats_compute(v, 2, scratch, &s);
+	assert_double_is(s.avg, 5.5);
+	assert_double_is(s.p1, 3.05);
+	assert_double_is(s.std, 2.5);
+	assert_double_is(s.sum, 11.0);
+	assert_double_is(s.min, 3.0);
+	assert_double_is(s.max, 8.0);
+	assert_double_is(s.p5, 3.25);
+	assert_double_is(s.p10, 3.5);
+	assert_double_is(s.p25, 4.25);
+	assert_double_is(s.p50, 5.5);
+	assert_double_is(s.p75, 6.75);
+	assert_double_is(s.p90, 7.5);
+	assert_double_is(s.p95, 7.75);
+	assert_double_is(s.p99, 7.95);
+}
+
+static void test_single_value(void **state)
+{
+	const double v[] = {42.5};
+	double scratch[1];
+	struct ss_stats s;
+
+	(void)state;
+	ss_stats_compute(v, 1, scratch, &s);
+	assert_int_equal(s.count, 1);
+	assert_double_is(s.avg, 42.5);
+	assert_double_is(s.min, 42.5);
+	assert_double_is(s.max, 42.5);
+	assert_double_is(s.p1, 42.5);
+	assert_double_is(s.p99, 42.5);
+	assert_double_is(s.std, 0.0);
+	assert_double_is(s.sum, 42.5);
+}
+
+static void test_percentiles_of_five(void **state)
+{
+	/* sorted 1..5, unsorted input: x = q/100 * 4 */
+	const double v[] = {5, 1, 4, 2, 3};
+	double scratch[5];
+	struct ss_stats s;
+
+	(void)state;
+	ss_stats_compute(v, 5, scratch, &s);
+	assert_double_is(s.avg, 3.0);
+	assert_double_is(s.p25, 2.0);
+	assert_double_is(s.p50, 3.0);
+	assert_double_is(s.p75, 4.0);
+	assert_double_is(s.p90, 4.6);   /* 5 - 1 * 0.4 */
+	assert_double_is(s.p10, 1.4);   /* 1 + 1 * 0.4 */
+	assert_double_is(s.std, 1.4142135623730951); /* sqrt(2) */
+	assert_double_is(ss_percentile(scratch, 5, 0), 1.0);
+	assert_double_is(ss_percentile(scratch, 5, 100), 5.0);
+}
+
+static void test_sum_in_input_order(void **state)
+{
+	/* (1e16 + 1) + 1 loses both ones; a sorted sum would keep them. */
+	const double v[] = {1e16, 1.0, 1.0};
+	double scratch[3];
+	struct ss_stats s;
+
+	(void)state;
+	ss_stats_compute(v, 3, scratch, &s);
+	assert_double_is(s.sum, 1e16);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_acceptance_length_ab),
+		cmocka_unit_test(test_steps_ab),
+		cmocka_unit_test(test_single_value),
+		cmocka_unit_test(test_percentiles_of_five),
+		cmocka_unit_test(test_sum_in_input_order),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
