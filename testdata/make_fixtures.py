@@ -163,7 +163,9 @@ def usage(c, p=12):
 # line 1  warmup   ok          W: [1,2] k 2 -> hist [0,1,1], steps 2, acc 3, drafted 4
 # line 2  profiling ok         A (SPEC 6)
 # line 3  profiling error      error object, no responses
-# line 4  profiling ok         B (SPEC 6); usage chunk split over two packets
+# line 4  profiling ok         B (SPEC 6; mean 1 + 2/3 = 1.6666666666666665 as vLLM computes
+#                        it, which SPEC 6's avg and percentiles need); usage chunk
+#                        split over two packets
 # line 5  profiling cancelled  was_cancelled, partial stream, no [DONE]
 # line 6  (none)   unparsable  garbage text (phase: profiling, the default)
 # line 7  profiling malformed  histogram sums to 3 but num_spec_steps is 4
@@ -185,7 +187,7 @@ def sample_raw():
     lines.append(raw_line(meta(3), [], chat_payload("This one fails."), done=False,
                           error={"code": 500, "type": "InternalServerError",
                                  "message": "upstream connect error"}))
-    B = vllm_sd([1, 2, 0, 0, 0], 3, 2, 12, 1.6666666666666667, 0.16666666666666666, k=4,
+    B = vllm_sd([1, 2, 0, 0, 0], 3, 2, 12, 1.6666666666666665, 0.16666666666666666, k=4,
                 psa=[1, 1, 0], psd=[4, 4, 4])
     lines.append(raw_line(meta(4), vllm_stream_chunks("chatcmpl-b", ["Four."], B, 4),
                           chat_payload("2+2?"), split_last=True))
@@ -579,7 +581,7 @@ def records():
         "spec_decode_steps": {"value": 8, "unit": "count"},
         "spec_decode_accepted_draft_tokens": {"value": 18, "unit": "tokens"},
         "spec_decode_draft_tokens": {"value": 32, "unit": "tokens"}}))
-    B = neutral("vllm", 1.6666666666666667, 0.16666666666666666, {"0": 1, "1": 2}, 2, 12, 3, 4)
+    B = neutral("vllm", 1.6666666666666665, 0.16666666666666666, {"0": 1, "1": 2}, 2, 12, 3, 4)
     L.append(rec_line(2, B, {"spec_decode_steps": {"value": 999, "unit": "count"}}))
     T = neutral("tensorrt_llm", 2.5, 0.5, {"0": 8, "2": 6, "3": 6}, 30, 60, 20, 3, 51)
     L.append(rec_line(3, T))

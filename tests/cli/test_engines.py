@@ -110,7 +110,7 @@ CASES = {
                 "zero_step", "cancelled"],
         recs={
             1: A,
-            2: Rec("vllm", 2, 12, 3, mean=1.6666666666666667, rate=0.16666666666666666,
+            2: Rec("vllm", 2, 12, 3, mean=1.6666666666666665, rate=0.16666666666666666,
                    hist={0: 1, 1: 2}, k=4),
             3: Rec("tensorrt_llm", 30, 60, 20, mean=2.5, rate=0.5, hist={0: 8, 2: 6, 3: 6},
                    k=3, comp=51),
