@@ -159,11 +159,19 @@ def pyrepr(x):
 # SPEC 3.1, written out plainly
 
 def percentile(sorted_v, q):
+    """SPEC 3.1: x = q/100 * (n-1), lo = floor(x), hi = min(lo+1, n-1), and
+    v[lo] + (x-lo) * (v[hi]-v[lo]) -- evaluated the way numpy's "linear"
+    method (and so AIPerf) evaluates it: from the upper end when the
+    fraction is >= 0.5 (numpy's _lerp), which can differ in the last bit."""
     n = len(sorted_v)
     x = q / 100 * (n - 1)
     lo = math.floor(x)
     hi = min(lo + 1, n - 1)
-    return sorted_v[lo] + (x - lo) * (sorted_v[hi] - sorted_v[lo])
+    t = x - lo
+    a, b = sorted_v[lo], sorted_v[hi]
+    if t >= 0.5:
+        return b - (b - a) * (1 - t)
+    return a + (b - a) * t
 
 
 def stats(values):

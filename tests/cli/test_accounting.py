@@ -18,7 +18,8 @@ LABELS = ["with stats", "zero-step", "without stats", "unrecognized", "ambiguous
 
 def accounting_line(req):
     parts = ["%d %s" % (req[s], l) for s, l in zip(STATUSES, LABELS) if req[s]]
-    return "{:,} requests: ".format(req["total"]) + ", ".join(parts)
+    noun = "request" if req["total"] == 1 else "requests"
+    return "{:,} {}: ".format(req["total"], noun) + ", ".join(parts)
 
 
 class Accounting(Case):

@@ -34,8 +34,8 @@ class ExitCodes(Case):
                      ["--max-record-size", "12Q"], ["--max-record-size", "-5"],
                      ["--max-record-size", ""], ["--max-record-size", "1KK"],
                      ["--bogus"], ["-j", "0"], ["-j", "two"], ["--phase", "cooldown"],
-                     ["--engine", "tgi"], ["--input-kind", "xml"], ["--json"]):
-            res = run(args + [SAMPLE])
+                     ["--engine", "tgi"], ["--input-kind", "xml"], ["-j"]):
+            res = run(args + [SAMPLE] if args != ["-j"] else [SAMPLE] + args)
             self.assertRan(res, 2)
             self.assertEqual(res.out, b"", args)
             self.assertTrue(res.errtext.startswith("specscan: "), (args, res.errtext))
