@@ -11,6 +11,7 @@ CLI_TESTS = \
 	tests/cli/test_outputs.py \
 	tests/cli/test_artifacts.py \
 	tests/cli/test_compressed.py \
+	tests/cli/test_edges.py \
 	tests/cli/test_accounting.py \
 	tests/cli/test_determinism.py
 
