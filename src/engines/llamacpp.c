@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engines/adapters.h"
+#include "util/ratio.h"
 
 static bool llamacpp_claims(const struct ss_payload *pl)
 {
@@ -31,13 +32,15 @@ static bool llamacpp_map(struct ss_payload *pl, struct ss_record *r, char *why,
 		return false;
 	r->draft_acceptance_rate =
 		r->num_draft_tokens > 0
-			? (double)r->num_accepted_draft_tokens / (double)r->num_draft_tokens
+			? ss_ratio((unsigned __int128)r->num_accepted_draft_tokens,
+				   (unsigned __int128)r->num_draft_tokens)
 			: 0.0;
 	if (r->has_steps) {
 		r->has_mean_acceptance_length = true;
 		r->mean_acceptance_length =
-			r->num_spec_steps > 0 ? 1.0 + (double)r->num_accepted_draft_tokens /
-							      (double)r->num_spec_steps
+			r->num_spec_steps > 0
+				? 1.0 + ss_ratio((unsigned __int128)r->num_accepted_draft_tokens,
+						 (unsigned __int128)r->num_spec_steps)
 					      : 1.0;
 	}
 	return true;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engines/adapters.h"
+#include "util/ratio.h"
 
 static bool trtllm_claims(const struct ss_payload *pl)
 {
@@ -45,7 +46,8 @@ static bool trtllm_map(struct ss_payload *pl, struct ss_record *r, char *why,
 		return false;
 	r->has_mean_acceptance_length = true;
 	r->mean_acceptance_length =
-		1.0 + (double)r->num_accepted_draft_tokens / (double)r->num_spec_steps;
+		1.0 + ss_ratio((unsigned __int128)r->num_accepted_draft_tokens,
+			       (unsigned __int128)r->num_spec_steps);
 	return ss_check_histogram_length(r, "acceptance_histogram", why, whylen);
 }
 
