@@ -64,7 +64,7 @@ enum ss_engine ss_engine_from_name(const char *name);
 
 #define SS_ENGINE_NAME_MAX 64
 /* The largest histogram accepted; beyond it a payload is malformed. */
-#define SS_HIST_MAX_BUCKETS (1u << 24)
+#define SS_HIST_MAX_BUCKETS (1u << 20)
 
 /* A growable array of int64 (histogram buckets, per-step values). */
 struct ss_i64vec {
