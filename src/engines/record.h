@@ -107,6 +107,14 @@ void ss_record_release(struct ss_record *r);
  */
 bool ss_record_check(const struct ss_record *r, char *why, size_t whylen);
 
+/*
+ * The ratios an engine does not send, computed from the counts (SPEC 2.4:
+ * a zero denominator gives 1.0 for the mean, 0.0 for the rate). The mean
+ * is set only when the record has steps.
+ */
+void ss_record_compute_mean(struct ss_record *r);
+void ss_record_compute_rate(struct ss_record *r);
+
 /* The record's status once it passed ss_record_check: ok or zero_step. */
 enum ss_status ss_record_status(const struct ss_record *r);
 

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "engines/adapters.h"
-#include "util/ratio.h"
 
 static const enum ss_field_id accepted_aliases[] = {
 	SS_F_SPEC_NUM_CORRECT_DRAFTS, SS_F_SPEC_ACCEPTED_DRAFTS, SS_F_SPEC_ACCEPT_TOKEN_NUM,
@@ -69,17 +68,8 @@ static bool sglang_map(struct ss_payload *pl, struct ss_record *r, char *why,
 		r->has_spec_tokens = true;
 		r->num_spec_tokens = (int64_t)r->histogram.len - 1;
 	}
-	r->has_mean_acceptance_length = true;
-	r->mean_acceptance_length =
-		r->num_spec_steps > 0
-			? 1.0 + ss_ratio((unsigned __int128)r->num_accepted_draft_tokens,
-					 (unsigned __int128)r->num_spec_steps)
-			: 1.0;
-	r->draft_acceptance_rate =
-		r->num_draft_tokens > 0
-			? ss_ratio((unsigned __int128)r->num_accepted_draft_tokens,
-				   (unsigned __int128)r->num_draft_tokens)
-			: 0.0;
+	ss_record_compute_mean(r);
+	ss_record_compute_rate(r);
 	return true;
 }
 

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "engines/adapters.h"
-#include "util/ratio.h"
 
 static bool trtllm_claims(const struct ss_payload *pl)
 {
@@ -44,10 +43,7 @@ static bool trtllm_map(struct ss_payload *pl, struct ss_record *r, char *why,
 				 &r->histogram, why, whylen, &bad);
 	if (bad)
 		return false;
-	r->has_mean_acceptance_length = true;
-	r->mean_acceptance_length =
-		1.0 + ss_ratio((unsigned __int128)r->num_accepted_draft_tokens,
-			       (unsigned __int128)r->num_spec_steps);
+	ss_record_compute_mean(r);
 	return ss_check_histogram_length(r, "acceptance_histogram", why, whylen);
 }
 
