@@ -221,20 +221,17 @@ static bool feed_element(struct ss_processor *p)
  * skipped over whole and scanned for keys (ss_capture_worth), and only an
  * element worth it is walked, with a parser of its own.
  */
-static int response_elem(void *ctx, size_t index, struct ssj_value *v)
+static int response_elem(void *ctx, size_t index, enum ssj_type type, const char *text,
+			 size_t len)
 {
 	struct line_scan *ls = ctx;
 	struct ss_processor *p = ls->p;
-	struct span raw;
+	struct span raw = {text, len};
 
 	(void)index;
-	if (ssj_value_type(v) != SSJ_OBJECT)
+	if (type != SSJ_OBJECT)
 		return 0;
 	p->nparts = 0;
-	if (ssj_value_raw_json(v, &raw.p, &raw.n) != SSJ_OK) {
-		ls->failed = true;
-		return 1;
-	}
 	if (!p->opts.full_parse) {
 		size_t a = (size_t)(raw.p - ls->text), b = a + raw.n;
 
@@ -320,7 +317,7 @@ static int line_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 	if (key_is(key, n, "responses")) {
 		if (t == SSJ_ARRAY && (force == SS_KIND_UNKNOWN || force == SS_KIND_RAW)) {
 			ls->has_responses = true;
-			if (ssj_array_foreach(v, response_elem, ls) != SSJ_OK && !ls->nomem)
+			if (ssj_array_foreach_span(v, response_elem, ls) != SSJ_OK && !ls->nomem)
 				ls->failed = true;
 		}
 	} else if (key_is(key, n, "metadata")) {

@@ -97,6 +97,11 @@ enum ssj_status ssj_array_foreach(struct ssj_value *v, ssj_elem_fn fn, void *ctx
 	return ops()->array_foreach(v, fn, ctx);
 }
 
+enum ssj_status ssj_array_foreach_span(struct ssj_value *v, ssj_span_fn fn, void *ctx)
+{
+	return ops()->array_foreach_span(v, fn, ctx);
+}
+
 enum ssj_status ssj_value_is_empty(struct ssj_value *v, bool *empty)
 {
 	return ops()->value_is_empty(v, empty);
