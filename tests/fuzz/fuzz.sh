@@ -49,29 +49,45 @@ compile "$top/src/json/json.cpp" "$out/obj/json_generic.o" clang++ -std=c++17 $s
 	-DSSJ_OPS_NAME=ssj_ops_generic &
 compile "$top/src/json/json.cpp" "$out/obj/json_haswell.o" clang++ -std=c++17 $san $inc \
 	-DSSJ_OPS_NAME=ssj_ops_haswell -mavx2 -mbmi -mbmi2 -mpclmul -mlzcnt -mpopcnt &
+# (compile runs in a background subshell: its objs+= is lost, list them here)
+objs+=("$out/obj/json_generic.o" "$out/obj/json_haswell.o")
 wait
 objs=($(printf '%s\n' "${objs[@]}" | sort -u))
 
-# Seeds: every line of the text fixtures, and the fixture files whole.
+# Seeds: every line of the text fixtures, the fixture files whole, and the
+# target's kept regression inputs (any name).
 seed() { # target dir...
-	local dir="$out/seeds/$1"
+	local name=$1 dir="$out/seeds/$1" d f
 	shift
 	mkdir -p "$dir"
-	find "$@" -type f \( -name '*.jsonl' -o -name '*.sse' -o -name '*.json' \) 2>/dev/null |
-		while IFS= read -r f; do
-			cp "$f" "$dir/$(basename "$f")"
-			if [ "$(wc -l < "$f")" -lt 200 ]; then
-				split -l 1 -d -a 4 "$f" "$dir/$(basename "$f")."
-			fi
-		done
+	for d in "$@"; do
+		[ -d "$d" ] || continue
+		find "$d" -type f \( -name '*.jsonl' -o -name '*.sse' -o -name '*.json' \) |
+			while IFS= read -r f; do
+				cp "$f" "$dir/$(basename "$f")"
+				if [ "$(wc -l < "$f")" -lt 200 ]; then
+					split -l 1 -d -a 4 "$f" "$dir/$(basename "$f")."
+				fi
+			done
+	done
+	if [ -d "$top/tests/fuzz/regressions/$name" ]; then
+		find "$top/tests/fuzz/regressions/$name" -type f -exec cp {} "$dir/" \;
+	fi
+	if [ "$name" = fuzz_inputs ]; then
+		python3 "$top/tests/fuzz/make_input_seeds.py" "$dir" ||
+			echo "fuzz: no compressed seeds (python3 failed)" >&2
+	fi
+	return 0
 }
 
 status=0
 for target_src in "$top"/tests/fuzz/fuzz_*.c; do
 	name=$(basename "$target_src" .c)
 	bin="$out/$name"
-	clang $san -fsanitize=fuzzer $inc "$target_src" "${objs[@]}" $libs -lstdc++ -o "$bin"
-	seed "$name" "$top/testdata" "$top/tests/fuzz/regressions/$name"
+	# Link with the C++ driver: the shim needs UBSan's C++ runtime (vptr).
+	clang -std=gnu11 $san -fsanitize=fuzzer $inc -c "$target_src" -o "$out/obj/$name.o"
+	clang++ $san -fsanitize=fuzzer "$out/obj/$name.o" "${objs[@]}" $libs -o "$bin"
+	seed "$name" "$top/testdata"
 	echo "fuzz: $name for ${secs}s"
 	log="$out/$name.log"
 	if ! (cd "$out" && "./$name" -max_total_time="$secs" -max_len=65536 -rss_limit_mb=2048 \
