@@ -15,6 +15,7 @@
  *    carries the unit's line and a valid status.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -156,7 +157,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	c.chunk = data[0] % 64;                  /* 0: as much as asked */
 	c.window = data[1] % 32;                 /* 0: the default */
-	c.max_record = data[2] < 128 ? 1 + data[2] : (size_t)256 << 20;
+	c.max_record = data[2] < 128 ? (size_t)data[2] + 1 : (size_t)256 << 20;
 	c.target = 1 + (size_t)data[3] * 4;
 	c.fail = NULL;
 	whole = c;
@@ -174,6 +175,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (a == SS_FILL_NOMEM || b == SS_FILL_NOMEM)
 			continue;
 		CHECK(a == SS_FILL_END && b == SS_FILL_END);
+		if (getenv("FUZZ_SSE_DEBUG"))
+			fprintf(stderr, "mode %d\n--- cut:\n%.*s--- whole:\n%.*s", (int)modes[m],
+				(int)got.len, got.len ? got.data : "", (int)ref.len,
+				ref.len ? ref.data : "");
 		CHECK(got.len == ref.len && (!got.len || memcmp(got.data, ref.data, got.len) == 0));
 		cf.fail = "injected failure";
 		if (frame(data, size, modes[m], &cf, &failed, false) == SS_FILL_ERROR)
