@@ -716,7 +716,7 @@ static enum step container_next(struct ss_inputs *it)
 			/* Held and spooled members are still read after this. */
 			c->ended = true;
 			ss_msg_error(it->msg, "cannot read archive '%s': %s", c->name,
-				     why ? why : "unknown error");
+				     why ? why : "damaged or truncated archive");
 			set_fail_name(it, c->name);
 			return it->fail_name ? STEP_FAILED : STEP_FATAL;
 		}
