@@ -1,1 +1,33 @@
-# whole-program tests
+# Whole-program tests: Python 3 scripts (standard library only) that run the
+# built ./specscan on the fixtures of testdata/ and on compressed/archived
+# variants built at test time.  Each script exits non-zero on failure, 77
+# to skip, 99 on a hard error (automake's default test driver).
+CLI_TESTS = \
+	tests/cli/test_fixtures.py \
+	tests/cli/test_manpage.py \
+	tests/cli/test_exit_codes.py \
+	tests/cli/test_sample.py \
+	tests/cli/test_engines.py \
+	tests/cli/test_outputs.py \
+	tests/cli/test_artifacts.py \
+	tests/cli/test_compressed.py \
+	tests/cli/test_edges.py \
+	tests/cli/test_accounting.py \
+	tests/cli/test_determinism.py
+
+TESTS += $(CLI_TESTS)
+TEST_EXTENSIONS = .py
+PY_LOG_COMPILER = $(PYTHON3)
+AM_PY_LOG_FLAGS = -B
+PYTHON3 = python3
+
+# Where the tests find the binary and the fixtures (out-of-tree builds too).
+AM_TESTS_ENVIRONMENT = \
+	SPECSCAN='$(abs_top_builddir)/specscan'; \
+	SRCDIR='$(abs_top_srcdir)'; \
+	export SPECSCAN SRCDIR;
+
+# The scripts need the binary built first.
+$(CLI_TESTS:.py=.log): specscan$(EXEEXT)
+
+EXTRA_DIST += tests/cli/sslib.py $(CLI_TESTS) testdata/make_fixtures.py

@@ -33,6 +33,10 @@ extern const struct ss_adapter *const ss_adapters[];
 bool ss_records_line_map(struct ss_payload *pl, struct ss_record *r, char *why,
 			 size_t whylen);
 
+/* Shared by the adapters: the optional per-step arrays (SPEC 2.4). */
+void ss_read_per_step(struct ss_payload *pl, struct ss_record *r, char *why,
+		      size_t whylen, bool *bad);
+
 /* Shared by the adapters: a histogram whose length must be k + 1. */
 bool ss_check_histogram_length(const struct ss_record *r, const char *name,
 			       char *why, size_t whylen);

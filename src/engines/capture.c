@@ -4,6 +4,9 @@
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 #endif
 
 #include "engines/payload.h"
@@ -495,67 +498,157 @@ static inline bool key_matters(const struct ss_capture *c, const char *s, size_t
  * there cannot be judged fast (*odd: a \u escape, white space before a
  * colon); the careful scan or a parse then decides.
  */
+/* One position of the scan, in plain C: see scan(). */
+static int scan_one(const struct ss_capture *k, const char *s, size_t i)
+{
+	if (s[i] == 'u' && s[i - 1] == '\\' && s[i - 2] == '\\')
+		return 2;
+	if (s[i] != ':')
+		return 0;
+	if (s[i - 1] == ' ' || (s[i - 2] == '\\' && s[i - 1] != '"'))
+		return 2;
+	return s[i - 1] == '"' && s[i - 2] == '\\' && key_matters(k, s, i);
+}
+
+/*
+ * The vector loop, as a macro over the vector width: V is the vector type,
+ * LOAD, EQ, OR, AND and MASK its operations. A key end is kept only when
+ * its last two letters are those of a key that matters (so most keys never
+ * reach key_matters()); `oddm` marks what the fast scan cannot judge.
+ */
+#define SCAN_LOOP(W, V, LOAD, SET1, EQ, OR, AND, MASK)                              \
+	do {                                                                          \
+		const V colon = SET1(':'), quote = SET1('"'), bslash = SET1('\\');     \
+		const V u = SET1('u'), space = SET1(' ');                              \
+		const V le = SET1('e'), ls = SET1('s'), lt = SET1('t'), lo = SET1('o'); \
+		const V lg = SET1('g'), lx = SET1('x'), lf = SET1('f'), ln = SET1('n'); \
+		const V ll = SET1('l');                                                \
+		for (; i + (W) <= n; i += (W)) {                                       \
+			V v0 = LOAD(s + i), v1 = LOAD(s + i - 1), v2 = LOAD(s + i - 2); \
+			uint64_t b2 = MASK(EQ(v2, bslash));                            \
+			uint64_t col = MASK(EQ(v0, colon));                            \
+			uint64_t key = col & b2 & MASK(EQ(v1, quote));                 \
+			uint64_t oddm = (b2 & MASK(AND(EQ(v1, bslash), EQ(v0, u)))) |  \
+					(col & MASK(EQ(v1, space))) | (col & b2 & ~key); \
+			if (key) {                                                     \
+				V v3 = LOAD(s + i - 3), v4 = LOAD(s + i - 4);          \
+				V pay = OR(OR(AND(EQ(v4, lg), OR(EQ(v3, le), EQ(v3, ls))), \
+					      AND(EQ(v4, lx), EQ(v3, lt))),            \
+					   OR(AND(EQ(v4, lf), EQ(v3, lo)),             \
+					      AND(EQ(v4, ln), EQ(v3, lg))));           \
+				if (want_content)                                      \
+					pay = OR(pay, OR(AND(EQ(v4, ln), EQ(v3, lt)),  \
+							 AND(EQ(v4, ll), EQ(v3, ls)))); \
+				key &= MASK(pay);                                      \
+			}                                                              \
+			while (key | oddm) {                                           \
+				unsigned bk = key ? (unsigned)__builtin_ctzll(key) : 64; \
+				unsigned bo = oddm ? (unsigned)__builtin_ctzll(oddm) : 64; \
+				if (bo <= bk) {                                        \
+					*odd = true;                                   \
+					*pos = i + bo;                                 \
+					return true;                                   \
+				}                                                      \
+				if (key_matters(k, s, i + bk)) {                       \
+					*pos = i + bk;                                 \
+					return true;                                   \
+				}                                                      \
+				key &= key - 1;                                        \
+			}                                                              \
+		}                                                                      \
+	} while (0)
+
+#ifdef __SSE2__
+#define SSE_LOAD(p) _mm_loadu_si128((const __m128i *)(p))
+#define SSE_MASK(v) ((uint64_t)(unsigned)_mm_movemask_epi8(v))
+
+/* true with *pos at a hit; false with *pos where the vector loop stopped. */
+static bool scan_sse2(const struct ss_capture *k, bool want_content, const char *s,
+		      size_t i, size_t n, size_t *pos, bool *odd)
+{
+	SCAN_LOOP(16, __m128i, SSE_LOAD, _mm_set1_epi8, _mm_cmpeq_epi8, _mm_or_si128,
+		  _mm_and_si128, SSE_MASK);
+	*pos = i;
+	return false;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define AVX_LOAD(p) _mm256_loadu_si256((const __m256i *)(p))
+#define AVX_MASK(v) ((uint64_t)(unsigned)_mm256_movemask_epi8(v))
+
+__attribute__((target("avx2"))) static bool
+scan_avx2(const struct ss_capture *k, bool want_content, const char *s, size_t i, size_t n,
+	  size_t *pos, bool *odd)
+{
+	SCAN_LOOP(32, __m256i, AVX_LOAD, _mm256_set1_epi8, _mm256_cmpeq_epi8,
+		  _mm256_or_si256, _mm256_and_si256, AVX_MASK);
+	*pos = i;
+	return false;
+}
+
+static bool have_avx2(void)
+{
+	static int known = -1;
+
+	if (known < 0) {
+		__builtin_cpu_init();
+		known = __builtin_cpu_supports("avx2") ? 1 : 0;
+	}
+	return known == 1;
+}
+#endif
+#endif
+
+/*
+ * The fast scan over s[from, n): the first position that needs a look,
+ * or n. A position needs a look when a plainly written key that matters
+ * ends there (content keys only when `content_keys` and no content was
+ * seen), or when something there cannot be judged fast (*odd: a \u
+ * escape, white space before a colon); the careful scan or a parse then
+ * decides.
+ */
 static size_t scan(const struct ss_capture *c, const char *s, size_t from, size_t n,
 		   bool content_keys, bool *odd)
 {
 	struct ss_capture none;
 	const struct ss_capture *k = c;
 	size_t i = from < 2 ? 2 : from;
+	int r;
 
-	if (!content_keys) {
+	memset(&none, 0, sizeof(none));
+	if (!content_keys || c->content) {
 		/* key_matters() asks about content keys only while none was seen. */
 		none.content = true;
 		k = &none;
 	}
 	*odd = false;
+	for (; i < 4 && i < n; i++) {
+		if ((r = scan_one(k, s, i)) != 0) {
+			*odd = r == 2;
+			return i;
+		}
+	}
 #ifdef __SSE2__
 	{
-		const __m128i colon = _mm_set1_epi8(':'), quote = _mm_set1_epi8('"');
-		const __m128i bslash = _mm_set1_epi8('\\'), u = _mm_set1_epi8('u');
-		const __m128i space = _mm_set1_epi8(' ');
+		size_t at;
+		bool hit;
 
-		for (; i + 16 <= n; i += 16) {
-			__m128i v0 = _mm_loadu_si128((const __m128i *)(s + i));
-			__m128i v1 = _mm_loadu_si128((const __m128i *)(s + i - 1));
-			__m128i v2 = _mm_loadu_si128((const __m128i *)(s + i - 2));
-			unsigned b2 = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v2, bslash));
-			unsigned col = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v0, colon));
-			unsigned key = col & b2 &
-				       (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v1, quote));
-			unsigned oddm =
-				(b2 & (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v1, bslash)) &
-				 (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v0, u))) |
-				(col & (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v1, space))) |
-				(col & b2 & ~key);
-
-			while (key | oddm) {
-				unsigned bk = key ? (unsigned)__builtin_ctz(key) : 32;
-				unsigned bo = oddm ? (unsigned)__builtin_ctz(oddm) : 32;
-
-				if (bo <= bk) {
-					*odd = true;
-					return i + bo;
-				}
-				if (key_matters(k, s, i + bk))
-					return i + bk;
-				key &= key - 1;
-			}
-		}
+#if defined(__x86_64__) && defined(__GNUC__)
+		if (have_avx2())
+			hit = scan_avx2(k, !k->content, s, i, n, &at, odd);
+		else
+#endif
+			hit = scan_sse2(k, !k->content, s, i, n, &at, odd);
+		if (hit)
+			return at;
+		i = at;
 	}
 #endif
 	for (; i < n; i++) {
-		if (s[i] == 'u' && s[i - 1] == '\\' && s[i - 2] == '\\') {
-			*odd = true;
+		if ((r = scan_one(k, s, i)) != 0) {
+			*odd = r == 2;
 			return i;
 		}
-		if (s[i] != ':')
-			continue;
-		if (s[i - 1] == ' ' || (s[i - 2] == '\\' && s[i - 1] != '"')) {
-			*odd = true;
-			return i;
-		}
-		if (s[i - 1] == '"' && s[i - 2] == '\\' && key_matters(k, s, i))
-			return i;
 	}
 	return n;
 }

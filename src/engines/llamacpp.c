@@ -29,17 +29,8 @@ static bool llamacpp_map(struct ss_payload *pl, struct ss_record *r, char *why,
 				 &r->num_spec_steps, why, whylen, &bad);
 	if (bad)
 		return false;
-	r->draft_acceptance_rate =
-		r->num_draft_tokens > 0
-			? (double)r->num_accepted_draft_tokens / (double)r->num_draft_tokens
-			: 0.0;
-	if (r->has_steps) {
-		r->has_mean_acceptance_length = true;
-		r->mean_acceptance_length =
-			r->num_spec_steps > 0 ? 1.0 + (double)r->num_accepted_draft_tokens /
-							      (double)r->num_spec_steps
-					      : 1.0;
-	}
+	ss_record_compute_rate(r);
+	ss_record_compute_mean(r);
 	return true;
 }
 

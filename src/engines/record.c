@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "util/alloc.h"
+#include "util/ratio.h"
 
 static const char *const status_names[SS_ST_COUNT] = {
 	"ok", "zero_step", "no_stats", "unrecognized", "ambiguous",
@@ -199,6 +200,27 @@ bool ss_record_check(const struct ss_record *r, char *why, size_t whylen)
 		}
 	}
 	return true;
+}
+
+void ss_record_compute_mean(struct ss_record *r)
+{
+	if (!r->has_steps)
+		return;
+	r->has_mean_acceptance_length = true;
+	r->mean_acceptance_length =
+		r->num_spec_steps > 0
+			? 1.0 + ss_ratio((unsigned __int128)r->num_accepted_draft_tokens,
+					 (unsigned __int128)r->num_spec_steps)
+			: 1.0;
+}
+
+void ss_record_compute_rate(struct ss_record *r)
+{
+	r->draft_acceptance_rate =
+		r->num_draft_tokens > 0
+			? ss_ratio((unsigned __int128)r->num_accepted_draft_tokens,
+				   (unsigned __int128)r->num_draft_tokens)
+			: 0.0;
 }
 
 enum ss_status ss_record_status(const struct ss_record *r)

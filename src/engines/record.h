@@ -64,7 +64,7 @@ enum ss_engine ss_engine_from_name(const char *name);
 
 #define SS_ENGINE_NAME_MAX 64
 /* The largest histogram accepted; beyond it a payload is malformed. */
-#define SS_HIST_MAX_BUCKETS (1u << 24)
+#define SS_HIST_MAX_BUCKETS (1u << 20)
 
 /* A growable array of int64 (histogram buckets, per-step values). */
 struct ss_i64vec {
@@ -106,6 +106,14 @@ void ss_record_release(struct ss_record *r);
  * (`whylen` bytes, NUL-terminated) and returns false.
  */
 bool ss_record_check(const struct ss_record *r, char *why, size_t whylen);
+
+/*
+ * The ratios an engine does not send, computed from the counts (SPEC 2.4:
+ * a zero denominator gives 1.0 for the mean, 0.0 for the rate). The mean
+ * is set only when the record has steps.
+ */
+void ss_record_compute_mean(struct ss_record *r);
+void ss_record_compute_rate(struct ss_record *r);
 
 /* The record's status once it passed ss_record_check: ok or zero_step. */
 enum ss_status ss_record_status(const struct ss_record *r);

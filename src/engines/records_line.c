@@ -81,12 +81,6 @@ bool ss_records_line_map(struct ss_payload *pl, struct ss_record *r, char *why,
 		}
 	}
 	if (!bad)
-		ss_payload_array(pl, SS_F_PER_STEP_ACCEPTED, false,
-				 &r->has_per_step_accepted, &r->per_step_accepted,
-				 why, whylen, &bad);
-	if (!bad)
-		ss_payload_array(pl, SS_F_PER_STEP_DRAFTED, false,
-				 &r->has_per_step_drafted, &r->per_step_drafted,
-				 why, whylen, &bad);
+		ss_read_per_step(pl, r, why, whylen, &bad);
 	return !bad;
 }

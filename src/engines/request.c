@@ -19,6 +19,9 @@ struct span {
 	size_t n;
 };
 
+/* How far ahead of the element at hand the key scan may run. */
+#define SCAN_STEP ((size_t)64 << 10)
+
 /* What the walk over one JSONL line found at its top level. */
 struct line_scan {
 	struct ss_processor *p;
@@ -35,7 +38,8 @@ struct line_scan {
 	int64_t n;
 	const char *text;              /* the line */
 	size_t len;
-	size_t next_key;               /* see response_elem() */
+	size_t hit;                    /* next place a key may be (response_elem) */
+	size_t scanned;                /* the line is scanned up to here */
 	bool failed;                   /* a walk below the top level failed */
 	bool nomem;
 };
@@ -217,34 +221,51 @@ static bool feed_element(struct ss_processor *p)
  * skipped over whole and scanned for keys (ss_capture_worth), and only an
  * element worth it is walked, with a parser of its own.
  */
-static int response_elem(void *ctx, size_t index, struct ssj_value *v)
+static int response_elem(void *ctx, size_t index, enum ssj_type type, const char *text,
+			 size_t len)
 {
 	struct line_scan *ls = ctx;
 	struct ss_processor *p = ls->p;
-	struct span raw;
+	struct span raw = {text, len};
 
 	(void)index;
-	if (ssj_value_type(v) != SSJ_OBJECT)
+	if (type != SSJ_OBJECT)
 		return 0;
 	p->nparts = 0;
-	if (ssj_value_raw_json(v, &raw.p, &raw.n) != SSJ_OK) {
-		ls->failed = true;
-		return 1;
-	}
 	if (!p->opts.full_parse) {
 		size_t a = (size_t)(raw.p - ls->text), b = a + raw.n;
 
 		if (p->cap.content) {
 			/*
 			 * Once content was seen only payload and usage keys
-			 * matter: one scan ahead over the line finds the next
-			 * place one may be, and every element before it is
-			 * skipped without a look.
+			 * matter: a scan ahead over the line, in steps of at
+			 * most SCAN_STEP bytes past the element at hand, finds
+			 * the next place one may be, and every element before
+			 * it is skipped without a look.
 			 */
-			if (ls->next_key < a || ls->next_key == SIZE_MAX)
-				ls->next_key = ss_capture_next_payload_key(ls->text, a, ls->len);
-			if (ls->next_key >= b)
+			if (ls->hit == SIZE_MAX || ls->hit < a) {
+				ls->hit = SIZE_MAX;
+				if (ls->scanned < a)
+					ls->scanned = a;
+				while (ls->scanned < b) {
+					size_t lim = ls->scanned + SCAN_STEP;
+					size_t h;
+
+					if (lim < b)
+						lim = b;
+					if (lim > ls->len)
+						lim = ls->len;
+					h = ss_capture_next_payload_key(ls->text, ls->scanned, lim);
+					if (h < lim) {
+						ls->hit = h;
+						break;
+					}
+					ls->scanned = lim;
+				}
+			}
+			if (ls->hit == SIZE_MAX || ls->hit >= b)
 				return 0;
+			ls->scanned = b;  /* past the hit: look again after it */
 		}
 		if (!ss_capture_worth(&p->cap, raw.p, raw.n))
 			return 0;
@@ -296,7 +317,7 @@ static int line_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 	if (key_is(key, n, "responses")) {
 		if (t == SSJ_ARRAY && (force == SS_KIND_UNKNOWN || force == SS_KIND_RAW)) {
 			ls->has_responses = true;
-			if (ssj_array_foreach(v, response_elem, ls) != SSJ_OK && !ls->nomem)
+			if (ssj_array_foreach_span(v, response_elem, ls) != SSJ_OK && !ls->nomem)
 				ls->failed = true;
 		}
 	} else if (key_is(key, n, "metadata")) {
@@ -617,7 +638,7 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 	ls->p = p;
 	ls->text = text;
 	ls->len = len;
-	ls->next_key = SIZE_MAX;
+	ls->hit = SIZE_MAX;
 	s = ssj_parse(p->outer, text, len, line_field, ls);
 	if (ls->nomem || p->cap.nomem || s == SSJ_ENOMEM)
 		return false;

@@ -68,15 +68,8 @@ static bool sglang_map(struct ss_payload *pl, struct ss_record *r, char *why,
 		r->has_spec_tokens = true;
 		r->num_spec_tokens = (int64_t)r->histogram.len - 1;
 	}
-	r->has_mean_acceptance_length = true;
-	r->mean_acceptance_length =
-		r->num_spec_steps > 0
-			? 1.0 + (double)r->num_accepted_draft_tokens / (double)r->num_spec_steps
-			: 1.0;
-	r->draft_acceptance_rate =
-		r->num_draft_tokens > 0
-			? (double)r->num_accepted_draft_tokens / (double)r->num_draft_tokens
-			: 0.0;
+	ss_record_compute_mean(r);
+	ss_record_compute_rate(r);
 	return true;
 }
 

@@ -43,9 +43,7 @@ static bool trtllm_map(struct ss_payload *pl, struct ss_record *r, char *why,
 				 &r->histogram, why, whylen, &bad);
 	if (bad)
 		return false;
-	r->has_mean_acceptance_length = true;
-	r->mean_acceptance_length =
-		1.0 + (double)r->num_accepted_draft_tokens / (double)r->num_spec_steps;
+	ss_record_compute_mean(r);
 	return ss_check_histogram_length(r, "acceptance_histogram", why, whylen);
 }
 

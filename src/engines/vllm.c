@@ -11,6 +11,17 @@ static bool vllm_claims(const struct ss_payload *pl)
 	       pl->f[SS_F_MEAN_ACCEPTANCE_LENGTH].present;
 }
 
+void ss_read_per_step(struct ss_payload *pl, struct ss_record *r, char *why,
+		      size_t whylen, bool *bad)
+{
+	ss_payload_array(pl, SS_F_PER_STEP_ACCEPTED, false, &r->has_per_step_accepted,
+			 &r->per_step_accepted, why, whylen, bad);
+	if (!*bad)
+		ss_payload_array(pl, SS_F_PER_STEP_DRAFTED, false,
+				 &r->has_per_step_drafted, &r->per_step_drafted, why,
+				 whylen, bad);
+}
+
 bool ss_check_histogram_length(const struct ss_record *r, const char *name,
 			       char *why, size_t whylen)
 {
@@ -52,13 +63,7 @@ static bool vllm_map(struct ss_payload *pl, struct ss_record *r, char *why, size
 		ss_payload_array(pl, SS_F_ACCEPTANCE_HISTOGRAM, true, &r->has_histogram,
 				 &r->histogram, why, whylen, &bad);
 	if (!bad)
-		ss_payload_array(pl, SS_F_PER_STEP_ACCEPTED, false,
-				 &r->has_per_step_accepted, &r->per_step_accepted,
-				 why, whylen, &bad);
-	if (!bad)
-		ss_payload_array(pl, SS_F_PER_STEP_DRAFTED, false,
-				 &r->has_per_step_drafted, &r->per_step_drafted,
-				 why, whylen, &bad);
+		ss_read_per_step(pl, r, why, whylen, &bad);
 	if (bad)
 		return false;
 	return ss_check_histogram_length(r, "acceptance_histogram", why, whylen);

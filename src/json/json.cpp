@@ -491,6 +491,54 @@ static enum ssj_status v_array_foreach(struct ssj_value *v, ssj_elem_fn fn,
 	}
 }
 
+static enum ssj_status v_array_foreach_span(struct ssj_value *v, ssj_span_fn fn,
+					    void *ctx)
+{
+	try {
+		ondemand::array arr;
+		error_code e = V(v)->v.get_array().get(arr);
+		if (e)
+			return map_error(e);
+		size_t i = 0;
+		for (auto item : arr) {
+			ondemand::value ev;
+			if ((e = std::move(item).get(ev)))
+				return map_error(e);
+			ondemand::json_type t;
+			if ((e = ev.type().get(t)))
+				return map_error(e);
+			std::string_view s;
+			enum ssj_type ct;
+			if (t == ondemand::json_type::object) {
+				ondemand::object obj;
+				if ((e = ev.get_object().get(obj)) || (e = obj.raw_json().get(s)))
+					return map_error(e);
+				ct = SSJ_OBJECT;
+			} else if (t == ondemand::json_type::array) {
+				ondemand::array sub;
+				if ((e = ev.get_array().get(sub)) || (e = sub.raw_json().get(s)))
+					return map_error(e);
+				ct = SSJ_ARRAY;
+			} else {
+				s = ev.raw_json_token();
+				ct = t == ondemand::json_type::string ? SSJ_STRING
+				     : t == ondemand::json_type::number ? SSJ_NUMBER
+				     : t == ondemand::json_type::boolean ? SSJ_BOOL
+									 : SSJ_NULL;
+			}
+			s = trim_right(s);
+			if (fn && fn(ctx, i, ct, s.data(), s.size()))
+				return SSJ_STOPPED;
+			i++;
+		}
+		return SSJ_OK;
+	} catch (const std::bad_alloc &) {
+		return SSJ_ENOMEM;
+	} catch (...) {
+		return SSJ_EINTERNAL;
+	}
+}
+
 static enum ssj_status v_value_is_empty(struct ssj_value *v, bool *empty)
 {
 	try {
@@ -571,5 +619,6 @@ extern "C" const struct ssj_ops SSJ_OPS_NAME = {
 	v_parser_new, v_parser_free, v_parse, v_validate, v_value_type,
 	v_value_is_null, v_value_bool, v_value_double, v_value_number_text,
 	v_value_string, v_value_raw_string, v_value_raw_json, v_object_foreach,
-	v_array_foreach, v_value_is_empty, v_strerror, v_version, v_implementation,
+	v_array_foreach, v_value_is_empty, v_array_foreach_span, v_strerror, v_version,
+	v_implementation,
 };

@@ -98,6 +98,14 @@ enum ssj_status ssj_value_raw_string(struct ssj_value *v, const char **p, size_t
 enum ssj_status ssj_value_raw_json(struct ssj_value *v, const char **p, size_t *n);
 enum ssj_status ssj_object_foreach(struct ssj_value *v, ssj_field_fn fn, void *ctx);
 enum ssj_status ssj_array_foreach(struct ssj_value *v, ssj_elem_fn fn, void *ctx);
+/*
+ * Walk an array handing each element's whole JSON text and type to `fn`
+ * (the raw span, as ssj_value_raw_json gives it): the fast way over an
+ * array whose elements are mostly skipped.
+ */
+typedef int (*ssj_span_fn)(void *ctx, size_t index, enum ssj_type type,
+			   const char *p, size_t n);
+enum ssj_status ssj_array_foreach_span(struct ssj_value *v, ssj_span_fn fn, void *ctx);
 /* *empty tells whether the array or object has no element. */
 enum ssj_status ssj_value_is_empty(struct ssj_value *v, bool *empty);
 

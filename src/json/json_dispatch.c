@@ -10,22 +10,6 @@
 
 #include "json/json_ops.h"
 
-#ifdef SSJ_HAVE_HASWELL
-#include <cpuid.h>
-
-/*
- * LZCNT (CPUID 0x80000001, ECX bit 5), asked of the CPU directly: clang
- * before 15 rejects __builtin_cpu_supports("lzcnt"), which broke the
- * clang (fuzzing) build.
- */
-static bool has_lzcnt(void)
-{
-	unsigned a, b, c, d;
-
-	return __get_cpuid(0x80000001, &a, &b, &c, &d) && (c & bit_LZCNT);
-}
-#endif
-
 static _Atomic(const struct ssj_ops *) chosen;
 
 static const struct ssj_ops *pick(void)
@@ -36,9 +20,10 @@ static const struct ssj_ops *pick(void)
 		return &ssj_ops_generic;
 #ifdef SSJ_HAVE_HASWELL
 	__builtin_cpu_init();
+	/* Every CPU with AVX2 and BMI2 also has LZCNT (not testable by name
+	 * with every compiler). */
 	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
-	    __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("pclmul") &&
-	    has_lzcnt())
+	    __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("pclmul"))
 		return &ssj_ops_haswell;
 #endif
 	return &ssj_ops_generic;
@@ -110,6 +95,11 @@ enum ssj_status ssj_object_foreach(struct ssj_value *v, ssj_field_fn fn, void *c
 enum ssj_status ssj_array_foreach(struct ssj_value *v, ssj_elem_fn fn, void *ctx)
 {
 	return ops()->array_foreach(v, fn, ctx);
+}
+
+enum ssj_status ssj_array_foreach_span(struct ssj_value *v, ssj_span_fn fn, void *ctx)
+{
+	return ops()->array_foreach_span(v, fn, ctx);
 }
 
 enum ssj_status ssj_value_is_empty(struct ssj_value *v, bool *empty)

@@ -29,6 +29,7 @@ struct ssj_ops {
 	enum ssj_status (*object_foreach)(struct ssj_value *v, ssj_field_fn fn, void *ctx);
 	enum ssj_status (*array_foreach)(struct ssj_value *v, ssj_elem_fn fn, void *ctx);
 	enum ssj_status (*value_is_empty)(struct ssj_value *v, bool *empty);
+	enum ssj_status (*array_foreach_span)(struct ssj_value *v, ssj_span_fn fn, void *ctx);
 	const char *(*strerror)(enum ssj_status s);
 	const char *(*version)(void);
 	const char *(*implementation)(void);

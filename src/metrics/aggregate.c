@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "util/alloc.h"
+#include "util/ratio.h"
 
 static void results_init(struct ss_results *r)
 {
@@ -223,10 +224,12 @@ static bool results_finish(struct ss_results *r)
 
 	if (r->sum_steps > 0)
 		set_run(r, SS_M_TOKEN_WEIGHTED_AL,
-			1.0 + (double)r->sum_accepted_with_steps / (double)r->sum_steps);
+			1.0 + ss_ratio((unsigned __int128)r->sum_accepted_with_steps,
+				       (unsigned __int128)r->sum_steps));
 	if (r->sum_drafted > 0)
 		set_run(r, SS_M_OVERALL_DAR,
-			(double)r->sum_accepted / (double)r->sum_drafted * 100.0);
+			ss_ratio((unsigned __int128)r->sum_accepted,
+				 (unsigned __int128)r->sum_drafted) * 100.0);
 	if (r->zero_step > 0)
 		set_run(r, SS_M_ZERO_STEP_REQUESTS, (double)r->zero_step);
 	if (r->ok > 0) {

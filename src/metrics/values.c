@@ -1,6 +1,7 @@
 #include "metrics/values.h"
 
 #include <string.h>
+#include "util/ratio.h"
 
 /* Indexed by enum ss_metric, which is the order of the aggregate JSON. */
 const struct ss_metric_info ss_metric_table[SS_M_COUNT] = {
@@ -55,7 +56,8 @@ void ss_req_values_of(const struct ss_record *r, struct ss_req_values *out)
 
 		if (den != 0) {
 			out->has[SS_M_ACCEPTED_PER_VERIFIED] = true;
-			out->v[SS_M_ACCEPTED_PER_VERIFIED] = (double)num / (double)den;
+			out->v[SS_M_ACCEPTED_PER_VERIFIED] =
+				ss_ratio((unsigned __int128)num, (unsigned __int128)den);
 		}
 		set_int(out, SS_M_STEPS, r->num_spec_steps);
 	}

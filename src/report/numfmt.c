@@ -8,6 +8,7 @@
  */
 #include "report/numfmt.h"
 
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -51,8 +52,32 @@ static void dec_set(struct dec *out, uint64_t mant, int exp)
 static void shortest(double v, struct dec *out)
 {
 	char tmp[64];
+	int first = 1;
 
-	for (int p = 1; p <= 17; p++) {
+	/*
+	 * Fast start: a double is within half an ulp (< 1.2e-16 relative) of
+	 * any decimal that reads back to it, closer than half the spacing of
+	 * 15-digit decimals. So when a decimal of 15 or fewer digits reads
+	 * back, it is the correctly rounded 15-digit one with its trailing
+	 * zeros dropped (dec_set drops them); when that one does not read
+	 * back, no shorter one does, and the search starts at 16 digits.
+	 * (Subnormals have wider ulps: they take the long way.)
+	 */
+	if (v >= DBL_MIN) {
+		uint64_t mant = 0;
+		const char *s = tmp;
+
+		snprintf(tmp, sizeof(tmp), "%.14e", v);
+		for (; *s && *s != 'e'; s++)
+			if (*s >= '0' && *s <= '9')
+				mant = mant * 10 + (uint64_t)(*s - '0');
+		if (roundtrips(mant, (int)strtol(s + 1, NULL, 10) - 14, v)) {
+			dec_set(out, mant, (int)strtol(s + 1, NULL, 10) - 14);
+			return;
+		}
+		first = 16;
+	}
+	for (int p = first; p <= 17; p++) {
 		uint64_t mant = 0;
 		const char *s = tmp;
 		int e;

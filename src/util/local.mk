@@ -2,4 +2,12 @@
 libspecscan_la_SOURCES += \
 	src/util/alloc.c src/util/alloc.h \
 	src/util/buf.c src/util/buf.h \
-	src/util/msg.c src/util/msg.h
+	src/util/msg.c src/util/msg.h \
+	src/util/ratio.c src/util/ratio.h
+
+check_PROGRAMS += tests/unit/test_ratio
+TESTS += tests/unit/test_ratio
+tests_unit_test_ratio_SOURCES = tests/unit/test_ratio.c
+tests_unit_test_ratio_CFLAGS = $(SS_TEST_CFLAGS)
+tests_unit_test_ratio_LDADD = $(SS_TEST_LIBS)
+nodist_EXTRA_tests_unit_test_ratio_SOURCES = src/cli/force-cxx-link.cxx

@@ -29,13 +29,14 @@ inc="-include $out/config.h -I$top/src $(pkg-config --cflags simdjson libzstd li
 libs="$(pkg-config --libs simdjson libzstd libarchive zlib) -lpthread -lm"
 
 objs=()
+# Compile when the object is missing or older than its source (runs in the
+# background: the caller records the object itself).
 compile() { # src obj compiler flags...
 	local src=$1 obj=$2
 	shift 2
 	if [ ! -e "$obj" ] || [ "$src" -nt "$obj" ]; then
 		"$@" -c "$src" -o "$obj"
 	fi
-	objs+=("$obj")
 }
 
 echo "fuzz: building in $out"
@@ -49,9 +50,8 @@ compile "$top/src/json/json.cpp" "$out/obj/json_generic.o" clang++ -std=c++17 $s
 	-DSSJ_OPS_NAME=ssj_ops_generic &
 compile "$top/src/json/json.cpp" "$out/obj/json_haswell.o" clang++ -std=c++17 $san $inc \
 	-DSSJ_OPS_NAME=ssj_ops_haswell -mavx2 -mbmi -mbmi2 -mpclmul -mlzcnt -mpopcnt &
-# (compile runs in a background subshell: its objs+= is lost, list them here)
-objs+=("$out/obj/json_generic.o" "$out/obj/json_haswell.o")
 wait
+objs+=("$out/obj/json_generic.o" "$out/obj/json_haswell.o")
 objs=($(printf '%s\n' "${objs[@]}" | sort -u))
 
 # Seeds: every line of the text fixtures, the fixture files whole, and the
@@ -84,9 +84,9 @@ status=0
 for target_src in "$top"/tests/fuzz/fuzz_*.c; do
 	name=$(basename "$target_src" .c)
 	bin="$out/$name"
-	# Link with the C++ driver: the shim needs UBSan's C++ runtime (vptr).
-	clang -std=gnu11 $san -fsanitize=fuzzer $inc -c "$target_src" -o "$out/obj/$name.o"
-	clang++ $san -fsanitize=fuzzer "$out/obj/$name.o" "${objs[@]}" $libs -o "$bin"
+	clang -std=gnu11 $san -fsanitize=fuzzer-no-link $inc -c "$target_src" -o "$bin.o"
+	# The C++ driver links UBSan's C++ runtime the shim needs.
+	clang++ $san -fsanitize=fuzzer "$bin.o" "${objs[@]}" $libs -o "$bin"
 	seed "$name" "$top/testdata"
 	echo "fuzz: $name for ${secs}s"
 	log="$out/$name.log"

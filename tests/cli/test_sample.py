@@ -1,0 +1,296 @@
+#!/usr/bin/env python3
+"""The quick-start sample (testdata/sample/aiperf_raw_vllm.jsonl), zstd-compressed
+at test time: every output format against SPEC 6 and values worked out here.
+
+Lines of the sample and their expected statuses (SPEC 2.1):
+  1 warmup    ok         W: steps 2, accepted 3, drafted 4, hist [0,1,1], k 2
+  2 profiling ok         A of SPEC 6
+  3 profiling error      non-null error object
+  4 profiling ok         B of SPEC 6
+  5 profiling cancelled  metadata.was_cancelled
+  6 -         unparsable HTML text (no metadata: profiling)
+  7 profiling malformed  histogram sums to 3, num_spec_steps 4
+  8 profiling zero_step  num_spec_steps 0
+  9 profiling no_stats   non-streaming body, speculative_decoding null
+"""
+
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sslib import (Case, F, Rec, TempDir, expected_metrics, have_tool, jsonl_lines, loads,
+                   main, pooled, run, td, HEADERS, PER_REQUEST, RUN_LEVEL, UNITS)
+
+SAMPLE = td("sample", "aiperf_raw_vllm.jsonl")
+
+W = Rec("vllm", 3, 4, 2, mean=2.5, rate=0.75, hist={1: 1, 2: 1}, k=2, comp=5,
+        psa=[1, 2], psd=[2, 2])
+A = Rec("vllm", 18, 32, 8, mean=3.25, rate=0.5625, hist={0: 1, 1: 1, 2: 2, 3: 3, 4: 1},
+        k=4, comp=26, psa=[2, 3, 1, 4, 2, 0, 3, 3], psd=[4] * 8)
+B = Rec("vllm", 2, 12, 3, mean=1.6666666666666665, rate=0.16666666666666666,
+        hist={0: 1, 1: 2}, k=4, comp=4, psa=[1, 1, 0], psd=[4, 4, 4])
+
+STATUS_BY_LINE = {1: "ok", 2: "ok", 3: "error", 4: "ok", 5: "cancelled", 6: "unparsable",
+                  7: "malformed", 8: "zero_step", 9: "no_stats"}
+COUNTS = {"ok": 3, "zero_step": 1, "no_stats": 1, "malformed": 1, "error": 1,
+          "cancelled": 1, "unparsable": 1}
+ACCOUNTING = ("9 requests: 3 with stats, 1 zero-step, 1 without stats, 1 malformed, "
+              "1 failed, 1 cancelled, 1 unparsable")
+
+
+def f2(x):
+    return "%.2f" % x
+
+
+def csv_label(tag):
+    u = UNITS[tag]
+    return HEADERS[tag] if u in ("count", "requests") else "%s (%s)" % (HEADERS[tag], u)
+
+
+def expected_csv(metrics):
+    """SPEC 4.2, built from the expected metric values."""
+    rows = []
+    per = sorted(t for t, _, _ in PER_REQUEST if t in metrics)
+    run_level = sorted(t for t, _, _ in RUN_LEVEL if t in metrics)
+    if per:
+        rows.append("Metric,avg,min,max,sum,p1,p5,p10,p25,p50,p75,p90,p95,p99,std")
+        for t in per:
+            m = metrics[t]
+            rows.append(",".join([csv_label(t)] + [f2(m[k]) for k in
+                                 ("avg", "min", "max", "sum", "p1", "p5", "p10", "p25", "p50",
+                                  "p75", "p90", "p95", "p99", "std")]))
+        if run_level:
+            rows.append("")
+    if run_level:
+        rows.append("Metric,Value")
+        for t in run_level:
+            rows.append("%s,%s" % (csv_label(t), f2(metrics[t]["avg"])))
+    return "".join(r + "\r\n" for r in rows)
+
+
+class Sample(Case):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = TempDir()
+        d = cls.tmp.__enter__()
+        if have_tool("zstd"):
+            cls.input = os.path.join(d, "aiperf_raw_vllm.jsonl.zst")
+            subprocess.run(["zstd", "-q", "-19", SAMPLE, "-o", cls.input], check=True)
+        else:
+            cls.input = SAMPLE
+        cls.want = expected_metrics([A, B], zero_steps=1)
+        cls.res = {f: run(["-j2", "-f", f, cls.input]) for f in ("json", "csv", "table", "jsonl")}
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.__exit__(None, None, None)
+
+    # ---- JSON
+    def test_json_top_level(self):
+        r = self.res["json"]
+        self.assertRan(r)
+        text = r.text
+        self.assertTrue(text.startswith('{\n  "specscan": {\n    "version": '), text[:80])
+        self.assertTrue(text.endswith("}\n"))
+        doc = loads(text)
+        keys = list(doc)
+        self.assertEqual(keys[0], "specscan")
+        self.assertEqual(keys[1], "pooled_spec_decode_acceptance_histogram")
+        self.assertEqual(keys[-1], "warmup_metrics")
+        self.assertEqual(list(doc["specscan"]), ["version", "inputs", "requests", "phases", "engines"])
+        self.assertEqual(doc["specscan"]["version"], "0.1.0")
+
+    def test_json_accounting(self):
+        doc = loads(self.res["json"].text)
+        self.assertAccounting(doc, COUNTS, total=9)
+        self.assertEqual(doc["specscan"]["phases"], {"profiling": 8, "warmup": 1})
+        self.assertEqual(doc["specscan"]["engines"], {"vllm": 4})
+        self.assertEqual(doc["specscan"]["inputs"],
+                         [{"name": self.input, "kind": "raw", "requests": 9}])
+
+    def test_json_metrics(self):
+        doc = loads(self.res["json"].text)
+        self.assertEqual(doc["pooled_spec_decode_acceptance_histogram"],
+                         {"0": 2, "1": 3, "2": 2, "3": 3, "4": 1})
+        self.assertEqual(doc["pooled_spec_decode_acceptance_histogram"], pooled([A, B]))
+        self.assertMetrics(doc, self.want)
+
+    def test_json_spec6_literals(self):
+        """SPEC 6's numbers, exactly as text."""
+        text = self.res["json"].text
+        doc = loads(text)
+        al = doc["spec_decode_acceptance_length"]
+        self.assertEqual(al["avg"].text, "2.458333333333333")
+        self.assertEqual(al["p50"].text, "2.458333333333333")
+        self.assertEqual(al["p90"].text, "3.091666666666667")
+        self.assertEqual(al["std"].text, "0.7916666666666667")
+        st = doc["spec_decode_steps"]
+        self.assertEqual(st["avg"].text, "5.5")
+        self.assertEqual(st["p1"].text, "3.05")
+        self.assertEqual(st["std"].text, "2.5")
+        self.assertEqual(st["sum"].text, "11.0")
+        self.assertEqual(doc["spec_decode_token_weighted_acceptance_length"]["avg"].text,
+                         "2.8181818181818183")
+        self.assertEqual(doc["spec_decode_overall_draft_acceptance_rate"]["avg"].text,
+                         "45.45454545454545")
+        self.assertIn('"avg": 2.458333333333333', text)
+
+    def test_json_warmup_metrics(self):
+        doc = loads(self.res["json"].text)
+        self.assertIn("warmup_metrics", doc)
+        self.assertMetrics(doc["warmup_metrics"], expected_metrics([W]), "warmup_metrics")
+
+    # ---- CSV
+    def test_csv(self):
+        r = self.res["csv"]
+        self.assertRan(r)
+        text = r.text
+        self.assertIn("Acceptance Length (ratio),2.46,1.67,3.25,4.92,1.68,1.75,1.82,2.06,2.46,"
+                      "2.85,3.09,3.17,3.23,0.79\r\n", text)
+        self.assertIn("Spec Decode Steps,5.50,3.00,8.00,11.00,3.05,3.25,3.50,4.25,5.50,6.75,"
+                      "7.50,7.75,7.95,2.50\r\n", text)
+        self.assertNotIn("\n", text.replace("\r\n", ""), "bare LF in CSV")
+        self.assertEqual(text, expected_csv(self.want))
+
+    # ---- table
+    def table_rows(self, text):
+        """Label -> cells of the Spec Decode table (box or ASCII)."""
+        rows = {}
+        order = []
+        last = None
+        for line in text.split("\n"):
+            s = line.strip()
+            if not s or s[0] not in "│|":
+                continue
+            cells = [c.strip() for c in re.split("[│┃|]", s)[1:-1]]
+            if not cells or cells[0] == "Metric":
+                continue
+            if cells[0] and any(cells[1:]):
+                last = cells[0]
+                rows[last] = cells[1:]
+                order.append(last)
+            elif cells[0] and last:  # continuation: "(unit)" on its own line
+                rows[last + " " + cells[0]] = rows.pop(last)
+                order[-1] = last = last + " " + cells[0]
+        return order, rows
+
+    def test_table(self):
+        r = self.res["table"]
+        self.assertRan(r)
+        text = r.text
+        lines = [l.strip() for l in text.split("\n")]
+        self.assertIn("Spec Decode", lines)
+        hist = [l for l in lines if l.startswith("Accepted drafts per step")]
+        self.assertEqual(hist, ["Accepted drafts per step (% of steps):  "
+                                "0: 18%   1: 27%   2: 18%   3: 27%   4: 9%"])
+        self.assertIn(ACCOUNTING, lines)
+        self.assertIn("┏", text)  # UTF-8 locale: box characters
+        order, rows = self.table_rows(text)
+        w = self.want
+        # SPEC 4.3: header + " (unit)" for every row (unlike the CSV)
+        label = {t: "%s (%s)" % (HEADERS[t], UNITS[t]) for t in UNITS}
+        self.assertEqual(order, [label[t] for t in (
+            "spec_decode_acceptance_length", "spec_decode_token_weighted_acceptance_length",
+            "spec_decode_draft_acceptance_rate", "spec_decode_overall_draft_acceptance_rate",
+            "spec_decode_accepted_per_verified", "spec_decode_steps",
+            "spec_decode_zero_step_requests")])
+        for t in ("spec_decode_acceptance_length", "spec_decode_draft_acceptance_rate",
+                  "spec_decode_accepted_per_verified", "spec_decode_steps"):
+            m = w[t]
+            self.assertEqual(rows[label[t]], ["{:,.2f}".format(m[k]) for k in
+                                              ("avg", "min", "max", "p99", "p90", "p50", "std")], t)
+        for t in ("spec_decode_token_weighted_acceptance_length",
+                  "spec_decode_overall_draft_acceptance_rate", "spec_decode_zero_step_requests"):
+            self.assertEqual(rows[label[t]], ["{:,.2f}".format(w[t]["avg"])] + ["N/A"] * 6, t)
+        self.assertEqual(rows["Acceptance Length (ratio)"],
+                         ["2.46", "1.67", "3.25", "3.23", "3.09", "2.46", "0.79"])
+
+    def test_table_ascii(self):
+        r = run(["-f", "table", self.input], env={"LC_ALL": "C"})
+        self.assertRan(r)
+        self.assertTrue(all(b < 0x80 for b in r.out), "non-ASCII bytes in a C-locale table")
+        self.assertIn(b"+", r.out)
+        order, rows = self.table_rows(r.text)
+        self.assertEqual(rows["Spec Decode Steps (count)"],
+                         ["5.50", "3.00", "8.00", "7.95", "7.50", "5.50", "2.50"])
+        self.assertIn(ACCOUNTING, [l.strip() for l in r.text.split("\n")])
+
+    # ---- enriched JSONL
+    def test_jsonl(self):
+        r = self.res["jsonl"]
+        self.assertRan(r)
+        out = jsonl_lines(r)
+        self.assertEqual(len(out), 9)
+        src_lines = open(SAMPLE, "rb").read().decode("utf-8").split("\n")
+        for i, o in enumerate(out, 1):
+            where = "line %d" % i
+            self.assertEqual(o["source"], {"input": self.input, "line": i}, where)
+            self.assertEqual(o["spec_decode_status"], STATUS_BY_LINE[i], where)
+            if STATUS_BY_LINE[i] == "ok":
+                self.assertNotIn("spec_decode_reason", o, where)
+            else:
+                self.assertIsInstance(o.get("spec_decode_reason"), str, where)
+                self.assertTrue(o["spec_decode_reason"], where)
+            if STATUS_BY_LINE[i] in ("ok", "zero_step"):
+                self.assertIn("spec_decode_acceptance", o, where)
+            else:
+                self.assertNotIn("spec_decode_acceptance", o, where)
+                self.assertFalse([k for k in o.get("metrics", {}) if k in UNITS], where)
+            # metadata copied verbatim (the raw text of the input line)
+            src = src_lines[i - 1]
+            if src.startswith('{"metadata":'):
+                raw = src[len('{"metadata":'):src.index("}") + 1]
+                self.assertIn('"metadata":' + raw + ",", r.text.split("\n")[i - 1], where)
+            else:
+                self.assertNotIn("metadata", o, where)
+        self.assertIn("histogram", out[6]["spec_decode_reason"])
+        self.assertIn("caf\\u00e9", r.text.split("\n")[1])
+        for line, rec in ((1, W), (2, A), (4, B)):
+            o = out[line - 1]
+            self.assertRecord(o["spec_decode_acceptance"], rec, "line %d" % line)
+            want = rec.per_request()
+            self.assertEqual(list(o["metrics"]), [t for t, _, _ in PER_REQUEST if t in want])
+            for t, v in want.items():
+                self.assertEqual(list(o["metrics"][t]), ["value", "unit"])
+                self.assertEqual(o["metrics"][t]["unit"], UNITS[t])
+                self.assertNum(o["metrics"][t]["value"], v, "line %d %s" % (line, t))
+                if isinstance(v, int):
+                    self.assertNotIsInstance(o["metrics"][t]["value"], F, "integers stay integers")
+        z = out[7]["spec_decode_acceptance"]
+        self.assertEqual((z["engine"], z["num_spec_steps"], z["num_accepted_draft_tokens"],
+                          z["num_draft_tokens"]), ("vllm", 0, 0, 0))
+
+    # ---- phases and engines
+    def test_phase_warmup(self):
+        r = run(["--phase", "warmup", self.input])
+        self.assertRan(r)
+        doc = loads(r.text)
+        self.assertAccounting(doc, COUNTS, total=9)
+        self.assertNotIn("warmup_metrics", doc)
+        self.assertEqual(doc["pooled_spec_decode_acceptance_histogram"], {"1": 1, "2": 1})
+        self.assertMetrics(doc, expected_metrics([W]))
+
+    def test_phase_all(self):
+        r = run(["--phase", "all", self.input])
+        self.assertRan(r)
+        doc = loads(r.text)
+        self.assertAccounting(doc, COUNTS, total=9)
+        self.assertNotIn("warmup_metrics", doc)
+        self.assertEqual(doc["pooled_spec_decode_acceptance_histogram"], pooled([W, A, B]))
+        self.assertMetrics(doc, expected_metrics([W, A, B], zero_steps=1))
+
+    def test_engine_filter(self):
+        """--engine sglang: no adapter claims the vLLM payloads."""
+        r = run(["--engine", "sglang", self.input])
+        self.assertRan(r)
+        doc = loads(r.text)
+        self.assertAccounting(doc, {"unrecognized": 5, "error": 1, "cancelled": 1,
+                                    "unparsable": 1, "no_stats": 1}, total=9)
+        self.assertEqual(doc["specscan"]["engines"], {})
+        self.assertEqual(list(doc), ["specscan"])
+
+
+if __name__ == "__main__":
+    main()
