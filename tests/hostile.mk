@@ -8,3 +8,6 @@ TESTS += tests/cli/test_hostile.py
 check-valgrind: all $(check_PROGRAMS)
 	$(SHELL) $(top_srcdir)/tests/valgrind.sh
 .PHONY: check-valgrind
+
+# The script needs the binary built first.
+tests/cli/test_hostile.log: specscan$(EXEEXT)

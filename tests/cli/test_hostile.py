@@ -545,6 +545,62 @@ def interrupt(c, sig, via):
     check(name + ": no output or temporary file left", left == [], str(left))
 
 
+def accounting(c, name, args):
+    """Status counts sum to the total; --records has exactly `total` lines,
+    one per request, whose statuses agree with the counts."""
+    rec = os.path.join(c.tmp, "acct.records.jsonl")
+    r = run(["--force", "--records", rec] + args, timeout=120)
+    check(name + ": report written", r.rc in (0, 1), "(rc %d: %s)" % (r.rc, r.err[-300:]))
+    req = requests(name, r)
+    if req is None:
+        return
+    with open(rec, "rb") as f:
+        lines = f.read().split(b"\n")
+    check(name + ": records end with a newline", lines[-1] == b"")
+    lines = lines[:-1]
+    check(name + ": one record per request", len(lines) == req["total"],
+          "(%d lines, total %d)" % (len(lines), req["total"]))
+    seen = {}
+    for ln in lines:
+        try:
+            st = json.loads(ln)["spec_decode_status"]
+        except (ValueError, KeyError):
+            check(name + ": record is JSON with a status", False, repr(ln[:200]))
+            return
+        seen[st] = seen.get(st, 0) + 1
+    check(name + ": record statuses agree with the counts",
+          all(req[k] == seen.get(k, 0) for k in req if k != "total"), "%s vs %s" % (seen, req))
+    inputs = r.json()["specscan"]["inputs"]
+    check(name + ": inputs sum to total", sum(i["requests"] for i in inputs) == req["total"])
+
+
+def test_fixture_accounting(c):
+    """The invariant over whatever testdata/ holds (fixtures are added by
+    others): each file, gzip and zstd copies of it, each directory with -r,
+    and all of testdata at once."""
+    top = os.path.join(SRCDIR, "testdata")
+    if not os.path.isdir(top):
+        print("test_fixture_accounting: no testdata/, skipped")
+        return
+    files, dirs = [], []
+    for root, dnames, fnames in os.walk(top):
+        dnames[:] = sorted(d for d in dnames if not d.startswith("."))
+        dirs.append(root)
+        files += [os.path.join(root, f) for f in sorted(fnames)
+                  if not f.startswith(".") and not f.endswith(".py")]
+    for f in files:
+        rel = os.path.relpath(f, top)
+        accounting(c, rel, [f])
+        with open(f, "rb") as fh:
+            data = fh.read()
+        accounting(c, rel + " (gzip)", [c.path("acct.gz", gzip.compress(data))])
+        accounting(c, rel + " (zstd)", [c.path("acct.zst", zstd_frame(data))])
+    for d in dirs:
+        accounting(c, os.path.relpath(d, top) + "/ -r", ["-r", d])
+    accounting(c, "all files", files)
+    check("fixture accounting: some files", len(files) > 0)
+
+
 def main():
     if not os.access(SPECSCAN, os.X_OK):
         print("test_hostile: no specscan binary at %s" % SPECSCAN, file=sys.stderr)
@@ -553,7 +609,7 @@ def main():
         c = Case(tmp)
         only = sys.argv[1:]
         for t in (test_compressed, test_archives, test_records, test_numbers,
-                  test_degenerate, test_io_faults):
+                  test_degenerate, test_io_faults, test_fixture_accounting):
             if only and t.__name__ not in only:
                 continue
             start = time.monotonic()
