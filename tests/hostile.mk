@@ -11,3 +11,12 @@ check-valgrind: all $(check_PROGRAMS)
 
 # The script needs the binary built first.
 tests/cli/test_hostile.log: specscan$(EXEEXT)
+
+# Allocation failure at every allocation of a small library run and of a
+# whole pipeline run.
+check_PROGRAMS += tests/unit/test_oom
+TESTS += tests/unit/test_oom
+tests_unit_test_oom_SOURCES = tests/unit/test_oom.c
+tests_unit_test_oom_CFLAGS = $(SS_TEST_CFLAGS)
+tests_unit_test_oom_LDADD = $(SS_TEST_LIBS)
+nodist_EXTRA_tests_unit_test_oom_SOURCES = src/cli/force-cxx-link.cxx
