@@ -2,9 +2,9 @@
  * fuzz_request.c - libFuzzer target: one JSONL line (or one SSE event)
  * through the shim, capture, adapters and the enriched JSONL writer.
  *
- * Oracles beyond "no crash": the fast path (substring pre-filter) and the
- * full parse must agree on the status, and the enriched line written for
- * the request must itself be valid JSON.
+ * Oracles beyond "no crash": on a line that is valid JSON the fast path
+ * (substring pre-filter) and the full parse must agree on the status, and
+ * the enriched line written for the request must itself be valid JSON.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -52,6 +52,14 @@ static void run(const uint8_t *data, size_t size, bool sse)
 			__builtin_trap();
 	}
 	if (!ss_process(full, &req, &b))
+		return;
+	/*
+	 * Both paths parse lazily: a syntax error where neither looks (an
+	 * unread key, a skipped response element) goes unnoticed, and the
+	 * fast path skips more than the full parse. They must agree on lines
+	 * that are valid JSON; on invalid ones either may see the error.
+	 */
+	if (ssj_validate(check, line.data, size) != SSJ_OK)
 		return;
 	if (a.status != b.status || strcmp(a.reason, b.reason) != 0)
 		__builtin_trap();
