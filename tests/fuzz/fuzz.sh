@@ -34,7 +34,10 @@ objs=()
 compile() { # src obj compiler flags...
 	local src=$1 obj=$2
 	shift 2
-	if [ ! -e "$obj" ] || [ "$src" -nt "$obj" ]; then
+	# Rebuild when the source or any header changed (a stale object with
+	# an old struct layout makes false crashes).
+	if [ ! -e "$obj" ] || [ "$src" -nt "$obj" ] ||
+		[ -n "$(find "$top/src" -name '*.h' -newer "$obj" -print -quit)" ]; then
 		"$@" -c "$src" -o "$obj"
 	fi
 }
