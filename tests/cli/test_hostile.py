@@ -379,8 +379,11 @@ def test_numbers(c):
     check("numbers: per line", st == ["malformed"] * 7 + ["ok", "malformed", "ok", "ok"], str(st))
     r = run(["--strict", c.path("nums.jsonl", "".join(lines))])
     expect("--strict with malformed requests", r, 1)
-    r = run(["--strict", c.path("fine.jsonl", GOOD * 3 + '{"choices":[{"text":"x"}]}\n')])
-    expect("--strict with only ok and no_stats", r, 0)
+    r = run(["--strict", c.path("fine.jsonl", GOOD * 3 + '{"choices":[{"text":"x"}]}\n'
+                                '{"hello":1}\n' + llama(0, 0))])
+    expect("--strict with only ok, no_stats, unrecognized, zero_step", r, 0)
+    r = run(["--strict", c.path("fine.jsonl", GOOD), os.path.join(c.tmp, "none")])
+    expect("--strict with an unreadable input", r, 1, "No such file")
 
     # Overflow within one request: sums of counts past 2^63 - 1.
     q = 2**62
@@ -412,6 +415,18 @@ def test_numbers(c):
         check("across: overall rate", j["spec_decode_overall_draft_acceptance_rate"]["avg"] == 100.0)
     except (ValueError, KeyError) as e:
         check("across: report", False, repr(e))
+
+    # Past the histogram cap (2^20 buckets), dense or as a records-line key:
+    # malformed, without allocating for the bucket index.
+    n = 1100000
+    capped = (vllm("[" + ",".join(["0"] * n) + "]", 0, 0, 0, mean=1.0, rate=0.0) +
+              '{"metadata":{},"metrics":{},"spec_decode_acceptance":{"engine":"vllm",'
+              '"mean_acceptance_length":1.0,"draft_acceptance_rate":0.0,'
+              '"num_accepted_draft_tokens":0,"num_draft_tokens":0,"num_spec_steps":1,'
+              '"acceptance_histogram":{"9000000000000000000":1}}}\n')
+    r = run([c.path("capped.jsonl", capped)], as_mb=80)
+    expect("histograms past the bucket cap", r, 0, rss_mb=80, secs=20)
+    requests("histograms past the bucket cap", r, total=2, malformed=2)
 
     # A million buckets.
     n = 1000000
