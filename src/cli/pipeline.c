@@ -420,9 +420,8 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 			interrupted = true;
 			break;
 		}
-		/* Nothing more can be written (e.g. `| head`): stop reading. */
 		if (sink_failed)
-			break;
+			break;  /* the records cannot be written: nothing will be */
 		/* Keep every slot busy while there is input. */
 		while (!r.done && !fatal && next_fill - next_collect < pool.nslots) {
 			size_t idx = next_fill % pool.nslots;

@@ -1,6 +1,7 @@
 #include "engines/capture.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -519,7 +520,7 @@ static int scan_one(const struct ss_capture *k, const char *s, size_t i)
  * its last two letters are those of a key that matters (so most keys never
  * reach key_matters()); `oddm` marks what the fast scan cannot judge.
  */
-#define SCAN_LOOP(W, V, LOAD, SET1, EQ, OR, AND, MASK)                              \
+#define SCAN_LOOP(W, V, LOAD, SET1, EQ, OR, AND, ANDNOT, MASK)                      \
 	do {                                                                          \
 		const V colon = SET1(':'), quote = SET1('"'), bslash = SET1('\\');     \
 		const V u = SET1('u'), space = SET1(' ');                              \
@@ -528,22 +529,21 @@ static int scan_one(const struct ss_capture *k, const char *s, size_t i)
 		const V ll = SET1('l');                                                \
 		for (; i + (W) <= n; i += (W)) {                                       \
 			V v0 = LOAD(s + i), v1 = LOAD(s + i - 1), v2 = LOAD(s + i - 2); \
-			uint64_t b2 = MASK(EQ(v2, bslash));                            \
-			uint64_t col = MASK(EQ(v0, colon));                            \
-			uint64_t key = col & b2 & MASK(EQ(v1, quote));                 \
-			uint64_t oddm = (b2 & MASK(AND(EQ(v1, bslash), EQ(v0, u)))) |  \
-					(col & MASK(EQ(v1, space))) | (col & b2 & ~key); \
-			if (key) {                                                     \
-				V v3 = LOAD(s + i - 3), v4 = LOAD(s + i - 4);          \
-				V pay = OR(OR(AND(EQ(v4, lg), OR(EQ(v3, le), EQ(v3, ls))), \
-					      AND(EQ(v4, lx), EQ(v3, lt))),            \
-					   OR(AND(EQ(v4, lf), EQ(v3, lo)),             \
-					      AND(EQ(v4, ln), EQ(v3, lg))));           \
-				if (want_content)                                      \
-					pay = OR(pay, OR(AND(EQ(v4, ln), EQ(v3, lt)),  \
-							 AND(EQ(v4, ll), EQ(v3, ls)))); \
-				key &= MASK(pay);                                      \
-			}                                                              \
+			V v3 = LOAD(s + i - 3), v4 = LOAD(s + i - 4);                  \
+			V col = EQ(v0, colon), b2 = EQ(v2, bslash), q1 = EQ(v1, quote); \
+			V keyv = AND(col, AND(q1, b2));                                \
+			V e3 = EQ(v3, le), s3 = EQ(v3, ls), t3 = EQ(v3, lt);           \
+			V n4 = EQ(v4, ln);                                             \
+			V pay = OR(OR(AND(EQ(v4, lg), OR(e3, s3)), AND(EQ(v4, lx), t3)), \
+				   OR(AND(EQ(v4, lf), EQ(v3, lo)), AND(n4, EQ(v3, lg))));   \
+			V con = OR(AND(n4, t3), AND(EQ(v4, ll), s3));                  \
+			V oddv = OR(AND(b2, AND(EQ(v1, bslash), EQ(v0, u))),           \
+				    AND(col, OR(EQ(v1, space), ANDNOT(q1, b2))));      \
+			uint64_t key, oddm;                                            \
+			if (want_content)                                              \
+				pay = OR(pay, con);                                    \
+			key = MASK(AND(keyv, pay));                                    \
+			oddm = MASK(oddv);                                             \
 			while (key | oddm) {                                           \
 				unsigned bk = key ? (unsigned)__builtin_ctzll(key) : 64; \
 				unsigned bo = oddm ? (unsigned)__builtin_ctzll(oddm) : 64; \
@@ -570,7 +570,7 @@ static bool scan_sse2(const struct ss_capture *k, bool want_content, const char 
 		      size_t i, size_t n, size_t *pos, bool *odd)
 {
 	SCAN_LOOP(16, __m128i, SSE_LOAD, _mm_set1_epi8, _mm_cmpeq_epi8, _mm_or_si128,
-		  _mm_and_si128, SSE_MASK);
+		  _mm_and_si128, _mm_andnot_si128, SSE_MASK);
 	*pos = i;
 	return false;
 }
@@ -584,21 +584,77 @@ scan_avx2(const struct ss_capture *k, bool want_content, const char *s, size_t i
 	  size_t *pos, bool *odd)
 {
 	SCAN_LOOP(32, __m256i, AVX_LOAD, _mm256_set1_epi8, _mm256_cmpeq_epi8,
-		  _mm256_or_si256, _mm256_and_si256, AVX_MASK);
+		  _mm256_or_si256, _mm256_and_si256, _mm256_andnot_si256, AVX_MASK);
 	*pos = i;
 	return false;
 }
 
-static bool have_avx2(void)
+/* 64 bytes a step, the comparisons giving bit masks directly. */
+__attribute__((target("avx512f,avx512bw"))) static bool
+scan_avx512(const struct ss_capture *k, bool want_content, const char *s, size_t i,
+	    size_t n, size_t *pos, bool *odd)
 {
-	static int known = -1;
+#define EQ512(v, c) ((uint64_t)_mm512_cmpeq_epi8_mask((v), _mm512_set1_epi8(c)))
+	for (; i + 64 <= n; i += 64) {
+		__m512i v0 = _mm512_loadu_si512((const void *)(s + i));
+		__m512i v1 = _mm512_loadu_si512((const void *)(s + i - 1));
+		__m512i v2 = _mm512_loadu_si512((const void *)(s + i - 2));
+		__m512i v3 = _mm512_loadu_si512((const void *)(s + i - 3));
+		__m512i v4 = _mm512_loadu_si512((const void *)(s + i - 4));
+		uint64_t col = EQ512(v0, ':'), b2 = EQ512(v2, '\\'), q1 = EQ512(v1, '"');
+		uint64_t e3 = EQ512(v3, 'e'), s3 = EQ512(v3, 's'), t3 = EQ512(v3, 't');
+		uint64_t n4 = EQ512(v4, 'n');
+		uint64_t pay = (EQ512(v4, 'g') & (e3 | s3)) | (EQ512(v4, 'x') & t3) |
+			       (EQ512(v4, 'f') & EQ512(v3, 'o')) | (n4 & EQ512(v3, 'g'));
+		uint64_t key, oddm;
 
-	if (known < 0) {
-		__builtin_cpu_init();
-		known = __builtin_cpu_supports("avx2") ? 1 : 0;
+		if (want_content)
+			pay |= (n4 & t3) | (EQ512(v4, 'l') & s3);
+		key = col & q1 & b2 & pay;
+		oddm = (b2 & EQ512(v1, '\\') & EQ512(v0, 'u')) |
+		       (col & (EQ512(v1, ' ') | (b2 & ~q1)));
+		while (key | oddm) {
+			unsigned bk = key ? (unsigned)__builtin_ctzll(key) : 64;
+			unsigned bo = oddm ? (unsigned)__builtin_ctzll(oddm) : 64;
+
+			if (bo <= bk) {
+				*odd = true;
+				*pos = i + bo;
+				return true;
+			}
+			if (key_matters(k, s, i + bk)) {
+				*pos = i + bk;
+				return true;
+			}
+			key &= key - 1;
+		}
 	}
-	return known == 1;
+#undef EQ512
+	*pos = i;
+	return scan_avx2(k, want_content, s, i, n, pos, odd);
 }
+
+static int simd_level(void)
+{
+	static int level = -1;
+
+	if (level < 0) {
+		/* SPECSCAN_SIMD as for the JSON shim: generic, avx2, or the best. */
+		const char *force = getenv("SPECSCAN_SIMD");
+
+		__builtin_cpu_init();
+		level = __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512f")
+				? 2
+			: __builtin_cpu_supports("avx2") ? 1
+							 : 0;
+		if (force && strcmp(force, "generic") == 0)
+			level = 0;
+		else if (force && strcmp(force, "avx2") == 0 && level > 1)
+			level = 1;
+	}
+	return level;
+}
+
 #endif
 #endif
 
@@ -625,6 +681,7 @@ static size_t scan(const struct ss_capture *c, const char *s, size_t from, size_
 		k = &none;
 	}
 	*odd = false;
+	/* The vector loop looks four bytes back: the first positions in C. */
 	for (; i < 4 && i < n; i++) {
 		if ((r = scan_one(k, s, i)) != 0) {
 			*odd = r == 2;
@@ -637,7 +694,9 @@ static size_t scan(const struct ss_capture *c, const char *s, size_t from, size_
 		bool hit;
 
 #if defined(__x86_64__) && defined(__GNUC__)
-		if (have_avx2())
+		if (simd_level() == 2)
+			hit = scan_avx512(k, !k->content, s, i, n, &at, odd);
+		else if (simd_level() == 1)
 			hit = scan_avx2(k, !k->content, s, i, n, &at, odd);
 		else
 #endif

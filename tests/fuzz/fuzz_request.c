@@ -2,9 +2,11 @@
  * fuzz_request.c - libFuzzer target: one JSONL line (or one SSE event)
  * through the shim, capture, adapters and the enriched JSONL writer.
  *
- * Oracles beyond "no crash": on a line that is valid JSON the fast path
- * (substring pre-filter) and the full parse must agree on the status, and
- * the enriched line written for the request must itself be valid JSON.
+ * Oracles beyond "no crash": on input that is valid JSON to the letter,
+ * the fast path (key scan, skipped elements) and the full parse must agree
+ * on the status and reason; and the enriched line written for any request
+ * must itself be valid JSON. (Invalid JSON hidden inside a response element
+ * the fast path skips is only checked structurally: a documented limit.)
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -51,15 +53,9 @@ static void run(const uint8_t *data, size_t size, bool sse)
 		if (ssj_validate(check, out.data, out.len - 1) != SSJ_OK)
 			__builtin_trap();
 	}
-	if (!ss_process(full, &req, &b))
-		return;
-	/*
-	 * Both paths parse lazily: a syntax error where neither looks (an
-	 * unread key, a skipped response element) goes unnoticed, and the
-	 * fast path skips more than the full parse. They must agree on lines
-	 * that are valid JSON; on invalid ones either may see the error.
-	 */
 	if (ssj_validate(check, line.data, size) != SSJ_OK)
+		return;
+	if (!ss_process(full, &req, &b))
 		return;
 	if (a.status != b.status || strcmp(a.reason, b.reason) != 0)
 		__builtin_trap();
