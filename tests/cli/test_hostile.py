@@ -188,6 +188,27 @@ def zstd_frame(data):
     return bytes(out)
 
 
+def zstd_rle_bomb(byte, blocks):
+    """A zstd frame of `blocks` RLE blocks of 128 KiB of one byte each."""
+    out = bytearray(b"\x28\xb5\x2f\xfd\x00\x58")
+    for i in range(blocks):
+        hdr = ((128 << 10) << 3) | (1 << 1) | (1 if i == blocks - 1 else 0)
+        out += struct.pack("<I", hdr)[:3] + bytes([byte])
+    return bytes(out)
+
+
+def gzip_bomb(total, line_every=0):
+    """gzip of `total` bytes of 'a' (a newline every `line_every` bytes)."""
+    z = zlib.compressobj(9, zlib.DEFLATED, 31)
+    unit = (b"a" * (line_every - 1) + b"\n") if line_every else b"a" * 65536
+    out = [z.compress(GOOD_B)]
+    for _ in range(total // len(unit)):
+        out.append(z.compress(unit))
+    out.append(z.compress(b"\n" + GOOD_B))
+    out.append(z.flush())
+    return b"".join(out)
+
+
 def tar_bytes(members):
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w", format=tarfile.USTAR_FORMAT) as t:
@@ -244,6 +265,17 @@ def test_compressed(c):
     r = run([c.path("bad.zst", bytes(bad)), c.path("good1.jsonl", GOOD)])
     expect("corrupt zstd", r, 1, "corrupt zstd data")
     requests("corrupt zstd", r, total=1, ok=1)
+
+    # Decompression bombs: 256 MiB of one line from a few KiB, memory stays
+    # within the record limit and the read window.
+    bomb = zstd_frame(GOOD_B) + zstd_rle_bomb(ord("a"), 2048) + zstd_frame(b"\n" + GOOD_B)
+    r = run(["--max-record-size", "1M", c.path("bomb.zst", bomb)], timeout=60, as_mb=80)
+    expect("zstd bomb (256 MiB line)", r, 0, rss_mb=80, secs=30)
+    requests("zstd bomb (256 MiB line)", r, total=3, ok=2, oversize=1)
+    r = run(["--max-record-size", "1M", c.path("bomb.gz", gzip_bomb(256 << 20))],
+            timeout=60, as_mb=80)
+    expect("gzip bomb (256 MiB line)", r, 0, rss_mb=80, secs=30)
+    requests("gzip bomb (256 MiB line)", r, total=3, ok=2, oversize=1)
 
     g = gzip.compress(body)
     r = run([c.path("cut.gz", g[:len(g) // 2])])
