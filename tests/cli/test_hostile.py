@@ -303,6 +303,17 @@ def test_archives(c):
     expect("corrupt tar", r, 1, "corrupt.tar")
     requests("corrupt tar", r, total=3, ok=3)
 
+    # The same for a member that is spooled (a records-only artifact
+    # directory's export is held until the archive ends).
+    rec = ('{"metadata":{"benchmark_phase":"profiling"},"metrics":{},'
+           '"spec_decode_acceptance":{"engine":"vllm","mean_acceptance_length":2.0,'
+           '"draft_acceptance_rate":0.5,"num_accepted_draft_tokens":1,"num_draft_tokens":2,'
+           '"num_spec_steps":1,"acceptance_histogram":{"1":1}}}\n').encode()
+    ta = tar_bytes([("run/profile_export.jsonl", rec * 30)])
+    r = run([c.path("spooled.tar", ta[:512 + 3 * len(rec) + 10])])
+    expect("truncated spooled member: lines before the cut", r, 1, "Truncated tar archive")
+    requests("truncated spooled member: lines before the cut", r, total=3, ok=3)
+
     r = run([c.path("short.tar", t[:600])])
     expect("truncated tar member", r, 1, "short.tar")
     # The complete lines of a cut member are read (libarchive's blocks,
