@@ -18,3 +18,10 @@ tests_unit_test_report_SOURCES = tests/unit/test_report.c tests/unit/fixtures_re
 tests_unit_test_report_CFLAGS = $(SS_TEST_CFLAGS)
 tests_unit_test_report_LDADD = $(SS_TEST_LIBS)
 nodist_EXTRA_tests_unit_test_report_SOURCES = src/cli/force-cxx-link.cxx
+
+# A helper for tests/cli/test_repr.py (doubles against Python's repr).
+check_PROGRAMS += tests/unit/repr_tool
+tests_unit_repr_tool_SOURCES = tests/unit/repr_tool.c
+tests_unit_repr_tool_LDADD = libspecscan.la $(SS_LIBS)
+nodist_EXTRA_tests_unit_repr_tool_SOURCES = src/cli/force-cxx-link.cxx
+TESTS += tests/cli/test_repr.py

@@ -25,9 +25,74 @@ struct dec {
 static bool roundtrips(uint64_t mant, int exp, double v)
 {
 	char tmp[48];
+	char *p = tmp + sizeof(tmp);
+	unsigned ue = (unsigned)(exp < 0 ? -exp : exp);
 
-	snprintf(tmp, sizeof(tmp), "%" PRIu64 "e%d", mant, exp);
-	return strtod(tmp, NULL) == v;
+	/* "<mant>e<exp>", written backwards: no locale, no printf. */
+	*--p = '\0';
+	do {
+		*--p = (char)('0' + ue % 10);
+		ue /= 10;
+	} while (ue);
+	if (exp < 0)
+		*--p = '-';
+	*--p = 'e';
+	do {
+		*--p = (char)('0' + mant % 10);
+		mant /= 10;
+	} while (mant);
+	return strtod(p, NULL) == v;
+}
+
+/* v's 17 significant digits, correctly rounded: v ~ m x 10^e. */
+static void digits17(double v, uint64_t *m, int *e)
+{
+	char tmp[64];
+	const char *s = tmp;
+	uint64_t mant = 0;
+
+	snprintf(tmp, sizeof(tmp), "%.16e", v);
+	for (; *s && *s != 'e'; s++)
+		if (*s >= '0' && *s <= '9')
+			mant = mant * 10 + (uint64_t)(*s - '0');
+	*m = mant;
+	*e = (int)strtol(s + 1, NULL, 10) - 16;
+}
+
+/*
+ * The 17 digits m17 rounded to `keep` digits (*q x 10^(e + 17 - keep)).
+ * Rounding rounded digits is exact unless the dropped part is exactly one
+ * half: then false, and the caller asks printf for those digits.
+ */
+static bool round_digits(uint64_t m17, int keep, uint64_t *q)
+{
+	uint64_t div = 1, r, half;
+
+	for (int i = keep; i < 17; i++)
+		div *= 10;
+	*q = m17 / div;
+	r = m17 % div;
+	half = div / 2;
+	if (r == half)
+		return false;
+	if (r > half)
+		(*q)++;
+	return true;
+}
+
+/* The correctly rounded `keep`-digit mantissa from printf (slow path). */
+static uint64_t printf_digits(double v, int keep, int *e)
+{
+	char tmp[64];
+	const char *s = tmp;
+	uint64_t mant = 0;
+
+	snprintf(tmp, sizeof(tmp), "%.*e", keep - 1, v);
+	for (; *s && *s != 'e'; s++)
+		if (*s >= '0' && *s <= '9')
+			mant = mant * 10 + (uint64_t)(*s - '0');
+	*e = (int)strtol(s + 1, NULL, 10) - (keep - 1);
+	return mant;
 }
 
 static void dec_set(struct dec *out, uint64_t mant, int exp)
@@ -45,6 +110,42 @@ static void dec_set(struct dec *out, uint64_t mant, int exp)
 }
 
 /*
+ * Shortest digits of a normal double, from one printf of 17 digits: the
+ * 15-digit rounding if it reads back (then it is the shortest: see
+ * shortest()), else the 16-digit rounding or a neighbour of it, else the
+ * 17 digits, which always read back and are what repr keeps.
+ */
+static void shortest_normal(double v, struct dec *out)
+{
+	uint64_t m17, q;
+	int e17, e;
+
+	digits17(v, &m17, &e17);
+	for (int keep = 15; keep <= 16; keep++) {
+		if (round_digits(m17, keep, &q)) {
+			e = e17 + 17 - keep;
+		} else {
+			q = printf_digits(v, keep, &e);
+		}
+		if (roundtrips(q, e, v)) {
+			dec_set(out, q, e);
+			return;
+		}
+		if (keep == 16) {
+			if (roundtrips(q + 1, e, v)) {
+				dec_set(out, q + 1, e);
+				return;
+			}
+			if (q > 1 && roundtrips(q - 1, e, v)) {
+				dec_set(out, q - 1, e);
+				return;
+			}
+		}
+	}
+	dec_set(out, m17, e17);
+}
+
+/*
  * Shortest digits that read back to v: the correctly rounded p-digit
  * decimal for p = 1, 2, ...; when it misses, a neighbour may still hit on
  * the wide side of a power of two (the round-trip interval is asymmetric).
@@ -52,32 +153,22 @@ static void dec_set(struct dec *out, uint64_t mant, int exp)
 static void shortest(double v, struct dec *out)
 {
 	char tmp[64];
-	int first = 1;
 
 	/*
-	 * Fast start: a double is within half an ulp (< 1.2e-16 relative) of
+	 * Normal doubles: a double is within half an ulp (< 1.2e-16 relative) of
 	 * any decimal that reads back to it, closer than half the spacing of
 	 * 15-digit decimals. So when a decimal of 15 or fewer digits reads
 	 * back, it is the correctly rounded 15-digit one with its trailing
 	 * zeros dropped (dec_set drops them); when that one does not read
-	 * back, no shorter one does, and the search starts at 16 digits.
-	 * (Subnormals have wider ulps: they take the long way.)
+	 * back, no shorter one does, and the search starts at 16 digits
+	 * (shortest_normal). Subnormals have wider ulps: they take the long
+	 * way, below.
 	 */
 	if (v >= DBL_MIN) {
-		uint64_t mant = 0;
-		const char *s = tmp;
-
-		snprintf(tmp, sizeof(tmp), "%.14e", v);
-		for (; *s && *s != 'e'; s++)
-			if (*s >= '0' && *s <= '9')
-				mant = mant * 10 + (uint64_t)(*s - '0');
-		if (roundtrips(mant, (int)strtol(s + 1, NULL, 10) - 14, v)) {
-			dec_set(out, mant, (int)strtol(s + 1, NULL, 10) - 14);
-			return;
-		}
-		first = 16;
+		shortest_normal(v, out);
+		return;
 	}
-	for (int p = first; p <= 17; p++) {
+	for (int p = 1; p <= 17; p++) {
 		uint64_t mant = 0;
 		const char *s = tmp;
 		int e;
