@@ -244,7 +244,19 @@ int main(int argc, char **argv)
 		status = EXIT_PARTIAL;
 		break;
 	case SS_RUN_SINK_FAILED:
-		ss_msg_error(&msg, "cannot write the per-request records");
+		for (size_t i = 0; i < outs.n; i++) {
+			const struct ss_outfile *f = &outs.items[i].file;
+
+			if (!f->failed)
+				continue;
+			if (f->is_stdout)
+				ss_msg_error(&msg, "cannot write to standard output: %s",
+					     strerror(f->err));
+			else
+				ss_msg_error(&msg, "cannot write '%s': %s", f->path,
+					     strerror(f->err));
+		}
+		ss_msg_error(&msg, "cannot write the per-request records; nothing written");
 		status = EXIT_NOTHING;
 		break;
 	case SS_RUN_NOTHING_READ:

@@ -45,6 +45,37 @@ static bool same_file(const struct stat *a, const char *path)
 	return stat(path, &b) == 0 && a->st_dev == b.st_dev && a->st_ino == b.st_ino;
 }
 
+/*
+ * A device, FIFO or socket (/dev/null, /dev/full, /dev/stdout, a named
+ * pipe) is written in place: there is no file to replace atomically, and
+ * a temporary file renamed over it would replace the device node itself.
+ * Nothing is overwritten, so --force is not needed.
+ */
+static bool open_direct(struct ss_outfile *o, const char *path, struct ss_msg *msg)
+{
+	int fd;
+
+	do
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+	while (fd < 0 && errno == EINTR);
+	if (fd < 0) {
+		ss_msg_error(msg, "cannot open '%s': %s", path, strerror(errno));
+		return false;
+	}
+	o->path = ss_strdup(path);
+	o->fp = o->path ? fdopen(fd, "w") : NULL;
+	if (!o->fp) {
+		ss_msg_error(msg, "cannot write '%s': %s", path,
+			     o->path ? strerror(errno) : "out of memory");
+		close(fd);
+		ss_free(o->path);
+		o->path = NULL;
+		return false;
+	}
+	o->direct = true;
+	return true;
+}
+
 bool ss_outfile_open(struct ss_outfile *o, const char *path, bool force,
 		     const char *const *inputs, size_t ninputs, struct ss_msg *msg)
 {
@@ -76,6 +107,8 @@ bool ss_outfile_open(struct ss_outfile *o, const char *path, bool force,
 			ss_msg_error(msg, "cannot write '%s': it is a directory", path);
 			return false;
 		}
+		if (!S_ISREG(st.st_mode))
+			return open_direct(o, path, msg);
 		if (!force) {
 			ss_msg_error(msg, "refusing to overwrite '%s' (use --force)", path);
 			return false;
@@ -128,15 +161,17 @@ bool ss_outfile_write(struct ss_outfile *o, const void *p, size_t n)
 {
 	if (o->failed || !o->fp)
 		return false;
-	if (n && fwrite(p, 1, n, o->fp) != n)
+	if (n && fwrite(p, 1, n, o->fp) != n) {
 		o->failed = true;
+		o->err = errno;
+	}
 	return !o->failed;
 }
 
 bool ss_outfile_commit(struct ss_outfile *o, struct ss_msg *msg)
 {
 	bool ok = !o->failed;
-	int err = errno;
+	int err = o->failed && o->err ? o->err : errno;
 
 	if (!o->path)
 		return true;
@@ -150,6 +185,23 @@ bool ss_outfile_commit(struct ss_outfile *o, struct ss_msg *msg)
 		ss_free(o->path);
 		o->path = NULL;
 		o->fp = NULL;
+		return ok;
+	}
+	if (o->direct) {
+		if (fflush(o->fp) != 0 || ferror(o->fp)) {
+			if (ok)
+				err = errno;
+			ok = false;
+		}
+		if (fclose(o->fp) != 0 && ok) {
+			ok = false;
+			err = errno;
+		}
+		o->fp = NULL;
+		if (!ok)
+			ss_msg_error(msg, "cannot write '%s': %s", o->path, strerror(err));
+		ss_free(o->path);
+		o->path = NULL;
 		return ok;
 	}
 	if (ok && (fflush(o->fp) != 0 || ferror(o->fp)))

@@ -17,11 +17,14 @@ struct ss_outfile {
 	char *tmp;         /* the temporary file, until committed */
 	FILE *fp;
 	bool is_stdout;
+	bool direct;       /* a device or FIFO, written in place (no temp file) */
 	bool failed;       /* a write failed */
+	int err;           /* errno of the failed write */
 };
 
 /*
- * Open `path` for writing. Refuses (with a message) to write over one of
+ * Open `path` for writing. An existing device or FIFO is written in place,
+ * without a temporary file. Refuses (with a message) to write over one of
  * `inputs` (the same file, whatever its name), and over an existing file
  * unless `force`. false on any failure.
  */

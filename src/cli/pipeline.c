@@ -335,8 +335,10 @@ static bool collect_slot(const struct ss_run_cfg *cfg, struct slot *s, struct ss
 		*sink_failed = true;
 	if (s->input_failed) {
 		ss_agg_fail_input(agg);
-		ss_msg_error(msg, "%s: %s", s->name,
-			     s->fail_reason ? s->fail_reason : "read error");
+		/* A read cut by SIGINT/SIGTERM is the interruption, said once. */
+		if (!(cfg->stop && *cfg->stop))
+			ss_msg_error(msg, "%s: %s", s->name,
+				     s->fail_reason ? s->fail_reason : "read error");
 	}
 	return true;
 }
@@ -407,9 +409,23 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 		fatal = true;
 		goto join;
 	}
-	for (; started < nthreads; started++) {
-		if (pthread_create(&threads[started], NULL, worker_main, &pool) != 0)
-			break;
+	{
+		/*
+		 * Workers block the stop signals, so they reach the reading
+		 * thread and interrupt a read blocked on a pipe.
+		 */
+		sigset_t stop_sigs, old;
+
+		sigemptyset(&stop_sigs);
+		sigaddset(&stop_sigs, SIGINT);
+		sigaddset(&stop_sigs, SIGTERM);
+		sigaddset(&stop_sigs, SIGHUP);
+		pthread_sigmask(SIG_BLOCK, &stop_sigs, &old);
+		for (; started < nthreads; started++) {
+			if (pthread_create(&threads[started], NULL, worker_main, &pool) != 0)
+				break;
+		}
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
 	}
 	if (started == 0) {
 		ss_msg_error(msg, "cannot start worker threads");

@@ -474,6 +474,9 @@ static inline bool key_matters(const struct ss_capture *c, const char *s, size_t
 	size_t end = at - 2;  /* the key's end */
 	bool want_content = !c->content;
 
+	/* `\":` at the very start of the text: no key, nothing before it. */
+	if (at < 3)
+		return false;
 	switch (s[end - 1]) {
 	case 'e':
 		return KEY_IS("usage");

@@ -46,6 +46,12 @@ bool ss_batch_reserve(struct ss_batch *b, size_t n)
 	p = ss_realloc(b->buf, cap);
 	if (!p)
 		return false;
+	/*
+	 * simdjson reads the first padding byte after a text (to rule out a
+	 * stray '}'); after the last text of a batch it is fresh memory:
+	 * give it a defined value (found by valgrind, tests/valgrind.sh).
+	 */
+	memset(p + b->cap, 0, cap - b->cap);
 	b->buf = p;
 	b->cap = cap;
 	return true;

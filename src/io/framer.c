@@ -25,6 +25,8 @@
 #include "util/alloc.h"
 
 #define WINDOW_SIZE ((size_t)4 << 20)
+/* A partial line is judged over the limit only with this many bytes. */
+#define LONG_PREFIX 8
 
 struct ss_framer {
 	size_t max_record;
@@ -99,6 +101,8 @@ void ss_framer_start(struct ss_framer *f, struct ss_stream *s)
 	f->cap_max = max_record > SIZE_MAX - 2 ? SIZE_MAX : max_record + 2;
 	if (f->cap_max < window)
 		f->cap_max = window;
+	if (f->cap_max < 2 * LONG_PREFIX)
+		f->cap_max = 2 * LONG_PREFIX;   /* a full window is a long line */
 }
 
 bool ss_framer_is_sse(const struct ss_framer *f)
@@ -277,13 +281,20 @@ static bool sse_line(struct ss_framer *f, struct ss_batch *b, const char *p,
 	return true;
 }
 
-/* A line too long to hold: only a data line matters, it overflows. */
+/*
+ * A line over the limit, seen whole or only its first bytes: a comment is
+ * skipped, any other line is a field of the event (a long white-space line
+ * too: it cannot be known blank before its end), and a data line makes
+ * the stream oversize.
+ */
 static void sse_long_line(struct ss_framer *f, struct ss_batch *b, const char *p,
 			  size_t len)
 {
-	if (!starts(p, len, "data", 4) || (len > 4 && p[4] != ':'))
+	if (p[0] == ':')
 		return;
 	sse_field(f, b);
+	if (!starts(p, len, "data", 4) || (len > 4 && p[4] != ':'))
+		return;
 	if (f->ev_ndata++ == 0)
 		f->ev_first_done = false;
 	if (!f->st_over)
@@ -297,12 +308,35 @@ static void decide(struct ss_framer *f, const char *p, size_t len)
 	f->used = sse_start(p, len) ? SS_FRAMING_SSE : SS_FRAMING_JSONL;
 }
 
+/*
+ * A line longer than the limit (len > max_record, numbered f->line), whole
+ * or its first bytes (at least LONG_PREFIX). It is handled the same either
+ * way, so the units never depend on where reads cut the stream: in JSONL
+ * it is an oversize request even when blank, in SSE see sse_long_line.
+ */
+static bool over_limit(struct ss_framer *f, struct ss_batch *b, const char *p,
+		       size_t len)
+{
+	if (f->used == SS_FRAMING_AUTO)
+		decide(f, p, len);
+	if (f->used == SS_FRAMING_JSONL) {
+		if (!ss_batch_add_unit(b, f->line, false, true))
+			return false;
+		commit(f, b);
+		return true;
+	}
+	sse_long_line(f, b, p, len);
+	return true;
+}
+
 /* One complete line (without its LF); false: out of memory. */
 static bool one_line(struct ss_framer *f, struct ss_batch *b, const char *p,
 		     size_t len)
 {
 	if (len && p[len - 1] == '\r')
 		len--;
+	if (len > f->max_record)
+		return over_limit(f, b, p, len);
 	if (f->used == SS_FRAMING_AUTO) {
 		if (len == 0 || (is_ws(p[0]) && blank(p, len)))
 			return true;
@@ -317,18 +351,10 @@ static bool one_line(struct ss_framer *f, struct ss_batch *b, const char *p,
 static bool long_line(struct ss_framer *f, struct ss_batch *b, const char *p,
 		      size_t len)
 {
-	bool ok = true;
+	bool ok;
 
 	f->line++;   /* number it as its own line while handling it */
-	if (f->used == SS_FRAMING_AUTO)
-		decide(f, p, len);
-	if (f->used == SS_FRAMING_JSONL) {
-		ok = ss_batch_add_unit(b, f->line, false, true) != NULL;
-		if (ok)
-			commit(f, b);
-	} else {
-		sse_long_line(f, b, p, len);
-	}
+	ok = over_limit(f, b, p, len);
 	f->line--;
 	f->skipping = true;
 	return ok;
@@ -381,9 +407,12 @@ enum ss_fill ss_framer_fill(struct ss_framer *f, struct ss_batch *b, size_t targ
 		/* A partial line: drop it, or keep it at the window's front. */
 		if (f->skipping) {
 			f->pos = f->end;
-		} else if (f->end - f->pos >= 2 &&
+		} else if (f->end - f->pos >= LONG_PREFIX &&
 			   f->end - f->pos - 1 > f->max_record) {
-			/* Over the limit even if a CR ends it. */
+			/*
+			 * Over the limit even if a CR ends it; with enough
+			 * bytes to tell a `data:` or `event:` line.
+			 */
 			if (!long_line(f, b, f->win + f->pos, f->end - f->pos))
 				return SS_FILL_NOMEM;
 			f->pos = f->end;

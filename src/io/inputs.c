@@ -62,6 +62,7 @@ struct spool {
 	char *name;         /* ARCHIVE:MEMBER */
 	char *dir;          /* member's directory (held exports only) */
 	FILE *fp;
+	char *fail;         /* the member broke after the spooled data: why */
 	bool held, dropped;
 };
 
@@ -416,9 +417,10 @@ static void spool_free(struct spool *sp)
 {
 	ss_free(sp->name);
 	ss_free(sp->dir);
+	ss_free(sp->fail);
 	if (sp->fp)
 		fclose(sp->fp);
-	sp->name = sp->dir = NULL;
+	sp->name = sp->dir = sp->fail = NULL;
 	sp->fp = NULL;
 }
 
@@ -568,6 +570,8 @@ static enum step spool_member(struct ss_inputs *it, struct container *c,
 			      char *name, const char *dir, size_t dl, bool held)
 {
 	struct spool *sp;
+	struct ss_stream *ms;
+	char *fail = NULL;
 	FILE *fp;
 
 	if (c->qlen == c->qcap) {
@@ -589,26 +593,49 @@ static enum step spool_member(struct ss_inputs *it, struct container *c,
 		it->fail_name = name;
 		return STEP_FAILED;
 	}
+	/*
+	 * Read through a member stream, which delivers every decoded byte
+	 * before a failure: a damaged member keeps its data and fails when
+	 * it is read back, in its place, as a member read directly does.
+	 */
+	ms = ss_source_member_new(c->a);
+	if (!ms) {
+		fclose(fp);
+		ss_free(name);
+		return STEP_FATAL;
+	}
 	for (;;) {
-		la_ssize_t k = archive_read_data(c->a, it->spool_buf, CBUF_SIZE);
+		size_t k = 0;
+		enum ss_io r = ss_stream_read(ms, it->spool_buf, CBUF_SIZE, &k);
 
-		if (k == 0)
-			break;
-		if (k < 0 || fwrite(it->spool_buf, 1, (size_t)k, fp) != (size_t)k) {
-			const char *e = k < 0 ? archive_error_string(c->a) : strerror(errno);
-
-			ss_msg_error(it->msg, "cannot read '%s': %s", name,
-				     e ? e : "archive read error");
+		if (k > 0 && fwrite(it->spool_buf, 1, k, fp) != k) {
+			ss_msg_error(it->msg, "cannot spool '%s' to a temporary file: %s",
+				     name, strerror(errno));
+			ss_stream_free(ms);
 			fclose(fp);
 			ss_free(it->fail_name);
 			it->fail_name = name;
 			return STEP_FAILED;
 		}
+		if (r == SS_IO_END)
+			break;
+		if (r == SS_IO_ERROR) {
+			fail = ss_strdup(ss_stream_error(ms));
+			if (!fail) {
+				ss_stream_free(ms);
+				fclose(fp);
+				ss_free(name);
+				return STEP_FATAL;
+			}
+			break;
+		}
 	}
+	ss_stream_free(ms);
 	sp = &c->q[c->qlen];
 	memset(sp, 0, sizeof(*sp));
 	sp->name = name;
 	sp->fp = fp;
+	sp->fail = fail;
 	sp->held = held;
 	if (held) {
 		sp->dir = ss_strndup(dir, dl);
@@ -654,10 +681,10 @@ static enum step use_stream(struct ss_inputs *it, struct ss_stream *s, char *nam
 static enum step open_spooled(struct ss_inputs *it, struct spool *sp)
 {
 	struct ss_stream *s;
-	char *name = sp->name;
+	char *name = sp->name, *fail = sp->fail;
 	int fd;
 
-	sp->name = NULL;
+	sp->name = sp->fail = NULL;
 	fflush(sp->fp);
 	fd = dup(fileno(sp->fp));
 	spool_free(sp);
@@ -665,11 +692,15 @@ static enum step open_spooled(struct ss_inputs *it, struct spool *sp)
 		ss_msg_error(it->msg, "cannot read back '%s': %s", name, strerror(errno));
 		if (fd >= 0)
 			close(fd);
+		ss_free(fail);
 		ss_free(it->fail_name);
 		it->fail_name = name;
 		return STEP_FAILED;
 	}
 	s = ss_source_fd_new(fd, true);
+	if (s && fail)
+		s = ss_source_fail_after_new(s, fail);
+	ss_free(fail);
 	if (!s) {
 		ss_free(name);
 		return STEP_FATAL;
@@ -716,7 +747,7 @@ static enum step container_next(struct ss_inputs *it)
 			/* Held and spooled members are still read after this. */
 			c->ended = true;
 			ss_msg_error(it->msg, "cannot read archive '%s': %s", c->name,
-				     why ? why : "unknown error");
+				     why ? why : "damaged or truncated archive");
 			set_fail_name(it, c->name);
 			return it->fail_name ? STEP_FAILED : STEP_FATAL;
 		}

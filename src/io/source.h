@@ -72,6 +72,13 @@ int ss_source_seekable_fd(const struct ss_stream *s);
 struct ss_stream *ss_source_mem_new(const void *p, size_t n, size_t chunk,
 				    const char *fail);
 
+/*
+ * The bytes of `inner` (owned, even when this fails), then a failure with
+ * the text `why` (copied) in place of its end: a spooled archive member
+ * that broke after the bytes that were saved.
+ */
+struct ss_stream *ss_source_fail_after_new(struct ss_stream *inner, const char *why);
+
 /* Decoders; each takes ownership of `inner`, even when it fails (NULL). */
 struct ss_stream *ss_source_zstd_new(struct ss_stream *inner);
 struct ss_stream *ss_source_gzip_new(struct ss_stream *inner);

@@ -82,23 +82,82 @@ struct archive *ss_archive_open(struct ss_archive_src *src, bool raw_filter_only
 
 /* ---- member stream ---- */
 
+/*
+ * Members are read block by block (archive_read_data_block), not with
+ * archive_read_data(): that one fills the caller's buffer from several
+ * blocks and, when a later block fails (a truncated tar, a zip whose size
+ * is wrong), returns only the error, and the bytes of the blocks before it
+ * are lost. Block by block, every byte libarchive decoded is delivered
+ * before the failure. Holes of sparse members read as zeros.
+ */
 struct member_stream {
 	struct ss_stream s;
 	struct archive *a;
+	const unsigned char *blk;   /* libarchive's, valid until its next call */
+	size_t blk_len, blk_pos;
+	la_int64_t pos;             /* member offset of the next byte delivered */
+	la_int64_t blk_off;         /* member offset of blk[0] */
+	bool warned;                /* fail with `warning` after this block */
+	char warning[200];
 };
 
 static enum ss_io member_read(struct ss_stream *s, void *buf, size_t n, size_t *got)
 {
 	struct member_stream *ms = (struct member_stream *)s;
-	la_ssize_t k = archive_read_data(ms->a, buf, n);
 
-	if (k < 0) {
-		const char *e = archive_error_string(ms->a);
+	while (ms->blk_pos == ms->blk_len) {
+		const void *b;
+		size_t len;
+		la_int64_t off;
+		int r;
 
-		return ss_stream_fail(s, "%s", e ? e : "archive read error");
+		if (ms->warned)
+			return ss_stream_fail(s, "%s", ms->warning);
+		r = archive_read_data_block(ms->a, &b, &len, &off);
+		if (r == ARCHIVE_EOF)
+			return SS_IO_END;
+		if (r < ARCHIVE_OK) {
+			const char *e = archive_error_string(ms->a);
+
+			if (r < ARCHIVE_WARN)
+				return ss_stream_fail(s, "%s", e ? e : "archive read error");
+			/*
+			 * A warning (a zip member of the wrong size, a bad
+			 * checksum) fails the member too, after its data.
+			 */
+			snprintf(ms->warning, sizeof(ms->warning), "%s",
+				 e ? e : "archive read warning");
+			ms->warned = true;
+			if (len == 0)
+				continue;
+		}
+		if (off < ms->pos)
+			return ss_stream_fail(s, "archive member data out of order");
+		ms->blk = b;
+		ms->blk_len = len;
+		ms->blk_pos = 0;
+		ms->blk_off = off;
 	}
-	*got = (size_t)k;
-	return k == 0 ? SS_IO_END : SS_IO_OK;
+	if (ms->pos < ms->blk_off) {   /* a hole before the block */
+		la_int64_t hole = ms->blk_off - ms->pos;
+		size_t k = (la_int64_t)n < hole ? n : (size_t)hole;
+
+		memset(buf, 0, k);
+		ms->pos += (la_int64_t)k;
+		*got = k;
+		return SS_IO_OK;
+	}
+	{
+		size_t k = ms->blk_len - ms->blk_pos;
+
+		if (k > n)
+			k = n;
+		memcpy(buf, ms->blk + ms->blk_pos, k);
+		ms->blk_pos += k;
+		ms->pos += (la_int64_t)k;
+		*got = k;
+	}
+	return SS_IO_OK;
 }
 
 static void member_destroy(struct ss_stream *s)
@@ -110,7 +169,7 @@ static const struct ss_stream_ops member_ops = {member_read, member_destroy};
 
 struct ss_stream *ss_source_member_new(struct archive *a)
 {
-	struct member_stream *ms = ss_malloc(sizeof(*ms));
+	struct member_stream *ms = ss_calloc(1, sizeof(*ms));
 
 	if (!ms)
 		return NULL;

@@ -30,9 +30,14 @@ static enum ss_io fd_read(struct ss_stream *s, void *buf, size_t n, size_t *got)
 
 	if (n > (size_t)1 << 30)
 		n = (size_t)1 << 30;
-	do
-		k = read(fs->fd, buf, n);
-	while (k < 0 && errno == EINTR);
+	/*
+	 * No retry on EINTR: specscan's handlers (SIGINT, SIGTERM, SIGHUP)
+	 * are installed without SA_RESTART precisely so that a read blocked
+	 * on a pipe or FIFO returns and the run can stop.
+	 */
+	k = read(fs->fd, buf, n);
+	if (k < 0 && errno == EINTR)
+		return ss_stream_fail(s, "read interrupted by a signal");
 	if (k < 0)
 		return ss_stream_fail(s, "read error: %s", strerror(errno));
 	*got = (size_t)k;

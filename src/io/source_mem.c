@@ -1,10 +1,12 @@
 /*
  * source_mem.c - a stream over bytes already in memory, read in chunks of
  * a chosen size, optionally failing at the end (tests use it to cut input
- * at every place and to play a failing decoder).
+ * at every place and to play a failing decoder); and a stream that fails
+ * at the end of another (a spooled archive member that broke).
  */
 #include "io/source.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "util/alloc.h"
@@ -57,4 +59,43 @@ struct ss_stream *ss_source_mem_new(const void *p, size_t n, size_t chunk,
 	ms->chunk = chunk;
 	ms->fail = fail;
 	return &ms->s;
+}
+
+/* ---- fail after the end ---- */
+
+struct fail_after_stream {
+	struct ss_stream s;
+	char why[200];
+};
+
+static enum ss_io fail_after_read(struct ss_stream *s, void *buf, size_t n, size_t *got)
+{
+	struct fail_after_stream *fs = (struct fail_after_stream *)s;
+	enum ss_io r = ss_stream_read(s->inner, buf, n, got);
+
+	if (r == SS_IO_ERROR)
+		return ss_stream_fail(s, "%s", ss_stream_error(s->inner));
+	if (r == SS_IO_END)
+		return ss_stream_fail(s, "%s", fs->why);
+	return r;
+}
+
+static void fail_after_destroy(struct ss_stream *s)
+{
+	ss_free(s);
+}
+
+static const struct ss_stream_ops fail_after_ops = {fail_after_read, fail_after_destroy};
+
+struct ss_stream *ss_source_fail_after_new(struct ss_stream *inner, const char *why)
+{
+	struct fail_after_stream *fs = ss_malloc(sizeof(*fs));
+
+	if (!fs) {
+		ss_stream_free(inner);
+		return NULL;
+	}
+	ss_stream_setup(&fs->s, &fail_after_ops, inner);
+	snprintf(fs->why, sizeof(fs->why), "%s", why);
+	return &fs->s;
 }

@@ -200,14 +200,22 @@ static bool json_number_syntax(std::string_view t)
 	return i == n;
 }
 
+// Deepest nesting a full walk accepts (simdjson's own default). The walk
+// recurses once per level: without a bound, a line of a million '['
+// overflowed the stack.
+static constexpr size_t WALK_MAX_DEPTH = 1024;
+
 // A full walk that decodes every scalar. T is ondemand::value or
 // ondemand::document (the root), which share these member functions.
-template <typename T> static error_code walk(T &v)
+template <typename T> static error_code walk(T &v, size_t depth)
 {
 	ondemand::json_type t;
 	error_code e = v.type().get(t);
 	if (e)
 		return e;
+	if (depth >= WALK_MAX_DEPTH &&
+	    (t == ondemand::json_type::object || t == ondemand::json_type::array))
+		return DEPTH_ERROR;
 	switch (t) {
 	case ondemand::json_type::object: {
 		ondemand::object obj;
@@ -220,7 +228,7 @@ template <typename T> static error_code walk(T &v)
 			std::string_view key;
 			if ((e = f.unescaped_key().get(key)))
 				return e;
-			if ((e = walk(f.value())))
+			if ((e = walk(f.value(), depth + 1)))
 				return e;
 		}
 		return SUCCESS;
@@ -233,7 +241,7 @@ template <typename T> static error_code walk(T &v)
 			ondemand::value ev;
 			if ((e = std::move(item).get(ev)))
 				return e;
-			if ((e = walk(ev)))
+			if ((e = walk(ev, depth + 1)))
 				return e;
 		}
 		return SUCCESS;
@@ -280,7 +288,7 @@ static enum ssj_status v_validate(struct ssj_parser *p, const char *text,
 		enum ssj_status s = start(p, text, len);
 		if (s != SSJ_OK)
 			return s;
-		error_code e = walk(P(p)->doc);
+		error_code e = walk(P(p)->doc, 0);
 		if (e)
 			return map_error(e);
 		if (!at_end(P(p)->doc))

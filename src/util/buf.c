@@ -47,6 +47,11 @@ bool ss_buf_grow(struct ss_buf *b, size_t extra)
 		b->failed = true;
 		return false;
 	}
+	/*
+	 * The slack is handed to the JSON parser as padding, which it may
+	 * read: give it a defined value (found by valgrind, tests/valgrind.sh).
+	 */
+	memset(p + b->cap, 0, cap - b->cap);
 	b->data = p;
 	b->cap = cap;
 	return true;

@@ -34,7 +34,10 @@ objs=()
 compile() { # src obj compiler flags...
 	local src=$1 obj=$2
 	shift 2
-	if [ ! -e "$obj" ] || [ "$src" -nt "$obj" ]; then
+	# Rebuild when the source or any header changed (a stale object with
+	# an old struct layout makes false crashes).
+	if [ ! -e "$obj" ] || [ "$src" -nt "$obj" ] ||
+		[ -n "$(find "$top/src" -name '*.h' -newer "$obj" -print -quit)" ]; then
 		"$@" -c "$src" -o "$obj"
 	fi
 }
@@ -54,18 +57,30 @@ wait
 objs+=("$out/obj/json_generic.o" "$out/obj/json_haswell.o")
 objs=($(printf '%s\n' "${objs[@]}" | sort -u))
 
-# Seeds: every line of the text fixtures, and the fixture files whole.
+# Seeds: every line of the text fixtures, the fixture files whole, and the
+# target's kept regression inputs (any name).
 seed() { # target dir...
-	local dir="$out/seeds/$1"
+	local name=$1 dir="$out/seeds/$1" d f
 	shift
 	mkdir -p "$dir"
-	find "$@" -type f \( -name '*.jsonl' -o -name '*.sse' -o -name '*.json' \) 2>/dev/null |
-		while IFS= read -r f; do
-			cp "$f" "$dir/$(basename "$f")"
-			if [ "$(wc -l < "$f")" -lt 200 ]; then
-				split -l 1 -d -a 4 "$f" "$dir/$(basename "$f")."
-			fi
-		done
+	for d in "$@"; do
+		[ -d "$d" ] || continue
+		find "$d" -type f \( -name '*.jsonl' -o -name '*.sse' -o -name '*.json' \) |
+			while IFS= read -r f; do
+				cp "$f" "$dir/$(basename "$f")"
+				if [ "$(wc -l < "$f")" -lt 200 ]; then
+					split -l 1 -d -a 4 "$f" "$dir/$(basename "$f")."
+				fi
+			done
+	done
+	if [ -d "$top/tests/fuzz/regressions/$name" ]; then
+		find "$top/tests/fuzz/regressions/$name" -type f -exec cp {} "$dir/" \;
+	fi
+	if [ "$name" = fuzz_inputs ]; then
+		python3 "$top/tests/fuzz/make_input_seeds.py" "$dir" ||
+			echo "fuzz: no compressed seeds (python3 failed)" >&2
+	fi
+	return 0
 }
 
 status=0
@@ -75,7 +90,7 @@ for target_src in "$top"/tests/fuzz/fuzz_*.c; do
 	clang -std=gnu11 $san -fsanitize=fuzzer-no-link $inc -c "$target_src" -o "$bin.o"
 	# The C++ driver links UBSan's C++ runtime the shim needs.
 	clang++ $san -fsanitize=fuzzer "$bin.o" "${objs[@]}" $libs -o "$bin"
-	seed "$name" "$top/testdata" "$top/tests/fuzz/regressions/$name"
+	seed "$name" "$top/testdata"
 	echo "fuzz: $name for ${secs}s"
 	log="$out/$name.log"
 	if ! (cd "$out" && "./$name" -max_total_time="$secs" -max_len=65536 -rss_limit_mb=2048 \

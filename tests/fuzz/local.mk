@@ -1,8 +1,14 @@
 # Fuzz targets, also built with an ordinary main() to replay their
 # regression inputs in `make check`.
-EXTRA_DIST += tests/fuzz/fuzz.sh tests/fuzz/regressions
-check_PROGRAMS += tests/fuzz/replay_request
+EXTRA_DIST += tests/fuzz/fuzz.sh tests/fuzz/make_input_seeds.py tests/fuzz/regressions
+check_PROGRAMS += tests/fuzz/replay_request tests/fuzz/replay_sse tests/fuzz/replay_inputs
 tests_fuzz_replay_request_SOURCES = tests/fuzz/fuzz_request.c tests/fuzz/replay.c
 tests_fuzz_replay_request_LDADD = libspecscan.la $(SS_LIBS)
 nodist_EXTRA_tests_fuzz_replay_request_SOURCES = src/cli/force-cxx-link.cxx
+tests_fuzz_replay_sse_SOURCES = tests/fuzz/fuzz_sse.c tests/fuzz/replay.c
+tests_fuzz_replay_sse_LDADD = libspecscan.la $(SS_LIBS)
+nodist_EXTRA_tests_fuzz_replay_sse_SOURCES = src/cli/force-cxx-link.cxx
+tests_fuzz_replay_inputs_SOURCES = tests/fuzz/fuzz_inputs.c tests/fuzz/replay.c
+tests_fuzz_replay_inputs_LDADD = libspecscan.la $(SS_LIBS)
+nodist_EXTRA_tests_fuzz_replay_inputs_SOURCES = src/cli/force-cxx-link.cxx
 TESTS += tests/fuzz/replay-regressions.sh

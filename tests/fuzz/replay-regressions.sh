@@ -8,7 +8,8 @@ status=0
 for bin in tests/fuzz/replay_*; do
 	[ -x "$bin" ] || continue
 	name=fuzz_${bin##*/replay_}
-	set -- "$src/testdata"
+	set --
+	[ -d "$src/testdata" ] && set -- "$src/testdata"
 	[ -d "$src/tests/fuzz/regressions/$name" ] && set -- "$@" "$src/tests/fuzz/regressions/$name"
 	if "$bin" "$@"; then
 		echo "ok: $name"

@@ -1,0 +1,200 @@
+/*
+ * fuzz_inputs.c - libFuzzer target: the input front end (magic-byte
+ * detection, zstd, gzip, libarchive filters and archives, artifact
+ * selection and spooling) on arbitrary bytes, every stream it yields read
+ * to its end through the framer.
+ *
+ * The bytes are given twice: as a seekable file (a memfd, named through
+ * /proc/self/fd) and as standard input fed by a pipe, since zip and 7z
+ * take other paths when they can seek. Oracles beyond "no crash, no leak":
+ * the iterator never reports running out of memory, ends after a bounded
+ * number of steps, and every stream ends with END or ERROR. Decompression
+ * bombs are cut off after a fixed number of decoded bytes per run, so a
+ * run stays short.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "io/framer.h"
+#include "io/inputs.h"
+#include "io/source.h"
+#include "util/msg.h"
+
+#define CHECK(c) do { if (!(c)) __builtin_trap(); } while (0)
+#define DECODED_CAP ((size_t)8 << 20)
+#define MAX_STEPS 10000
+
+/* A stream that reads another (borrowed) up to a budget of bytes. */
+struct capped {
+	struct ss_stream s;
+	struct ss_stream *from;
+	size_t *budget;
+};
+
+static enum ss_io capped_read(struct ss_stream *s, void *buf, size_t n, size_t *got)
+{
+	struct capped *c = (struct capped *)s;
+	enum ss_io r;
+
+	if (*c->budget == 0)
+		return SS_IO_END;
+	if (n > *c->budget)
+		n = *c->budget;
+	r = ss_stream_read(c->from, buf, n, got);
+	CHECK(*got <= n);
+	*c->budget -= *got;
+	if (r == SS_IO_ERROR)
+		return ss_stream_fail(s, "%s", ss_stream_error(c->from));
+	return r;
+}
+
+static void capped_destroy(struct ss_stream *s)
+{
+	(void)s;
+}
+
+static const struct ss_stream_ops capped_ops = {capped_read, capped_destroy};
+
+static FILE *devnull;
+
+static void read_all(const char *path)
+{
+	const char *paths[1] = {path};
+	struct ss_inputs_opts opts = {false};
+	struct ss_msg msg;
+	struct ss_inputs *it;
+	struct ss_framer *f;
+	struct ss_batch b;
+	size_t budget = DECODED_CAP;
+
+	ss_msg_init(&msg, devnull, SS_NORMAL);
+	it = ss_inputs_new(paths, path ? 1 : 0, &opts, &msg);
+	f = ss_framer_new((size_t)1 << 20, SS_FRAMING_AUTO);
+	ss_batch_init(&b);
+	if (!it || !f)
+		goto out;
+	ss_framer_set_window(f, (size_t)64 << 10);
+	for (int steps = 0;; steps++) {
+		struct ss_stream *s;
+		const char *name;
+		enum ss_next n;
+		struct capped c;
+		enum ss_fill r;
+
+		CHECK(steps < MAX_STEPS);
+		n = ss_inputs_next(it, &s, &name);
+		CHECK(n != SS_NEXT_FATAL);
+		if (n == SS_NEXT_END)
+			break;
+		if (n == SS_NEXT_FAILED) {
+			CHECK(name != NULL);
+			continue;
+		}
+		CHECK(s != NULL && name != NULL);
+		memset(&c, 0, sizeof(c));
+		ss_stream_setup(&c.s, &capped_ops, NULL);
+		c.from = s;
+		c.budget = &budget;
+		ss_framer_start(f, &c.s);
+		do {
+			ss_batch_reset(&b);
+			r = ss_framer_fill(f, &b, (size_t)1 << 20);
+		} while (r == SS_FILL_MORE);
+		CHECK(r != SS_FILL_NOMEM);
+		CHECK(c.s.peek == NULL);   /* the framer never peeks */
+	}
+out:
+	ss_batch_release(&b);
+	ss_framer_free(f);
+	ss_inputs_free(it);
+}
+
+struct feeder {
+	int fd;
+	const uint8_t *p;
+	size_t n;
+};
+
+static void *feed(void *arg)
+{
+	struct feeder *fd = arg;
+	size_t off = 0;
+
+	while (off < fd->n) {
+		ssize_t k = write(fd->fd, fd->p + off, fd->n - off);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		off += (size_t)k;
+	}
+	close(fd->fd);
+	return NULL;
+}
+
+/* The bytes as standard input, written by a thread into a pipe. */
+static void run_pipe(const uint8_t *data, size_t size)
+{
+	int p[2], saved = dup(0);
+	struct feeder fd;
+	pthread_t t;
+	char sink[4096];
+
+	if (saved < 0 || pipe(p) != 0)
+		abort();
+	dup2(p[0], 0);
+	close(p[0]);
+	fd.fd = p[1];
+	fd.p = data;
+	fd.n = size;
+	if (pthread_create(&t, NULL, feed, &fd) != 0)
+		abort();
+	read_all(NULL);
+	/* Whatever was not read (a capped bomb) is drained so the feeder ends. */
+	while (read(0, sink, sizeof(sink)) > 0)
+		;
+	pthread_join(t, NULL);
+	dup2(saved, 0);
+	close(saved);
+}
+
+static void run_file(const uint8_t *data, size_t size)
+{
+	int fd = memfd_create("fuzz_inputs", 0);
+	char path[64];
+	size_t off = 0;
+
+	if (fd < 0)
+		abort();
+	while (off < size) {
+		ssize_t k = write(fd, data + off, size - off);
+
+		if (k <= 0)
+			abort();
+		off += (size_t)k;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	read_all(path);
+	close(fd);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (!devnull) {
+		devnull = fopen("/dev/null", "w");
+		if (!devnull)
+			abort();
+	}
+	run_file(data, size);
+	run_pipe(data, size);
+	return 0;
+}
