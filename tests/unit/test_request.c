@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engines/capture.h"
 #include "engines/request.h"
 #include "json/json.h"
 
@@ -471,6 +472,32 @@ static void test_oversize(void **state)
 	ss_processor_free(p);
 }
 
+static void test_unescape(void **state)
+{
+	struct ss_buf b = SS_BUF_INIT;
+
+	(void)state;
+	/* x\"y (4 bytes) is x"y */
+	assert_true(ss_json_unescape("x\\\"y", 4, &b));
+	assert_string_equal(b.data, "x\"y");
+	ss_buf_reset(&b);
+	/* e-acute, the G clef (a surrogate pair), \/ and \n: 22 bytes in */
+	assert_true(ss_json_unescape("\\u00e9\\ud834\\udd1e\\/\\n", 22, &b));
+	assert_int_equal(b.len, 2 + 4 + 1 + 1);
+	assert_memory_equal(b.data, "\xc3\xa9\xf0\x9d\x84\x9e/\n", 8);
+	ss_buf_reset(&b);
+	assert_false(ss_json_unescape("\\ud834x", 7, &b));   /* lone high surrogate */
+	ss_buf_reset(&b);
+	assert_false(ss_json_unescape("\\udd1e", 6, &b));    /* lone low surrogate */
+	ss_buf_reset(&b);
+	assert_false(ss_json_unescape("\\x", 2, &b));        /* unknown escape */
+	ss_buf_reset(&b);
+	assert_false(ss_json_unescape("a\tb", 3, &b));         /* raw control character */
+	ss_buf_reset(&b);
+	assert_false(ss_json_unescape("ab\\", 3, &b));        /* cut escape */
+	ss_buf_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -484,6 +511,7 @@ int main(void)
 		cmocka_unit_test(test_records_line),
 		cmocka_unit_test(test_engine_filter_and_forced_kind),
 		cmocka_unit_test(test_oversize),
+		cmocka_unit_test(test_unescape),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
