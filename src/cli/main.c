@@ -209,6 +209,12 @@ int main(int argc, char **argv)
 		return fflush(stdout) == 0 ? EXIT_OK : EXIT_NOTHING;
 	}
 	ss_msg_init(&msg, stderr, o.verbosity);
+	if (o.ninputs == 0 && isatty(0)) {
+		/* Waiting for a capture typed at a terminal helps no one. */
+		fprintf(stderr, "specscan: no input given, and standard input is a terminal\n"
+				"Try 'specscan --help' for more information.\n");
+		return EXIT_USAGE;
+	}
 	install_signals();
 
 	memset(&outs, 0, sizeof(outs));

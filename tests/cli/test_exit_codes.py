@@ -80,6 +80,21 @@ class ExitCodes(Case):
         req = loads(res.out)["specscan"]["requests"]
         self.assertEqual((req["total"], req["oversize"]), (2, 2))
 
+    def test_terminal_stdin_without_inputs(self):
+        """No path and a terminal on stdin: a usage error, not a wait."""
+        import pty
+        import subprocess
+        master, slave = pty.openpty()
+        try:
+            p = subprocess.run([os.environ.get("SPECSCAN", "./specscan")], stdin=slave,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=20)
+        finally:
+            os.close(slave)
+            os.close(master)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn(b"standard input is a terminal", p.stderr)
+        self.assertEqual(p.stdout, b"")
+
     def test_help(self):
         for opt in ("--help", "-h"):
             res = run([opt])
