@@ -21,12 +21,10 @@ static bool llamacpp_map(struct ss_payload *pl, struct ss_record *r, char *why,
 	strcpy(r->engine, "llamacpp");
 	ss_payload_count(pl, SS_F_DRAFT_N, true, &has, &r->num_draft_tokens, why,
 			 whylen, &bad);
-	if (!bad)
-		ss_payload_count(pl, SS_F_DRAFT_N_ACCEPTED, true, &has,
-				 &r->num_accepted_draft_tokens, why, whylen, &bad);
-	if (!bad)
-		ss_payload_count(pl, SS_F_DRAFT_ROUNDS, false, &r->has_steps,
-				 &r->num_spec_steps, why, whylen, &bad);
+	ss_payload_count(pl, SS_F_DRAFT_N_ACCEPTED, true, &has,
+			 &r->num_accepted_draft_tokens, why, whylen, &bad);
+	ss_payload_count(pl, SS_F_DRAFT_ROUNDS, false, &r->has_steps,
+			 &r->num_spec_steps, why, whylen, &bad);
 	if (bad)
 		return false;
 	ss_record_compute_rate(r);

@@ -277,28 +277,47 @@ static int shown(size_t n)
 	return (int)(n < 24 ? n : 24);
 }
 
-bool ss_payload_count(const struct ss_payload *pl, enum ss_field_id id,
-		      bool required, bool *has, int64_t *out, char *why, size_t whylen,
-		      bool *bad)
+/*
+ * The part every reader shares: the field, when it is given and a number;
+ * NULL otherwise, with the reason when that is an error. Nothing is done
+ * once an earlier reader failed: the first reason stands.
+ */
+static const struct ss_field *number_field(const struct ss_payload *pl, enum ss_field_id id,
+					   bool required, bool *has, char *why,
+					   size_t whylen, bool *bad)
 {
-	const struct ss_field *f = &pl->f[id];
-	enum ss_int_error e;
+	const struct ss_field *f;
 
 	*has = false;
+	if (*bad)
+		return NULL;
+	f = &pl->f[id];
 	if (!ss_field_given(pl, id)) {
 		if (required) {
 			snprintf(why, whylen, "%s is %s", field_names[id],
 				 f->present ? "null" : "missing");
 			*bad = true;
 		}
-		return false;
+		return NULL;
 	}
 	*has = true;
 	if (f->type != SSJ_NUMBER) {
 		snprintf(why, whylen, "%s is not a number", field_names[id]);
 		*bad = true;
-		return false;
+		return NULL;
 	}
+	return f;
+}
+
+bool ss_payload_count(const struct ss_payload *pl, enum ss_field_id id,
+		      bool required, bool *has, int64_t *out, char *why, size_t whylen,
+		      bool *bad)
+{
+	const struct ss_field *f = number_field(pl, id, required, has, why, whylen, bad);
+	enum ss_int_error e;
+
+	if (!f)
+		return false;
 	e = ss_parse_count(f->text, f->len, out);
 	if (e != SS_INT_OK) {
 		snprintf(why, whylen, "%s %s (%.*s)", field_names[id], int_error_text(e),
@@ -313,23 +332,10 @@ bool ss_payload_double(const struct ss_payload *pl, enum ss_field_id id,
 		       bool required, bool *has, double *out, char *why, size_t whylen,
 		       bool *bad)
 {
-	const struct ss_field *f = &pl->f[id];
+	const struct ss_field *f = number_field(pl, id, required, has, why, whylen, bad);
 
-	*has = false;
-	if (!ss_field_given(pl, id)) {
-		if (required) {
-			snprintf(why, whylen, "%s is %s", field_names[id],
-				 f->present ? "null" : "missing");
-			*bad = true;
-		}
+	if (!f)
 		return false;
-	}
-	*has = true;
-	if (f->type != SSJ_NUMBER) {
-		snprintf(why, whylen, "%s is not a number", field_names[id]);
-		*bad = true;
-		return false;
-	}
 	if (!f->d_ok) {
 		snprintf(why, whylen, "%s is not finite (%.*s)", field_names[id],
 			 shown(f->len), f->text);
@@ -349,6 +355,8 @@ void ss_payload_array(struct ss_payload *pl, enum ss_field_id id, bool required,
 
 	*has = false;
 	dst->len = 0;
+	if (*bad)
+		return;
 	if (!ss_field_given(pl, id)) {
 		if (required) {
 			snprintf(why, whylen, "%s is %s", field_names[id],

@@ -100,6 +100,9 @@ const char *ss_field_name(enum ss_field_id id);
 bool ss_field_given(const struct ss_payload *pl, enum ss_field_id id);
 
 /*
+ * The readers below do nothing once *bad is set, so an adapter calls them
+ * one after the other and the first failure's reason stands.
+ *
  * Read a count (SPEC 2.4: an integer literal in [0, 2^63-1]). Missing or
  * null: false with *has = false; `required` then makes it an error. On an
  * error, writes a reason to `why` and returns false with *has = true.

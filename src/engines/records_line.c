@@ -31,26 +31,20 @@ bool ss_records_line_map(struct ss_payload *pl, struct ss_record *r, char *why,
 
 	ss_payload_count(pl, SS_F_NUM_ACCEPTED_DRAFT_TOKENS, true, &has,
 			 &r->num_accepted_draft_tokens, why, whylen, &bad);
-	if (!bad)
-		ss_payload_count(pl, SS_F_NUM_DRAFT_TOKENS, true, &has,
-				 &r->num_draft_tokens, why, whylen, &bad);
-	if (!bad)
-		ss_payload_count(pl, SS_F_NUM_SPEC_STEPS, false, &r->has_steps,
-				 &r->num_spec_steps, why, whylen, &bad);
-	if (!bad)
-		ss_payload_count(pl, SS_F_NUM_SPEC_TOKENS, false, &r->has_spec_tokens,
-				 &r->num_spec_tokens, why, whylen, &bad);
-	if (!bad)
-		ss_payload_count(pl, SS_F_COMPLETION_TOKENS, false,
-				 &r->has_completion_tokens, &r->completion_tokens, why,
-				 whylen, &bad);
-	if (!bad)
-		ss_payload_double(pl, SS_F_MEAN_ACCEPTANCE_LENGTH, false,
-				  &r->has_mean_acceptance_length,
-				  &r->mean_acceptance_length, why, whylen, &bad);
-	if (!bad)
-		ss_payload_double(pl, SS_F_DRAFT_ACCEPTANCE_RATE, true, &has,
-				  &r->draft_acceptance_rate, why, whylen, &bad);
+	ss_payload_count(pl, SS_F_NUM_DRAFT_TOKENS, true, &has,
+			 &r->num_draft_tokens, why, whylen, &bad);
+	ss_payload_count(pl, SS_F_NUM_SPEC_STEPS, false, &r->has_steps,
+			 &r->num_spec_steps, why, whylen, &bad);
+	ss_payload_count(pl, SS_F_NUM_SPEC_TOKENS, false, &r->has_spec_tokens,
+			 &r->num_spec_tokens, why, whylen, &bad);
+	ss_payload_count(pl, SS_F_COMPLETION_TOKENS, false,
+			 &r->has_completion_tokens, &r->completion_tokens, why,
+			 whylen, &bad);
+	ss_payload_double(pl, SS_F_MEAN_ACCEPTANCE_LENGTH, false,
+			  &r->has_mean_acceptance_length,
+			  &r->mean_acceptance_length, why, whylen, &bad);
+	ss_payload_double(pl, SS_F_DRAFT_ACCEPTANCE_RATE, true, &has,
+			  &r->draft_acceptance_rate, why, whylen, &bad);
 	if (!bad && ss_field_given(pl, SS_F_ACCEPTANCE_HISTOGRAM)) {
 		if (hist->type != SSJ_OBJECT) {
 			snprintf(why, whylen, "acceptance_histogram is not an object");
@@ -80,7 +74,6 @@ bool ss_records_line_map(struct ss_payload *pl, struct ss_record *r, char *why,
 			r->has_histogram = true;
 		}
 	}
-	if (!bad)
-		ss_read_per_step(pl, r, why, whylen, &bad);
+	ss_read_per_step(pl, r, why, whylen, &bad);
 	return !bad;
 }

@@ -191,15 +191,12 @@ static int response_field(void *ctx, const char *key, size_t n, struct ssj_value
 	return ls->failed || ls->nomem;
 }
 
-/* Feed one response element's JSON text (the joined data packets). */
+/*
+ * Feed one response element's JSON text (the joined data packets). The
+ * element as a whole was judged worth it already (response_elem).
+ */
 static bool feed_element(struct ss_processor *p)
 {
-	bool worth = p->opts.full_parse;
-
-	for (size_t i = 0; !worth && i < p->nparts; i++)
-		worth = ss_capture_worth(&p->cap, p->parts[i].p, p->parts[i].n);
-	if (!worth)
-		return true;
 	ss_buf_reset(&p->chunk);
 	for (size_t i = 0; i < p->nparts; i++) {
 		if (i > 0)

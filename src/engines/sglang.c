@@ -49,17 +49,16 @@ static bool sglang_map(struct ss_payload *pl, struct ss_record *r, char *why,
 	strcpy(r->engine, "sglang");
 	ss_payload_count(pl, SS_F_SPEC_VERIFY_CT, true, &r->has_steps,
 			 &r->num_spec_steps, why, whylen, &bad);
-	if (!bad)
-		ss_payload_count(pl, (enum ss_field_id)acc, true, &has,
-				 &r->num_accepted_draft_tokens, why, whylen, &bad);
-	if (!bad && drafted < 0) {
+	ss_payload_count(pl, (enum ss_field_id)acc, true, &has,
+			 &r->num_accepted_draft_tokens, why, whylen, &bad);
+	if (drafted >= 0) {
+		ss_payload_count(pl, (enum ss_field_id)drafted, true, &has,
+				 &r->num_draft_tokens, why, whylen, &bad);
+	} else if (!bad) {
 		snprintf(why, whylen, "spec_num_proposed_drafts is missing");
 		bad = true;
 	}
-	if (!bad)
-		ss_payload_count(pl, (enum ss_field_id)drafted, true, &has,
-				 &r->num_draft_tokens, why, whylen, &bad);
-	if (!bad && hist >= 0)
+	if (hist >= 0)
 		ss_payload_array(pl, (enum ss_field_id)hist, false, &r->has_histogram,
 				 &r->histogram, why, whylen, &bad);
 	if (bad)

@@ -16,10 +16,8 @@ void ss_read_per_step(struct ss_payload *pl, struct ss_record *r, char *why,
 {
 	ss_payload_array(pl, SS_F_PER_STEP_ACCEPTED, false, &r->has_per_step_accepted,
 			 &r->per_step_accepted, why, whylen, bad);
-	if (!*bad)
-		ss_payload_array(pl, SS_F_PER_STEP_DRAFTED, false,
-				 &r->has_per_step_drafted, &r->per_step_drafted, why,
-				 whylen, bad);
+	ss_payload_array(pl, SS_F_PER_STEP_DRAFTED, false, &r->has_per_step_drafted,
+			 &r->per_step_drafted, why, whylen, bad);
 }
 
 bool ss_check_histogram_length(const struct ss_record *r, const char *name,
@@ -43,27 +41,20 @@ static bool vllm_map(struct ss_payload *pl, struct ss_record *r, char *why, size
 	strcpy(r->engine, "vllm");
 	ss_payload_count(pl, SS_F_NUM_SPEC_STEPS, true, &r->has_steps,
 			 &r->num_spec_steps, why, whylen, &bad);
-	if (!bad)
-		ss_payload_count(pl, SS_F_NUM_ACCEPTED_DRAFT_TOKENS, true, &has,
-				 &r->num_accepted_draft_tokens, why, whylen, &bad);
-	if (!bad)
-		ss_payload_count(pl, SS_F_NUM_DRAFT_TOKENS, true, &has,
-				 &r->num_draft_tokens, why, whylen, &bad);
-	if (!bad)
-		ss_payload_count(pl, SS_F_NUM_SPEC_TOKENS, false, &r->has_spec_tokens,
-				 &r->num_spec_tokens, why, whylen, &bad);
-	if (!bad)
-		ss_payload_double(pl, SS_F_MEAN_ACCEPTANCE_LENGTH, true,
-				  &r->has_mean_acceptance_length,
-				  &r->mean_acceptance_length, why, whylen, &bad);
-	if (!bad)
-		ss_payload_double(pl, SS_F_DRAFT_ACCEPTANCE_RATE, true, &has,
-				  &r->draft_acceptance_rate, why, whylen, &bad);
-	if (!bad)
-		ss_payload_array(pl, SS_F_ACCEPTANCE_HISTOGRAM, true, &r->has_histogram,
-				 &r->histogram, why, whylen, &bad);
-	if (!bad)
-		ss_read_per_step(pl, r, why, whylen, &bad);
+	ss_payload_count(pl, SS_F_NUM_ACCEPTED_DRAFT_TOKENS, true, &has,
+			 &r->num_accepted_draft_tokens, why, whylen, &bad);
+	ss_payload_count(pl, SS_F_NUM_DRAFT_TOKENS, true, &has,
+			 &r->num_draft_tokens, why, whylen, &bad);
+	ss_payload_count(pl, SS_F_NUM_SPEC_TOKENS, false, &r->has_spec_tokens,
+			 &r->num_spec_tokens, why, whylen, &bad);
+	ss_payload_double(pl, SS_F_MEAN_ACCEPTANCE_LENGTH, true,
+			  &r->has_mean_acceptance_length,
+			  &r->mean_acceptance_length, why, whylen, &bad);
+	ss_payload_double(pl, SS_F_DRAFT_ACCEPTANCE_RATE, true, &has,
+			  &r->draft_acceptance_rate, why, whylen, &bad);
+	ss_payload_array(pl, SS_F_ACCEPTANCE_HISTOGRAM, true, &r->has_histogram,
+			 &r->histogram, why, whylen, &bad);
+	ss_read_per_step(pl, r, why, whylen, &bad);
 	if (bad)
 		return false;
 	return ss_check_histogram_length(r, "acceptance_histogram", why, whylen);

@@ -417,31 +417,52 @@ static enum ssj_status v_value_raw_string(struct ssj_value *v,
 	}
 }
 
+// A value's whole JSON text (consuming it), and its type.
+static error_code span_of(ondemand::value &v, std::string_view &s, enum ssj_type *ct)
+{
+	ondemand::json_type t;
+	error_code e = v.type().get(t);
+	if (e)
+		return e;
+	switch (t) {
+	case ondemand::json_type::object: {
+		ondemand::object obj;
+		*ct = SSJ_OBJECT;
+		if ((e = v.get_object().get(obj)))
+			return e;
+		e = obj.raw_json().get(s);
+		break;
+	}
+	case ondemand::json_type::array: {
+		ondemand::array arr;
+		*ct = SSJ_ARRAY;
+		if ((e = v.get_array().get(arr)))
+			return e;
+		e = arr.raw_json().get(s);
+		break;
+	}
+	default:
+		*ct = t == ondemand::json_type::string    ? SSJ_STRING
+		      : t == ondemand::json_type::number  ? SSJ_NUMBER
+		      : t == ondemand::json_type::boolean ? SSJ_BOOL
+							  : SSJ_NULL;
+		s = v.raw_json_token();
+		break;
+	}
+	if (!e)
+		s = trim_right(s);
+	return e;
+}
+
 static enum ssj_status v_value_raw_json(struct ssj_value *v, const char **p,
 					      size_t *n)
 {
 	try {
-		ondemand::json_type t;
-		error_code e = V(v)->v.type().get(t);
-		if (e)
-			return map_error(e);
 		std::string_view s;
-		if (t == ondemand::json_type::object) {
-			ondemand::object obj;
-			if ((e = V(v)->v.get_object().get(obj)))
-				return map_error(e);
-			e = obj.raw_json().get(s);
-		} else if (t == ondemand::json_type::array) {
-			ondemand::array arr;
-			if ((e = V(v)->v.get_array().get(arr)))
-				return map_error(e);
-			e = arr.raw_json().get(s);
-		} else {
-			s = V(v)->v.raw_json_token();
-		}
+		enum ssj_type t;
+		error_code e = span_of(V(v)->v, s, &t);
 		if (e)
 			return map_error(e);
-		s = trim_right(s);
 		*p = s.data();
 		*n = s.size();
 		return SSJ_OK;
@@ -504,30 +525,11 @@ static enum ssj_status v_array_foreach_span(struct ssj_value *v, ssj_span_fn fn,
 			ondemand::value ev;
 			if ((e = std::move(item).get(ev)))
 				return map_error(e);
-			ondemand::json_type t;
-			if ((e = ev.type().get(t)))
-				return map_error(e);
 			std::string_view s;
-			enum ssj_type ct;
-			if (t == ondemand::json_type::object) {
-				ondemand::object obj;
-				if ((e = ev.get_object().get(obj)) || (e = obj.raw_json().get(s)))
-					return map_error(e);
-				ct = SSJ_OBJECT;
-			} else if (t == ondemand::json_type::array) {
-				ondemand::array sub;
-				if ((e = ev.get_array().get(sub)) || (e = sub.raw_json().get(s)))
-					return map_error(e);
-				ct = SSJ_ARRAY;
-			} else {
-				s = ev.raw_json_token();
-				ct = t == ondemand::json_type::string ? SSJ_STRING
-				     : t == ondemand::json_type::number ? SSJ_NUMBER
-				     : t == ondemand::json_type::boolean ? SSJ_BOOL
-									 : SSJ_NULL;
-			}
-			s = trim_right(s);
-			if (fn && fn(ctx, i, ct, s.data(), s.size()))
+			enum ssj_type t;
+			if ((e = span_of(ev, s, &t)))
+				return map_error(e);
+			if (fn && fn(ctx, i, t, s.data(), s.size()))
 				return SSJ_STOPPED;
 			i++;
 		}
