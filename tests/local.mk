@@ -13,7 +13,8 @@ CLI_TESTS = \
 	tests/cli/test_compressed.py \
 	tests/cli/test_edges.py \
 	tests/cli/test_accounting.py \
-	tests/cli/test_determinism.py
+	tests/cli/test_determinism.py \
+	tests/cli/test_htmlcheck.py
 
 TESTS += $(CLI_TESTS)
 TEST_EXTENSIONS = .py
@@ -30,4 +31,4 @@ AM_TESTS_ENVIRONMENT = \
 # The scripts need the binary built first.
 $(CLI_TESTS:.py=.log): specscan$(EXEEXT)
 
-EXTRA_DIST += tests/cli/sslib.py $(CLI_TESTS) testdata/make_fixtures.py
+EXTRA_DIST += tests/cli/sslib.py tests/cli/htmlcheck.py $(CLI_TESTS) testdata/make_fixtures.py
