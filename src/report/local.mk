@@ -5,7 +5,8 @@ libspecscan_la_SOURCES += \
 	src/report/report.h src/report/report_int.h \
 	src/report/aggjson.c src/report/csv.c \
 	src/report/table.c src/report/jsonl.c \
-	src/report/chart.c src/report/chart.h
+	src/report/chart.c src/report/chart.h \
+	src/report/html.c src/report/html.h
 
 check_PROGRAMS += tests/unit/test_numfmt tests/unit/test_report tests/unit/test_chart
 TESTS += tests/unit/test_numfmt tests/unit/test_report tests/unit/test_chart
