@@ -1098,11 +1098,17 @@ void ss_bins_release(struct ss_bins *b)
 	memset(b, 0, sizeof(*b));
 }
 
-double ss_bins_edge(const struct ss_bins *b, size_t i)
+/* Edge i (may be negative or past n: the empty bins drawn around a few). */
+static double bin_edge(const struct ss_bins *b, int64_t i)
 {
 	int64_t first = (int64_t)llround(b->lo / b->width);
 
-	return decimal_value((first + (int64_t)i) * b->mant, b->exp10);
+	return decimal_value((first + i) * b->mant, b->exp10);
+}
+
+double ss_bins_edge(const struct ss_bins *b, size_t i)
+{
+	return bin_edge(b, (int64_t)i);
 }
 
 bool ss_bins_compute(struct ss_bins *b, const double *v, size_t n)
@@ -1176,38 +1182,49 @@ void ss_chart_histogram(struct ss_buf *out, const struct ss_chart *c, const stru
 	struct ss_scale xs;
 	uint64_t cmax = 0;
 	double binpx, lw;
-	size_t i, every = 1;
+	int64_t i, every = 1, padl = 0, padr = 0, nb = (int64_t)b->n;
 	int decimals = b->exp10 < 0 ? -b->exp10 : 0;
 
-	for (i = 0; i < b->n; i++)
+	/* A few bins alone would fill the whole width: draw empty bins
+	 * around them, up to 5 in all, so the x axis still reads as a range. */
+	if (nb < 5) {
+		padl = (5 - nb) / 2;
+		padr = 5 - nb - padl;
+		/* never below zero when the data are not */
+		if (b->lo >= 0 && bin_edge(b, -padl) < 0) {
+			padr += padl;
+			padl = 0;
+		}
+	}
+	for (i = 0; i < nb; i++)
 		if (b->count[i] > cmax)
 			cmax = b->count[i];
 	ticks_integer(&f.yt, 0, cmax ? (double)cmax : 1, MAX_TICK_INTERVALS);
 	frame_left(&f, c, 44);
 	f.bottom = f.h - (8 + FONT_AXIS + 6) - FONT * 1.4 - 2;
-	ss_scale_init(&xs, ss_bins_edge(b, 0), ss_bins_edge(b, b->n), f.left, f.right);
-	binpx = (f.right - f.left) / (double)(b->n ? b->n : 1);
+	ss_scale_init(&xs, bin_edge(b, -padl), bin_edge(b, nb + padr), f.left, f.right);
+	binpx = (f.right - f.left) / (double)(nb + padl + padr);
 
 	svg_open(out, c);
 	draw_y_axis(out, c, &f);
 	ss_buf_adds(out, "<g fill=\"");
 	ss_buf_adds(out, ss_chart_color(0));
 	ss_buf_adds(out, "\" stroke=\"#ffffff\" stroke-width=\"1\">\n");
-	for (i = 0; i < b->n; i++) {
+	for (i = 0; i < nb; i++) {
 		double y, h;
 
 		if (!b->count[i])
 			continue;
 		ss_chart_bar_geom(&f.ys, (double)b->count[i], &y, &h);
 		ss_buf_adds(out, "<rect");
-		attr_num(out, "x", ss_scale_map(&xs, ss_bins_edge(b, i)));
+		attr_num(out, "x", ss_scale_map(&xs, bin_edge(b, i)));
 		attr_num(out, "y", y);
 		attr_num(out, "width", binpx);
 		attr_num(out, "height", h);
 		ss_buf_adds(out, "><title>[");
-		ss_chart_add_fixed(out, ss_bins_edge(b, i), decimals);
+		ss_chart_add_fixed(out, bin_edge(b, i), decimals);
 		ss_buf_adds(out, ", ");
-		ss_chart_add_fixed(out, ss_bins_edge(b, i + 1), decimals);
+		ss_chart_add_fixed(out, bin_edge(b, i + 1), decimals);
 		ss_buf_adds(out, "): ");
 		ss_buf_add_u64(out, b->count[i]);
 		ss_buf_adds(out, "</title></rect>\n");
@@ -1215,26 +1232,26 @@ void ss_chart_histogram(struct ss_buf *out, const struct ss_chart *c, const stru
 	ss_buf_adds(out, "</g>\n");
 
 	/* edge labels, every m-th so that they never touch */
-	{
+	lw = FONT;
+	for (i = -padl; i <= nb + padr; i++) {
 		struct ss_buf lab = SS_BUF_INIT;
 
-		ss_chart_add_fixed(&lab, ss_bins_edge(b, b->n), decimals);
-		lw = (lab.data ? ss_text_width(lab.data, lab.len, FONT) : FONT * 4) + 8;
-		ss_buf_release(&lab);
-		lab.data = NULL;
-		ss_chart_add_fixed(&lab, ss_bins_edge(b, 0), decimals);
-		if (lab.data && ss_text_width(lab.data, lab.len, FONT) + 8 > lw)
-			lw = ss_text_width(lab.data, lab.len, FONT) + 8;
+		ss_chart_add_fixed(&lab, bin_edge(b, i), decimals);
+		if (lab.data && ss_text_width(lab.data, lab.len, FONT) > lw)
+			lw = ss_text_width(lab.data, lab.len, FONT);
 		ss_buf_release(&lab);
 	}
+	lw += 8;
 	while (binpx * (double)every < lw)
 		every = every == 1 ? 2 : every == 2 ? 5 : every * 2;
 	ss_buf_adds(out, "<g fill=\"" INK "\" text-anchor=\"middle\">\n");
-	for (i = 0; i <= b->n; i += every) {
+	for (i = -padl; i <= nb + padr; i++) {
 		struct ss_buf lab = SS_BUF_INIT;
-		double x = ss_scale_map(&xs, ss_bins_edge(b, i));
+		double x = ss_scale_map(&xs, bin_edge(b, i));
 
-		ss_chart_add_fixed(&lab, ss_bins_edge(b, i), decimals);
+		if ((i + padl) % every)
+			continue;
+		ss_chart_add_fixed(&lab, bin_edge(b, i), decimals);
 		text_at(out, x, f.bottom + FONT + 4, NULL, NULL, lab.data ? lab.data : "");
 		ss_buf_release(&lab);
 	}

@@ -287,8 +287,9 @@ static void section_table(struct ss_buf *b, const struct ss_agg *a)
 		stats_table(b, &a->main, "The numbers of specscan's console table and aggregate JSON");
 	else
 		missing(b, "No request of the main results carried speculative-decoding statistics, "
-			   "so there is no Spec Decode table, histogram or curve. The accounting above "
-			   "says what the requests were instead.");
+			   "so the Spec Decode table, the histogram, the curves and the distribution "
+			   "of acceptance lengths are left out. The accounting above says what the "
+			   "requests were instead.");
 	if (a->mode == SS_PHASES_PROFILING && ss_results_any(&a->warmup)) {
 		ss_buf_adds(b, "<h3>Warmup requests</h3>\n");
 		stats_table(b, &a->warmup, "The same metrics over the warmup requests only "
@@ -439,7 +440,7 @@ static void section_distribution(struct ss_buf *b, const struct ss_agg *a)
 		.desc = desc.data ? desc.data : "",
 		.x_label = "Acceptance length (tokens per step)", .y_label = "Requests (count)",
 		.width = 640, .height = 340}, &bins);
-	ss_buf_adds(b, "<table>\n<caption>Numbers of the chart (bins [from, to))</caption>\n"
+	ss_buf_adds(b, "<table>\n<caption>Bins [from, to)</caption>\n"
 		    "<thead><tr><th>From</th><th>To</th><th>Requests</th><th>%</th></tr></thead>\n<tbody>\n");
 	for (size_t i = 0; i < bins.n; i++) {
 		ss_buf_adds(b, "<tr><td>");
@@ -494,8 +495,10 @@ void ss_report_html(struct ss_buf *out, const struct ss_agg *a, const struct ss_
 	header(out, a, o);
 	section_read(out, a, o);
 	section_table(out, a);
-	section_histogram(out, a);
-	section_distribution(out, a);
+	if (ss_results_any(&a->main)) {
+		section_histogram(out, a);
+		section_distribution(out, a);
+	}
 	footer(out, o);
 	ss_buf_adds(out, "</main>\n</body>\n</html>\n");
 }
