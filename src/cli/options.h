@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "engines/record.h"
+#include "model/record.h"
 #include "metrics/aggregate.h"
 
 enum ss_format { SS_FMT_JSON = 0, SS_FMT_CSV, SS_FMT_TABLE, SS_FMT_JSONL, SS_FMT_NONE };

@@ -12,6 +12,7 @@
 #include "io/framer.h"
 #include "io/inputs.h"
 #include "json/json.h"
+#include "metrics/values.h"
 #include "report/report.h"
 #include "util/alloc.h"
 
@@ -161,6 +162,7 @@ static void process_slot(struct worker *w, struct slot *s, const struct ss_run_c
 		o = &s->outs[s->nouts];
 		if (!ss_process(w->proc, &req, o))
 			goto nomem;
+		ss_outcome_values(o);
 		if (cfg->want_jsonl) {
 			ss_report_jsonl(&s->jsonl, w->parser, s->name, o);
 			if (s->jsonl.failed)

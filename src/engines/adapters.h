@@ -13,7 +13,7 @@
 #include <stddef.h>
 
 #include "engines/payload.h"
-#include "engines/record.h"
+#include "model/record.h"
 
 struct ss_adapter {
 	enum ss_engine engine;

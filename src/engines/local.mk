@@ -1,6 +1,5 @@
-# engines: capture, adapters and the neutral record
+# engines: capture, adapters, and a request to its outcome
 libspecscan_la_SOURCES += \
-	src/engines/record.c src/engines/record.h \
 	src/engines/request.c src/engines/request.h \
 	src/engines/capture.c src/engines/capture.h \
 	src/engines/payload.c src/engines/payload.h \

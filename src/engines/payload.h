@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engines/record.h"
+#include "model/record.h"
 #include "json/json.h"
 
 enum ss_field_id {

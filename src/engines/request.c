@@ -531,7 +531,6 @@ static void finish_record(struct ss_processor *p, struct ss_outcome *o)
 		o->hist = p->rec.histogram.v;
 		o->hist_len = p->rec.histogram.len;
 	}
-	ss_req_values_of(&p->rec, &o->values);
 }
 
 /* raw, body and sse requests, once their objects were captured. */

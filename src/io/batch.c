@@ -6,7 +6,6 @@
 
 #include <string.h>
 
-#include "json/json.h"
 #include "util/alloc.h"
 
 void ss_batch_init(struct ss_batch *b)
@@ -35,9 +34,9 @@ bool ss_batch_reserve(struct ss_batch *b, size_t n)
 	size_t need, cap;
 	char *p;
 
-	if (n > SIZE_MAX - SSJ_PADDING - b->len)
+	if (n > SIZE_MAX - SS_BATCH_PADDING - b->len)
 		return false;
-	need = b->len + n + SSJ_PADDING;
+	need = b->len + n + SS_BATCH_PADDING;
 	if (need <= b->cap)
 		return true;
 	cap = b->cap ? b->cap : 64 * 1024;

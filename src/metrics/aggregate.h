@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engines/request.h"
+#include "model/outcome.h"
 #include "metrics/stats.h"
 #include "metrics/values.h"
 

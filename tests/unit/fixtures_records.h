@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "engines/request.h"
+#include "model/outcome.h"
 #include "metrics/values.h"
 
 static inline void fx_push_all(struct ss_i64vec *v, const int64_t *x, size_t n)

@@ -1,4 +1,4 @@
-#include "engines/record.h"
+#include "model/record.h"
 
 #include <stdio.h>
 #include <string.h>
