@@ -34,7 +34,7 @@ struct slot {
 	struct ss_outcome *outs;
 	size_t nouts, outs_cap;
 	size_t *hist_off;          /* per outcome, into hists; SIZE_MAX: none */
-	struct ss_i64vec hists;
+	struct ss_vec_i64 hists;
 	struct ss_buf jsonl;
 	bool nomem;
 	enum slot_state state;
@@ -67,7 +67,7 @@ static void slot_release(struct slot *s)
 	ss_free(s->fail_reason);
 	ss_free(s->outs);
 	ss_free(s->hist_off);
-	ss_i64vec_release(&s->hists);
+	SS_VEC_RELEASE(&s->hists);
 	ss_buf_release(&s->jsonl);
 }
 
@@ -172,7 +172,7 @@ static void process_slot(struct worker *w, struct slot *s, const struct ss_run_c
 		if (o->hist_len) {
 			s->hist_off[s->nouts] = s->hists.len;
 			for (size_t k = 0; k < o->hist_len; k++)
-				if (!ss_i64vec_push(&s->hists, o->hist[k]))
+				if (!SS_VEC_PUSH(&s->hists, o->hist[k]))
 					goto nomem;
 		}
 		/* The borrowed views die with the processor's next request. */

@@ -28,14 +28,14 @@ void ss_payload_init(struct ss_payload *pl)
 void ss_payload_release(struct ss_payload *pl)
 {
 	for (int i = 0; i < SS_F_COUNT; i++)
-		ss_i64vec_release(&pl->f[i].ints);
+		SS_VEC_RELEASE(&pl->f[i].ints);
 	memset(pl, 0, sizeof(*pl));
 }
 
 static void payload_reset(struct ss_payload *pl)
 {
 	for (int i = 0; i < SS_F_COUNT; i++) {
-		struct ss_i64vec ints = pl->f[i].ints;
+		struct ss_vec_i64 ints = pl->f[i].ints;
 
 		ints.len = 0;
 		memset(&pl->f[i], 0, sizeof(pl->f[i]));
@@ -109,7 +109,7 @@ static int array_elem(void *ctx, size_t index, struct ssj_value *v)
 		f->ierr_index = index;
 		return 1;
 	}
-	if (!ss_i64vec_push(&f->ints, x)) {
+	if (!SS_VEC_PUSH(&f->ints, x)) {
 		w->nomem = true;
 		return 1;
 	}
@@ -149,7 +149,7 @@ static int hist_member(void *ctx, const char *key, size_t keylen, struct ssj_val
 		return 1;
 	}
 	while (f->ints.len <= (size_t)j) {
-		if (!ss_i64vec_push(&f->ints, 0)) {
+		if (!SS_VEC_PUSH(&f->ints, 0)) {
 			w->nomem = true;
 			return 1;
 		}
@@ -347,11 +347,11 @@ bool ss_payload_double(const struct ss_payload *pl, enum ss_field_id id,
 }
 
 void ss_payload_array(struct ss_payload *pl, enum ss_field_id id, bool required,
-		      bool *has, struct ss_i64vec *dst, char *why, size_t whylen,
+		      bool *has, struct ss_vec_i64 *dst, char *why, size_t whylen,
 		      bool *bad)
 {
 	struct ss_field *f = &pl->f[id];
-	struct ss_i64vec tmp;
+	struct ss_vec_i64 tmp;
 
 	*has = false;
 	dst->len = 0;

@@ -71,7 +71,7 @@ struct ss_field {
 	double d;               /* number: as a double */
 	bool d_ok;              /* the double is finite */
 	/* arrays and (for the records line) histogram objects: */
-	struct ss_i64vec ints;
+	struct ss_vec_i64 ints;
 	enum ss_int_error ierr;
 	size_t ierr_index;      /* element at fault */
 	char ierr_key[24];      /* object key at fault (histogram objects) */
@@ -122,7 +122,7 @@ bool ss_payload_double(const struct ss_payload *pl, enum ss_field_id id,
  * *has = false. Not an array, or a bad element: *bad with a reason.
  */
 void ss_payload_array(struct ss_payload *pl, enum ss_field_id id, bool required,
-		      bool *has, struct ss_i64vec *dst, char *why, size_t whylen,
+		      bool *has, struct ss_vec_i64 *dst, char *why, size_t whylen,
 		      bool *bad);
 
 /* Parse an integer literal; SS_INT_OK with *out set. */

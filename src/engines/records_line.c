@@ -66,7 +66,7 @@ bool ss_records_line_map(struct ss_payload *pl, struct ss_record *r, char *why,
 				 hist->ierr_key);
 			bad = true;
 		} else {
-			struct ss_i64vec tmp = r->histogram;
+			struct ss_vec_i64 tmp = r->histogram;
 
 			r->histogram = pl->f[SS_F_ACCEPTANCE_HISTOGRAM].ints;
 			pl->f[SS_F_ACCEPTANCE_HISTOGRAM].ints = tmp;

@@ -13,6 +13,7 @@
 #include "engines/payload.h"
 #include "json/json.h"
 #include "util/alloc.h"
+#include "util/grow.h"
 
 struct span {
 	const char *p;
@@ -129,15 +130,8 @@ static int packet_field(void *ctx, const char *key, size_t n, struct ssj_value *
 
 static bool add_part(struct ss_processor *p, struct span s)
 {
-	if (p->nparts == p->parts_cap) {
-		size_t cap = p->parts_cap ? p->parts_cap * 2 : 8;
-		struct span *np = ss_reallocarray(p->parts, cap, sizeof(*np));
-
-		if (!np)
-			return false;
-		p->parts = np;
-		p->parts_cap = cap;
-	}
+	if (!SS_ALLOC_GROW(p->parts, p->nparts + 1, p->parts_cap))
+		return false;
 	p->parts[p->nparts++] = s;
 	return true;
 }

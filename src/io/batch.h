@@ -35,7 +35,7 @@ struct ss_batch {
 	struct ss_unit *units;
 	size_t nunits, units_cap;
 	size_t *part_off, *part_len;
-	size_t nparts, parts_cap;
+	size_t nparts, off_cap, len_cap;
 };
 
 void ss_batch_init(struct ss_batch *b);

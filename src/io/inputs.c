@@ -45,6 +45,7 @@
 
 #include "io/source.h"
 #include "util/alloc.h"
+#include "util/grow.h"
 
 #define RAW_NAME "profile_export_raw.jsonl"
 #define REC_NAME "profile_export.jsonl"
@@ -282,15 +283,8 @@ static void set_fail_name(struct ss_inputs *it, const char *name)
 
 static bool push_file(struct ss_inputs *it, char *path, int err)
 {
-	if (it->nfiles == it->files_cap) {
-		size_t cap = it->files_cap ? it->files_cap * 2 : 16;
-		struct file_entry *nf = ss_reallocarray(it->files, cap, sizeof(*nf));
-
-		if (!nf)
-			return false;
-		it->files = nf;
-		it->files_cap = cap;
-	}
+	if (!SS_ALLOC_GROW(it->files, it->nfiles + 1, it->files_cap))
+		return false;
 	it->files[it->nfiles].path = path;
 	it->files[it->nfiles].err = err;
 	it->nfiles++;
@@ -497,15 +491,8 @@ static struct artdir *add_dir(struct container *c, const char *dir, size_t dl)
 
 	if (d)
 		return d;
-	if (c->ndirs == c->dcap) {
-		size_t cap = c->dcap ? c->dcap * 2 : 8;
-		struct artdir *nd = ss_reallocarray(c->dirs, cap, sizeof(*nd));
-
-		if (!nd)
-			return NULL;
-		c->dirs = nd;
-		c->dcap = cap;
-	}
+	if (!SS_ALLOC_GROW(c->dirs, c->ndirs + 1, c->dcap))
+		return NULL;
 	d = &c->dirs[c->ndirs];
 	d->dir = ss_strndup(dir, dl);
 	if (!d->dir)
@@ -574,16 +561,9 @@ static enum step spool_member(struct ss_inputs *it, struct container *c,
 	char *fail = NULL;
 	FILE *fp;
 
-	if (c->qlen == c->qcap) {
-		size_t cap = c->qcap ? c->qcap * 2 : 8;
-		struct spool *nq = ss_reallocarray(c->q, cap, sizeof(*nq));
-
-		if (!nq) {
-			ss_free(name);
-			return STEP_FATAL;
-		}
-		c->q = nq;
-		c->qcap = cap;
+	if (!SS_ALLOC_GROW(c->q, c->qlen + 1, c->qcap)) {
+		ss_free(name);
+		return STEP_FATAL;
 	}
 	fp = tmpfile();
 	if (!fp) {

@@ -138,7 +138,7 @@ static void add_metrics(struct ss_buf *b, struct ssj_parser *parser,
 	ss_buf_addc(b, '}');
 }
 
-static void add_i64_array(struct ss_buf *b, const struct ss_i64vec *a)
+static void add_i64_array(struct ss_buf *b, const struct ss_vec_i64 *a)
 {
 	ss_buf_addc(b, '[');
 	for (size_t i = 0; i < a->len; i++) {

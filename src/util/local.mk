@@ -2,6 +2,7 @@
 libspecscan_la_SOURCES += \
 	src/util/alloc.c src/util/alloc.h \
 	src/util/buf.c src/util/buf.h \
+	src/util/grow.c src/util/grow.h \
 	src/util/msg.c src/util/msg.h \
 	src/util/ratio.c src/util/ratio.h
 
