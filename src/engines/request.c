@@ -10,10 +10,13 @@
 
 #include "engines/adapters.h"
 #include "engines/capture.h"
+#include "engines/keyscan.h"
 #include "engines/payload.h"
 #include "json/json.h"
+#include "json/unescape.h"
 #include "util/alloc.h"
 #include "util/grow.h"
+#include "util/text.h"
 
 struct span {
 	const char *p;
@@ -96,13 +99,6 @@ void ss_processor_free(struct ss_processor *p)
 	ss_free(p);
 }
 
-static bool key_is(const char *key, size_t n, const char *lit)
-{
-	size_t l = strlen(lit);
-
-	return n == l && memcmp(key, lit, l) == 0;
-}
-
 /* ---- raw lines: responses[].packets[].value or responses[].text ---- */
 
 struct packet_scan {
@@ -115,13 +111,13 @@ static int packet_field(void *ctx, const char *key, size_t n, struct ssj_value *
 {
 	struct packet_scan *k = ctx;
 
-	if (key_is(key, n, "name")) {
+	if (ss_key_is(key, n, "name")) {
 		const char *s;
 		size_t len;
 
 		k->is_data = ssj_value_type(v) == SSJ_STRING &&
-			     ssj_value_string(v, &s, &len) == SSJ_OK && key_is(s, len, "data");
-	} else if (key_is(key, n, "value")) {
+			     ssj_value_string(v, &s, &len) == SSJ_OK && ss_key_is(s, len, "data");
+	} else if (ss_key_is(key, n, "value")) {
 		k->has_value = ssj_value_type(v) == SSJ_STRING &&
 			       ssj_value_raw_string(v, &k->value.p, &k->value.n) == SSJ_OK;
 	}
@@ -171,10 +167,10 @@ static int response_field(void *ctx, const char *key, size_t n, struct ssj_value
 	struct line_scan *ls = ctx;
 	enum ssj_type t = ssj_value_type(v);
 
-	if (key_is(key, n, "packets") && t == SSJ_ARRAY) {
+	if (ss_key_is(key, n, "packets") && t == SSJ_ARRAY) {
 		if (ssj_array_foreach(v, packet_elem, ls) != SSJ_OK && !ls->nomem)
 			ls->failed = true;
-	} else if (key_is(key, n, "text") && t == SSJ_STRING) {
+	} else if (ss_key_is(key, n, "text") && t == SSJ_STRING) {
 		struct span s;
 
 		if (ssj_value_raw_string(v, &s.p, &s.n) != SSJ_OK)
@@ -209,7 +205,7 @@ static bool feed_element(struct ss_processor *p)
 /*
  * One element of `responses`. Most elements of a stream are content chunks
  * that can change nothing once content was seen: the element's text is
- * skipped over whole and scanned for keys (ss_capture_worth), and only an
+ * skipped over whole and scanned for keys (ss_keyscan_worth), and only an
  * element worth it is walked, with a parser of its own.
  */
 static int response_elem(void *ctx, size_t index, enum ssj_type type, const char *text,
@@ -246,7 +242,7 @@ static int response_elem(void *ctx, size_t index, enum ssj_type type, const char
 						lim = b;
 					if (lim > ls->len)
 						lim = ls->len;
-					h = ss_capture_next_payload_key(ls->text, ls->scanned, lim);
+					h = ss_keyscan_next_payload_key(ls->text, ls->scanned, lim);
 					if (h < lim) {
 						ls->hit = h;
 						break;
@@ -258,7 +254,7 @@ static int response_elem(void *ctx, size_t index, enum ssj_type type, const char
 				return 0;
 			ls->scanned = b;  /* past the hit: look again after it */
 		}
-		if (!ss_capture_worth(&p->cap, raw.p, raw.n))
+		if (!ss_keyscan_worth(p->cap.content, raw.p, raw.n))
 			return 0;
 	}
 	if (ssj_parse(p->element, raw.p, raw.n, response_field, ls) != SSJ_OK && !ls->nomem) {
@@ -283,7 +279,7 @@ static int payload_n_field(void *ctx, const char *key, size_t n, struct ssj_valu
 	size_t len;
 	int64_t x;
 
-	if (key_is(key, n, "n")) {
+	if (ss_key_is(key, n, "n")) {
 		ls->n_multi = false;
 		if (ssj_value_type(v) == SSJ_NUMBER &&
 		    ssj_value_number_text(v, &t, &len) == SSJ_OK) {
@@ -305,43 +301,43 @@ static int line_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 	enum ssj_type t = ssj_value_type(v);
 	enum ss_kind force = p->opts.force_kind;
 
-	if (key_is(key, n, "responses")) {
+	if (ss_key_is(key, n, "responses")) {
 		if (t == SSJ_ARRAY && (force == SS_KIND_UNKNOWN || force == SS_KIND_RAW)) {
 			ls->has_responses = true;
 			if (ssj_array_foreach_span(v, response_elem, ls) != SSJ_OK && !ls->nomem)
 				ls->failed = true;
 		}
-	} else if (key_is(key, n, "metadata")) {
+	} else if (ss_key_is(key, n, "metadata")) {
 		ls->metadata.p = NULL;
 		if (t == SSJ_OBJECT &&
 		    ssj_value_raw_json(v, &ls->metadata.p, &ls->metadata.n) != SSJ_OK)
 			ls->failed = true;
-	} else if (key_is(key, n, "metrics")) {
+	} else if (ss_key_is(key, n, "metrics")) {
 		ls->metrics.p = NULL;
 		if (t == SSJ_OBJECT &&
 		    ssj_value_raw_json(v, &ls->metrics.p, &ls->metrics.n) != SSJ_OK)
 			ls->failed = true;
-	} else if (key_is(key, n, "spec_decode_acceptance")) {
+	} else if (ss_key_is(key, n, "spec_decode_acceptance")) {
 		ls->sda_present = t != SSJ_NULL;
 		ls->sda_type = t;
 		ls->sda.p = NULL;
 		if (t == SSJ_OBJECT && ssj_value_raw_json(v, &ls->sda.p, &ls->sda.n) != SSJ_OK)
 			ls->failed = true;
-	} else if (key_is(key, n, "error")) {
+	} else if (ss_key_is(key, n, "error")) {
 		ls->error = t != SSJ_NULL;
 		ls->error_value.p = NULL;
 		if (ls->error &&
 		    ssj_value_raw_json(v, &ls->error_value.p, &ls->error_value.n) != SSJ_OK)
 			ls->failed = true;
-	} else if (key_is(key, n, "payload")) {
+	} else if (ss_key_is(key, n, "payload")) {
 		ls->n_multi = false;
 		if (t == SSJ_OBJECT && ssj_object_foreach(v, payload_n_field, ls) != SSJ_OK)
 			ls->failed = true;
-	} else if (key_is(key, n, "choices")) {
+	} else if (ss_key_is(key, n, "choices")) {
 		ls->has_choices = true;
-	} else if (key_is(key, n, "meta_info")) {
+	} else if (ss_key_is(key, n, "meta_info")) {
 		ls->has_meta_info = true;
-	} else if (key_is(key, n, "timings")) {
+	} else if (ss_key_is(key, n, "timings")) {
 		ls->has_timings = true;
 	}
 	return ls->failed || ls->nomem;
@@ -362,9 +358,9 @@ static int phase_of(struct ssj_value *v)
 
 	if (ssj_value_type(v) != SSJ_STRING || ssj_value_string(v, &s, &n) != SSJ_OK)
 		return -1;
-	if (key_is(s, n, "warmup"))
+	if (ss_key_is(s, n, "warmup"))
 		return SS_PHASE_WARMUP;
-	if (key_is(s, n, "profiling"))
+	if (ss_key_is(s, n, "profiling"))
 		return SS_PHASE_PROFILING;
 	return -1;
 }
@@ -373,14 +369,14 @@ static int meta_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 {
 	struct meta_scan *m = ctx;
 
-	if (key_is(key, n, "was_cancelled")) {
+	if (ss_key_is(key, n, "was_cancelled")) {
 		bool b = false;
 
 		m->cancelled = ssj_value_type(v) == SSJ_BOOL &&
 			       ssj_value_bool(v, &b) == SSJ_OK && b;
-	} else if (key_is(key, n, "benchmark_phase")) {
+	} else if (ss_key_is(key, n, "benchmark_phase")) {
 		m->phase = phase_of(v);
-	} else if (key_is(key, n, "credit_phase")) {
+	} else if (ss_key_is(key, n, "credit_phase")) {
 		m->credit_phase = phase_of(v);
 	}
 	return 0;
@@ -399,7 +395,7 @@ static int error_field(void *ctx, const char *key, size_t n, struct ssj_value *v
 	const char *s;
 	size_t len;
 
-	if ((key_is(key, n, "message") || (!e->found && key_is(key, n, "type"))) &&
+	if ((ss_key_is(key, n, "message") || (!e->found && ss_key_is(key, n, "type"))) &&
 	    ssj_value_type(v) == SSJ_STRING && ssj_value_string(v, &s, &len) == SSJ_OK &&
 	    len > 0) {
 		snprintf(e->text, sizeof(e->text), "%.*s", (int)(len < 100 ? len : 100), s);

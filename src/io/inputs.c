@@ -46,6 +46,7 @@
 #include "io/source.h"
 #include "util/alloc.h"
 #include "util/grow.h"
+#include "util/text.h"
 
 #define RAW_NAME "profile_export_raw.jsonl"
 #define REC_NAME "profile_export.jsonl"
@@ -217,34 +218,6 @@ static bool decode(struct ss_stream *s, struct ss_stream **out, bool *archive)
 
 /* ---- small helpers ---- */
 
-static char *join(const char *dir, const char *name)
-{
-	size_t dl = strlen(dir), nl = strlen(name);
-	bool slash = dl > 0 && dir[dl - 1] != '/';
-	char *p = ss_malloc(dl + slash + nl + 1);
-
-	if (!p)
-		return NULL;
-	memcpy(p, dir, dl);
-	if (slash)
-		p[dl] = '/';
-	memcpy(p + dl + slash, name, nl + 1);
-	return p;
-}
-
-static char *join_member(const char *archive, const char *member)
-{
-	size_t al = strlen(archive), ml = strlen(member);
-	char *p = ss_malloc(al + ml + 2);
-
-	if (!p)
-		return NULL;
-	memcpy(p, archive, al);
-	p[al] = ':';
-	memcpy(p + al + 1, member, ml + 1);
-	return p;
-}
-
 static bool is_regular(const char *path)
 {
 	struct stat st;
@@ -260,7 +233,7 @@ static char *artifact_file(const char *dir, bool *nomem)
 
 	*nomem = false;
 	for (i = 0; i < 2; i++) {
-		char *p = join(dir, names[i]);
+		char *p = ss_path_join(dir, names[i]);
 
 		if (!p) {
 			*nomem = true;
@@ -333,7 +306,7 @@ static bool walk(struct ss_inputs *it, const char *dir)
 
 		if (de->d_name[0] == '.')
 			continue;
-		p = join(dir, de->d_name);
+		p = ss_path_join(dir, de->d_name);
 		if (!p) {
 			closedir(d);
 			return false;
@@ -767,7 +740,7 @@ static enum step container_next(struct ss_inputs *it)
 			if (!d)
 				return STEP_FATAL;
 			d->held = true;
-			name = join_member(c->name, path);
+			name = ss_join(c->name, ':', path);
 			if (!name)
 				return STEP_FATAL;
 			r = spool_member(it, c, name, path, dl, true);
@@ -777,7 +750,7 @@ static enum step container_next(struct ss_inputs *it)
 		} else if (in_artdir(c, path, dl, false) || companion(path, dl, base)) {
 			continue;
 		}
-		name = join_member(c->name, path);
+		name = ss_join(c->name, ':', path);
 		if (!name)
 			return STEP_FATAL;
 		if (queue_live(c)) {

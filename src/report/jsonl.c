@@ -122,17 +122,13 @@ static void add_metrics(struct ss_buf *b, struct ssj_parser *parser,
 		 */
 		if (ssj_parse(parser, o->metrics, o->metrics_len, copy_field, &rw) != SSJ_OK) {
 			/* unreadable: keep only specscan's own metrics */
-			b->len = body;
-			if (b->data)
-				b->data[b->len] = '\0';
+			ss_buf_setlen(b, body);
 			rw.first = true;
 		}
 	}
 	add_own_metrics(b, o, &rw.first);
 	if (rw.first && o->metrics_len == 0) {
-		b->len = mark; /* nothing to say */
-		if (b->data)
-			b->data[b->len] = '\0';
+		ss_buf_setlen(b, mark); /* nothing to say */
 		return;
 	}
 	ss_buf_addc(b, '}');
