@@ -4,7 +4,7 @@ libspecscan_la_SOURCES += \
 	src/engines/capture.c src/engines/capture.h \
 	src/engines/keyscan.c src/engines/keyscan.h \
 	src/engines/payload.c src/engines/payload.h \
-	src/engines/adapters.h src/engines/vllm.c src/engines/trtllm.c \
+	src/engines/adapters.c src/engines/adapters.h src/engines/vllm.c src/engines/trtllm.c \
 	src/engines/llamacpp.c src/engines/sglang.c src/engines/records_line.c
 
 check_PROGRAMS += tests/unit/test_request

@@ -454,6 +454,7 @@ static bool engine_allowed(const struct ss_processor *p, const struct ss_adapter
 static bool map_payload(struct ss_processor *p, struct ss_outcome *o)
 {
 	const struct ss_adapter *claim = NULL, *other = NULL;
+	struct ss_reader rd;
 	enum ssj_status s;
 
 	s = ss_payload_collect(&p->pl, p->inner, p->cap.payload.data, p->cap.payload.len);
@@ -485,7 +486,8 @@ static bool map_payload(struct ss_processor *p, struct ss_outcome *o)
 		o->status = SS_ST_AMBIGUOUS;
 		return true;
 	}
-	if (!claim->map(&p->pl, &p->rec, o->reason, sizeof(o->reason))) {
+	ss_reader_init(&rd, &p->pl, o->reason, sizeof(o->reason));
+	if (!claim->map(&rd, &p->rec)) {
 		o->status = SS_ST_MALFORMED;
 		return true;
 	}
@@ -563,6 +565,7 @@ static bool decide_captured(struct ss_processor *p, struct ss_outcome *o, bool m
 static bool decide_records(struct ss_processor *p, struct ss_outcome *o)
 {
 	struct line_scan *ls = &p->scan;
+	struct ss_reader rd;
 	enum ssj_status s;
 	enum ss_engine e;
 
@@ -583,7 +586,8 @@ static bool decide_records(struct ss_processor *p, struct ss_outcome *o)
 		o->status = SS_ST_MALFORMED;
 		return true;
 	}
-	if (!ss_records_line_map(&p->pl, &p->rec, o->reason, sizeof(o->reason))) {
+	ss_reader_init(&rd, &p->pl, o->reason, sizeof(o->reason));
+	if (!ss_records_line_map(&rd, &p->rec)) {
 		o->status = SS_ST_MALFORMED;
 		return true;
 	}
