@@ -27,6 +27,11 @@ void ss_msg_error(struct ss_msg *m, const char *fmt, ...)
 	va_end(ap);
 }
 
+void ss_msg_verror(struct ss_msg *m, const char *fmt, va_list ap)
+{
+	vsay(m, fmt, ap);
+}
+
 void ss_msg_warn(struct ss_msg *m, const char *fmt, ...)
 {
 	va_list ap;
