@@ -88,12 +88,30 @@ struct array_walk {
 	bool nomem;
 };
 
+/* A value that must be a count. */
+static enum ss_int_error value_count(struct ssj_value *v, int64_t *x)
+{
+	const char *t;
+	size_t n;
+
+	if (ssj_value_number_text(v, &t, &n) != SSJ_OK)
+		return SS_INT_NOT_NUMBER;
+	return ss_parse_count(t, n, x);
+}
+
+/* Remember the histogram key at fault. */
+static void key_error(struct ss_field *f, enum ss_int_error e, const char *key, size_t keylen)
+{
+	f->ierr = e;
+	snprintf(f->ierr_key, sizeof(f->ierr_key), "%.*s", (int)(keylen < 20 ? keylen : 20),
+		 key);
+	f->ierr_index = SIZE_MAX;
+}
+
 static int array_elem(void *ctx, size_t index, struct ssj_value *v)
 {
 	struct array_walk *w = ctx;
 	struct ss_field *f = w->f;
-	const char *t;
-	size_t n;
 	int64_t x = 0;
 	enum ss_int_error e;
 
@@ -101,10 +119,7 @@ static int array_elem(void *ctx, size_t index, struct ssj_value *v)
 		f->ierr = SS_INT_TOO_LONG;
 		return 1;
 	}
-	if (ssj_value_number_text(v, &t, &n) != SSJ_OK)
-		e = SS_INT_NOT_NUMBER;
-	else
-		e = ss_parse_count(t, n, &x);
+	e = value_count(v, &x);
 	if (e != SS_INT_OK) {
 		f->ierr = e;
 		f->ierr_index = index;
@@ -122,8 +137,6 @@ static int hist_member(void *ctx, const char *key, size_t keylen, struct ssj_val
 	struct array_walk *w = ctx;
 	struct ss_field *f = w->f;
 	int64_t j = 0, x = 0;
-	const char *t;
-	size_t n;
 	enum ss_int_error e;
 
 	e = ss_parse_count(key, keylen, &j);
@@ -132,21 +145,13 @@ static int hist_member(void *ctx, const char *key, size_t keylen, struct ssj_val
 	if (e == SS_INT_OK && j >= (int64_t)SS_HIST_MAX_BUCKETS)
 		e = SS_INT_TOO_LONG;
 	if (e != SS_INT_OK) {
-		f->ierr = e == SS_INT_TOO_LONG ? SS_INT_TOO_LONG : SS_INT_NOT_INTEGER;
-		snprintf(f->ierr_key, sizeof(f->ierr_key), "%.*s",
-			 (int)(keylen < 20 ? keylen : 20), key);
-		f->ierr_index = SIZE_MAX;
+		key_error(f, e == SS_INT_TOO_LONG ? SS_INT_TOO_LONG : SS_INT_NOT_INTEGER, key,
+			  keylen);
 		return 1;
 	}
-	if (ssj_value_number_text(v, &t, &n) != SSJ_OK)
-		e = SS_INT_NOT_NUMBER;
-	else
-		e = ss_parse_count(t, n, &x);
+	e = value_count(v, &x);
 	if (e != SS_INT_OK) {
-		f->ierr = e;
-		snprintf(f->ierr_key, sizeof(f->ierr_key), "%.*s",
-			 (int)(keylen < 20 ? keylen : 20), key);
-		f->ierr_index = SIZE_MAX;
+		key_error(f, e, key, keylen);
 		return 1;
 	}
 	while (f->ints.len <= (size_t)j) {

@@ -482,24 +482,34 @@ static enum ssj_status v_object_foreach(struct ssj_value *v, ssj_field_fn fn,
 	});
 }
 
+// Call each(i, element) for the elements of the array `v` in order, until
+// an answer other than SSJ_OK, which is returned.
+template <typename F> static enum ssj_status visit_array(ondemand::value &v, F &&each)
+{
+	ondemand::array arr;
+	error_code e = v.get_array().get(arr);
+	if (e)
+		return map_error(e);
+	size_t i = 0;
+	for (auto item : arr) {
+		value_impl ev;
+		if ((e = std::move(item).get(ev.v)))
+			return map_error(e);
+		enum ssj_status s = each(i, ev);
+		if (s != SSJ_OK)
+			return s;
+		i++;
+	}
+	return SSJ_OK;
+}
+
 static enum ssj_status v_array_foreach(struct ssj_value *v, ssj_elem_fn fn,
 					     void *ctx)
 {
 	return guard_status([&] {
-		ondemand::array arr;
-		error_code e = V(v)->v.get_array().get(arr);
-		if (e)
-			return map_error(e);
-		size_t i = 0;
-		for (auto item : arr) {
-			value_impl ev;
-			if ((e = item.get(ev.v)))
-				return map_error(e);
-			if (fn && fn(ctx, i, C(&ev)))
-				return SSJ_STOPPED;
-			i++;
-		}
-		return SSJ_OK;
+		return visit_array(V(v)->v, [&](size_t i, value_impl &ev) {
+			return fn && fn(ctx, i, C(&ev)) ? SSJ_STOPPED : SSJ_OK;
+		});
 	});
 }
 
@@ -507,24 +517,14 @@ static enum ssj_status v_array_foreach_span(struct ssj_value *v, ssj_span_fn fn,
 					    void *ctx)
 {
 	return guard_status([&] {
-		ondemand::array arr;
-		error_code e = V(v)->v.get_array().get(arr);
-		if (e)
-			return map_error(e);
-		size_t i = 0;
-		for (auto item : arr) {
-			ondemand::value ev;
-			if ((e = std::move(item).get(ev)))
-				return map_error(e);
+		return visit_array(V(v)->v, [&](size_t i, value_impl &ev) {
 			std::string_view s;
 			enum ssj_type t;
-			if ((e = span_of(ev, s, &t)))
+			error_code e = span_of(ev.v, s, &t);
+			if (e)
 				return map_error(e);
-			if (fn && fn(ctx, i, t, s.data(), s.size()))
-				return SSJ_STOPPED;
-			i++;
-		}
-		return SSJ_OK;
+			return fn && fn(ctx, i, t, s.data(), s.size()) ? SSJ_STOPPED : SSJ_OK;
+		});
 	});
 }
 
