@@ -537,17 +537,11 @@ static enum ssj_status v_value_is_empty(struct ssj_value *v, bool *empty)
 			return map_error(e);
 		*empty = true;
 		if (t == ondemand::json_type::array) {
-			ondemand::array arr;
-			if ((e = V(v)->v.get_array().get(arr)))
-				return map_error(e);
-			for (auto item : arr) {
-				ondemand::value ev;
-				if ((e = std::move(item).get(ev)))
-					return map_error(e);
+			enum ssj_status s = visit_array(V(v)->v, [&](size_t, value_impl &) {
 				*empty = false;
-				break;
-			}
-			return SSJ_OK;
+				return SSJ_STOPPED;  // one element is enough
+			});
+			return s == SSJ_STOPPED ? SSJ_OK : s;
 		}
 		if (t == ondemand::json_type::object) {
 			ondemand::object obj;
