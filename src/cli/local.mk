@@ -1,5 +1,4 @@
-# cli: options, atomic output files, the threaded pipeline, main
+# cli: the option table, atomic output files, main
 libspecscan_la_SOURCES += \
 	src/cli/options.c src/cli/options.h \
-	src/cli/outfile.c src/cli/outfile.h \
-	src/cli/pipeline.c src/cli/pipeline.h
+	src/cli/outfile.c src/cli/outfile.h

@@ -16,7 +16,7 @@
 
 #include "cli/options.h"
 #include "cli/outfile.h"
-#include "cli/pipeline.h"
+#include "run/run.h"
 #include "json/json.h"
 #include "metrics/aggregate.h"
 #include "report/report.h"

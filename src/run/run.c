@@ -1,4 +1,4 @@
-#include "cli/pipeline.h"
+#include "run/run.h"
 
 #include <pthread.h>
 #include <sys/resource.h>
