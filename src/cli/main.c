@@ -9,13 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
 
 #include "cli/options.h"
 #include "cli/outfile.h"
+#include "cli/outputs.h"
 #include "run/run.h"
 #include "json/json.h"
 #include "metrics/aggregate.h"
@@ -61,106 +61,31 @@ static void print_version(void)
 	printf("%s\n", archive_version_details());
 }
 
-/* Outputs: each a file (or stdout) and what goes into it. */
-enum out_kind { OUT_JSON, OUT_CSV, OUT_RECORDS };
-
-struct output {
-	enum out_kind kind;
-	struct ss_outfile file;
-};
-
-struct outputs {
-	struct output items[8];
-	size_t n;
-	bool stdout_used;
-};
-
-static bool add_output(struct outputs *outs, enum out_kind kind, const char *path,
-		       const struct ss_options *o, struct ss_msg *msg)
-{
-	struct output *out = &outs->items[outs->n];
-
-	out->kind = kind;
-	if (!ss_outfile_open(&out->file, path, o->force, o->inputs, o->ninputs, msg))
-		return false;
-	outs->n++;
-	return true;
-}
-
-static char *join_path(const char *dir, const char *name)
-{
-	size_t n = strlen(dir);
-	char *p = ss_malloc(n + strlen(name) + 2);
-
-	if (p)
-		sprintf(p, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
-	return p;
-}
-
-static bool open_outputs(struct outputs *outs, const struct ss_options *o,
+/* The outputs the options ask for, in the order their errors are reported:
+ * stdout, --json, --csv, --records, then --output-dir. */
+static bool open_outputs(struct ss_outputs *outs, const struct ss_options *o,
 			 struct ss_msg *msg)
 {
-	static const char *const names[] = {"spec_decode.json", "spec_decode.csv",
-					    "spec_decode_records.jsonl"};
-
-	if (o->format == SS_FMT_JSON && !add_output(outs, OUT_JSON, "-", o, msg))
+	if (o->format == SS_FMT_JSON && !ss_outputs_add(outs, SS_OUT_JSON, "-", msg))
 		return false;
-	if (o->format == SS_FMT_CSV && !add_output(outs, OUT_CSV, "-", o, msg))
+	if (o->format == SS_FMT_CSV && !ss_outputs_add(outs, SS_OUT_CSV, "-", msg))
 		return false;
-	if (o->format == SS_FMT_JSONL && !add_output(outs, OUT_RECORDS, "-", o, msg))
+	if (o->format == SS_FMT_JSONL && !ss_outputs_add(outs, SS_OUT_RECORDS, "-", msg))
 		return false;
-	if (o->json_path && !add_output(outs, OUT_JSON, o->json_path, o, msg))
+	if (o->json_path && !ss_outputs_add(outs, SS_OUT_JSON, o->json_path, msg))
 		return false;
-	if (o->csv_path && !add_output(outs, OUT_CSV, o->csv_path, o, msg))
+	if (o->csv_path && !ss_outputs_add(outs, SS_OUT_CSV, o->csv_path, msg))
 		return false;
-	if (o->records_path && !add_output(outs, OUT_RECORDS, o->records_path, o, msg))
+	if (o->records_path && !ss_outputs_add(outs, SS_OUT_RECORDS, o->records_path, msg))
 		return false;
-	if (o->output_dir) {
-		struct stat st;
-
-		if (mkdir(o->output_dir, 0777) != 0 && errno != EEXIST) {
-			ss_msg_error(msg, "cannot create directory '%s': %s", o->output_dir,
-				     strerror(errno));
-			return false;
-		}
-		if (stat(o->output_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-			ss_msg_error(msg, "'%s' is not a directory", o->output_dir);
-			return false;
-		}
-		for (int k = 0; k < 3; k++) {
-			char *p = join_path(o->output_dir, names[k]);
-			bool ok;
-
-			if (!p) {
-				ss_msg_error(msg, "out of memory");
-				return false;
-			}
-			ok = add_output(outs, (enum out_kind)k, p, o, msg);
-			ss_free(p);
-			if (!ok)
-				return false;
-		}
-	}
+	if (o->output_dir && !ss_outputs_add_dir(outs, o->output_dir, msg))
+		return false;
 	return true;
-}
-
-static void abort_outputs(struct outputs *outs)
-{
-	for (size_t i = 0; i < outs->n; i++)
-		ss_outfile_abort(&outs->items[i].file);
-	outs->n = 0;
 }
 
 static bool records_sink(void *ctx, const char *data, size_t len)
 {
-	struct outputs *outs = ctx;
-	bool ok = true;
-
-	for (size_t i = 0; i < outs->n; i++)
-		if (outs->items[i].kind == OUT_RECORDS &&
-		    !ss_outfile_write(&outs->items[i].file, data, len))
-			ok = false;
-	return ok;
+	return ss_outputs_write(ctx, SS_OUT_RECORDS, data, len);
 }
 
 static bool utf8_locale(void)
@@ -188,10 +113,9 @@ int main(int argc, char **argv)
 {
 	struct ss_options o;
 	struct ss_msg msg;
-	struct outputs outs;
+	struct ss_outputs outs;
 	struct ss_agg agg;
 	struct ss_run_cfg cfg;
-	struct ss_buf json = SS_BUF_INIT, csv = SS_BUF_INIT;
 	enum ss_run_status rs;
 	int status = EXIT_OK;
 	bool table;
@@ -217,9 +141,9 @@ int main(int argc, char **argv)
 	}
 	install_signals();
 
-	memset(&outs, 0, sizeof(outs));
+	ss_outputs_init(&outs, o.force, o.inputs, o.ninputs);
 	if (!open_outputs(&outs, &o, &msg)) {
-		abort_outputs(&outs);
+		ss_outputs_abort(&outs);
 		return EXIT_NOTHING;
 	}
 
@@ -235,9 +159,7 @@ int main(int argc, char **argv)
 	cfg.progress = o.progress == 1 || (o.progress < 0 && o.verbosity >= 0 && isatty(2));
 	cfg.sink = records_sink;
 	cfg.sink_ctx = &outs;
-	for (size_t i = 0; i < outs.n; i++)
-		if (outs.items[i].kind == OUT_RECORDS)
-			cfg.want_jsonl = true;
+	cfg.want_jsonl = ss_outputs_want(&outs, SS_OUT_RECORDS);
 	cfg.full_parse = getenv("SPECSCAN_FULL_PARSE") != NULL;
 
 	ss_agg_init(&agg, o.phase);
@@ -250,18 +172,7 @@ int main(int argc, char **argv)
 		status = EXIT_PARTIAL;
 		break;
 	case SS_RUN_SINK_FAILED:
-		for (size_t i = 0; i < outs.n; i++) {
-			const struct ss_outfile *f = &outs.items[i].file;
-
-			if (!f->failed)
-				continue;
-			if (f->is_stdout)
-				ss_msg_error(&msg, "cannot write to standard output: %s",
-					     strerror(f->err));
-			else
-				ss_msg_error(&msg, "cannot write '%s': %s", f->path,
-					     strerror(f->err));
-		}
+		ss_outputs_report_failed(&outs, &msg);
 		ss_msg_error(&msg, "cannot write the per-request records; nothing written");
 		status = EXIT_NOTHING;
 		break;
@@ -280,26 +191,15 @@ int main(int argc, char **argv)
 	if (status == EXIT_NOTHING || !ss_agg_finish(&agg)) {
 		if (status != EXIT_NOTHING)
 			ss_msg_error(&msg, "out of memory");
-		abort_outputs(&outs);
+		ss_outputs_abort(&outs);
 		ss_agg_release(&agg);
 		return EXIT_NOTHING;
 	}
 
-	ss_report_json(&json, &agg, PACKAGE_VERSION);
-	ss_report_csv(&csv, &agg);
-	if (json.failed || csv.failed) {
-		ss_msg_error(&msg, "out of memory");
-		abort_outputs(&outs);
+	if (!ss_outputs_render(&outs, &agg, PACKAGE_VERSION, &msg)) {
+		ss_outputs_abort(&outs);
 		status = EXIT_NOTHING;
 		goto done;
-	}
-	for (size_t i = 0; i < outs.n; i++) {
-		struct output *out = &outs.items[i];
-
-		if (out->kind == OUT_JSON)
-			ss_outfile_write(&out->file, json.data, json.len);
-		else if (out->kind == OUT_CSV)
-			ss_outfile_write(&out->file, csv.data, csv.len);
 	}
 	if (o.format == SS_FMT_TABLE) {
 		struct ss_buf t = SS_BUF_INIT;
@@ -309,9 +209,8 @@ int main(int argc, char **argv)
 			status = EXIT_NOTHING;
 		ss_buf_release(&t);
 	}
-	for (size_t i = 0; i < outs.n; i++)
-		if (!ss_outfile_commit(&outs.items[i].file, &msg))
-			status = EXIT_NOTHING;
+	if (!ss_outputs_commit(&outs, &msg))
+		status = EXIT_NOTHING;
 	if (o.format == SS_FMT_TABLE && fflush(stdout) != 0) {
 		ss_msg_error(&msg, "cannot write to standard output: %s", strerror(errno));
 		status = EXIT_NOTHING;
@@ -329,8 +228,7 @@ int main(int argc, char **argv)
 	     agg.status[SS_ST_OVERSIZE]))
 		status = EXIT_PARTIAL;
 done:
-	ss_buf_release(&json);
-	ss_buf_release(&csv);
+	ss_outputs_release(&outs);
 	ss_agg_release(&agg);
 	return status;
 }
