@@ -10,3 +10,10 @@ tests_unit_test_outputs_SOURCES = tests/unit/test_outputs.c
 tests_unit_test_outputs_CFLAGS = $(SS_TEST_CFLAGS)
 tests_unit_test_outputs_LDADD = $(SS_TEST_LIBS)
 nodist_EXTRA_tests_unit_test_outputs_SOURCES = src/cli/force-cxx-link.cxx
+
+check_PROGRAMS += tests/unit/test_options
+TESTS += tests/unit/test_options
+tests_unit_test_options_SOURCES = tests/unit/test_options.c
+tests_unit_test_options_CFLAGS = $(SS_TEST_CFLAGS)
+tests_unit_test_options_LDADD = $(SS_TEST_LIBS)
+nodist_EXTRA_tests_unit_test_options_SOURCES = src/cli/force-cxx-link.cxx
