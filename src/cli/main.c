@@ -109,16 +109,102 @@ static int online_cpus(void)
 	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
 }
 
+/* The run the options ask for, into `agg`; its exit status so far. */
+static int run(const struct ss_options *o, struct ss_outputs *outs, struct ss_agg *agg,
+	       struct ss_msg *msg)
+{
+	struct ss_run_cfg cfg;
+	enum ss_run_status rs;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.paths = o->inputs;
+	cfg.npaths = o->ninputs;
+	cfg.recursive = o->recursive;
+	cfg.force_kind = o->input_kind;
+	cfg.only_engine = o->engine;
+	cfg.max_record = o->max_record;
+	cfg.threads = o->threads ? o->threads : online_cpus();
+	cfg.stop = &stop_requested;
+	cfg.progress = o->progress == 1 || (o->progress < 0 && o->verbosity >= 0 && isatty(2));
+	cfg.sink = records_sink;
+	cfg.sink_ctx = outs;
+	cfg.want_jsonl = ss_outputs_want(outs, SS_OUT_RECORDS);
+	cfg.full_parse = getenv("SPECSCAN_FULL_PARSE") != NULL;
+
+	rs = ss_run(&cfg, agg, msg);
+	ss_msg_summary(msg);
+	switch (rs) {
+	case SS_RUN_OK:
+		break;
+	case SS_RUN_INPUT_FAILED:
+		return EXIT_PARTIAL;
+	case SS_RUN_SINK_FAILED:
+		ss_outputs_report_failed(outs, msg);
+		ss_msg_error(msg, "cannot write the per-request records; nothing written");
+		return EXIT_NOTHING;
+	case SS_RUN_NOTHING_READ:
+		ss_msg_error(msg, "no input could be read; nothing written");
+		return EXIT_NOTHING;
+	case SS_RUN_INTERRUPTED:
+		ss_msg_error(msg, "interrupted; nothing written");
+		return EXIT_NOTHING;
+	case SS_RUN_FATAL:
+		return EXIT_NOTHING;
+	}
+	return EXIT_OK;
+}
+
+/*
+ * Write every report of a finished run: the files (committed, or all
+ * removed when one cannot be rendered), the table on stdout or stderr.
+ * `status` is the run's; the final one is returned.
+ */
+static int write_reports(const struct ss_options *o, struct ss_outputs *outs,
+			 const struct ss_agg *agg, struct ss_msg *msg, int status)
+{
+	bool table;
+
+	if (!ss_outputs_render(outs, agg, PACKAGE_VERSION, msg)) {
+		ss_outputs_abort(outs);
+		return EXIT_NOTHING;
+	}
+	if (o->format == SS_FMT_TABLE) {
+		struct ss_buf t = SS_BUF_INIT;
+
+		ss_report_table(&t, agg, utf8_locale(), color_allowed(1));
+		if (fwrite(t.data ? t.data : "", 1, t.len, stdout) != t.len || t.failed)
+			status = EXIT_NOTHING;
+		ss_buf_release(&t);
+	}
+	if (!ss_outputs_commit(outs, msg))
+		status = EXIT_NOTHING;
+	if (o->format == SS_FMT_TABLE && fflush(stdout) != 0) {
+		ss_msg_error(msg, "cannot write to standard output: %s", strerror(errno));
+		status = EXIT_NOTHING;
+	}
+	table = o->table == 1 || (o->table < 0 && isatty(2) && o->format != SS_FMT_TABLE);
+	if (table && status != EXIT_NOTHING) {
+		struct ss_buf t = SS_BUF_INIT;
+
+		ss_report_table(&t, agg, utf8_locale(), color_allowed(2));
+		fwrite(t.data ? t.data : "", 1, t.len, stderr);
+		ss_buf_release(&t);
+	}
+	if (status == EXIT_OK && o->strict &&
+	    (agg->status[SS_ST_MALFORMED] || agg->status[SS_ST_UNPARSABLE] ||
+	     agg->status[SS_ST_OVERSIZE]))
+		status = EXIT_PARTIAL;
+	return status;
+}
+
+/* Parse the options, open the outputs, run, write the reports. */
 int main(int argc, char **argv)
 {
 	struct ss_options o;
 	struct ss_msg msg;
 	struct ss_outputs outs;
 	struct ss_agg agg;
-	struct ss_run_cfg cfg;
-	enum ss_run_status rs;
-	int status = EXIT_OK;
-	bool table;
+	int status;
 
 	/* Only character classification follows the locale: numbers never do. */
 	setlocale(LC_CTYPE, "");
@@ -146,88 +232,16 @@ int main(int argc, char **argv)
 		ss_outputs_abort(&outs);
 		return EXIT_NOTHING;
 	}
-
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.paths = o.inputs;
-	cfg.npaths = o.ninputs;
-	cfg.recursive = o.recursive;
-	cfg.force_kind = o.input_kind;
-	cfg.only_engine = o.engine;
-	cfg.max_record = o.max_record;
-	cfg.threads = o.threads ? o.threads : online_cpus();
-	cfg.stop = &stop_requested;
-	cfg.progress = o.progress == 1 || (o.progress < 0 && o.verbosity >= 0 && isatty(2));
-	cfg.sink = records_sink;
-	cfg.sink_ctx = &outs;
-	cfg.want_jsonl = ss_outputs_want(&outs, SS_OUT_RECORDS);
-	cfg.full_parse = getenv("SPECSCAN_FULL_PARSE") != NULL;
-
 	ss_agg_init(&agg, o.phase);
-	rs = ss_run(&cfg, &agg, &msg);
-	ss_msg_summary(&msg);
-	switch (rs) {
-	case SS_RUN_OK:
-		break;
-	case SS_RUN_INPUT_FAILED:
-		status = EXIT_PARTIAL;
-		break;
-	case SS_RUN_SINK_FAILED:
-		ss_outputs_report_failed(&outs, &msg);
-		ss_msg_error(&msg, "cannot write the per-request records; nothing written");
-		status = EXIT_NOTHING;
-		break;
-	case SS_RUN_NOTHING_READ:
-		ss_msg_error(&msg, "no input could be read; nothing written");
-		status = EXIT_NOTHING;
-		break;
-	case SS_RUN_INTERRUPTED:
-		ss_msg_error(&msg, "interrupted; nothing written");
-		status = EXIT_NOTHING;
-		break;
-	case SS_RUN_FATAL:
-		status = EXIT_NOTHING;
-		break;
-	}
-	if (status == EXIT_NOTHING || !ss_agg_finish(&agg)) {
-		if (status != EXIT_NOTHING)
-			ss_msg_error(&msg, "out of memory");
-		ss_outputs_abort(&outs);
-		ss_agg_release(&agg);
-		return EXIT_NOTHING;
-	}
-
-	if (!ss_outputs_render(&outs, &agg, PACKAGE_VERSION, &msg)) {
-		ss_outputs_abort(&outs);
-		status = EXIT_NOTHING;
-		goto done;
-	}
-	if (o.format == SS_FMT_TABLE) {
-		struct ss_buf t = SS_BUF_INIT;
-
-		ss_report_table(&t, &agg, utf8_locale(), color_allowed(1));
-		if (fwrite(t.data ? t.data : "", 1, t.len, stdout) != t.len || t.failed)
-			status = EXIT_NOTHING;
-		ss_buf_release(&t);
-	}
-	if (!ss_outputs_commit(&outs, &msg))
-		status = EXIT_NOTHING;
-	if (o.format == SS_FMT_TABLE && fflush(stdout) != 0) {
-		ss_msg_error(&msg, "cannot write to standard output: %s", strerror(errno));
+	status = run(&o, &outs, &agg, &msg);
+	if (status != EXIT_NOTHING && !ss_agg_finish(&agg)) {
+		ss_msg_error(&msg, "out of memory");
 		status = EXIT_NOTHING;
 	}
-	table = o.table == 1 || (o.table < 0 && isatty(2) && o.format != SS_FMT_TABLE);
-	if (table && status != EXIT_NOTHING) {
-		struct ss_buf t = SS_BUF_INIT;
-
-		ss_report_table(&t, &agg, utf8_locale(), color_allowed(2));
-		fwrite(t.data ? t.data : "", 1, t.len, stderr);
-		ss_buf_release(&t);
-	}
-	if (status == EXIT_OK && o.strict &&
-	    (agg.status[SS_ST_MALFORMED] || agg.status[SS_ST_UNPARSABLE] ||
-	     agg.status[SS_ST_OVERSIZE]))
-		status = EXIT_PARTIAL;
-done:
+	if (status == EXIT_NOTHING)
+		ss_outputs_abort(&outs);   /* a run that failed writes nothing */
+	else
+		status = write_reports(&o, &outs, &agg, &msg, status);
 	ss_outputs_release(&outs);
 	ss_agg_release(&agg);
 	return status;
