@@ -181,11 +181,13 @@ static bool enum_value(const struct ss_option_desc *d, const char *arg, int *val
 bool ss_options_parse(struct ss_options *o, int argc, char **argv, FILE *err)
 {
 	struct option longopts[NOPTIONS + 1];
-	char shortopts[2 * NOPTIONS + 1];
+	char shortopts[2 * NOPTIONS + 2];
 	size_t n = 0, s = 0;
 	int c;
 
 	memset(o, 0, sizeof(*o));
+	/* A leading ':' makes a missing argument ':', not an unknown option. */
+	shortopts[s++] = ':';
 	o->table = -1;
 	o->progress = -1;
 	o->max_record = (size_t)256 << 20;
@@ -246,8 +248,15 @@ bool ss_options_parse(struct ss_options *o, int argc, char **argv, FILE *err)
 		case 'v': o->verbosity = 1; break;
 		case 'h': o->help = true; break;
 		case 'V': o->version = true; break;
-		case ':':
-			return usage(err, "option '%s' needs an argument", argv[optind - 1]);
+		case ':': {
+			/* The option as typed: "-j" even when it came as "-rj". */
+			const char *opt = argv[optind - 1];
+			char letter[3] = {'-', (char)optopt, '\0'};
+
+			if (strncmp(opt, "--", 2) != 0 && optopt > 0 && optopt < 256)
+				opt = letter;
+			return usage(err, "option '%s' needs an argument", opt);
+		}
 		default:
 			return usage(err, "unknown option '%s'", argv[optind - 1]);
 		}

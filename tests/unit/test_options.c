@@ -129,6 +129,29 @@ static void test_unknown_value(void **state)
 	}
 }
 
+/* A missing argument is said as such (it used to be "unknown option"). */
+static void test_missing_argument(void **state)
+{
+	static const struct {
+		const char *arg, *opt;
+	} cases[] = {
+		{"--json", "--json"}, {"--format", "--format"}, {"-f", "-f"}, {"-j", "-j"},
+		{"-rj", "-j"}, {"--max-record-size", "--max-record-size"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ss_options o;
+		char *said = NULL, want[256];
+
+		assert_false(parse(&o, cases[i].arg, NULL, &said));
+		snprintf(want, sizeof(want), "specscan: option '%s' needs an argument\n"
+			 "Try 'specscan --help' for more information.\n", cases[i].opt);
+		assert_string_equal(said, want);
+		free(said);
+	}
+}
+
 static void test_help_lists_values(void **state)
 {
 	char *text = NULL;
@@ -157,6 +180,7 @@ int main(void)
 		cmocka_unit_test(test_engines_match_adapters),
 		cmocka_unit_test(test_values_parse),
 		cmocka_unit_test(test_unknown_value),
+		cmocka_unit_test(test_missing_argument),
 		cmocka_unit_test(test_help_lists_values),
 	};
 
