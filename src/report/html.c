@@ -393,7 +393,7 @@ static void section_histogram(struct ss_buf *b, const struct ss_agg *a)
 static void section_distribution(struct ss_buf *b, const struct ss_agg *a)
 {
 	const struct ss_results *r = &a->main;
-	const struct ss_dvec *v = &r->values[SS_M_ACCEPTANCE_LENGTH];
+	const struct ss_vec_f64 *v = &r->values[SS_M_ACCEPTANCE_LENGTH];
 	const struct ss_stats *s = &r->stats[SS_M_ACCEPTANCE_LENGTH];
 	struct ss_buf desc = SS_BUF_INIT;
 	struct ss_bins bins;
