@@ -62,7 +62,7 @@ static void print_version(void)
 }
 
 /* The outputs the options ask for, in the order their errors are reported:
- * stdout, --json, --csv, --records, then --output-dir. */
+ * stdout, --json, --csv, --records, --html, then --output-dir. */
 static bool open_outputs(struct ss_outputs *outs, const struct ss_options *o,
 			 struct ss_msg *msg)
 {
@@ -77,6 +77,8 @@ static bool open_outputs(struct ss_outputs *outs, const struct ss_options *o,
 	if (o->csv_path && !ss_outputs_add(outs, SS_OUT_CSV, o->csv_path, msg))
 		return false;
 	if (o->records_path && !ss_outputs_add(outs, SS_OUT_RECORDS, o->records_path, msg))
+		return false;
+	if (o->html_path && !ss_outputs_add(outs, SS_OUT_HTML, o->html_path, msg))
 		return false;
 	if (o->output_dir && !ss_outputs_add_dir(outs, o->output_dir, msg))
 		return false;

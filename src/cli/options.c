@@ -12,7 +12,7 @@
 enum {
 	OPT_JSON = 256, OPT_CSV, OPT_RECORDS, OPT_TABLE, OPT_NO_TABLE, OPT_PHASE,
 	OPT_ENGINE, OPT_INPUT_KIND, OPT_MAX_RECORD, OPT_PROGRESS, OPT_NO_PROGRESS,
-	OPT_STRICT, OPT_FORCE
+	OPT_STRICT, OPT_FORCE, OPT_HTML
 };
 
 static const struct ss_option_value formats[] = {
@@ -46,7 +46,8 @@ const struct ss_option_desc ss_option_table[] = {
 	{"json", 0, OPT_JSON, "FILE", "also write the aggregate JSON to FILE (- = stdout)", NULL, NULL, NULL},
 	{"csv", 0, OPT_CSV, "FILE", "also write the aggregate CSV to FILE", NULL, NULL, NULL},
 	{"records", 0, OPT_RECORDS, "FILE", "also write the enriched per-request JSONL to FILE", NULL, NULL, NULL},
-	{"output-dir", 'o', 'o', "DIR", "write spec_decode.json, .csv and _records.jsonl into DIR", NULL, NULL, NULL},
+	{"html", 0, OPT_HTML, "FILE", "also write the HTML report (charts, self-contained) to FILE", NULL, NULL, NULL},
+	{"output-dir", 'o', 'o', "DIR", "write spec_decode.json, .csv, _records.jsonl and .html into DIR", NULL, NULL, NULL},
 	{"table", 0, OPT_TABLE, NULL, "print the Spec Decode section on stderr", NULL, NULL, NULL},
 	{"no-table", 0, OPT_NO_TABLE, NULL, "do not print it (default: on when stderr is a terminal)", NULL, NULL, NULL},
 	{"phase", 0, OPT_PHASE, "PHASE", "main results from ", phases, "phase", " or "},
@@ -218,6 +219,7 @@ bool ss_options_parse(struct ss_options *o, int argc, char **argv, FILE *err)
 		case OPT_JSON: o->json_path = optarg; break;
 		case OPT_CSV: o->csv_path = optarg; break;
 		case OPT_RECORDS: o->records_path = optarg; break;
+		case OPT_HTML: o->html_path = optarg; break;
 		case 'o': o->output_dir = optarg; break;
 		case OPT_TABLE: o->table = 1; break;
 		case OPT_NO_TABLE: o->table = 0; break;

@@ -16,7 +16,7 @@ enum ss_format { SS_FMT_JSON = 0, SS_FMT_CSV, SS_FMT_TABLE, SS_FMT_JSONL, SS_FMT
 
 struct ss_options {
 	enum ss_format format;
-	const char *json_path, *csv_path, *records_path, *output_dir;
+	const char *json_path, *csv_path, *records_path, *html_path, *output_dir;
 	int table;                 /* -1: auto */
 	enum ss_phase_mode phase;
 	enum ss_engine engine;     /* SS_ENGINE_NONE: all */

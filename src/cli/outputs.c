@@ -5,6 +5,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <archive.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "json/json.h"
+#include "report/html.h"
 #include "report/report.h"
 #include "util/alloc.h"
 #include "util/buf.h"
@@ -20,6 +26,19 @@ static void render_csv(struct ss_buf *out, const struct ss_agg *a, const char *v
 	ss_report_csv(out, a);
 }
 
+/* The libraries' versions as --version prints them, without the SIMD
+ * implementation (a property of the machine, not of the build): the page
+ * must not change from one host to another. */
+static void render_html(struct ss_buf *out, const struct ss_agg *a, const char *version)
+{
+	char libs[256];
+	struct ss_html_opts o = {version, libs};
+
+	snprintf(libs, sizeof(libs), "simdjson %s, zstd %s, zlib %s, %s", ssj_version(),
+		 ZSTD_versionString(), zlibVersion(), archive_version_string());
+	ss_report_html(out, a, &o);
+}
+
 /* One row per kind, indexed by enum ss_out_kind. */
 static const struct {
 	const char *dir_name;     /* its file in an --output-dir */
@@ -29,6 +48,7 @@ static const struct {
 	[SS_OUT_JSON] = {"spec_decode.json", render_json},
 	[SS_OUT_CSV] = {"spec_decode.csv", render_csv},
 	[SS_OUT_RECORDS] = {"spec_decode_records.jsonl", NULL},
+	[SS_OUT_HTML] = {"spec_decode.html", render_html},
 };
 
 void ss_outputs_init(struct ss_outputs *l, bool force, const char *const *inputs,

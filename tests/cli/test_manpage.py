@@ -10,7 +10,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sslib import SRCDIR, Case, main, run
 
-SPEC5 = ["format", "json", "csv", "records", "output-dir", "table", "no-table", "phase",
+SPEC5 = ["format", "json", "csv", "records", "html", "output-dir", "table", "no-table", "phase",
          "engine", "input-kind", "recursive", "max-record-size", "threads", "progress",
          "no-progress", "strict", "force", "quiet", "verbose", "help", "version"]
 
