@@ -14,7 +14,8 @@ CLI_TESTS = \
 	tests/cli/test_edges.py \
 	tests/cli/test_accounting.py \
 	tests/cli/test_determinism.py \
-	tests/cli/test_htmlcheck.py
+	tests/cli/test_htmlcheck.py \
+	tests/cli/test_html.py
 
 TESTS += $(CLI_TESTS)
 
