@@ -15,7 +15,8 @@ CLI_TESTS = \
 	tests/cli/test_accounting.py \
 	tests/cli/test_determinism.py \
 	tests/cli/test_htmlcheck.py \
-	tests/cli/test_html.py
+	tests/cli/test_html.py \
+	tests/cli/test_progress.py
 
 TESTS += $(CLI_TESTS)
 

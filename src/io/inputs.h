@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "io/stream.h"
 #include "util/msg.h"
@@ -35,5 +36,18 @@ void ss_inputs_free(struct ss_inputs *it);
  */
 enum ss_next ss_inputs_next(struct ss_inputs *it, struct ss_stream **out,
 			    const char **name);
+
+/*
+ * How far the reading is, for a progress display (call it from the thread
+ * that calls ss_inputs_next). *done: bytes of the input files consumed so
+ * far: for a compressed file or an archive the compressed bytes, read off
+ * the file's position, so the decoders' work is measured against the
+ * sizes on disk. *total: the sizes of the files the paths name, taken
+ * when the iterator was made. Returns false when the total is not
+ * knowable: standard input or a path that is a pipe, a FIFO or a device,
+ * or a tree walked with -r (*total is then 0 and *done counts what has
+ * been read of regular files).
+ */
+bool ss_inputs_progress(const struct ss_inputs *it, uint64_t *done, uint64_t *total);
 
 #endif

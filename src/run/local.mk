@@ -11,3 +11,10 @@ tests_unit_test_pool_SOURCES = tests/unit/test_pool.c
 tests_unit_test_pool_CFLAGS = $(SS_TEST_CFLAGS)
 tests_unit_test_pool_LDADD = $(SS_TEST_LIBS)
 nodist_EXTRA_tests_unit_test_pool_SOURCES = src/cli/force-cxx-link.cxx
+
+check_PROGRAMS += tests/unit/test_progress
+TESTS += tests/unit/test_progress
+tests_unit_test_progress_SOURCES = tests/unit/test_progress.c
+tests_unit_test_progress_CFLAGS = $(SS_TEST_CFLAGS)
+tests_unit_test_progress_LDADD = $(SS_TEST_LIBS)
+nodist_EXTRA_tests_unit_test_progress_SOURCES = src/cli/force-cxx-link.cxx

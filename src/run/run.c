@@ -365,7 +365,12 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 			}
 			ss_pool_release_oldest(pool);
 		}
-		ss_progress_update(&prog, r.bytes, agg->total);
+		if (prog.out) {
+			uint64_t done, size;
+
+			ss_inputs_progress(r.it, &done, &size);
+			ss_progress_update(&prog, r.bytes, agg->total, done, size);
+		}
 	}
 out:
 	ss_pool_free(pool);   /* drops queued work when stopping early */
