@@ -170,6 +170,20 @@ class Html(Case):
             self.assertEqual(table["Overall Draft Acceptance Rate (%)"][0], "45.45")
             self.browser(path, svg_titles=[HIST_TITLE, DIST_TITLE])
 
+    def test_long_histogram(self):
+        # buckets 0..30 one bar each, 31 and above share ">=31": steps with
+        # 0, 35, 40, 40 accepted drafts (k 40): 1 of 4 = 25.0%, 3 of 4 = 75.0%
+        with TempDir() as tmp:
+            src = os.path.join(tmp, "long.jsonl")
+            with open(src, "w") as f:
+                f.write(records_line([0, 35, 40, 40], 40))
+            path, data = self.page([src], tmp)
+            hist = parse(data.decode("utf-8")).sections["histogram"][0]
+            self.assertEqual(len(hist), 1 + 32 + 1)
+            self.assertEqual(hist[1], ["0", "1", "25.0"])
+            self.assertEqual(hist[2:32], [[str(j), "0", "0.0"] for j in range(1, 31)])
+            self.assertEqual(hist[32], [">=31", "3", "75.0"])
+
     def test_no_stats(self):
         with TempDir() as tmp:
             src = os.path.join(tmp, "plain.jsonl")
