@@ -37,6 +37,8 @@ struct ss_framer {
 	size_t cap, cap_max, pos, end;
 	size_t window;             /* initial window size */
 	uint64_t line;             /* physical lines completed */
+	const volatile sig_atomic_t *stop;
+	bool bom_done;             /* the start was checked for a BOM */
 	bool skipping;             /* inside an oversize line */
 	bool eof, over;            /* over: END or ERROR was returned */
 	enum ss_fill final;
@@ -75,6 +77,11 @@ void ss_framer_set_window(struct ss_framer *f, size_t size)
 	f->cap = 0;
 }
 
+void ss_framer_set_stop(struct ss_framer *f, const volatile sig_atomic_t *stop)
+{
+	f->stop = stop;
+}
+
 void ss_framer_free(struct ss_framer *f)
 {
 	if (!f)
@@ -89,8 +96,16 @@ void ss_framer_start(struct ss_framer *f, struct ss_stream *s)
 	char *keep_win = f->win;
 	size_t max_record = f->max_record, window = f->window;
 	enum ss_framing mode = f->mode;
+	const volatile sig_atomic_t *stop = f->stop;
 
+	/* A window grown for one huge line is not kept for the next input. */
+	if (keep_cap > 2 * window) {
+		ss_free(keep_win);
+		keep_win = NULL;
+		keep_cap = 0;
+	}
 	memset(f, 0, sizeof(*f));
+	f->stop = stop;
 	f->win = keep_win;
 	f->cap = keep_cap;
 	f->max_record = max_record;
@@ -382,6 +397,22 @@ enum ss_fill ss_framer_fill(struct ss_framer *f, struct ss_batch *b, size_t targ
 		size_t got = 0;
 		enum ss_io r;
 
+		/*
+		 * A UTF-8 byte-order mark before the first line (editors on
+		 * Windows write one) is not part of it: skipped, so the line
+		 * still parses and an SSE capture is still recognised.
+		 */
+		if (!f->bom_done) {
+			size_t avail = f->end - f->pos, k = avail < 3 ? avail : 3;
+
+			if (memcmp(f->win + f->pos, "\xEF\xBB\xBF", k) != 0)
+				f->bom_done = true;
+			else if (k == 3) {
+				f->pos += 3;
+				f->bom_done = true;
+			} else if (f->eof)
+				f->bom_done = true;
+		}
 		/* Every complete line in the window. */
 		while (f->pos < f->end) {
 			char *p = f->win + f->pos;
@@ -401,7 +432,8 @@ enum ss_fill ss_framer_fill(struct ss_framer *f, struct ss_batch *b, size_t targ
 				return SS_FILL_NOMEM;
 			if (f->used != SS_FRAMING_SSE)
 				commit(f, b);
-			if (b->len >= target && boundary(f))
+			if ((b->len >= target || b->nunits >= SS_BATCH_MAX_UNITS) &&
+			    boundary(f))
 				return SS_FILL_MORE;
 		}
 		/* A partial line: drop it, or keep it at the window's front. */
@@ -433,7 +465,10 @@ enum ss_fill ss_framer_fill(struct ss_framer *f, struct ss_batch *b, size_t targ
 			f->win = nw;
 			f->cap = ncap;
 		}
-		r = ss_stream_read(f->s, f->win + f->end, f->cap - f->end, &got);
+		if (f->stop && *f->stop)
+			r = ss_stream_fail(f->s, "interrupted");
+		else
+			r = ss_stream_read(f->s, f->win + f->end, f->cap - f->end, &got);
 		if (r == SS_IO_ERROR) {
 			/* Keep the requests before the failure, not a partial one. */
 			b->len = f->c_len;

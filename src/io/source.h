@@ -81,6 +81,15 @@ struct ss_stream *ss_source_fail_after_new(struct ss_stream *inner, const char *
 
 /* Decoders; each takes ownership of `inner`, even when it fails (NULL). */
 struct ss_stream *ss_source_zstd_new(struct ss_stream *inner);
+/*
+ * The same, accepting frames whose window is up to 2^window_log bytes
+ * (10..31, as `zstd --long`; 0: libzstd's default limit, 2^27). A frame
+ * that needs more fails with "needs a larger window; use
+ * --zstd-window-log N", N the log it needs.
+ */
+#define SS_ZSTD_WINDOW_LOG_MIN 10
+#define SS_ZSTD_WINDOW_LOG_MAX 31
+struct ss_stream *ss_source_zstd_new_window(struct ss_stream *inner, unsigned window_log);
 struct ss_stream *ss_source_gzip_new(struct ss_stream *inner);
 /* Any filter libarchive reads (xz, bzip2, lz4, lzma, lzip, compress, ...). */
 struct ss_stream *ss_source_filter_new(struct ss_stream *inner);
