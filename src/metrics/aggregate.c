@@ -119,6 +119,7 @@ static bool results_add_ok(struct ss_results *r, const struct ss_outcome *o)
 	r->sum_accepted += o->accepted;
 	r->sum_drafted += o->drafted;
 	if (o->has_steps) {
+		r->ok_with_steps++;
 		r->sum_steps += o->steps;
 		r->sum_accepted_with_steps += o->accepted;
 	}
@@ -232,8 +233,11 @@ static bool results_finish(struct ss_results *r)
 				 (unsigned __int128)r->sum_drafted) * 100.0);
 	if (r->zero_step > 0)
 		set_run(r, SS_M_ZERO_STEP_REQUESTS, (double)r->zero_step);
-	if (r->ok > 0) {
+	/* SPEC 3: absent when no ok record has steps (llama.cpp without
+	 * draft_rounds), as AIPerf leaves it out. */
+	if (r->ok_with_steps > 0)
 		set_run(r, SS_M_TOTAL_STEPS, (double)r->sum_steps);
+	if (r->ok > 0) {
 		set_run(r, SS_M_TOTAL_ACCEPTED, (double)r->sum_accepted);
 		set_run(r, SS_M_TOTAL_DRAFT, (double)r->sum_drafted);
 	}

@@ -28,6 +28,7 @@ struct ss_dvec {
 struct ss_results {
 	struct ss_dvec values[SS_M_COUNT];  /* per-request metrics only */
 	__int128 sum_steps, sum_accepted, sum_drafted;
+	uint64_t ok_with_steps;   /* ok records that have a step count */
 	__int128 sum_accepted_with_steps;
 	uint64_t ok;                        /* ok records of the set */
 	uint64_t zero_step;

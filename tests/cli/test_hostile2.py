@@ -63,7 +63,7 @@ KNOWN_FAILING = {
     "spec_engine_before_fields", "spec_long_engine_name", "spec_duplicate_keys",
     "spec_sglang_empty_histogram", "spec_records_histogram_keys",
     "spec_per_step_without_steps", "spec_metadata_any_type", "spec_packets_and_text",
-    "spec_total_steps_absent", "spec_sse_size", "spec_walk_only_artifacts",
+    "spec_sse_size", "spec_walk_only_artifacts",
     "spec_nan_in_payload",
 }
 
