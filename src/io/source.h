@@ -15,6 +15,7 @@
 #ifndef SS_SOURCE_H
 #define SS_SOURCE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -36,6 +37,13 @@ struct ss_stream {
 	const struct ss_stream_ops *ops;
 	struct ss_stream *inner;   /* owned; NULL for a byte source */
 	const char *name;          /* borrowed from the iterator */
+	/*
+	 * Set by a signal handler (borrowed; NULL: never): every read checks
+	 * it first and fails with "interrupted", so no loop of any layer
+	 * (a decoder skipping empty frames, libarchive skipping a member)
+	 * outlasts a SIGINT/SIGTERM. A decoder inherits its inner stream's.
+	 */
+	const volatile sig_atomic_t *stop;
 	/* Bytes peeked and not yet read, then possibly a pending failure. */
 	unsigned char *peek;
 	size_t peek_off, peek_len, peek_cap;
@@ -44,6 +52,9 @@ struct ss_stream {
 	char err[256];
 };
 
+/* Set the stop flag of `s` (see struct ss_stream); streams built on it
+ * later inherit it. */
+void ss_stream_set_stop(struct ss_stream *s, const volatile sig_atomic_t *stop);
 /* Set up the common part of a freshly allocated stream. */
 void ss_stream_setup(struct ss_stream *s, const struct ss_stream_ops *ops,
 		     struct ss_stream *inner);
