@@ -27,11 +27,11 @@ void ss_batch_reset(struct ss_batch *b)
 		b->units = NULL;
 		b->units_cap = 0;
 	}
-	if (b->parts_cap > 16 * SS_BATCH_MAX_UNITS) {
+	if (b->off_cap > 16 * SS_BATCH_MAX_UNITS || b->len_cap > 16 * SS_BATCH_MAX_UNITS) {
 		ss_free(b->part_off);
 		ss_free(b->part_len);
 		b->part_off = b->part_len = NULL;
-		b->parts_cap = 0;
+		b->off_cap = b->len_cap = 0;
 	}
 	b->len = 0;
 	b->nunits = 0;

@@ -53,17 +53,9 @@ STRICT = os.environ.get("SPECSCAN_HOSTILE2") == "1"
 # the run, option table, output list, input walker and adapters that are
 # being reorganised).
 KNOWN_FAILING = {
-    "memory_huge_lines_threads", "memory_limit_option",
-    "spool_fd_count", "spool_limit",
-    "signal_while_skipping_dev_zero", "signal_while_skipping_zstd_bomb",
-    "overwrite_walked_input", "overwrite_artifact_member", "overwrite_stdin_file",
-    "overwrite_hard_link",
-    "closed_stdout_with_file_output", "closed_stdin_with_spool",
-    "usage_two_stdout_outputs", "usage_zstd_window",
     "spec_engine_before_fields", "spec_long_engine_name", "spec_duplicate_keys",
     "spec_sglang_empty_histogram", "spec_records_histogram_keys",
     "spec_per_step_without_steps", "spec_metadata_any_type", "spec_packets_and_text",
-    "spec_sse_size", "spec_walk_only_artifacts",
     "spec_nan_in_payload",
 }
 
