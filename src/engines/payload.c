@@ -140,8 +140,9 @@ static int hist_member(void *ctx, const char *key, size_t keylen, struct ssj_val
 	enum ss_int_error e;
 
 	e = ss_parse_count(key, keylen, &j);
-	if (e == SS_INT_OK && keylen > 0 && key[0] == '-')
-		e = SS_INT_NOT_INTEGER;  /* "-0" is no bucket name */
+	/* SPEC 2.6: keys are canonical decimals: not "-0", "00" or "01". */
+	if (e == SS_INT_OK && keylen > 0 && (key[0] == '-' || (key[0] == '0' && keylen > 1)))
+		e = SS_INT_NOT_INTEGER;
 	if (e == SS_INT_OK && j >= (int64_t)SS_HIST_MAX_BUCKETS)
 		e = SS_INT_TOO_LONG;
 	if (e != SS_INT_OK) {
