@@ -225,6 +225,7 @@ static void finish_record(struct ss_processor *p, struct ss_outcome *o)
 	o->status = ss_record_status(&p->rec);
 	o->record = &p->rec;
 	snprintf(o->engine, sizeof(o->engine), "%s", p->rec.engine);
+	o->engine_long = p->rec.engine_long;
 	if (o->status == SS_ST_ZERO_STEP) {
 		snprintf(o->reason, sizeof(o->reason), "%s",
 			 p->rec.has_steps ? "no verify steps" : "no drafts");
@@ -317,7 +318,7 @@ static bool decide_records(struct ss_processor *p, struct ss_outcome *o)
 		o->status = SS_ST_MALFORMED;
 		return true;
 	}
-	e = ss_engine_from_name(p->rec.engine);
+	e = ss_engine_from_name(ss_record_engine(&p->rec));
 	if (p->opts.only_engine != SS_ENGINE_NONE && e != p->opts.only_engine) {
 		set(o, SS_ST_UNRECOGNIZED, "record of an engine excluded by --engine");
 		return true;

@@ -31,6 +31,8 @@ void ss_agg_release(struct ss_agg *a)
 {
 	results_release(&a->main);
 	results_release(&a->warmup);
+	for (size_t i = 0; i < a->nengines; i++)
+		ss_free(a->engines[i].name);
 	ss_free(a->engines);
 	for (size_t i = 0; i < a->ninputs; i++)
 		ss_free(a->inputs[i].name);
@@ -127,9 +129,12 @@ static bool count_engine(struct ss_agg *a, const char *name)
 	}
 	if (!SS_ALLOC_GROW(a->engines, a->nengines + 1, a->engines_cap))
 		return false;
-	e = &a->engines[a->nengines++];
+	e = &a->engines[a->nengines];
 	memset(e, 0, sizeof(*e));
-	memcpy(e->name, name, strnlen(name, sizeof(e->name) - 1));
+	e->name = ss_strdup(name);
+	if (!e->name)
+		return false;
+	a->nengines++;
 	e->count = 1;
 	return true;
 }
@@ -139,7 +144,7 @@ bool ss_agg_add(struct ss_agg *a, const struct ss_outcome *o)
 	struct ss_results *r = target(a, o->phase);
 
 	if (o->status == SS_ST_OK || o->status == SS_ST_ZERO_STEP) {
-		if (!count_engine(a, o->engine))
+		if (!count_engine(a, ss_outcome_engine(o)))
 			return false;
 	}
 	if (r && o->status == SS_ST_OK && !results_add_ok(r, o))

@@ -37,7 +37,7 @@ struct ss_results {
 };
 
 struct ss_engine_count {
-	char name[SS_ENGINE_NAME_MAX];
+	char *name;                 /* owned; any length (SPEC 2.6) */
 	uint64_t count;
 };
 

@@ -63,6 +63,7 @@ void ss_record_reset(struct ss_record *r)
 	struct ss_vec_i64 h = r->histogram, a = r->per_step_accepted,
 			 d = r->per_step_drafted;
 
+	ss_free(r->engine_long);
 	memset(r, 0, sizeof(*r));
 	h.len = a.len = d.len = 0;
 	r->histogram = h;
@@ -75,6 +76,7 @@ void ss_record_release(struct ss_record *r)
 	SS_VEC_RELEASE(&r->histogram);
 	SS_VEC_RELEASE(&r->per_step_accepted);
 	SS_VEC_RELEASE(&r->per_step_drafted);
+	ss_free(r->engine_long);
 	memset(r, 0, sizeof(*r));
 }
 

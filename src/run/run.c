@@ -38,6 +38,9 @@ struct slot {
 	struct ss_outcome *outs;
 	size_t nouts, outs_cap;
 	size_t *hist_off;          /* per outcome, into hists; SIZE_MAX: none */
+	size_t *eng_off;           /* per outcome, into engines; SIZE_MAX: none */
+	size_t eng_cap;
+	struct ss_buf engines;     /* long engine names (SPEC 2.6), NUL-ended */
 	size_t hist_cap;
 	struct ss_vec_i64 hists;
 	struct ss_buf jsonl;
@@ -66,6 +69,8 @@ static void slot_release(struct slot *s)
 	ss_free(s->fail_reason);
 	ss_free(s->outs);
 	ss_free(s->hist_off);
+	ss_free(s->eng_off);
+	ss_buf_release(&s->engines);
 	SS_VEC_RELEASE(&s->hists);
 	ss_buf_release(&s->jsonl);
 }
@@ -79,6 +84,7 @@ static void slot_clear(struct slot *s)
 	s->first_of_input = s->input_failed = s->nomem = false;
 	s->nouts = 0;
 	s->hists.len = 0;
+	ss_buf_reset(&s->engines);
 	ss_buf_reset(&s->jsonl);
 }
 
@@ -122,7 +128,8 @@ static bool grow_outs(struct slot *s)
 	size_t need = s->nouts + 1;
 
 	return SS_ALLOC_GROW(s->outs, need, s->outs_cap) &&
-	       SS_ALLOC_GROW(s->hist_off, need, s->hist_cap);
+	       SS_ALLOC_GROW(s->hist_off, need, s->hist_cap) &&
+	       SS_ALLOC_GROW(s->eng_off, need, s->eng_cap);
 }
 
 /* Process every request of a slot's batch. */
@@ -168,7 +175,15 @@ static void process_slot(struct worker *w, struct slot *s, const struct ss_run_c
 				if (!SS_VEC_PUSH(&s->hists, o->hist[k]))
 					goto nomem;
 		}
+		s->eng_off[s->nouts] = SIZE_MAX;
+		if (o->engine_long) {
+			s->eng_off[s->nouts] = s->engines.len;
+			ss_buf_add(&s->engines, o->engine_long, strlen(o->engine_long) + 1);
+			if (s->engines.failed)
+				goto nomem;
+		}
 		/* The borrowed views die with the processor's next request. */
+		o->engine_long = NULL;
 		o->hist = NULL;
 		o->record = NULL;
 		o->metadata = o->metrics = NULL;
@@ -288,6 +303,8 @@ static bool collect_slot(const struct ss_run_cfg *cfg, struct slot *s, struct ss
 
 		if (s->hist_off[i] != SIZE_MAX)
 			o->hist = s->hists.v + s->hist_off[i];
+		if (s->eng_off[i] != SIZE_MAX)
+			o->engine_long = s->engines.data + s->eng_off[i];
 		if (!ss_agg_add(agg, o))
 			return false;
 		if (o->status != SS_ST_OK) {
