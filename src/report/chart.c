@@ -142,6 +142,21 @@ void ss_chart_add_fixed(struct ss_buf *b, double v, int decimals)
 	}
 }
 
+void ss_chart_add_small(struct ss_buf *b, double v, int decimals)
+{
+	if (decimals < 0)
+		decimals = 0;
+	if (decimals > 9)
+		decimals = 9;
+	/* a share that is there but rounds to nothing must not read as 0 */
+	if (v > 0 && v * pow10_tab[decimals] < 0.5) {
+		ss_buf_addc(b, '<');
+		ss_chart_add_fixed(b, 1.0 / pow10_tab[decimals], decimals);
+		return;
+	}
+	ss_chart_add_fixed(b, v, decimals);
+}
+
 /* A coordinate: one decimal, ".0" left out. */
 static void coord(struct ss_buf *b, double v)
 {
@@ -668,7 +683,7 @@ static void draw_axis_line(struct ss_buf *b, const struct frame *f)
 
 static void value_text(struct ss_buf *b, const struct ss_chart *c, double v)
 {
-	ss_chart_add_fixed(b, v, c->value_decimals);
+	ss_chart_add_small(b, v, c->value_decimals);
 	if (c->value_suffix)
 		ss_buf_add_htmls(b, c->value_suffix);
 }

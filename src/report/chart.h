@@ -51,6 +51,10 @@ void ss_buf_add_htmls(struct ss_buf *b, const char *s);
  */
 void ss_chart_add_fixed(struct ss_buf *b, double v, int decimals);
 
+/* ss_chart_add_fixed(), but a positive value that would show as zero is
+ * written "<0.1" (for one decimal): present, and small. */
+void ss_chart_add_small(struct ss_buf *b, double v, int decimals);
+
 /* -- scales and ticks ------------------------------------------------------ */
 
 /* Maps the domain [d0, d1] linearly onto the range [r0, r1]. */

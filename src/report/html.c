@@ -60,10 +60,11 @@ static void add_count128(struct ss_buf *b, __int128 v)
 		ss_buf_add_i128(b, v);
 }
 
-/* A share in percent with one decimal, "0.0" for an empty total. */
+/* A share in percent with one decimal, "0.0" for an empty total and
+ * "<0.1" for a part too small to show. */
 static void add_pct(struct ss_buf *b, double part, double total)
 {
-	ss_chart_add_fixed(b, total > 0 ? part / total * 100.0 : 0.0, 1);
+	ss_chart_add_small(b, total > 0 ? part / total * 100.0 : 0.0, 1);
 }
 
 static void missing(struct ss_buf *b, const char *text)
@@ -354,7 +355,7 @@ static void section_histogram(struct ss_buf *b, const struct ss_agg *a)
 			snprintf(names[j], sizeof(names[j]), "%zu", j);
 		bars[j] = (struct ss_bar){names[j], (double)counts[j] / (double)sum * 100.0, false, 0, 0};
 		ss_buf_addf(&desc, "%s %s: ", j ? "," : "", names[j]);
-		ss_chart_add_fixed(&desc, bars[j].value, 1);
+		ss_chart_add_small(&desc, bars[j].value, 1);
 		ss_buf_addc(&desc, '%');
 	}
 	ss_buf_adds(&desc, ".");
@@ -377,7 +378,7 @@ static void section_histogram(struct ss_buf *b, const struct ss_agg *a)
 		ss_buf_adds(b, "</td><td>");
 		add_count128(b, counts[j]);
 		ss_buf_adds(b, "</td><td>");
-		ss_chart_add_fixed(b, bars[j].value, 1);
+		ss_chart_add_small(b, bars[j].value, 1);
 		ss_buf_adds(b, "</td></tr>\n");
 	}
 	ss_buf_adds(b, "<tr class=\"total\"><td>total</td><td>");

@@ -69,6 +69,20 @@ static void test_fixed(void **state)
 	assert_string_equal(fixed(0.05, 2), "0.05");
 	assert_string_equal(fixed(1234567.891, 2), "1234567.89");
 	assert_string_equal(fixed(NAN, 2), "");
+	{
+		struct ss_buf b = SS_BUF_INIT;
+
+		/* 2 of 12,534 is 0.016%: present, so "<0.1", not "0.0" */
+		ss_chart_add_small(&b, 2.0 / 12534 * 100, 1);
+		ss_buf_addc(&b, ' ');
+		ss_chart_add_small(&b, 0.0, 1);
+		ss_buf_addc(&b, ' ');
+		ss_chart_add_small(&b, 0.05, 1);       /* rounds to 0.1: shown */
+		ss_buf_addc(&b, ' ');
+		ss_chart_add_small(&b, 0.004, 2);
+		assert_string_equal(b.data, "<0.1 0.0 0.1 <0.01");
+		ss_buf_release(&b);
+	}
 }
 
 static void test_scale_and_bar(void **state)
