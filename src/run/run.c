@@ -33,6 +33,9 @@ struct slot {
 	size_t *hist_off;          /* per outcome, into hists; SIZE_MAX: none */
 	size_t hist_cap;
 	struct ss_vec_i64 hists;
+	size_t *name_off;          /* per outcome, into names; SIZE_MAX: none */
+	size_t name_cap;
+	struct ss_buf names;       /* enriched lines' source.input, NUL-separated */
 	struct ss_buf jsonl;
 	bool nomem;
 };
@@ -59,6 +62,8 @@ static void slot_release(struct slot *s)
 	ss_free(s->outs);
 	ss_free(s->hist_off);
 	SS_VEC_RELEASE(&s->hists);
+	ss_free(s->name_off);
+	ss_buf_release(&s->names);
 	ss_buf_release(&s->jsonl);
 }
 
@@ -71,6 +76,7 @@ static void slot_clear(struct slot *s)
 	s->first_of_input = s->input_failed = s->nomem = false;
 	s->nouts = 0;
 	s->hists.len = 0;
+	ss_buf_reset(&s->names);
 	ss_buf_reset(&s->jsonl);
 }
 
@@ -114,7 +120,8 @@ static bool grow_outs(struct slot *s)
 	size_t need = s->nouts + 1;
 
 	return SS_ALLOC_GROW(s->outs, need, s->outs_cap) &&
-	       SS_ALLOC_GROW(s->hist_off, need, s->hist_cap);
+	       SS_ALLOC_GROW(s->hist_off, need, s->hist_cap) &&
+	       SS_ALLOC_GROW(s->name_off, need, s->name_cap);
 }
 
 /* Process every request of a slot's batch. */
@@ -160,10 +167,19 @@ static void process_slot(struct worker *w, struct slot *s, const struct ss_run_c
 				if (!SS_VEC_PUSH(&s->hists, o->hist[k]))
 					goto nomem;
 		}
+		s->name_off[s->nouts] = SIZE_MAX;
+		if (o->input) {
+			s->name_off[s->nouts] = s->names.len;
+			ss_buf_add(&s->names, o->input, o->input_len);
+			ss_buf_addc(&s->names, '\0');
+			if (s->names.failed)
+				goto nomem;
+		}
 		/* The borrowed views die with the processor's next request. */
 		o->hist = NULL;
 		o->record = NULL;
 		o->metadata = o->metrics = NULL;
+		o->model = o->input = o->verbatim = NULL;
 		s->nouts++;
 	}
 	return;
@@ -276,12 +292,17 @@ static bool collect_slot(const struct ss_run_cfg *cfg, struct slot *s, struct ss
 
 		if (s->hist_off[i] != SIZE_MAX)
 			o->hist = s->hists.v + s->hist_off[i];
+		if (s->name_off[i] != SIZE_MAX) {
+			o->input = s->names.data + s->name_off[i];
+			o->input_len = strlen(o->input);
+		}
 		if (!ss_agg_add(agg, o))
 			return false;
 		if (o->status != SS_ST_OK) {
 			if (is_problem(o->status) || msg->verbosity > 0)
 				ss_msg_request(msg, (unsigned)o->status,
-					       ss_status_name(o->status), s->name, o->line,
+					       ss_status_name(o->status),
+					       o->input ? o->input : s->name, o->line,
 					       o->reason);
 		}
 	}
@@ -301,7 +322,9 @@ static bool collect_slot(const struct ss_run_cfg *cfg, struct slot *s, struct ss
 enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 			  struct ss_msg *msg)
 {
-	struct ss_inputs_opts iopts = {cfg->recursive};
+	struct ss_inputs_opts iopts = {.recursive = cfg->recursive,
+				       .shard_index = cfg->shard_index,
+				       .shard_count = cfg->shard_count};
 	struct reader r;
 	struct run_ctx rc;
 	struct ss_pool_ops ops;

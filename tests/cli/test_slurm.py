@@ -42,13 +42,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sslib  # noqa: E402
 from sslib import SRCDIR, td  # noqa: E402
 
-CONTRIB = os.path.join(SRCDIR, "contrib", "slurm")
+# absolute: the jobs start in the test's directory
+CONTRIB = os.path.abspath(os.path.join(SRCDIR, "contrib", "slurm"))
 SHARD = os.path.join(CONTRIB, "specscan-shard.sbatch")
 MERGE = os.path.join(CONTRIB, "specscan-merge.sbatch")
 SUBMIT = os.path.join(CONTRIB, "specscan-submit")
 
 PROGRAMS = ["munged", "slurmctld", "slurmd", "sbatch", "squeue", "sinfo", "scontrol",
-            "scancel"]
+            "scancel", "zstd", "tar"]
 JOB_TIMEOUT = 180  # seconds for one batch of jobs to leave the queue
 START_TIMEOUT = 60  # seconds for the node to become idle
 
@@ -310,48 +311,6 @@ PartitionName=test Nodes=localhost Default=YES MaxTime=INFINITE State=UP
 
 # --------------------------------------------------------------------------
 
-# Phase 1: until specscan has --shard, --list-inputs and the enriched line
-# kind, the scripts run a stand-in with the same interface: it splits its
-# inputs into the same contiguous blocks and "merges" by concatenation.
-STANDIN = r'''#!/usr/bin/env python3
-import os, sys
-args, i = sys.argv[1:], 0
-shard = records = jsonf = csvf = None
-fmt, listing, units = "json", False, []
-while i < len(args):
-    a = args[i]
-    if a in ("--shard", "--records", "--json", "--csv", "-f", "-j"):
-        v = args[i + 1]; i += 2
-        if a == "--shard": shard = v
-        elif a == "--records": records = v
-        elif a == "--json": jsonf = v
-        elif a == "--csv": csvf = v
-        elif a == "-f": fmt = v
-        continue
-    if a == "--list-inputs": listing = True
-    elif a == "--fail": sys.exit(3)
-    elif a != "--force": units.append(a)
-    i += 1
-if shard:
-    n_i, n = map(int, shard.split("/"))
-    m = len(units)
-    units = units[n_i * m // n:(n_i + 1) * m // n]
-if listing:
-    sys.stdout.write("".join(u + "\n" for u in units)); sys.exit(0)
-lines = []
-for u in units:
-    with open(u, "rb") as f: lines += [l.rstrip(b"\n") + b"\n" for l in f]
-def put(path, data):
-    tmp = path + ".tmp"
-    with open(tmp, "wb") as f: f.write(data if isinstance(data, bytes) else data.encode())
-    os.rename(tmp, path)
-if records: put(records, b"".join(lines))
-if jsonf: put(jsonf, '{"lines": %d}\n' % len(lines))
-if csvf: put(csvf, "lines,%d\r\n" % len(lines))
-if fmt == "table": sys.stdout.write("%d lines\n" % len(lines))
-'''
-
-
 class Slurm(sslib.Case):
     cluster = None
 
@@ -366,10 +325,7 @@ class Slurm(sslib.Case):
             cls.cluster.stop()
             shutil.rmtree(cls.tmp, ignore_errors=True)
             raise
-        cls.specscan = os.path.join(cls.tmp, "specscan-standin")
-        with open(cls.specscan, "w") as f:
-            f.write(STANDIN)
-        os.chmod(cls.specscan, 0o755)
+        cls.specscan = os.path.abspath(sslib.SPECSCAN)
         cls.failed = False
 
     @classmethod
@@ -393,12 +349,17 @@ class Slurm(sslib.Case):
     # -- helpers ---------------------------------------------------------
 
     def inputs(self):
-        """The units of the run: more than the shards, of several sizes."""
-        return [td(p) for p in (
+        """The units of the run, more than the shards: files of every
+        kind, an artifact directory and a zstd-compressed tar of captures."""
+        arc = os.path.join(self.tmp, "captures.tar.zst")
+        if not os.path.exists(arc):
+            subprocess.run(["tar", "--zstd", "-cf", arc, "-C", td(), "engines/llamacpp_stream.sse",
+                            "engines/sse_comment_first.sse", "artifacts/run2"], check=True)
+        return [os.path.abspath(td(p)) for p in (
             "sample/aiperf_raw_vllm.jsonl", "engines/vllm_bodies.jsonl",
             "engines/trtllm_streams.sse", "engines/llamacpp_bodies.jsonl",
             "records/profile_export.jsonl", "mixed/mixed_garbage.jsonl",
-            "engines/sglang_bodies.jsonl")]
+            "engines/sglang_bodies.jsonl", "artifacts/run1")] + [arc]
 
     def outdir(self, name):
         d = os.path.join(self.tmp, name)
@@ -414,16 +375,23 @@ class Slurm(sslib.Case):
         e = dict(os.environ)
         e.update(self.env())
         p = subprocess.run([self.specscan, "--json", os.path.join(d, "spec_decode.json"),
-                            "--csv", os.path.join(d, "spec_decode.csv"), "-f", "table"]
+                            "--csv", os.path.join(d, "spec_decode.csv"), "-f", "table",
+                            "--records", os.path.join(d, "records.jsonl.zst")]
                            + list(extra) + list(inputs),
                            env=e, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, check=True)
         with open(os.path.join(d, "spec_decode.txt"), "wb") as f:
             f.write(p.stdout)
         return self.report(d)
 
-    def report(self, d, names=("spec_decode.json", "spec_decode.csv", "spec_decode.txt")):
+    def report(self, d, names=("spec_decode.json", "spec_decode.csv", "spec_decode.txt",
+                               "records.jsonl.zst")):
+        """The report files of d; compressed ones as zstd -dc reads them."""
         out = {}
         for n in names:
+            if n.endswith(".zst"):
+                out[n] = subprocess.run(["zstd", "-dc", os.path.join(d, n)], check=True,
+                                        stdout=subprocess.PIPE).stdout
+                continue
             with open(os.path.join(d, n), "rb") as f:
                 out[n] = f.read()
         return out
@@ -452,7 +420,9 @@ class Slurm(sslib.Case):
         merge = self.cluster.sbatch(["--dependency=afterok:" + array, "--kill-on-invalid-dep=yes",
                                      "--cpus-per-task=1",
                                      "--output=" + os.path.join(out, "merge-%j.out"),
-                                     MERGE, "4", out], env=self.env(), cwd=self.tmp)
+                                     MERGE, "4", out, "--records",
+                                     os.path.join(out, "records.jsonl.zst")],
+                                    env=self.env(), cwd=self.tmp)
         self.cluster.wait([array, merge])
         self.assertCompleted(array, 4)
         self.assertCompleted(merge, 1)
@@ -487,7 +457,9 @@ class Slurm(sslib.Case):
         merge = self.cluster.sbatch(["--dependency=afterok:" + again, "--kill-on-invalid-dep=yes",
                                      "--cpus-per-task=1",
                                      "--output=" + os.path.join(out, "merge-%j.out"),
-                                     MERGE, "4", out], env=env, cwd=self.tmp)
+                                     MERGE, "4", out, "--records",
+                                     os.path.join(out, "records.jsonl.zst")],
+                                    env=env, cwd=self.tmp)
         self.cluster.wait([again, merge])
         self.assertCompleted(again, 1)
         self.assertCompleted(merge, 1)
@@ -499,7 +471,7 @@ class Slurm(sslib.Case):
         out = self.outdir("failing")
         array = self.cluster.sbatch(["--array=0-1", "--cpus-per-task=1",
                                      "--output=" + os.path.join(out, "shard-%a.out"),
-                                     SHARD, "2", out, "--fail"] + self.inputs(),
+                                     SHARD, "2", out, "--input-kind", "bogus"] + self.inputs(),
                                     env=self.env(), cwd=self.tmp)
         merge = self.cluster.sbatch(["--dependency=afterok:" + array, "--kill-on-invalid-dep=yes",
                                      "--cpus-per-task=1",
@@ -515,7 +487,8 @@ class Slurm(sslib.Case):
         inputs = self.inputs()
         want = self.reference("ref-submit", inputs)
         out = os.path.join(self.tmp, "submitted")
-        p = self.cluster.cmd([SUBMIT, "-p", "-n", "3", "-k", "2", "-c", "1", out] + inputs,
+        p = self.cluster.cmd([SUBMIT, "-p", "-n", "3", "-k", "2", "-c", "1", out] + inputs
+                             + ["--merge", "--records", os.path.join(out, "records.jsonl.zst")],
                              env=self.env(), cwd=self.tmp)
         array, merge = p.stdout.split()
         st = self.cluster.cmd(["scontrol", "-o", "show", "job", array]).stdout
@@ -524,8 +497,15 @@ class Slurm(sslib.Case):
         self.assertCompleted(array, 3)
         self.assertCompleted(merge, 1)
         self.assertEqual(self.report(out), want)
+        # the units: an artifact directory resolves to the export it selects
+        units = [os.path.join(i, "profile_export_raw.jsonl") if os.path.isdir(i) else i
+                 for i in inputs]
         with open(os.path.join(out, "inputs.list")) as f:
-            self.assertEqual(f.read(), "".join(i + "\n" for i in inputs))
+            self.assertEqual(f.read(), "".join(u + "\n" for u in units))
+        # every shard wrote a zstd-compressed partial
+        for i in range(3):
+            with open(os.path.join(out, "part-%d.jsonl.zst" % i), "rb") as f:
+                self.assertEqual(f.read(4), b"\x28\xb5\x2f\xfd")
         # a rerun of one index against changed inputs is refused
         p = self.cluster.cmd([SUBMIT, "-n", "3", "-i", "1", out] + inputs[:-1],
                              env=self.env(), cwd=self.tmp, check=False)
@@ -552,6 +532,9 @@ def main():
         signal.signal(s, interrupted)
     # an interrupt can skip tearDownClass: the daemons are stopped anyway
     atexit.register(lambda: Slurm.cluster and Slurm.cluster.stop())
+    if not os.access(sslib.SPECSCAN, os.X_OK):
+        sys.stderr.write("specscan binary not found at %s (set SPECSCAN)\n" % sslib.SPECSCAN)
+        sys.exit(99)
     unittest.main(verbosity=2)
 
 
