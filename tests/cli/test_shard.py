@@ -25,6 +25,11 @@ from sslib import (Case, Rec, TempDir, expected_metrics, have_tool, jsonl_lines,
 FORMATS = ("json", "csv", "table", "jsonl")
 
 
+def slurp(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
 def block(m, i, n):
     """SPEC 8.2: shard i of n over m units reads units floor(i*m/n) ..
     floor((i+1)*m/n) - 1."""
@@ -114,11 +119,11 @@ class Shards(Case):
             whole = run(["-f", "jsonl"] + args)
             self.assertRan(whole)
             parts = self.shard_parts(d, "cat", args, 4, ".jsonl")
-            data = b"".join(open(p, "rb").read() for p in parts)
+            data = b"".join(slurp(p) for p in parts)
             self.assertEqual(data, whole.out)
             # and one partial read back alone writes itself again
             again = run(["-f", "jsonl", parts[1]])
-            self.assertEqual(again.out, open(parts[1], "rb").read())
+            self.assertEqual(again.out, slurp(parts[1]))
 
     def test_blocks(self):
         """--list-inputs with --shard: contiguous blocks, by SPEC 8.2's formula
@@ -307,7 +312,7 @@ class EngineFilter(Case):
                 p = os.path.join(d, "p%d.jsonl" % i)
                 self.assertRan(run(["--shard", "%d/2" % i, "-f", "none", "--records", p] + args))
                 parts.append(p)
-            written = [l for p in parts for l in jsonl_lines(open(p, "rb").read().decode())]
+            written = [l for p in parts for l in jsonl_lines(slurp(p).decode())]
             want = []
             for l in written:
                 st = l["spec_decode_status"]
@@ -352,10 +357,10 @@ class CompressedOutputs(Case):
                 got = subprocess.run([tool, "-dc", path], stdout=subprocess.PIPE, check=True)
                 self.assertEqual(got.stdout, want, path)
             # an existing output is kept without --force, replaced with it
-            before = open(outs["json"], "rb").read()
+            before = slurp(outs["json"])
             res = run(["-f", "none", "--json", outs["json"], src[0]])
             self.assertRan(res, 3)
-            self.assertEqual(open(outs["json"], "rb").read(), before)
+            self.assertEqual(slurp(outs["json"]), before)
             res = run(["-f", "none", "--force", "--json", outs["json"], src[0]])
             self.assertRan(res)
             got = subprocess.run(["gzip", "-dc", outs["json"]], stdout=subprocess.PIPE, check=True)
@@ -368,7 +373,7 @@ class CompressedOutputs(Case):
         src = td("records/profile_export.jsonl")
         with TempDir() as d:
             big = os.path.join(d, "big.jsonl")
-            data = open(src, "rb").read()
+            data = slurp(src)
             with open(big, "wb") as f:
                 for _ in range(3000):
                     f.write(data)
