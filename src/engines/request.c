@@ -387,7 +387,8 @@ static bool decide_enriched(struct ss_processor *p, struct ss_outcome *o, const 
 
 		if (!ls->sda_present || ls->sda_type != SSJ_OBJECT)
 			return enriched_broken(o, "no spec_decode_acceptance record for an ok or zero_step status");
-		s = ss_payload_collect(&p->pl, p->inner, ls->sda.p, ls->sda.n);
+		/* the whole line was validated (enriched_line) */
+		s = ss_payload_collect_valid(&p->pl, p->inner, ls->sda.p, ls->sda.n);
 		if (s == SSJ_ENOMEM)
 			return false;
 		if (s != SSJ_OK) {
