@@ -16,7 +16,9 @@ CLI_TESTS = \
 	tests/cli/test_determinism.py \
 	tests/cli/test_htmlcheck.py \
 	tests/cli/test_html.py \
-	tests/cli/test_progress.py
+	tests/cli/test_progress.py \
+	tests/cli/test_slurm.py \
+	tests/cli/test_shard.py
 
 TESTS += $(CLI_TESTS)
 
