@@ -21,6 +21,9 @@
 #define DEFAULT_W 640
 #define DEFAULT_H 360
 #define MAX_TICK_INTERVALS 5
+/* Baseline of numeric x tick labels below the axis: low enough that the
+ * first one clears the y axis's "0" next to it (both hang off the corner). */
+#define X_TICK_DY (FONT + 8)
 /* A rotated label's neighbour must be at least this far away (px, across
  * the text direction) so two lines of text never touch. */
 #define ROTATED_GAP (FONT * 1.3)
@@ -849,6 +852,12 @@ void ss_chart_bars(struct ss_buf *out, const struct ss_chart *c,
 		ss_buf_adds(out, "</g>\n");
 	}
 	draw_axis_line(out, &f);
+	if (ss_ticks_value(&f.yt, 0) < 0) {
+		/* bars go both ways: the zero line is the baseline */
+		ss_buf_adds(out, "<g stroke=\"" AXIS "\" stroke-width=\"1\">\n");
+		line(out, f.left, ss_scale_map(&f.ys, 0), f.right, ss_scale_map(&f.ys, 0));
+		ss_buf_adds(out, "</g>\n");
+	}
 	draw_labels(out, &labels, names);
 	draw_x_title(out, c, &f);
 	ss_buf_adds(out, "</svg>\n");
@@ -946,7 +955,7 @@ void ss_chart_lines(struct ss_buf *out, const struct ss_chart *c,
 	if (ns > 1)
 		top += 20;      /* a legend row under the title */
 	frame_left(&f, c, top);
-	f.bottom = f.h - (8 + FONT_AXIS + 6) - FONT * 1.4 - 2;
+	f.bottom = f.h - (8 + FONT_AXIS + 6) - X_TICK_DY - 6;
 	if (o && o->x_integer) {
 		if (xmax - xmin <= 20) {
 			xt.first = floor(xmin);
@@ -976,7 +985,7 @@ void ss_chart_lines(struct ss_buf *out, const struct ss_chart *c,
 		if (v < xs.d0 - 1e-9 || v > xs.d1 + 1e-9)
 			continue;
 		ss_chart_add_fixed(&lab, v, xt.decimals);
-		text_at(out, ss_scale_map(&xs, v), f.bottom + FONT + 4, NULL, NULL, lab.data ? lab.data : "");
+		text_at(out, ss_scale_map(&xs, v), f.bottom + X_TICK_DY, NULL, NULL, lab.data ? lab.data : "");
 		ss_buf_release(&lab);
 	}
 	ss_buf_adds(out, "</g>\n");
@@ -1216,7 +1225,7 @@ void ss_chart_histogram(struct ss_buf *out, const struct ss_chart *c, const stru
 			cmax = b->count[i];
 	ticks_integer(&f.yt, 0, cmax ? (double)cmax : 1, MAX_TICK_INTERVALS);
 	frame_left(&f, c, 44);
-	f.bottom = f.h - (8 + FONT_AXIS + 6) - FONT * 1.4 - 2;
+	f.bottom = f.h - (8 + FONT_AXIS + 6) - X_TICK_DY - 6;
 	ss_scale_init(&xs, bin_edge(b, -padl), bin_edge(b, nb + padr), f.left, f.right);
 	binpx = (f.right - f.left) / (double)(nb + padl + padr);
 
@@ -1267,7 +1276,7 @@ void ss_chart_histogram(struct ss_buf *out, const struct ss_chart *c, const stru
 		if ((i + padl) % every)
 			continue;
 		ss_chart_add_fixed(&lab, bin_edge(b, i), decimals);
-		text_at(out, x, f.bottom + FONT + 4, NULL, NULL, lab.data ? lab.data : "");
+		text_at(out, x, f.bottom + X_TICK_DY, NULL, NULL, lab.data ? lab.data : "");
 		ss_buf_release(&lab);
 	}
 	ss_buf_adds(out, "</g>\n");

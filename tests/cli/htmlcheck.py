@@ -12,7 +12,10 @@ checks:
   - no console error, no uncaught exception, no error in the browser log;
   - no request for anything but the page itself (DevTools Network events
     and performance.getEntriesByType('resource'));
-  - the SVG charts in the DOM (their number and titles, when asked);
+  - the SVG charts in the DOM (their number and titles, when asked), each
+    with role="img", a <title> and a <desc>;
+  - no two texts of a chart overlap, as the browser lays them out (each
+    text's box through its transform, a separating-axis test per pair);
   - the page does not scroll horizontally at 1280 px;
   - a 1280x900 screenshot is not blank: the PNG is decoded here (zlib and
     the five PNG row filters written out) and must have enough non-white
@@ -286,7 +289,37 @@ def png_stats(data):
 
 PROBE = r"""(() => {
   const svgs = Array.from(document.querySelectorAll('svg'));
+  // Every text of every chart as the quadrilateral it covers on screen
+  // (its box in its own frame, through its transform), then a separating
+  // axis test between each pair of the same chart: real font, real layout.
+  const quad = t => {
+    const b = t.getBBox(), m = t.getCTM();
+    return [[b.x, b.y], [b.x + b.width, b.y], [b.x + b.width, b.y + b.height],
+            [b.x, b.y + b.height]].map(([x, y]) =>
+      [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f]);
+  };
+  const apart = (p, q) => {
+    for (const poly of [p, q]) for (let i = 0; i < 4; i++) {
+      const [x1, y1] = poly[i], [x2, y2] = poly[(i + 1) % 4];
+      const nx = y1 - y2, ny = x2 - x1;
+      const proj = r => r.map(([x, y]) => x * nx + y * ny);
+      const a = proj(p), c = proj(q);
+      // half a pixel of slack: glyph boxes include some side bearing
+      const tol = 0.5 * Math.hypot(nx, ny);
+      if (Math.max(...a) <= Math.min(...c) + tol || Math.max(...c) <= Math.min(...a) + tol) return true;
+    }
+    return false;
+  };
+  const overlaps = [];
+  svgs.forEach((s, si) => {
+    const ts = Array.from(s.querySelectorAll('text')).filter(t => t.textContent.trim() !== '');
+    const qs = ts.map(quad);
+    for (let i = 0; i < ts.length; i++) for (let j = i + 1; j < ts.length; j++)
+      if (!apart(qs[i], qs[j]))
+        overlaps.push([si, ts[i].textContent.slice(0, 40), ts[j].textContent.slice(0, 40)]);
+  });
   return JSON.stringify({
+    overlaps: overlaps,
     title: document.title,
     resources: performance.getEntriesByType('resource').length,
     resource_names: performance.getEntriesByType('resource').map(e => e.name),
@@ -365,6 +398,8 @@ def check_page(path, png=None, svgs=None, svg_titles=(), full_png=True):
                     problems.append("network request: %s" % req[:200])
         if facts["resources"]:
             problems.append("resource entries: %s" % facts["resource_names"])
+        for si, t1, t2 in facts["overlaps"]:
+            problems.append("SVG %d: text %r overlaps %r" % (si, t1, t2))
         if facts["scroll_width"] > facts["inner_width"]:
             problems.append("horizontal scrolling: page is %d px wide in a %d px window"
                             % (facts["scroll_width"], facts["inner_width"]))
@@ -396,7 +431,9 @@ def check_page(path, png=None, svgs=None, svg_titles=(), full_png=True):
     finally:
         browser.close()
         if problems:
-            problems.append("--- browser log ---\n" + browser.log()[-4000:])
+            # the sandbox-less browser complains about D-Bus: not ours
+            log = "\n".join(l for l in browser.log().split("\n") if "dbus" not in l)
+            problems.append("--- browser log ---\n" + log[-4000:])
         browser.cleanup()
     return problems, facts
 
