@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -312,6 +313,15 @@ int main(int argc, char **argv)
 	 */
 	if (!ss_stdfds_ensure(closed))
 		return EXIT_NOTHING;
+#ifdef M_MMAP_THRESHOLD
+	/*
+	 * Buffers of 1 MiB and more (batches, parser indexes grown for a huge
+	 * line) are mapped and unmapped: glibc's sliding threshold would keep
+	 * them in each worker's arena after free, so the memory of one huge
+	 * line would stay resident per thread (README's bound counts it once).
+	 */
+	mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
 	/* Only character classification follows the locale: numbers never do. */
 	setlocale(LC_CTYPE, "");
 	if (!ss_options_parse(&o, argc, argv, stderr))

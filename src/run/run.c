@@ -21,9 +21,9 @@
  * A batch this large holds a line far over the target: it is the only one
  * in flight (no batch is read until it is collected), so however many
  * threads run, one huge line is parsed at a time and memory stays within
- * README's bound (64 MiB + 32 MiB x threads + 16 x record limit).
+ * README's bound (64 MiB + 64 MiB x threads + 16 x record limit).
  */
-#define BIG_BATCH (2 * BATCH_TARGET)
+#define BIG_BATCH (BATCH_TARGET + ((size_t)1 << 20))
 
 /* How much nicer than the reader the workers are (see pool.c). */
 #define WORKER_NICE 5
@@ -194,15 +194,37 @@ nomem:
 	s->nomem = true;
 }
 
+/*
+ * After a request longer than this, a worker gives back what its parsers
+ * and buffers grew to (simdjson keeps about 5.7 bytes per byte of the
+ * largest document), so a thread holds that much only while it parses.
+ */
+#define TRIM_AFTER ((size_t)1 << 20)
+
 static void work(void *ctx, void *w, size_t slot)
 {
 	struct run_ctx *rc = ctx;
 	struct slot *s = &rc->slots[slot];
+	struct worker *wk = w;
+	size_t longest = 0;
 
-	if (w)
-		process_slot(w, s, rc->cfg);
-	else
+	if (!wk) {
 		s->nomem = true;
+		return;
+	}
+	process_slot(wk, s, rc->cfg);
+	for (size_t i = 0; i < s->batch.nparts; i++)
+		if (s->batch.part_len[i] > longest)
+			longest = s->batch.part_len[i];
+	if (longest > TRIM_AFTER) {
+		struct ssj_parser *n = ssj_parser_new();
+
+		ss_processor_trim(wk->proc);
+		if (n) {
+			ssj_parser_free(wk->parser);
+			wk->parser = n;
+		}
+	}
 }
 
 /* ---- the reader: inputs -> framed batches ---- */

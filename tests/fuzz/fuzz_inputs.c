@@ -68,7 +68,7 @@ static FILE *devnull;
 static void read_all(const char *path)
 {
 	const char *paths[1] = {path};
-	struct ss_inputs_opts opts = {false};
+	struct ss_inputs_opts opts = {.recursive = false};
 	struct ss_msg msg;
 	struct ss_inputs *it;
 	struct ss_framer *f;

@@ -194,7 +194,7 @@ static void read_all(struct ss_buf *t, struct ss_stream *s)
 /* Transcript of all inputs; names under tmpdir are shown relative. */
 static void run(struct result *res, const char *const *paths, size_t n, bool recursive)
 {
-	struct ss_inputs_opts o = {recursive};
+	struct ss_inputs_opts o = {.recursive = recursive};
 	struct ss_buf t = SS_BUF_INIT;
 	struct ss_msg msg;
 	struct ss_inputs *it;
@@ -617,7 +617,7 @@ static void test_out_of_memory(void **state)
 	p[1] = tpath("tree");
 	p[2] = tpath("two.jsonl");   /* zstd, from test_zstd_gzip */
 	for (n = 1; n < 1000; n++) {
-		struct ss_inputs_opts o = {true};
+		struct ss_inputs_opts o = {.recursive = true};
 		struct ss_msg msg;
 		struct ss_inputs *it;
 		bool fatal = false;
