@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/alloc.h"
+#include "util/msg.h"
 
 /* Ids of long-only options, above any character. */
 enum {
@@ -147,10 +148,14 @@ bool ss_parse_size(const char *s, size_t *out)
 	return true;
 }
 
+/* The argument comes from the command line: written escaped (util/msg.h). */
 static bool usage(FILE *err, const char *fmt, const char *a)
 {
+	char text[512];
+
+	snprintf(text, sizeof(text), fmt, a);
 	fprintf(err, "specscan: ");
-	fprintf(err, fmt, a);
+	ss_msg_put_escaped(err, text, strlen(text));
 	fprintf(err, "\nTry 'specscan --help' for more information.\n");
 	return false;
 }
@@ -176,8 +181,10 @@ static bool enum_value(const struct ss_option_desc *d, const char *arg, int *val
 		}
 	}
 	list_values(list, sizeof(list), d, false);
-	fprintf(err, "specscan: unknown %s '%s' (%s)\n"
-		"Try 'specscan --help' for more information.\n", d->noun, arg, list);
+	fprintf(err, "specscan: unknown %s '", d->noun);
+	ss_msg_put_escaped(err, arg, strlen(arg));
+	fprintf(err, "' (%s)\n"
+		"Try 'specscan --help' for more information.\n", list);
 	return false;
 }
 

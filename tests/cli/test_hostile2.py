@@ -533,6 +533,13 @@ def escaped_member_names(t):
     r = run([bad.decode("utf-8", "surrogateescape")])
     want_rc(r, 3)
     want("x\\377\\a.jsonl" in r.err, "invalid byte and BEL escaped", r)
+    # Usage errors name what was typed: escaped too.
+    r = run(["--x\x1b[2J", bad.decode("utf-8", "surrogateescape")])
+    want_rc(r, 2)
+    want("\x1b" not in r.err and "--x\\033[2J" in r.err, "option escaped", r)
+    r = run(["--engine", "v\x1b]0;pwned\x07", bad.decode("utf-8", "surrogateescape")])
+    want_rc(r, 2)
+    want("\x1b" not in r.err and "v\\033]0;pwned\\a" in r.err, "value escaped", r)
 
 
 # ==== 7. usage and small edges ====
