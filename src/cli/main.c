@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -28,7 +29,6 @@
 #include "util/memplan.h"
 #include "util/msg.h"
 #include "util/stdfds.h"
-#include <sys/stat.h>
 
 enum { EXIT_OK = 0, EXIT_PARTIAL = 1, EXIT_USAGE = 2, EXIT_NOTHING = 3 };
 
@@ -182,14 +182,10 @@ static bool fit_memory(struct ss_options *o, struct ss_msg *msg)
 	if (p.threads_lowered)
 		ss_msg_info(msg, "memory limit: %u worker threads instead of %d", p.threads,
 			    o->threads);
-	if (p.record_lowered) {
-		if (o->memory_limit || o->max_record_given)
-			ss_msg_warn(msg, "memory limit: records longer than %llu bytes are "
-				    "oversize (--memory-limit)", (unsigned long long)p.max_record);
-		else
-			ss_msg_info(msg, "memory limit: records longer than %llu bytes are "
-				    "oversize (--memory-limit)", (unsigned long long)p.max_record);
-	}
+	/* It changes which requests are read: always said. */
+	if (p.record_lowered)
+		ss_msg_warn(msg, "memory limit: records longer than %llu bytes are "
+			    "oversize (see --memory-limit)", (unsigned long long)p.max_record);
 	o->threads = (int)p.threads;
 	o->max_record = (size_t)p.max_record;
 	return true;

@@ -242,7 +242,6 @@ bool ss_options_parse(struct ss_options *o, int argc, char **argv, FILE *err)
 			 * stream's line ends nothing useful fits. */
 			if (o->max_record < 64)
 				return usage(err, "--max-record-size '%s' is below 64 bytes", optarg);
-			o->max_record_given = true;
 			break;
 		case OPT_MEMORY_LIMIT:
 		case OPT_SPOOL_LIMIT: {
