@@ -473,6 +473,19 @@ def overwrite_hard_link(t):
     want(same_bytes(inp, GOOD.encode()), "input unchanged")
 
 
+@case
+def overwrite_stdout_appending(t):
+    """`specscan -f jsonl x >> x`: standard output is the input file (the
+    report would be appended to what is being read): refused (exit 3),
+    the input unchanged."""
+    d = t.sub()
+    inp = t.file(os.path.join(d, "x.jsonl"), GOOD)
+    with open(inp, "ab") as out:
+        r = run(["-f", "jsonl", inp], stdout=out, timeout=10)
+    want_rc(r, 3)
+    want(same_bytes(inp, GOOD.encode()), "input unchanged")
+
+
 # ==== 5. closed standard descriptors ====
 
 @case
