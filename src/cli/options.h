@@ -32,6 +32,9 @@ struct ss_options {
 	bool strict, force;
 	int verbosity;
 	bool help, version;
+	bool shard;                /* --shard I/N: read block I of N (SPEC 8.2) */
+	size_t shard_index, shard_count;
+	bool list_inputs;          /* print the resolved units and exit */
 	const char *const *inputs;
 	size_t ninputs;
 };
@@ -74,6 +77,9 @@ extern const struct ss_option_desc ss_option_table[];
  */
 bool ss_options_parse(struct ss_options *o, int argc, char **argv, FILE *err);
 void ss_options_help(FILE *out);
+
+/* "I/N" (decimal, 0 <= I < N) -> I and N; false when not such a pair. */
+bool ss_parse_shard(const char *s, size_t *index, size_t *count);
 
 /* "256M" -> bytes; false when not a size. */
 bool ss_parse_size(const char *s, size_t *out);

@@ -39,6 +39,14 @@ struct ss_outcome {
 	size_t metadata_len;            /* 0: none */
 	const char *metrics;            /* a records line's `metrics` object */
 	size_t metrics_len;             /* 0: none */
+	const char *model;              /* the model name (SPEC 7.3), unescaped */
+	size_t model_len;               /* model NULL: none */
+	/* An enriched line read back (SPEC 8.1), borrowed like the views above: */
+	const char *input;              /* its source.input, unescaped; NULL: */
+	size_t input_len;               /*   counted under the stream's name */
+	/* (`line` and `kind` are then its source.line and source.kind) */
+	const char *verbatim;           /* the line, written back unchanged */
+	size_t verbatim_len;            /* verbatim NULL: the line is composed */
 };
 
 /* The outcome's engine name, however long. */

@@ -14,7 +14,9 @@ SPEC5 = ["format", "json", "csv", "records", "output-dir", "table", "no-table", 
          "engine", "input-kind", "recursive", "max-record-size", "threads", "progress",
          "no-progress", "strict", "force", "quiet", "verbose", "help", "version",
          # issue 13 (README "Reliability"): resource limits
-         "memory-limit", "spool-limit", "zstd-window-log"]
+         "memory-limit", "spool-limit", "zstd-window-log",
+         # SPEC 8.2
+         "shard", "list-inputs"]
 
 
 def help_options():
