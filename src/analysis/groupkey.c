@@ -113,14 +113,6 @@ void ss_kv_add_text(struct ss_buf *b, const struct ss_kv *v)
 	}
 }
 
-void ss_kv_add_json(struct ss_buf *b, const struct ss_kv *v)
-{
-	if (v->type == SS_KV_STR)
-		ss_buf_add_json_str(b, v->s, v->len);
-	else
-		ss_kv_add_text(b, v);
-}
-
 int64_t ss_osl_bucket(int64_t c)
 {
 	if (c < 1)

@@ -42,10 +42,11 @@ int ss_kv_tuple_cmp(const struct ss_kv *a, const struct ss_kv *b, size_t n);
  */
 bool ss_kv_matches_text(const struct ss_kv *v, const char *text);
 
-/* Append v as the console shows it: null, true, false, 42, or the bytes. */
+/*
+ * Append v as the console shows it: null, true, false, 42, or the bytes
+ * (the report stage writes the JSON form, with its UTF-8 checks).
+ */
 void ss_kv_add_text(struct ss_buf *b, const struct ss_kv *v);
-/* Append v as a JSON value (a string escaped as JSON). */
-void ss_kv_add_json(struct ss_buf *b, const struct ss_kv *v);
 
 /*
  * The `osl` bucket of a completion token count c: 2^floor(log2 c) for
