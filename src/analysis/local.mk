@@ -1,6 +1,6 @@
 # analysis stage (SPEC 7): the bootstrap and its generator, acceptance by
-# position, group keys and the group table, --expect gates. It reads only
-# numbers the aggregate keeps (util and metrics/stats.h below it).
+# position, the --group-by keys, --expect gates. It reads only what the
+# aggregate keeps (per-request samples, histograms pooled per k, groups).
 libspecscan_la_SOURCES += \
 	src/analysis/rng.h \
 	src/analysis/bootstrap.c src/analysis/bootstrap.h \
