@@ -34,6 +34,10 @@ enum ss_gparse ss_group_spec_parse(const char *text, struct ss_group_spec *out, 
 	out->n = 0;
 	for (const char *q = text; *q; q++)
 		nkeys += *q == ',';
+	if (nkeys > SS_GROUP_MAX_KEYS) {
+		snprintf(err, errlen, "--group-by: more than %d keys", SS_GROUP_MAX_KEYS);
+		return SS_GP_USAGE;
+	}
 	out->keys = ss_calloc(nkeys, sizeof(*out->keys));
 	if (!out->keys)
 		return SS_GP_NOMEM;

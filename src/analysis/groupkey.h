@@ -11,6 +11,9 @@
 
 #include "metrics/groups.h"
 
+/* More keys than this make no readable table. */
+#define SS_GROUP_MAX_KEYS 16
+
 enum ss_gkey {
 	SS_GK_INPUT = 0,
 	SS_GK_ENGINE,

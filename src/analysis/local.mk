@@ -6,7 +6,8 @@ libspecscan_la_SOURCES += \
 	src/analysis/bootstrap.c src/analysis/bootstrap.h \
 	src/analysis/positions.c src/analysis/positions.h \
 	src/analysis/groupkey.c src/analysis/groupkey.h \
-	src/analysis/expect.c src/analysis/expect.h
+	src/analysis/expect.c src/analysis/expect.h \
+	src/analysis/analyze.c src/analysis/analyze.h
 
 ANALYSIS_UNIT_TESTS = tests/unit/test_bootstrap tests/unit/test_positions \
 	tests/unit/test_groupkey tests/unit/test_expect

@@ -19,12 +19,13 @@
 #include "cli/pipeline.h"
 #include "json/json.h"
 #include "metrics/aggregate.h"
+#include "report/numfmt.h"
 #include "report/report.h"
 #include "util/alloc.h"
 #include "util/buf.h"
 #include "util/msg.h"
 
-enum { EXIT_OK = 0, EXIT_PARTIAL = 1, EXIT_USAGE = 2, EXIT_NOTHING = 3 };
+enum { EXIT_OK = 0, EXIT_PARTIAL = 1, EXIT_USAGE = 2, EXIT_NOTHING = 3, EXIT_EXPECT = 4 };
 
 static volatile sig_atomic_t stop_requested;
 
@@ -177,6 +178,54 @@ static bool color_allowed(int fd)
 	return isatty(fd) && !(nc && *nc);
 }
 
+/* --compare named no group: a usage error that lists them (SPEC 7.4). */
+static void no_baseline(const struct ss_agg *a, const char *value)
+{
+	struct ss_buf b = SS_BUF_INIT;
+
+	ss_buf_addf(&b, "specscan: --compare: no group '%s'; the groups are: ", value);
+	for (size_t i = 0; i < a->groups.n; i++) {
+		if (i)
+			ss_buf_adds(&b, ", ");
+		ss_kv_add_text(&b, ss_group_table_key(&a->groups, a->group_order[i]));
+	}
+	if (a->groups.n == 0)
+		ss_buf_adds(&b, "(none)");
+	ss_buf_adds(&b, "\nTry 'specscan --help' for more information.\n");
+	fwrite(b.data ? b.data : "", 1, b.len, stderr);
+	ss_buf_release(&b);
+}
+
+/* SPEC 7.5: name each failed --expect on stderr; true when all held. */
+static bool check_expectations(const struct ss_options *o, const struct ss_agg *a,
+			       const struct ss_analysis *an)
+{
+	bool all = true;
+
+	for (size_t i = 0; i < o->analysis.nexpects; i++) {
+		const struct ss_expect *e = &o->analysis.expects[i];
+		bool has;
+		double v;
+
+		ss_analysis_expect_value(an, a, e, &has, &v);
+		if (ss_expect_holds(e, has, v))
+			continue;
+		all = false;
+		if (has) {
+			struct ss_buf b = SS_BUF_INIT;
+
+			ss_buf_add_double(&b, v);
+			fprintf(stderr, "specscan: expectation failed: %s (the value is %s)\n",
+				e->text, b.data ? b.data : "?");
+			ss_buf_release(&b);
+		} else {
+			fprintf(stderr, "specscan: expectation failed: %s (no such value in the "
+					"results)\n", e->text);
+		}
+	}
+	return all;
+}
+
 static int online_cpus(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -192,20 +241,24 @@ int main(int argc, char **argv)
 	struct ss_agg agg;
 	struct ss_run_cfg cfg;
 	struct ss_buf json = SS_BUF_INIT, csv = SS_BUF_INIT;
+	struct ss_analysis an;
 	enum ss_run_status rs;
 	int status = EXIT_OK;
 	bool table;
 
 	/* Only character classification follows the locale: numbers never do. */
 	setlocale(LC_CTYPE, "");
-	if (!ss_options_parse(&o, argc, argv, stderr))
+	memset(&an, 0, sizeof(an));
+	if (!ss_options_parse(&o, argc, argv, stderr)) {
+		ss_options_release(&o);
 		return EXIT_USAGE;
-	if (o.help) {
-		ss_options_help(stdout);
-		return fflush(stdout) == 0 ? EXIT_OK : EXIT_NOTHING;
 	}
-	if (o.version) {
-		print_version();
+	if (o.help || o.version) {
+		if (o.help)
+			ss_options_help(stdout);
+		else
+			print_version();
+		ss_options_release(&o);
 		return fflush(stdout) == 0 ? EXIT_OK : EXIT_NOTHING;
 	}
 	ss_msg_init(&msg, stderr, o.verbosity);
@@ -213,6 +266,7 @@ int main(int argc, char **argv)
 		/* Waiting for a capture typed at a terminal helps no one. */
 		fprintf(stderr, "specscan: no input given, and standard input is a terminal\n"
 				"Try 'specscan --help' for more information.\n");
+		ss_options_release(&o);
 		return EXIT_USAGE;
 	}
 	install_signals();
@@ -220,6 +274,7 @@ int main(int argc, char **argv)
 	memset(&outs, 0, sizeof(outs));
 	if (!open_outputs(&outs, &o, &msg)) {
 		abort_outputs(&outs);
+		ss_options_release(&o);
 		return EXIT_NOTHING;
 	}
 
@@ -239,8 +294,12 @@ int main(int argc, char **argv)
 		if (outs.items[i].kind == OUT_RECORDS)
 			cfg.want_jsonl = true;
 	cfg.full_parse = getenv("SPECSCAN_FULL_PARSE") != NULL;
+	cfg.group_by = &o.analysis.group_by;
+	o.analysis.threads = (unsigned)cfg.threads;
 
 	ss_agg_init(&agg, o.phase);
+	ss_agg_keep(&agg, o.analysis.ci, ss_analysis_needs_positions(&o.analysis),
+		    o.analysis.group_by.n);
 	rs = ss_run(&cfg, &agg, &msg);
 	ss_msg_summary(&msg);
 	switch (rs) {
@@ -282,11 +341,27 @@ int main(int argc, char **argv)
 			ss_msg_error(&msg, "out of memory");
 		abort_outputs(&outs);
 		ss_agg_release(&agg);
+		ss_options_release(&o);
 		return EXIT_NOTHING;
 	}
+	switch (ss_analysis_run(&an, &agg, &o.analysis)) {
+	case SS_AN_OK:
+		break;
+	case SS_AN_NO_BASELINE:
+		no_baseline(&agg, o.analysis.compare);
+		status = EXIT_USAGE;
+		abort_outputs(&outs);
+		goto done;
+	case SS_AN_NOMEM:
+		ss_msg_error(&msg, "out of memory");
+		status = EXIT_NOTHING;
+		abort_outputs(&outs);
+		goto done;
+	}
 
-	ss_report_json(&json, &agg, PACKAGE_VERSION);
+	ss_report_json_full(&json, &agg, &an, PACKAGE_VERSION);
 	ss_report_csv(&csv, &agg);
+	ss_report_csv_analysis(&csv, &agg, &an);
 	if (json.failed || csv.failed) {
 		ss_msg_error(&msg, "out of memory");
 		abort_outputs(&outs);
@@ -301,10 +376,13 @@ int main(int argc, char **argv)
 		else if (out->kind == OUT_CSV)
 			ss_outfile_write(&out->file, csv.data, csv.len);
 	}
-	if (o.format == SS_FMT_TABLE) {
+	if (o.format == SS_FMT_TABLE || o.format == SS_FMT_MARKDOWN) {
 		struct ss_buf t = SS_BUF_INIT;
 
-		ss_report_table(&t, &agg, utf8_locale(), color_allowed(1));
+		if (o.format == SS_FMT_MARKDOWN)
+			ss_report_markdown(&t, &agg, &an);
+		else
+			ss_report_table_full(&t, &agg, &an, utf8_locale(), color_allowed(1));
 		if (fwrite(t.data ? t.data : "", 1, t.len, stdout) != t.len || t.failed)
 			status = EXIT_NOTHING;
 		ss_buf_release(&t);
@@ -312,7 +390,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < outs.n; i++)
 		if (!ss_outfile_commit(&outs.items[i].file, &msg))
 			status = EXIT_NOTHING;
-	if (o.format == SS_FMT_TABLE && fflush(stdout) != 0) {
+	if ((o.format == SS_FMT_TABLE || o.format == SS_FMT_MARKDOWN) && fflush(stdout) != 0) {
 		ss_msg_error(&msg, "cannot write to standard output: %s", strerror(errno));
 		status = EXIT_NOTHING;
 	}
@@ -320,7 +398,7 @@ int main(int argc, char **argv)
 	if (table && status != EXIT_NOTHING) {
 		struct ss_buf t = SS_BUF_INIT;
 
-		ss_report_table(&t, &agg, utf8_locale(), color_allowed(2));
+		ss_report_table_full(&t, &agg, &an, utf8_locale(), color_allowed(2));
 		fwrite(t.data ? t.data : "", 1, t.len, stderr);
 		ss_buf_release(&t);
 	}
@@ -328,9 +406,14 @@ int main(int argc, char **argv)
 	    (agg.status[SS_ST_MALFORMED] || agg.status[SS_ST_UNPARSABLE] ||
 	     agg.status[SS_ST_OVERSIZE]))
 		status = EXIT_PARTIAL;
+	/* Exit 4 only when nothing graver (1, 3) happened; the messages always. */
+	if (status != EXIT_NOTHING && !check_expectations(&o, &agg, &an) && status == EXIT_OK)
+		status = EXIT_EXPECT;
 done:
 	ss_buf_release(&json);
 	ss_buf_release(&csv);
+	ss_analysis_release(&an);
 	ss_agg_release(&agg);
+	ss_options_release(&o);
 	return status;
 }

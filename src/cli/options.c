@@ -16,7 +16,7 @@ enum {
 };
 
 const struct ss_option_desc ss_option_table[] = {
-	{"format", 'f', "FMT", "stdout format: json (default), csv, table, jsonl, none"},
+	{"format", 'f', "FMT", "stdout format: json (default), csv, table, markdown, jsonl, none"},
 	{"json", 0, "FILE", "also write the aggregate JSON to FILE (- = stdout)"},
 	{"csv", 0, "FILE", "also write the aggregate CSV to FILE"},
 	{"records", 0, "FILE", "also write the enriched per-request JSONL to FILE"},
@@ -33,6 +33,14 @@ const struct ss_option_desc ss_option_table[] = {
 	{"no-progress", 0, NULL, "do not (default: on when stderr is a terminal)"},
 	{"strict", 0, NULL, "exit 1 when a request is malformed, unparsable or oversize"},
 	{"force", 0, NULL, "replace existing output files"},
+	{"positions", 0, NULL, "acceptance by draft position and the shorter-draft table"},
+	{"draft-cost", 0, "C", "draft token cost per target pass: speedup, suggested k"},
+	{"ci", 0, "LEVEL", "bootstrap intervals at LEVEL % (e.g. 95)"},
+	{"bootstrap", 0, "B", "resamples for --ci (default 1000, at most 1000000)"},
+	{"seed", 0, "S", "seed of the resamples (default 1)"},
+	{"group-by", 0, "KEYS", "results per group of input, engine, k, phase, model, osl, meta.NAME"},
+	{"compare", 0, "VALUE", "differences against the group VALUE (one --group-by key)"},
+	{"expect", 0, "EXPR", "exit 4 unless TAG>=VALUE holds (>, <=, < too; repeatable)"},
 	{"quiet", 'q', NULL, "fewer messages"},
 	{"verbose", 'v', NULL, "more messages"},
 	{"help", 'h', NULL, "show this help and exit"},
@@ -51,6 +59,10 @@ static int long_value(const struct ss_option_desc *d)
 		{"engine", OPT_ENGINE}, {"input-kind", OPT_INPUT_KIND},
 		{"max-record-size", OPT_MAX_RECORD}, {"progress", OPT_PROGRESS},
 		{"no-progress", OPT_NO_PROGRESS}, {"strict", OPT_STRICT}, {"force", OPT_FORCE},
+		{"positions", SS_OPT_POSITIONS}, {"draft-cost", SS_OPT_DRAFT_COST},
+		{"ci", SS_OPT_CI}, {"bootstrap", SS_OPT_BOOTSTRAP}, {"seed", SS_OPT_SEED},
+		{"group-by", SS_OPT_GROUP_BY}, {"compare", SS_OPT_COMPARE},
+		{"expect", SS_OPT_EXPECT},
 	};
 
 	if (d->short_name)
@@ -80,7 +92,8 @@ void ss_options_help(FILE *out)
 		fprintf(out, "  %-30s %s\n", left, d->help);
 	}
 	fputs("\nExit status: 0 report written; 1 report written but an input could not\n"
-	      "be read (or --strict found bad requests); 2 usage error; 3 nothing written.\n",
+	      "be read (or --strict found bad requests); 2 usage error; 3 nothing written;\n"
+	      "4 report written but an --expect failed.\n",
 	      out);
 }
 
@@ -129,6 +142,7 @@ bool ss_options_parse(struct ss_options *o, int argc, char **argv, FILE *err)
 	int c;
 
 	memset(o, 0, sizeof(*o));
+	ss_analysis_opts_init(&o->analysis);
 	o->table = -1;
 	o->progress = -1;
 	o->max_record = (size_t)256 << 20;
@@ -154,9 +168,10 @@ bool ss_options_parse(struct ss_options *o, int argc, char **argv, FILE *err)
 			if (!strcmp(optarg, "json")) o->format = SS_FMT_JSON;
 			else if (!strcmp(optarg, "csv")) o->format = SS_FMT_CSV;
 			else if (!strcmp(optarg, "table")) o->format = SS_FMT_TABLE;
+			else if (!strcmp(optarg, "markdown")) o->format = SS_FMT_MARKDOWN;
 			else if (!strcmp(optarg, "jsonl")) o->format = SS_FMT_JSONL;
 			else if (!strcmp(optarg, "none")) o->format = SS_FMT_NONE;
-			else return usage(err, "unknown format '%s' (json, csv, table, jsonl, none)", optarg);
+			else return usage(err, "unknown format '%s' (json, csv, table, markdown, jsonl, none)", optarg);
 			break;
 		case OPT_JSON: o->json_path = optarg; break;
 		case OPT_CSV: o->csv_path = optarg; break;
@@ -207,6 +222,12 @@ bool ss_options_parse(struct ss_options *o, int argc, char **argv, FILE *err)
 		case 'v': o->verbosity = 1; break;
 		case 'h': o->help = true; break;
 		case 'V': o->version = true; break;
+		case SS_OPT_POSITIONS: case SS_OPT_DRAFT_COST: case SS_OPT_CI:
+		case SS_OPT_BOOTSTRAP: case SS_OPT_SEED: case SS_OPT_GROUP_BY:
+		case SS_OPT_COMPARE: case SS_OPT_EXPECT:
+			if (!ss_options_analysis(&o->analysis, c, optarg, err))
+				return false;
+			break;
 		case ':':
 			return usage(err, "option '%s' needs an argument", argv[optind - 1]);
 		default:
@@ -215,5 +236,10 @@ bool ss_options_parse(struct ss_options *o, int argc, char **argv, FILE *err)
 	}
 	o->inputs = (const char *const *)(argv + optind);
 	o->ninputs = (size_t)(argc - optind);
-	return true;
+	return ss_options_analysis_check(&o->analysis, err);
+}
+
+void ss_options_release(struct ss_options *o)
+{
+	ss_analysis_opts_release(&o->analysis);
 }
