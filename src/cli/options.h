@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "analysis/analyze.h"
-#include "engines/record.h"
+#include "model/record.h"
 #include "metrics/aggregate.h"
 
 enum ss_format {

@@ -13,6 +13,7 @@
 #include "io/framer.h"
 #include "io/inputs.h"
 #include "json/json.h"
+#include "metrics/values.h"
 #include "report/report.h"
 #include "util/alloc.h"
 
@@ -34,7 +35,7 @@ struct slot {
 	struct ss_outcome *outs;
 	size_t nouts, outs_cap;
 	size_t *hist_off;          /* per outcome, into hists; SIZE_MAX: none */
-	struct ss_i64vec hists;
+	struct ss_vec_i64 hists;
 	struct ss_buf jsonl;
 	struct ss_keybuf keys;     /* --group-by values, one tuple per outcome */
 	bool nomem;
@@ -68,7 +69,7 @@ static void slot_release(struct slot *s)
 	ss_free(s->fail_reason);
 	ss_free(s->outs);
 	ss_free(s->hist_off);
-	ss_i64vec_release(&s->hists);
+	SS_VEC_RELEASE(&s->hists);
 	ss_buf_release(&s->jsonl);
 	ss_keybuf_release(&s->keys);
 }
@@ -165,6 +166,7 @@ static void process_slot(struct worker *w, struct slot *s, const struct ss_run_c
 		o = &s->outs[s->nouts];
 		if (!ss_process(w->proc, &req, o))
 			goto nomem;
+		ss_outcome_values(o);
 		if (cfg->want_jsonl) {
 			ss_report_jsonl(&s->jsonl, w->parser, s->name, o);
 			if (s->jsonl.failed)
@@ -177,7 +179,7 @@ static void process_slot(struct worker *w, struct slot *s, const struct ss_run_c
 		if (o->hist_len) {
 			s->hist_off[s->nouts] = s->hists.len;
 			for (size_t k = 0; k < o->hist_len; k++)
-				if (!ss_i64vec_push(&s->hists, o->hist[k]))
+				if (!SS_VEC_PUSH(&s->hists, o->hist[k]))
 					goto nomem;
 		}
 		/* The borrowed views die with the processor's next request. */

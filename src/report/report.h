@@ -30,7 +30,7 @@
 #include <stdbool.h>
 
 #include "analysis/analyze.h"
-#include "engines/request.h"
+#include "model/outcome.h"
 #include "json/json.h"
 #include "metrics/aggregate.h"
 #include "util/buf.h"

@@ -141,6 +141,7 @@ static bool one(struct ss_processor *p, struct ssj_parser *jp, struct ss_agg *ag
 
 	if (!ss_process(p, req, &out))
 		return false;
+	ss_outcome_values(&out);
 	ss_report_jsonl(&o->jsonl, jp, req->input_name, &out);
 	if (o->jsonl.failed)
 		return false;
