@@ -25,7 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/pipeline.h"
+#include "run/run.h"
 #include "engines/request.h"
 #include "io/framer.h"
 #include "io/source.h"

@@ -1,4 +1,4 @@
-#include "cli/reqkeys.h"
+#include "run/reqkeys.h"
 
 #include <errno.h>
 #include <stdlib.h>
