@@ -13,7 +13,8 @@ CLI_TESTS = \
 	tests/cli/test_compressed.py \
 	tests/cli/test_edges.py \
 	tests/cli/test_accounting.py \
-	tests/cli/test_determinism.py
+	tests/cli/test_determinism.py \
+	tests/cli/test_analysis.py
 
 TESTS += $(CLI_TESTS)
 

@@ -3,8 +3,8 @@
  * statistics (SPEC 7.2) and of their differences between two sets (7.4).
  *
  * The unit of resampling is the request. Each ok request of a result set is
- * kept as one sample: a few numbers (the two per-request ratios and three
- * counts), in input order, in a struct ss_samples. A resample b of a set of
+ * kept as one sample by the aggregate (metrics/samples.h): a few numbers,
+ * in input order. A resample b of a set of
  * n samples draws n indexes from stream (g, b) of the seed (analysis/rng.h)
  * and computes, in draw order:
  *   SS_BS_AL    Σ acceptance length / n'   (n' the drawn samples with one)
@@ -27,6 +27,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "metrics/samples.h"
+
 enum ss_boot_stat {
 	SS_BS_AL = 0, /* spec_decode_acceptance_length */
 	SS_BS_TWAL,   /* spec_decode_token_weighted_acceptance_length */
@@ -36,37 +38,6 @@ enum ss_boot_stat {
 };
 
 #define SS_BOOT_MAX_RESAMPLES 1000000u
-
-/* What one ok request contributes; the caller fills it from the record. */
-struct ss_sample {
-	bool has_al;       /* the request has a spec_decode_acceptance_length */
-	bool has_dar;      /* ... a spec_decode_draft_acceptance_rate */
-	bool has_steps;    /* num_spec_steps is known */
-	double al;         /* the acceptance length metric value */
-	double dar;        /* the draft acceptance rate metric value, in % */
-	int64_t accepted;  /* num_accepted_draft_tokens, >= 0 */
-	int64_t drafted;   /* num_draft_tokens, >= 0 */
-	int64_t steps;     /* num_spec_steps when has_steps, >= 0 */
-};
-
-/*
- * The samples of one result set, in input order. Stored packed (32 bytes a
- * sample while every count fits 32 bits, 48 bytes after), so a resample's
- * random reads touch one cache line each.
- */
-struct ss_samples {
-	size_t n, cap;
-	bool wide;   /* counts stored in 64 bits */
-	void *recs;  /* struct ss_boot_rec32 or ss_boot_rec64, inside base */
-	void *base;  /* owned allocation */
-};
-
-void ss_samples_init(struct ss_samples *s);
-void ss_samples_release(struct ss_samples *s);
-/* Append one sample; false when out of memory (the set is unchanged). */
-bool ss_samples_add(struct ss_samples *s, const struct ss_sample *x);
-/* Sample i as added (its absent values read as 0). */
-void ss_samples_get(const struct ss_samples *s, size_t i, struct ss_sample *out);
 
 /*
  * Resamples b0..b1-1 of `s` from the streams (g, b) of `seed`; row b - b0 of

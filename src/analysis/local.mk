@@ -1,12 +1,13 @@
 # analysis stage (SPEC 7): the bootstrap and its generator, acceptance by
-# position, group keys and the group table, --expect gates. It reads only
-# numbers the aggregate keeps (util and metrics/stats.h below it).
+# position, the --group-by keys, --expect gates. It reads only what the
+# aggregate keeps (per-request samples, histograms pooled per k, groups).
 libspecscan_la_SOURCES += \
 	src/analysis/rng.h \
 	src/analysis/bootstrap.c src/analysis/bootstrap.h \
 	src/analysis/positions.c src/analysis/positions.h \
 	src/analysis/groupkey.c src/analysis/groupkey.h \
-	src/analysis/expect.c src/analysis/expect.h
+	src/analysis/expect.c src/analysis/expect.h \
+	src/analysis/analyze.c src/analysis/analyze.h
 
 ANALYSIS_UNIT_TESTS = tests/unit/test_bootstrap tests/unit/test_positions \
 	tests/unit/test_groupkey tests/unit/test_expect

@@ -226,6 +226,8 @@ static void finish_record(struct ss_processor *p, struct ss_outcome *o)
 	o->steps = p->rec.num_spec_steps;
 	o->accepted = p->rec.num_accepted_draft_tokens;
 	o->drafted = p->rec.num_draft_tokens;
+	o->has_k = p->rec.has_spec_tokens;
+	o->k = p->rec.num_spec_tokens;
 	if (p->rec.has_histogram) {
 		o->hist = p->rec.histogram.v;
 		o->hist_len = p->rec.histogram.len;

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "run/reqkeys.h"
 #include "io/batch.h"
 #include "io/framer.h"
 #include "io/inputs.h"
@@ -32,6 +33,7 @@ struct slot {
 	size_t *hist_off;          /* per outcome, into hists; SIZE_MAX: none */
 	struct ss_vec_i64 hists;
 	struct ss_buf jsonl;
+	struct ss_keybuf keys;     /* --group-by values, one tuple per outcome */
 	bool nomem;
 };
 
@@ -58,6 +60,7 @@ static void slot_release(struct slot *s)
 	ss_free(s->hist_off);
 	SS_VEC_RELEASE(&s->hists);
 	ss_buf_release(&s->jsonl);
+	ss_keybuf_release(&s->keys);
 }
 
 static void slot_clear(struct slot *s)
@@ -70,6 +73,7 @@ static void slot_clear(struct slot *s)
 	s->nouts = 0;
 	s->hists.len = 0;
 	ss_buf_reset(&s->jsonl);
+	ss_keybuf_reset(&s->keys);
 }
 
 static void worker_free(void *ctx, void *arg)
@@ -170,6 +174,9 @@ static void process_slot(struct worker *w, struct slot *s, const struct ss_run_c
 			if (s->jsonl.failed)
 				goto nomem;
 		}
+		if (cfg->group_by && cfg->group_by->n &&
+		    !ss_keybuf_add(&s->keys, cfg->group_by, s->name, o, w->parser))
+			goto nomem;
 		s->hist_off[s->nouts] = SIZE_MAX;
 		if (o->hist_len) {
 			s->hist_off[s->nouts] = s->hists.len;
@@ -293,8 +300,15 @@ static bool collect_slot(const struct ss_run_cfg *cfg, struct slot *s, struct ss
 
 		if (s->hist_off[i] != SIZE_MAX)
 			o->hist = s->hists.v + s->hist_off[i];
-		if (!ss_agg_add(agg, o))
+		if (cfg->group_by && cfg->group_by->n) {
+			struct ss_kv key[SS_GROUP_MAX_KEYS];
+
+			ss_keybuf_tuple(&s->keys, cfg->group_by->n, i, key);
+			if (!ss_agg_add_keyed(agg, o, key))
+				return false;
+		} else if (!ss_agg_add(agg, o)) {
 			return false;
+		}
 		if (o->status != SS_ST_OK) {
 			if (is_problem(o->status) || msg->verbosity > 0)
 				ss_msg_request(msg, (unsigned)o->status,

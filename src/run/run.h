@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/groupkey.h"
 #include "engines/request.h"
 #include "metrics/aggregate.h"
 #include "util/msg.h"
@@ -39,6 +40,7 @@ struct ss_run_cfg {
 	bool progress;
 	volatile sig_atomic_t *stop;   /* set by a signal handler */
 	bool full_parse;               /* testing: no substring filter */
+	const struct ss_group_spec *group_by; /* SPEC 7.3; NULL or no key: none */
 };
 
 /* Requests whose status --strict counts are tallied in the aggregate. */
