@@ -10,21 +10,25 @@ void ss_capture_init(struct ss_capture *c)
 {
 	memset(c, 0, sizeof(*c));
 	ss_buf_init(&c->payload);
+	ss_buf_init(&c->model);
 }
 
 void ss_capture_release(struct ss_capture *c)
 {
 	ss_buf_release(&c->payload);
+	ss_buf_release(&c->model);
 	memset(c, 0, sizeof(*c));
 }
 
 void ss_capture_reset(struct ss_capture *c)
 {
-	struct ss_buf keep = c->payload;
+	struct ss_buf keep = c->payload, model = c->model;
 
 	memset(c, 0, sizeof(*c));
 	c->payload = keep;
+	c->model = model;
 	ss_buf_reset(&c->payload);
+	ss_buf_reset(&c->model);
 }
 
 /* What one object says, gathered in one walk over it. */
@@ -47,6 +51,7 @@ struct object_scan {
 	bool usage_nonempty;
 	struct span completion_tokens;  /* number texts */
 	struct span output_tokens;
+	struct span model;              /* unescaped, in the parser */
 	bool failed;                    /* a walk error: treat as invalid */
 };
 
@@ -242,6 +247,11 @@ static int object_field(void *ctx, const char *key, size_t n, struct ssj_value *
 	} else if (ss_key_is(key, n, "text") || ss_key_is(key, n, "content")) {
 		if (has_content(v))
 			o->content = true;
+	} else if (ss_key_is(key, n, "model")) {
+		/* a later duplicate key counts, as everywhere (SPEC 1.2) */
+		o->model.p = NULL;
+		if (t == SSJ_STRING)
+			s = ssj_value_string(v, &o->model.p, &o->model.n);
 	}
 	if (s != SSJ_OK)
 		o->failed = true;
@@ -294,6 +304,15 @@ bool ss_capture_object(struct ss_capture *c, struct ssj_parser *parser,
 
 	if (o.content)
 		c->content = true;
+	/* The parser's strings live until its next parse: copy the model now. */
+	if (o.model.p && !c->has_model) {
+		ss_buf_add(&c->model, o.model.p, o.model.n);
+		if (c->model.failed) {
+			c->nomem = true;
+			return false;
+		}
+		c->has_model = true;
+	}
 
 	if (o.usage_nonempty) {
 		int64_t v;

@@ -192,7 +192,12 @@ static int payload_n_field(void *ctx, const char *key, size_t n, struct ssj_valu
 	size_t len;
 	int64_t x;
 
-	if (ss_key_is(key, n, "n")) {
+	if (ss_key_is(key, n, "model")) {
+		ls->payload_model.p = NULL;
+		if (ssj_value_type(v) == SSJ_STRING &&
+		    ssj_value_string(v, &ls->payload_model.p, &ls->payload_model.n) != SSJ_OK)
+			ls->payload_model.p = NULL;
+	} else if (ss_key_is(key, n, "n")) {
 		ls->n_multi = false;
 		if (ssj_value_type(v) == SSJ_NUMBER &&
 		    ssj_value_number_text(v, &t, &len) == SSJ_OK) {
@@ -244,8 +249,13 @@ static int line_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 			ls->failed = true;
 	} else if (ss_key_is(key, n, "payload")) {
 		ls->n_multi = false;
+		ls->payload_model.p = NULL;
 		if (t == SSJ_OBJECT && ssj_object_foreach(v, payload_n_field, ls) != SSJ_OK)
 			ls->failed = true;
+	} else if (ss_key_is(key, n, "model")) {
+		ls->line_model.p = NULL;
+		if (t == SSJ_STRING && ssj_value_string(v, &ls->line_model.p, &ls->line_model.n) != SSJ_OK)
+			ls->line_model.p = NULL;
 	} else if (ss_key_is(key, n, "choices")) {
 		ls->has_choices = true;
 	} else if (ss_key_is(key, n, "meta_info")) {

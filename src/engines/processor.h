@@ -40,6 +40,8 @@ struct line_scan {
 	struct span error_value;
 	bool n_multi;
 	int64_t n;
+	struct span payload_model;     /* raw line: payload.model, unescaped in `outer` */
+	struct span line_model;        /* the line's own string `model` */
 	const char *text;              /* the line */
 	size_t len;
 	size_t hit;                    /* next place a key may be (response_elem) */

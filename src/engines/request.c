@@ -405,8 +405,45 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 	return decide_captured(p, o, kind == SS_KIND_RAW && ls->n_multi);
 }
 
+/*
+ * The request's model (SPEC 7.3): a raw line's payload.model, else the
+ * model of the first of its objects that names one (with the key
+ * prefilter, the first object parsed), else the line's own.
+ */
+static void set_model(struct ss_processor *p, const struct ss_request_text *req,
+		      struct ss_outcome *o)
+{
+	const struct line_scan *ls = &p->scan;
+
+	if (!req->sse && ls->payload_model.p) {
+		o->model = ls->payload_model.p;
+		o->model_len = ls->payload_model.n;
+	} else if (p->cap.has_model) {
+		o->model = p->cap.model.data ? p->cap.model.data : "";
+		o->model_len = p->cap.model.len;
+	} else if (!req->sse && ls->line_model.p) {
+		o->model = ls->line_model.p;
+		o->model_len = ls->line_model.n;
+	}
+}
+
+static bool process(struct ss_processor *p, const struct ss_request_text *req,
+		    struct ss_outcome *o);
+
 bool ss_process(struct ss_processor *p, const struct ss_request_text *req,
 		struct ss_outcome *o)
+{
+	bool ok;
+
+	memset(&p->scan, 0, sizeof(p->scan));
+	ok = process(p, req, o);
+	if (ok)
+		set_model(p, req, o);
+	return ok;
+}
+
+static bool process(struct ss_processor *p, const struct ss_request_text *req,
+		    struct ss_outcome *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->line = req->line;

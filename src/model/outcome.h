@@ -40,6 +40,8 @@ struct ss_outcome {
 	size_t metadata_len;            /* 0: none */
 	const char *metrics;            /* a records line's `metrics` object */
 	size_t metrics_len;             /* 0: none */
+	const char *model;              /* the request's model (SPEC 7.3), unescaped; */
+	size_t model_len;               /* NULL: none */
 };
 
 #endif

@@ -151,7 +151,8 @@ bool ss_keybuf_add(struct ss_keybuf *kb, const struct ss_group_spec *spec, const
 				o->phase == SS_PHASE_WARMUP ? 6 : 9);
 			break;
 		case SS_GK_MODEL:
-			/* TODO: the request's model (SPEC 7.3), once capture keeps it */
+			if (o->model)
+				set_str(kb, v, o->model, o->model_len);
 			break;
 		case SS_GK_META:
 			any_meta = true;

@@ -187,7 +187,7 @@ static void process_slot(struct worker *w, struct slot *s, const struct ss_run_c
 		/* The borrowed views die with the processor's next request. */
 		o->hist = NULL;
 		o->record = NULL;
-		o->metadata = o->metrics = NULL;
+		o->metadata = o->metrics = o->model = NULL;
 		s->nouts++;
 	}
 	return;

@@ -343,6 +343,31 @@ class Groups(Case):
         self.assertEqual(rows[1]["requests"]["ok"], 1)
         self.assertNotIn("spec_decode_acceptance_length", rows[1])
 
+    def test_model_key(self):
+        # raw line: payload.model first; else the first object naming one;
+        # bodies and SSE streams: their objects' model
+        def raw_line(payload_model, chunk_model):
+            chunk = json.loads(body_line(vllm_record([1, 2], 3, model=chunk_model)))
+            pl = {"messages": []}
+            if payload_model is not None:
+                pl["model"] = payload_model
+            return json.dumps({"metadata": {"benchmark_phase": "profiling"}, "payload": pl,
+                               "responses": [{"perf_ns": 1, "packets": [
+                                   {"name": "data", "value": json.dumps(chunk)}]}]})
+        sse = "data: %s\n\ndata: [DONE]\n\n" % body_line(vllm_record([2], 2, model="s-model"))
+        with TempDir() as d:
+            raw = write(os.path.join(d, "raw.jsonl"),
+                        [raw_line("p-model", "c-model"), raw_line(None, "c-model"),
+                         raw_line(7, "c-model"), body_line(vllm_record([1], 2, model="b"))])
+            ssep = os.path.join(d, "s.sse")
+            with open(ssep, "w") as f:
+                f.write(sse)
+            res = run(["--group-by", "model", raw, ssep])
+        self.assertRan(res)
+        rows = loads(res.out)["analysis"]["groups"]["rows"]
+        self.assertEqual([(r["key"]["model"], r["requests"]["total"]) for r in rows],
+                         [("b", 1), ("c-model", 2), ("p-model", 1), ("s-model", 1)])
+
     def test_group_table_console(self):
         with TempDir() as d:
             a = write(os.path.join(d, "a.jsonl"), [body_line(SPEC_A)])
