@@ -27,9 +27,13 @@ static void finish_row(double s_al, uint64_t c_al, double s_dar, uint64_t c_dar,
  * t + 1 are drawn (and their cache lines prefetched: a million samples do
  * not fit the caches) before the sums over block t, so the reads of a
  * block have landed when it is summed. The doubles are summed in exactly
- * the draw order; only the loads move.
+ * the draw order; only the loads move. 32 draws ahead measured best on
+ * the project's machine (16: about the same, 64: a third slower, 256:
+ * nearly twice: more lines in flight than the core tracks).
  */
-#define BLOCK 64
+#ifndef BLOCK
+#define BLOCK 32
+#endif
 
 #define FILL_BLOCK(REC, dst, m)                                                                \
 	for (uint64_t t_ = 0; t_ < (m); t_++) {                                                \
