@@ -12,7 +12,7 @@
 enum {
 	OPT_JSON = 256, OPT_CSV, OPT_RECORDS, OPT_TABLE, OPT_NO_TABLE, OPT_PHASE,
 	OPT_ENGINE, OPT_INPUT_KIND, OPT_MAX_RECORD, OPT_PROGRESS, OPT_NO_PROGRESS,
-	OPT_STRICT, OPT_FORCE
+	OPT_STRICT, OPT_FORCE, OPT_MEMORY_LIMIT, OPT_SPOOL_LIMIT, OPT_ZSTD_WINDOW_LOG
 };
 
 static const struct ss_option_value formats[] = {
@@ -54,7 +54,10 @@ const struct ss_option_desc ss_option_table[] = {
 	{"engine", 0, OPT_ENGINE, "NAME", "accept payloads of this engine only: ", engines, "engine", NULL},
 	{"input-kind", 0, OPT_INPUT_KIND, "KIND", "skip detection: ", input_kinds, "input kind", NULL},
 	{"recursive", 'r', 'r', NULL, "walk directories for AIPerf artifact directories", NULL, NULL, NULL},
-	{"max-record-size", 0, OPT_MAX_RECORD, "SIZE", "skip longer records as oversize (default 256M; K, M, G)", NULL, NULL, NULL},
+	{"max-record-size", 0, OPT_MAX_RECORD, "SIZE", "skip longer records as oversize (default 256M; K, M, G; at least 64)", NULL, NULL, NULL},
+	{"memory-limit", 0, OPT_MEMORY_LIMIT, "SIZE", "stay within SIZE of memory, lowering threads and the record limit (default: half of RAM)", NULL, NULL, NULL},
+	{"spool-limit", 0, OPT_SPOOL_LIMIT, "SIZE", "hold at most SIZE of archive members on disk (default: half the free space of $TMPDIR, at most 64 x the record limit)", NULL, NULL, NULL},
+	{"zstd-window-log", 0, OPT_ZSTD_WINDOW_LOG, "N", "accept zstd frames with windows up to 2^N bytes (10..31, as zstd --long; default 27)", NULL, NULL, NULL},
 	{"threads", 'j', 'j', "N", "worker threads (default: online CPUs)", NULL, NULL, NULL},
 	{"progress", 0, OPT_PROGRESS, NULL, "show progress on stderr", NULL, NULL, NULL},
 	{"no-progress", 0, OPT_NO_PROGRESS, NULL, "do not (default: on when stderr is a terminal)", NULL, NULL, NULL},
@@ -239,7 +242,37 @@ bool ss_options_parse(struct ss_options *o, int argc, char **argv, FILE *err)
 		case OPT_MAX_RECORD:
 			if (!ss_parse_size(optarg, &o->max_record))
 				return usage(err, "invalid size '%s' for --max-record-size", optarg);
+			/* SPEC 1.2: below the 12 bytes of `data: [DONE]` and a
+			 * stream's line ends nothing useful fits. */
+			if (o->max_record < 64)
+				return usage(err, "--max-record-size '%s' is below 64 bytes", optarg);
+			o->max_record_given = true;
 			break;
+		case OPT_MEMORY_LIMIT:
+		case OPT_SPOOL_LIMIT: {
+			size_t v;
+
+			if (!ss_parse_size(optarg, &v))
+				return usage(err, c == OPT_MEMORY_LIMIT ? "invalid size '%s' for --memory-limit"
+							       : "invalid size '%s' for --spool-limit",
+					     optarg);
+			if (c == OPT_MEMORY_LIMIT)
+				o->memory_limit = v;
+			else
+				o->spool_limit = v;
+			break;
+		}
+		case OPT_ZSTD_WINDOW_LOG: {
+			char *end;
+			long v;
+
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || v < 10 || v > 31)
+				return usage(err, "invalid --zstd-window-log '%s' (10 to 31)", optarg);
+			o->zstd_window_log = (unsigned)v;
+			break;
+		}
 		case 'j': {
 			char *end;
 			long v;

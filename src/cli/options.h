@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "analysis/analyze.h"
@@ -32,6 +33,10 @@ struct ss_options {
 	enum ss_kind input_kind;   /* SS_KIND_UNKNOWN: auto */
 	bool recursive;
 	size_t max_record;
+	bool max_record_given;     /* --max-record-size was on the command line */
+	uint64_t memory_limit;     /* --memory-limit; 0: the default */
+	uint64_t spool_limit;      /* --spool-limit; 0: the default */
+	unsigned zstd_window_log;  /* --zstd-window-log; 0: libzstd's default */
 	int threads;               /* 0: online CPUs */
 	int progress;              /* -1: auto */
 	bool strict, force;

@@ -81,15 +81,19 @@ static int response_field(void *ctx, const char *key, size_t n, struct ssj_value
 	enum ssj_type t = ssj_value_type(v);
 
 	if (ss_key_is(key, n, "packets") && t == SSJ_ARRAY) {
+		ls->elem_packets = true;
 		if (ssj_array_foreach(v, packet_elem, ls) != SSJ_OK && !ls->nomem)
 			ls->failed = true;
-	} else if (ss_key_is(key, n, "text") && t == SSJ_STRING) {
-		struct span s;
-
-		if (ssj_value_raw_string(v, &s.p, &s.n) != SSJ_OK)
-			ls->failed = true;
-		else if (s.n > 0 && !add_part(ls->p, s))
-			ls->nomem = true;
+	} else if (ss_key_is(key, n, "text")) {
+		/* Kept aside: with a `packets` array the element is a stream. */
+		ls->elem_text = false;
+		if (t == SSJ_STRING) {
+			if (ssj_value_raw_string(v, &ls->elem_text_span.p,
+						 &ls->elem_text_span.n) != SSJ_OK)
+				ls->failed = true;
+			else
+				ls->elem_text = true;
+		}
 	}
 	return ls->failed || ls->nomem;
 }
@@ -170,12 +174,19 @@ static int response_elem(void *ctx, size_t index, enum ssj_type type, const char
 		if (!ss_keyscan_worth(p->cap.content, raw.p, raw.n))
 			return 0;
 	}
+	ls->elem_packets = ls->elem_text = false;
 	if (ssj_parse(p->element, raw.p, raw.n, response_field, ls) != SSJ_OK && !ls->nomem) {
 		ls->failed = true;
 		return 1;
 	}
 	if (ls->nomem)
 		return 1;
+	/* SPEC 1.4: an element with a `packets` array and a `text` is a stream. */
+	if (!ls->elem_packets && ls->elem_text && ls->elem_text_span.n > 0 &&
+	    !add_part(p, ls->elem_text_span)) {
+		ls->nomem = true;
+		return 1;
+	}
 	if (p->nparts && !feed_element(p)) {
 		ls->nomem = true;
 		return 1;
@@ -220,15 +231,27 @@ static int line_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 	enum ss_kind force = p->opts.force_kind;
 
 	if (ss_key_is(key, n, "responses")) {
+		/*
+		 * SPEC 1.2: a repeated key counts its last value: what an
+		 * earlier `responses` gave is forgotten.
+		 */
+		if (ls->has_responses) {
+			ss_capture_reset(&p->cap);
+			ls->hit = SIZE_MAX;
+			ls->scanned = 0;
+		}
+		ls->has_responses = false;
 		if (t == SSJ_ARRAY && (force == SS_KIND_UNKNOWN || force == SS_KIND_RAW)) {
 			ls->has_responses = true;
 			if (ssj_array_foreach_span(v, response_elem, ls) != SSJ_OK && !ls->nomem)
 				ls->failed = true;
 		}
 	} else if (ss_key_is(key, n, "metadata")) {
+		/* Copied verbatim whatever its type (SPEC 4.4); only an object
+		 * gives a phase or makes a records line. */
 		ls->metadata.p = NULL;
-		if (t == SSJ_OBJECT &&
-		    ssj_value_raw_json(v, &ls->metadata.p, &ls->metadata.n) != SSJ_OK)
+		ls->metadata_object = t == SSJ_OBJECT;
+		if (ssj_value_raw_json(v, &ls->metadata.p, &ls->metadata.n) != SSJ_OK)
 			ls->failed = true;
 	} else if (ss_key_is(key, n, "metrics")) {
 		ls->metrics.p = NULL;

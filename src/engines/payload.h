@@ -17,6 +17,7 @@
 
 #include "model/record.h"
 #include "json/json.h"
+#include "util/buf.h"
 
 enum ss_field_id {
 	/* vLLM */
@@ -81,6 +82,7 @@ struct ss_payload {
 	struct ss_field f[SS_F_COUNT];
 	char strbuf[SS_ENGINE_NAME_MAX * 2]; /* copies of short strings */
 	size_t strlen;
+	struct ss_buf engine;   /* the `engine` string whole, whatever its length */
 };
 
 void ss_payload_init(struct ss_payload *pl);

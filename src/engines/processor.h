@@ -31,8 +31,12 @@ struct line_scan {
 	struct ss_processor *p;
 	bool has_responses;
 	bool has_choices, has_meta_info, has_timings;
-	struct span metadata;
+	struct span metadata;          /* any JSON type (SPEC 4.4: copied verbatim) */
+	bool metadata_object;
 	struct span metrics;           /* object */
+	/* The response element being walked (SPEC 1.4: packets win over text). */
+	bool elem_packets, elem_text;
+	struct span elem_text_span;
 	bool sda_present;              /* spec_decode_acceptance, not null */
 	enum ssj_type sda_type;
 	struct span sda;

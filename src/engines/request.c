@@ -168,8 +168,16 @@ static bool map_payload(struct ss_processor *p, struct ss_outcome *o)
 	if (s == SSJ_ENOMEM)
 		return false;
 	if (s != SSJ_OK) {
-		snprintf(o->reason, sizeof(o->reason), "payload: %s", ssj_strerror(s));
-		o->status = SS_ST_MALFORMED;
+		/*
+		 * SPEC 1.2: a body line whose payload is not valid JSON (a NaN
+		 * in `timings`) is not valid JSON: unparsable, however fast the
+		 * first pass skipped over it.
+		 */
+		snprintf(o->reason, sizeof(o->reason), "%s%s",
+			 o->kind == SS_KIND_BODY ? "" : "payload: ", ssj_strerror(s));
+		o->status = o->kind == SS_KIND_BODY ? SS_ST_UNPARSABLE : SS_ST_MALFORMED;
+		if (o->kind == SS_KIND_BODY)
+			o->kind = SS_KIND_UNKNOWN;
 		return true;
 	}
 	for (const struct ss_adapter *const *a = ss_adapters; *a; a++) {
@@ -217,6 +225,7 @@ static void finish_record(struct ss_processor *p, struct ss_outcome *o)
 	o->status = ss_record_status(&p->rec);
 	o->record = &p->rec;
 	snprintf(o->engine, sizeof(o->engine), "%s", p->rec.engine);
+	o->engine_long = p->rec.engine_long;
 	if (o->status == SS_ST_ZERO_STEP) {
 		snprintf(o->reason, sizeof(o->reason), "%s",
 			 p->rec.has_steps ? "no verify steps" : "no drafts");
@@ -295,12 +304,23 @@ static bool decide_records(struct ss_processor *p, struct ss_outcome *o)
 		o->status = SS_ST_MALFORMED;
 		return true;
 	}
+	/* SPEC 2.6: --engine decides before any field is checked. */
+	if (p->opts.only_engine != SS_ENGINE_NONE) {
+		const struct ss_field *eng = &p->pl.f[SS_F_ENGINE];
+		const char *want = ss_engine_name(p->opts.only_engine);
+
+		if (ss_field_given(&p->pl, SS_F_ENGINE) && eng->type == SSJ_STRING &&
+		    (eng->len != strlen(want) || memcmp(eng->text, want, eng->len) != 0)) {
+			set(o, SS_ST_UNRECOGNIZED, "record of an engine excluded by --engine");
+			return true;
+		}
+	}
 	ss_reader_init(&rd, &p->pl, o->reason, sizeof(o->reason));
 	if (!ss_records_line_map(&rd, &p->rec)) {
 		o->status = SS_ST_MALFORMED;
 		return true;
 	}
-	e = ss_engine_from_name(p->rec.engine);
+	e = ss_engine_from_name(ss_record_engine(&p->rec));
 	if (p->opts.only_engine != SS_ENGINE_NONE && e != p->opts.only_engine) {
 		set(o, SS_ST_UNRECOGNIZED, "record of an engine excluded by --engine");
 		return true;
@@ -318,7 +338,7 @@ static enum ss_kind detect(const struct ss_processor *p)
 		return p->opts.force_kind;
 	if (ls->has_responses)
 		return SS_KIND_RAW;
-	if (ls->metadata.p && ls->metrics.p)
+	if (ls->metadata.p && ls->metadata_object && ls->metrics.p)
 		return SS_KIND_RECORDS;
 	if (ls->has_choices || ls->has_meta_info || ls->has_timings)
 		return SS_KIND_BODY;
@@ -347,7 +367,7 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 		struct meta_scan m = {false, -1, -1};
 
 		s = ssj_validate(p->inner, ls->metadata.p, ls->metadata.n);
-		if (s == SSJ_OK)
+		if (s == SSJ_OK && ls->metadata_object)
 			s = ssj_parse(p->inner, ls->metadata.p, ls->metadata.n, meta_field, &m);
 		if (s != SSJ_OK) {
 			if (s == SSJ_ENOMEM)

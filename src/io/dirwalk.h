@@ -5,6 +5,7 @@
 #ifndef SS_DIRWALK_H
 #define SS_DIRWALK_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -25,11 +26,13 @@ void ss_filelist_clear(struct ss_filelist *l, size_t from);
 void ss_filelist_sort(struct ss_filelist *l, size_t first);
 
 /*
- * Append the files below `dir`: its export when it is an artifact
- * directory, else every file of the tree (a directory that cannot be
- * listed is an entry with its errno). Unsorted. false: out of memory.
+ * Append the exports of the artifact directories below `dir` (SPEC 1.1:
+ * `dir` itself when it is one; loose files are not inputs of a walk; a
+ * directory that cannot be listed is an entry with its errno). Unsorted.
+ * Ends early, with what it found, when *stop is set (stop may be NULL).
+ * It holds one open directory per level of the tree. false: out of memory.
  */
-bool ss_dirwalk(struct ss_filelist *l, const char *dir);
+bool ss_dirwalk(struct ss_filelist *l, const char *dir, const volatile sig_atomic_t *stop);
 
 bool ss_is_regular_file(const char *path);
 

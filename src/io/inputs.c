@@ -8,12 +8,14 @@
  *
  * Decisions where SPEC 1.1 is silent (also in the docs):
  *  - With -r, a tree is walked and every AIPerf artifact directory gives
- *    its one file; outside artifact directories every regular file is read
- *    too, as an archive's members are. A user pointing -r at a tree of
- *    captures (`*.jsonl.zst`, `*.sse`) expects them read. Names starting
- *    with '.' are skipped (editor and VCS litter), and symbolic links to
- *    directories are not followed (no loops); links to files are.
- *    The whole list is sorted byte-wise by path before reading.
+ *    its one file, and nothing else (SPEC 1.1: a README or a plot in a
+ *    results tree is not an input); a walk that finds none is a failed
+ *    input that says so. Names starting with '.' are skipped (editor and
+ *    VCS litter), and symbolic links to directories are not followed (no
+ *    loops). The whole list is sorted byte-wise by path before reading.
+ *  - Every file opened (stdin too) is compared with the outputs by device
+ *    and inode: an input that is an output is refused and the run stops
+ *    before anything is written (SPEC 4).
  *  - A directory that cannot be listed while walking is reported as a
  *    failed input at its place in that order; the walk goes on.
  *  - Archives inside archives are not opened: such a member is a failed
@@ -38,9 +40,6 @@
 #include "io/source.h"
 #include "util/alloc.h"
 
-/* The buffer that copies archive members to temporary files. */
-#define SPOOL_SIZE (1 << 20)
-
 struct ss_inputs {
 	const char *const *paths;
 	size_t npaths, next_path;
@@ -52,10 +51,10 @@ struct ss_inputs {
 	char *cur_name;
 	char *fail_name;
 	struct ss_container *ctr;
-	unsigned char *spool_buf;
+	struct ss_inputs_opts opts;
 };
 
-enum step { STEP_OK, STEP_FAILED, STEP_FATAL, STEP_AGAIN };
+enum step { STEP_OK, STEP_FAILED, STEP_FATAL, STEP_AGAIN, STEP_REFUSED };
 
 static const char stdin_name[] = "<stdin>";
 
@@ -111,12 +110,13 @@ static enum step expand(struct ss_inputs *it)
 				  "(no " SS_ART_RAW " or " SS_ART_REC "); use -r to read a tree",
 				  path);
 	first = it->files.len;
-	if (!ss_dirwalk(&it->files, path))
+	if (!ss_dirwalk(&it->files, path, it->opts.stop))
 		return STEP_FATAL;
-	if (it->files.len == first)
-		ss_msg_warn(it->msg, "'%s': no input files found", path);
-	else
-		ss_filelist_sort(&it->files, first);
+	if (it->files.len == first && !(it->opts.stop && *it->opts.stop))
+		return fail_input(it, ss_strdup(path),
+				  "'%s': no AIPerf artifact directory found below it (-r reads "
+				  "only those; pass other files by name or glob)", path);
+	ss_filelist_sort(&it->files, first);
 	return STEP_AGAIN;
 }
 
@@ -127,7 +127,7 @@ static enum step use_stream(struct ss_inputs *it, struct ss_stream *s, char *nam
 	struct ss_stream *d;
 	bool archive;
 
-	if (!ss_decode_layers(s, &d, &archive)) {
+	if (!ss_decode_layers(s, &d, &archive, it->opts.zstd_window_log)) {
 		ss_free(name);
 		return STEP_FATAL;
 	}
@@ -138,8 +138,8 @@ static enum step use_stream(struct ss_inputs *it, struct ss_stream *s, char *nam
 	if (archive) {
 		enum ss_next r;
 
-		it->ctr = ss_container_open(d, name, it->msg, it->spool_buf, SPOOL_SIZE,
-					    &it->fail_name, &r);
+		it->ctr = ss_container_open(d, name, it->msg, it->opts.spool_limit,
+					    it->opts.stop, &it->fail_name, &r);
 		ss_free(name);
 		return r == SS_NEXT_OK ? STEP_AGAIN : r == SS_NEXT_FAILED ? STEP_FAILED : STEP_FATAL;
 	}
@@ -171,6 +171,26 @@ static enum step member_next(struct ss_inputs *it)
 
 /* ---- files ---- */
 
+/*
+ * Whether the open file `fd` is one of the outputs (by device and inode,
+ * so also through a link, a walk or a redirected stdin): then it is
+ * refused, with a message, and the run stops before writing anything.
+ */
+static bool is_output(struct ss_inputs *it, int fd, const char *shown)
+{
+	const struct ss_fileid *hit;
+	struct stat st;
+
+	if (!it->opts.outputs || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+		return false;
+	hit = ss_fileids_find(it->opts.outputs, st.st_dev, st.st_ino);
+	if (!hit)
+		return false;
+	ss_msg_error(it->msg, "refusing to write '%s': it is one of the inputs ('%s')",
+		     hit->name, shown);
+	return true;
+}
+
 static enum step open_file(struct ss_inputs *it, struct ss_file_entry *fe)
 {
 	const char *shown = fe->path ? fe->path : stdin_name;
@@ -189,6 +209,11 @@ static enum step open_file(struct ss_inputs *it, struct ss_file_entry *fe)
 			return fail_input(it, ss_strdup(shown), "cannot open '%s': %s", shown,
 					  strerror(errno));
 	}
+	if (is_output(it, fd, shown)) {
+		if (fe->path)
+			close(fd);
+		return STEP_REFUSED;
+	}
 	name = ss_strdup(shown);
 	if (!name) {
 		if (fe->path)
@@ -200,6 +225,7 @@ static enum step open_file(struct ss_inputs *it, struct ss_file_entry *fe)
 		ss_free(name);
 		return STEP_FATAL;
 	}
+	ss_stream_set_stop(s, it->opts.stop);   /* decoders above inherit it */
 	return use_stream(it, s, name, false);
 }
 
@@ -215,12 +241,9 @@ struct ss_inputs *ss_inputs_new(const char *const *paths, size_t n,
 	it->paths = paths;
 	it->npaths = n;
 	it->recursive = opts && opts->recursive;
+	if (opts)
+		it->opts = *opts;
 	it->msg = msg;
-	it->spool_buf = ss_malloc(SPOOL_SIZE);
-	if (!it->spool_buf) {
-		ss_free(it);
-		return NULL;
-	}
 	return it;
 }
 
@@ -241,7 +264,6 @@ void ss_inputs_free(struct ss_inputs *it)
 	ss_filelist_clear(&it->files, it->next_file);
 	ss_free(it->files.v);
 	ss_free(it->fail_name);
-	ss_free(it->spool_buf);
 	ss_free(it);
 }
 
@@ -278,6 +300,8 @@ enum ss_next ss_inputs_next(struct ss_inputs *it, struct ss_stream **out,
 			return SS_NEXT_FAILED;
 		case STEP_FATAL:
 			return SS_NEXT_FATAL;
+		case STEP_REFUSED:
+			return SS_NEXT_REFUSED;
 		case STEP_AGAIN:
 			break;
 		}

@@ -7,16 +7,33 @@
 #ifndef SS_INPUTS_H
 #define SS_INPUTS_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "io/stream.h"
+#include "util/fileid.h"
 #include "util/msg.h"
 
-enum ss_next { SS_NEXT_OK = 0, SS_NEXT_END, SS_NEXT_FAILED, SS_NEXT_FATAL };
+/*
+ * SS_NEXT_REFUSED: an input is one of the outputs (same device and inode):
+ * the message was printed; the run must stop and write nothing.
+ */
+enum ss_next { SS_NEXT_OK = 0, SS_NEXT_END, SS_NEXT_FAILED, SS_NEXT_FATAL,
+	       SS_NEXT_REFUSED };
 
 struct ss_inputs_opts {
 	bool recursive;
+	/* The run's stop flag (NULL: none): every stream, walk and spool
+	 * copy checks it. */
+	const volatile sig_atomic_t *stop;
+	unsigned zstd_window_log;          /* 0: libzstd's default */
+	uint64_t spool_limit;              /* 0: no limit */
+	/* The outputs' files (NULL: none): an input that is one of them,
+	 * however it was reached (walk, artifact directory, stdin, a link),
+	 * is refused before anything is written. */
+	const struct ss_fileids *outputs;
 };
 
 struct ss_inputs;

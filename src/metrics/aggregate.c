@@ -45,6 +45,8 @@ void ss_agg_release(struct ss_agg *a)
 	ss_free(a->group);
 	ss_free(a->group_order);
 	ss_group_table_release(&a->groups);
+	for (size_t i = 0; i < a->nengines; i++)
+		ss_free(a->engines[i].name);
 	ss_free(a->engines);
 	for (size_t i = 0; i < a->ninputs; i++)
 		ss_free(a->inputs[i].name);
@@ -125,6 +127,7 @@ static bool results_add_ok(struct ss_results *r, const struct ss_outcome *o)
 	r->sum_accepted += o->accepted;
 	r->sum_drafted += o->drafted;
 	if (o->has_steps) {
+		r->ok_with_steps++;
 		r->sum_steps += o->steps;
 		r->sum_accepted_with_steps += o->accepted;
 	}
@@ -157,9 +160,12 @@ static bool count_engine(struct ss_agg *a, const char *name)
 	}
 	if (!SS_ALLOC_GROW(a->engines, a->nengines + 1, a->engines_cap))
 		return false;
-	e = &a->engines[a->nengines++];
+	e = &a->engines[a->nengines];
 	memset(e, 0, sizeof(*e));
-	memcpy(e->name, name, strnlen(name, sizeof(e->name) - 1));
+	e->name = ss_strdup(name);
+	if (!e->name)
+		return false;
+	a->nengines++;
 	e->count = 1;
 	return true;
 }
@@ -169,7 +175,7 @@ bool ss_agg_add(struct ss_agg *a, const struct ss_outcome *o)
 	struct ss_results *r = target(a, o->phase);
 
 	if (o->status == SS_ST_OK || o->status == SS_ST_ZERO_STEP) {
-		if (!count_engine(a, o->engine))
+		if (!count_engine(a, ss_outcome_engine(o)))
 			return false;
 	}
 	if (r && o->status == SS_ST_OK && !results_add_ok(r, o))
@@ -287,8 +293,11 @@ static bool results_finish(struct ss_results *r)
 				 (unsigned __int128)r->sum_drafted) * 100.0);
 	if (r->zero_step > 0)
 		set_run(r, SS_M_ZERO_STEP_REQUESTS, (double)r->zero_step);
-	if (r->ok > 0) {
+	/* SPEC 3: absent when no ok record has steps (llama.cpp without
+	 * draft_rounds), as AIPerf leaves it out. */
+	if (r->ok_with_steps > 0)
 		set_run(r, SS_M_TOTAL_STEPS, (double)r->sum_steps);
+	if (r->ok > 0) {
 		set_run(r, SS_M_TOTAL_ACCEPTED, (double)r->sum_accepted);
 		set_run(r, SS_M_TOTAL_DRAFT, (double)r->sum_drafted);
 	}

@@ -27,6 +27,7 @@ enum ss_phase_mode { SS_PHASES_PROFILING = 0, SS_PHASES_WARMUP, SS_PHASES_ALL };
 struct ss_results {
 	struct ss_vec_f64 values[SS_M_COUNT];  /* per-request metrics only */
 	__int128 sum_steps, sum_accepted, sum_drafted;
+	uint64_t ok_with_steps;   /* ok records that have a step count */
 	__int128 sum_accepted_with_steps;
 	uint64_t ok;                        /* ok records of the set */
 	uint64_t zero_step;
@@ -50,7 +51,7 @@ struct ss_group {
 };
 
 struct ss_engine_count {
-	char name[SS_ENGINE_NAME_MAX];
+	char *name;                 /* owned; any length (SPEC 2.6) */
 	uint64_t count;
 };
 

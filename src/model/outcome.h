@@ -25,7 +25,8 @@ struct ss_outcome {
 	enum ss_kind kind;
 	uint64_t line;
 	char reason[SS_REASON_MAX];      /* empty for ok */
-	char engine[SS_ENGINE_NAME_MAX]; /* ok and zero_step */
+	char engine[SS_ENGINE_NAME_MAX]; /* ok and zero_step (short names) */
+	const char *engine_long;         /* a longer name: borrowed, valid as `hist` */
 	/* For ok records: what the aggregation needs. */
 	bool has_steps;
 	int64_t steps, accepted, drafted;
@@ -43,5 +44,11 @@ struct ss_outcome {
 	const char *model;              /* the request's model (SPEC 7.3), unescaped; */
 	size_t model_len;               /* NULL: none */
 };
+
+/* The outcome's engine name, however long. */
+static inline const char *ss_outcome_engine(const struct ss_outcome *o)
+{
+	return o->engine_long ? o->engine_long : o->engine;
+}
 
 #endif

@@ -69,7 +69,13 @@ enum ss_engine ss_engine_from_name(const char *name);
 #define SS_HIST_MAX_BUCKETS (1u << 20)
 
 struct ss_record {
-	char engine[SS_ENGINE_NAME_MAX]; /* NUL-terminated */
+	char engine[SS_ENGINE_NAME_MAX]; /* NUL-terminated (short names) */
+	/*
+	 * A records line's engine string is kept whatever its length (SPEC
+	 * 2.6): one of SS_ENGINE_NAME_MAX bytes or more is here (owned,
+	 * NUL-terminated), else NULL. Read the name with ss_record_engine().
+	 */
+	char *engine_long;
 	bool has_mean_acceptance_length;
 	double mean_acceptance_length;
 	double draft_acceptance_rate;    /* fraction */
@@ -88,6 +94,11 @@ struct ss_record {
 	bool has_per_step_drafted;
 	struct ss_vec_i64 per_step_drafted;
 };
+
+static inline const char *ss_record_engine(const struct ss_record *r)
+{
+	return r->engine_long ? r->engine_long : r->engine;
+}
 
 void ss_record_init(struct ss_record *r);
 void ss_record_reset(struct ss_record *r);

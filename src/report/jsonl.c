@@ -157,7 +157,7 @@ static void add_record(struct ss_buf *b, const struct ss_record *r)
 {
 	ss_buf_addc(b, '{');
 	add_key(b, "engine");
-	ss_report_add_text(b, r->engine, strnlen(r->engine, sizeof(r->engine)));
+	ss_report_add_text(b, ss_record_engine(r), strlen(ss_record_engine(r)));
 	if (r->has_mean_acceptance_length) {
 		ss_buf_addc(b, ',');
 		add_key(b, "mean_acceptance_length");

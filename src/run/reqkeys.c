@@ -140,7 +140,7 @@ bool ss_keybuf_add(struct ss_keybuf *kb, const struct ss_group_spec *spec, const
 			break;
 		case SS_GK_ENGINE:
 			if (r)
-				set_str(kb, v, o->engine, strlen(o->engine));
+				set_str(kb, v, ss_outcome_engine(o), strlen(ss_outcome_engine(o)));
 			break;
 		case SS_GK_K:
 			if (r && r->has_spec_tokens)

@@ -15,6 +15,7 @@
 #include "analysis/groupkey.h"
 #include "engines/request.h"
 #include "metrics/aggregate.h"
+#include "util/fileid.h"
 #include "util/msg.h"
 
 enum ss_run_status {
@@ -39,6 +40,9 @@ struct ss_run_cfg {
 	void *sink_ctx;
 	bool progress;
 	volatile sig_atomic_t *stop;   /* set by a signal handler */
+	unsigned zstd_window_log;      /* 0: libzstd's default */
+	uint64_t spool_limit;          /* 0: none */
+	const struct ss_fileids *outputs; /* inputs that are outputs are refused */
 	bool full_parse;               /* testing: no substring filter */
 	const struct ss_group_spec *group_by; /* SPEC 7.3; NULL or no key: none */
 };

@@ -14,7 +14,9 @@ SPEC5 = ["format", "json", "csv", "records", "output-dir", "table", "no-table", 
          "engine", "input-kind", "recursive", "max-record-size", "threads", "progress",
          "no-progress", "strict", "force", "quiet", "verbose", "help", "version",
          # SPEC 7.7
-         "positions", "draft-cost", "ci", "bootstrap", "seed", "group-by", "compare", "expect"]
+         "positions", "draft-cost", "ci", "bootstrap", "seed", "group-by", "compare", "expect",
+         # issue 13 (README "Reliability"): resource limits
+         "memory-limit", "spool-limit", "zstd-window-log"]
 
 
 def help_options():
