@@ -184,12 +184,16 @@ void ss_grid_box(struct ss_buf *out, const struct ss_grid *g, const char *title,
 	rule(out, utf8 ? &u_bot : &a_rule, w, g->ncols);
 }
 
-/* A Markdown cell: `|` escaped, line ends as spaces. */
+/*
+ * A Markdown cell: the characters that would end the cell or start
+ * emphasis or code (`|`, `*`, a backquote, a backslash) escaped, line ends
+ * as spaces, so a file name or a `*` mark reads as written.
+ */
 static void md_cell(struct ss_buf *out, const char *s, size_t n)
 {
 	ss_buf_addc(out, ' ');
 	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '|')
+		if (s[i] == '|' || s[i] == '*' || s[i] == '`' || s[i] == '\\')
 			ss_buf_addc(out, '\\');
 		ss_buf_addc(out, s[i] == '\n' || s[i] == '\r' ? ' ' : s[i]);
 	}

@@ -39,7 +39,7 @@ void ss_grid_cell(struct ss_grid *g, const char *s);
 /* The box table with `title` centred over it (nothing when no row). */
 void ss_grid_box(struct ss_buf *out, const struct ss_grid *g, const char *title, bool utf8,
 		 bool color);
-/* The Markdown table (nothing when no row); `|` in cells escaped. */
+/* The Markdown table (nothing when no row); `|`, `*`, backquotes and backslashes escaped. */
 void ss_grid_markdown(struct ss_buf *out, const struct ss_grid *g);
 
 #endif

@@ -514,7 +514,7 @@ class Markdown(Case):
             a = write(os.path.join(d, "a.jsonl"), [body_line(SPEC_A)])
             b = write(os.path.join(d, "b.jsonl"), [body_line(SPEC_B)])
             res = run(["-f", "markdown", "--draft-cost", "0.1", "--ci", "95", "--group-by",
-                       "input", a, b])
+                       "input", "--compare", a, a, b])
         self.assertRan(res)
         lines = res.text.split("\n")
         self.assertEqual(lines[0], "## Spec Decode")
@@ -532,7 +532,12 @@ class Markdown(Case):
         self.assertIn("| 3 | 2.73 | 57.58 | 2.10x |", lines)
         self.assertIn("### 95% intervals (1,000 resamples)", lines)
         self.assertIn("### Spec Decode by input", lines)
-        self.assertIn("| %s | 1 | 1 | 3.25 | 3.25 | 3.25 | 56.25 | 56.25 |" % a, lines)
+        self.assertIn("| %s | 1 | 1 | 3.25 | 3.25 | 3.25 | 56.25 | 56.25 | baseline |  |  |  |"
+                      % a, lines)
+        # one request per group: every resample is that request, so each
+        # difference's interval is the difference itself, which is not 0
+        self.assertIn("| %s | 1 | 1 | 1.67 | 1.67 | 1.67 | 16.67 | 16.67 | -1.58\\* | -1.58\\* "
+                      "| -39.58\\* | -39.58\\* |" % b, lines)
         self.assertTrue(res.text.endswith("\n") and not res.text.endswith("\n\n"))
 
 
