@@ -18,6 +18,7 @@ void ss_analysis_opts_init(struct ss_analysis_opts *o)
 	o->level = 95.0;
 	o->resamples = 1000;
 	o->seed = 1;
+	o->rows_budget = (size_t)64 << 20;
 }
 
 void ss_analysis_opts_release(struct ss_analysis_opts *o)
@@ -84,6 +85,116 @@ static bool stat_value(const struct ss_results *r, int k, double *v)
 	return true;
 }
 
+/* The result sets in stream order: 0 the main results, i + 1 the i-th group in key order. */
+static struct ss_set_analysis *set_at(struct ss_analysis *an, const struct ss_agg *a, size_t j)
+{
+	return j ? &an->group[a->group_order[j - 1]] : &an->main;
+}
+
+static const struct ss_samples *samples_at(const struct ss_agg *a, size_t j)
+{
+	return j ? &a->group[a->group_order[j - 1]].res.samples : &a->main.samples;
+}
+
+/* Set j's intervals, and a group's difference intervals against the baseline's rows. */
+static void finish_set(struct ss_analysis *an, const struct ss_agg *a,
+		       const struct ss_analysis_opts *o, size_t j, double *scratch,
+		       const double *base_rows)
+{
+	struct ss_set_analysis *s = set_at(an, a, j);
+	const uint32_t B = o->resamples;
+
+	for (int k = 0; k < SS_BS_COUNT; k++)
+		s->has_ci[k] = ss_boot_interval(s->rows, B, (enum ss_boot_stat)k, o->level, scratch,
+						&s->lo[k], &s->hi[k]);
+	if (!base_rows || j == 0 || a->group_order[j - 1] == an->baseline)
+		return;
+	for (int k = 0; k < SS_BS_COUNT; k++) {
+		struct ss_delta *d = &s->vs[k];
+
+		if (ss_boot_diff_interval(s->rows, base_rows, B, (enum ss_boot_stat)k, o->level,
+					  scratch, &d->lo, &d->hi)) {
+			d->has_ci = true;
+			d->significant = d->lo > 0.0 || d->hi < 0.0;
+		}
+	}
+}
+
+/*
+ * Resample every set. The rows (B x 4 doubles a set) of at most
+ * o->rows_budget bytes of sets exist at a time, plus the baseline's, kept
+ * for every difference: grouping by a field that is unique per request
+ * stays within memory. Sets keep their stream numbers, so the batching
+ * changes no byte of the results.
+ */
+static bool bootstrap_all(struct ss_analysis *an, const struct ss_agg *a,
+			  const struct ss_analysis_opts *o, double *scratch)
+{
+	const size_t row_bytes = (size_t)o->resamples * SS_BS_COUNT * sizeof(double);
+	size_t nsets = 1 + an->ngroups, per = o->rows_budget / row_bytes, base_j = 0;
+	const double *base_rows = NULL;
+	struct ss_boot_job *jobs;
+	bool ok = true;
+
+	if (per < 1)
+		per = 1;
+	if (per > nsets)
+		per = nsets;
+	jobs = ss_calloc(per, sizeof(*jobs));
+	if (!jobs)
+		return false;
+	if (an->has_baseline) {
+		struct ss_set_analysis *bs = &an->group[an->baseline];
+
+		for (size_t i = 0; i < an->ngroups; i++)
+			if (a->group_order[i] == an->baseline)
+				base_j = i + 1;
+		bs->rows = ss_malloc(row_bytes);
+		if (!bs->rows) {
+			ss_free(jobs);
+			return false;
+		}
+		jobs[0].samples = samples_at(a, base_j);
+		jobs[0].g = (uint32_t)base_j;
+		jobs[0].out = bs->rows;
+		ss_boot_run(jobs, 1, o->seed, o->resamples, o->threads);
+		base_rows = bs->rows;
+	}
+	for (size_t start = 0; ok && start < nsets; start += per) {
+		size_t end = start + per < nsets ? start + per : nsets, n = 0;
+
+		for (size_t j = start; j < end; j++) {
+			struct ss_set_analysis *s = set_at(an, a, j);
+
+			if (an->has_baseline && j == base_j)
+				continue;  /* resampled above */
+			s->rows = ss_malloc(row_bytes);
+			if (!s->rows) {
+				ok = false;
+				break;
+			}
+			jobs[n].samples = samples_at(a, j);
+			jobs[n].g = (uint32_t)j;
+			jobs[n].out = s->rows;
+			n++;
+		}
+		if (ok)
+			ss_boot_run(jobs, n, o->seed, o->resamples, o->threads);
+		for (size_t j = start; j < end; j++) {
+			struct ss_set_analysis *s = set_at(an, a, j);
+
+			if (ok && s->rows)
+				finish_set(an, a, o, j, scratch, base_rows);
+			if (!(an->has_baseline && j == base_j)) {
+				ss_free(s->rows);
+				s->rows = NULL;
+			}
+		}
+	}
+	ss_free(jobs);
+	return ok;
+}
+
 static int find_baseline(const struct ss_agg *a, const char *text, size_t *id)
 {
 	/* In key order: when values of several types read the same ("4"), the first wins. */
@@ -101,7 +212,6 @@ static int find_baseline(const struct ss_agg *a, const char *text, size_t *id)
 enum ss_an_status ss_analysis_run(struct ss_analysis *an, const struct ss_agg *a,
 				  const struct ss_analysis_opts *o)
 {
-	const uint32_t B = o->resamples;
 	bool need_pos = ss_analysis_needs_positions(o);
 	double *scratch = NULL;
 
@@ -126,71 +236,26 @@ enum ss_an_status ss_analysis_run(struct ss_analysis *an, const struct ss_agg *a
 				goto nomem;
 	}
 
-	if (o->ci) {
-		size_t njobs = 1 + an->ngroups;
-		struct ss_boot_job *jobs = ss_calloc(njobs, sizeof(*jobs));
-
-		if (!jobs)
-			goto nomem;
-		an->main.rows = ss_reallocarray(NULL, (size_t)B * SS_BS_COUNT, sizeof(double));
-		jobs[0].samples = &a->main.samples;
-		jobs[0].g = 0;
-		jobs[0].out = an->main.rows;
-		for (size_t i = 0; i < an->ngroups; i++) {
-			size_t g = a->group_order[i];
-			struct ss_set_analysis *s = &an->group[g];
-
-			s->rows = ss_reallocarray(NULL, (size_t)B * SS_BS_COUNT, sizeof(double));
-			jobs[1 + i].samples = &a->group[g].res.samples;
-			jobs[1 + i].g = (uint32_t)(i + 1);
-			jobs[1 + i].out = s->rows;
-		}
-		for (size_t j = 0; j < njobs; j++)
-			if (!jobs[j].out) {
-				ss_free(jobs);
-				goto nomem;
-			}
-		ss_boot_run(jobs, njobs, o->seed, B, o->threads);
-		ss_free(jobs);
-
-		scratch = ss_reallocarray(NULL, B, sizeof(*scratch));
-		if (!scratch)
-			goto nomem;
-		for (size_t j = 0; j <= an->ngroups; j++) {
-			struct ss_set_analysis *s = j ? &an->group[j - 1] : &an->main;
-
-			for (int k = 0; k < SS_BS_COUNT; k++)
-				s->has_ci[k] = ss_boot_interval(s->rows, B, (enum ss_boot_stat)k,
-								o->level, scratch, &s->lo[k],
-								&s->hi[k]);
-		}
-	}
-
+	/* Deltas need no resample. */
 	if (an->has_baseline) {
 		const struct ss_results *base = &a->group[an->baseline].res;
-		const struct ss_set_analysis *bs = &an->group[an->baseline];
 
 		for (size_t g = 0; g < an->ngroups; g++) {
-			struct ss_set_analysis *s = &an->group[g];
-
-			if (g == an->baseline)
-				continue;
-			for (int k = 0; k < SS_BS_COUNT; k++) {
-				struct ss_delta *d = &s->vs[k];
+			for (int k = 0; k < SS_BS_COUNT && g != an->baseline; k++) {
+				struct ss_delta *d = &an->group[g].vs[k];
 				double x, y;
 
 				if (stat_value(&a->group[g].res, k, &x) && stat_value(base, k, &y)) {
 					d->has = true;
 					d->delta = x - y;
 				}
-				if (o->ci && ss_boot_diff_interval(s->rows, bs->rows, B,
-								   (enum ss_boot_stat)k, o->level,
-								   scratch, &d->lo, &d->hi)) {
-					d->has_ci = true;
-					d->significant = d->lo > 0.0 || d->hi < 0.0;
-				}
 			}
 		}
+	}
+	if (o->ci) {
+		scratch = ss_reallocarray(NULL, o->resamples, sizeof(*scratch));
+		if (!scratch || !bootstrap_all(an, a, o, scratch))
+			goto nomem;
 	}
 	ss_free(scratch);
 	return SS_AN_OK;

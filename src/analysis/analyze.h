@@ -34,6 +34,7 @@ struct ss_analysis_opts {
 	struct ss_expect *expects; /* owned */
 	size_t nexpects;
 	unsigned threads;         /* for the bootstrap */
+	size_t rows_budget;       /* bytes of resample rows at a time (64 MiB) */
 };
 
 void ss_analysis_opts_init(struct ss_analysis_opts *o);
@@ -54,7 +55,7 @@ struct ss_delta {
 struct ss_set_analysis {
 	struct ss_pos_result *pos; /* one per pooled k, ascending; owned */
 	size_t npos;
-	double *rows;              /* --ci: resamples × SS_BS_COUNT; owned */
+	double *rows;              /* the baseline's resamples (B x SS_BS_COUNT); owned */
 	bool has_ci[SS_BS_COUNT];
 	double lo[SS_BS_COUNT], hi[SS_BS_COUNT];
 	struct ss_delta vs[SS_BS_COUNT]; /* --compare, groups but the baseline */

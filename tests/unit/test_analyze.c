@@ -133,6 +133,7 @@ static void test_compare(void **state)
 	o.compare = "zzz";
 	assert_int_equal(ss_analysis_run(&an, &a, &o), SS_AN_NO_BASELINE);
 	o.compare = "b";
+	o.rows_budget = 1;
 	assert_int_equal(ss_analysis_run(&an, &a, &o), SS_AN_OK);
 	assert_true(an.has_baseline);
 	assert_int_equal(an.baseline, 0);
@@ -149,6 +150,39 @@ static void test_compare(void **state)
 	assert_false(an.group[2].vs[SS_BS_AL].has);
 	assert_false(an.group[0].vs[SS_BS_AL].has); /* the baseline itself */
 	ss_analysis_release(&an);
+	ss_agg_release(&a);
+}
+
+static void test_batches_change_nothing(void **state)
+{
+	struct ss_agg a;
+	struct ss_analysis_opts o;
+	struct ss_analysis one, many;
+
+	(void)state;
+	build(&a, true, false, 1);
+	ss_analysis_opts_init(&o);
+	o.ci = true;
+	o.resamples = 50;
+	o.compare = "a";
+	assert_int_equal(ss_analysis_run(&one, &a, &o), SS_AN_OK);
+	o.rows_budget = 1; /* one set at a time */
+	o.threads = 3;
+	assert_int_equal(ss_analysis_run(&many, &a, &o), SS_AN_OK);
+	assert_memory_equal(&one.main.has_ci, &many.main.has_ci, sizeof(one.main.has_ci));
+	assert_memory_equal(&one.main.lo, &many.main.lo, sizeof(one.main.lo));
+	assert_memory_equal(&one.main.hi, &many.main.hi, sizeof(one.main.hi));
+	for (size_t g = 0; g < a.groups.n; g++) {
+		assert_memory_equal(one.group[g].lo, many.group[g].lo, sizeof(one.group[g].lo));
+		assert_memory_equal(one.group[g].hi, many.group[g].hi, sizeof(one.group[g].hi));
+		assert_memory_equal(one.group[g].vs, many.group[g].vs, sizeof(one.group[g].vs));
+	}
+	/* only the baseline's rows are kept */
+	assert_non_null(one.group[1].rows);
+	assert_null(one.group[0].rows);
+	assert_null(one.main.rows);
+	ss_analysis_release(&one);
+	ss_analysis_release(&many);
 	ss_agg_release(&a);
 }
 
@@ -255,6 +289,7 @@ int main(void)
 		cmocka_unit_test(test_groups_in_aggregate),
 		cmocka_unit_test(test_run_positions_and_intervals),
 		cmocka_unit_test(test_compare),
+		cmocka_unit_test(test_batches_change_nothing),
 		cmocka_unit_test(test_expect_values),
 		cmocka_unit_test(test_oom),
 		cmocka_unit_test(test_aggregate_oom),
