@@ -16,6 +16,7 @@
 #include "cli/options.h"
 #include "cli/outfile.h"
 #include "cli/outputs.h"
+#include "io/inputs.h"
 #include "run/run.h"
 #include "json/json.h"
 #include "metrics/aggregate.h"
@@ -243,6 +244,33 @@ static bool fit_memory(struct ss_options *o, struct ss_msg *msg)
 	return true;
 }
 
+/* --list-inputs: the resolved units (of the shard), one a line. */
+static int list_inputs(const struct ss_options *o)
+{
+	struct ss_inputs_opts io = {.recursive = o->recursive, .resolve = true,
+				    .shard_index = o->shard_index,
+				    .shard_count = o->shard ? o->shard_count : 0};
+	struct ss_msg msg;
+	struct ss_inputs *it;
+	size_t n;
+
+	ss_msg_init(&msg, stderr, o->verbosity);
+	it = ss_inputs_new(o->inputs, o->ninputs, &io, &msg);
+	if (!it) {
+		fprintf(stderr, "specscan: out of memory\n");
+		return EXIT_NOTHING;
+	}
+	n = ss_inputs_unit_count(it);
+	for (size_t i = 0; i < n; i++)
+		printf("%s\n", ss_inputs_unit_name(it, i));
+	ss_inputs_free(it);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "specscan: cannot write to standard output: %s\n", strerror(errno));
+		return EXIT_NOTHING;
+	}
+	return EXIT_OK;
+}
+
 /* The run the options ask for, into `agg`; its exit status so far. */
 static int run(const struct ss_options *o, struct ss_outputs *outs, struct ss_agg *agg,
 	       struct ss_msg *msg)
@@ -262,6 +290,8 @@ static int run(const struct ss_options *o, struct ss_outputs *outs, struct ss_ag
 	cfg.paths = o->inputs;
 	cfg.npaths = o->ninputs;
 	cfg.recursive = o->recursive;
+	cfg.shard_index = o->shard_index;
+	cfg.shard_count = o->shard ? o->shard_count : 0;
 	cfg.force_kind = o->input_kind;
 	cfg.only_engine = o->engine;
 	cfg.max_record = o->max_record;
@@ -384,6 +414,8 @@ int main(int argc, char **argv)
 		ss_options_release(&o);
 		return fflush(stdout) == 0 ? EXIT_OK : EXIT_NOTHING;
 	}
+	if (o.list_inputs)
+		return list_inputs(&o);
 	ss_msg_init(&msg, stderr, o.verbosity);
 	if (stdout_outputs(&o, &what) > 1) {
 		fprintf(stderr, "specscan: two outputs on standard output (%s and another); "

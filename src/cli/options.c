@@ -12,7 +12,8 @@
 enum {
 	OPT_JSON = 256, OPT_CSV, OPT_RECORDS, OPT_TABLE, OPT_NO_TABLE, OPT_PHASE,
 	OPT_ENGINE, OPT_INPUT_KIND, OPT_MAX_RECORD, OPT_PROGRESS, OPT_NO_PROGRESS,
-	OPT_STRICT, OPT_FORCE, OPT_MEMORY_LIMIT, OPT_SPOOL_LIMIT, OPT_ZSTD_WINDOW_LOG
+	OPT_STRICT, OPT_FORCE, OPT_MEMORY_LIMIT, OPT_SPOOL_LIMIT, OPT_ZSTD_WINDOW_LOG,
+	OPT_SHARD, OPT_LIST_INPUTS
 };
 
 static const struct ss_option_value formats[] = {
@@ -39,7 +40,7 @@ static const struct ss_option_value engines[] = {
 static const struct ss_option_value input_kinds[] = {
 	{"auto", SS_KIND_UNKNOWN, false}, {"raw", SS_KIND_RAW, false},
 	{"records", SS_KIND_RECORDS, false}, {"body", SS_KIND_BODY, false},
-	{"sse", SS_KIND_SSE, false}, {NULL, 0, false},
+	{"sse", SS_KIND_SSE, false}, {"enriched", SS_KIND_ENRICHED, false}, {NULL, 0, false},
 };
 
 const struct ss_option_desc ss_option_table[] = {
@@ -71,6 +72,8 @@ const struct ss_option_desc ss_option_table[] = {
 	{"group-by", 0, SS_OPT_GROUP_BY, "KEYS", "results per group of input, engine, k, phase, model, osl, meta.NAME", NULL, NULL, NULL},
 	{"compare", 0, SS_OPT_COMPARE, "VALUE", "differences against the group VALUE (one --group-by key)", NULL, NULL, NULL},
 	{"expect", 0, SS_OPT_EXPECT, "EXPR", "exit 4 unless TAG>=VALUE holds (>, <=, < too; repeatable)", NULL, NULL, NULL},
+	{"shard", 0, OPT_SHARD, "I/N", "read only block I of N of the resolved inputs (0 <= I < N)", NULL, NULL, NULL},
+	{"list-inputs", 0, OPT_LIST_INPUTS, NULL, "print the resolved inputs (of the shard), one a line, and exit", NULL, NULL, NULL},
 	{"quiet", 'q', 'q', NULL, "fewer messages", NULL, NULL, NULL},
 	{"verbose", 'v', 'v', NULL, "more messages", NULL, NULL, NULL},
 	{"help", 'h', 'h', NULL, "show this help and exit", NULL, NULL, NULL},
@@ -155,6 +158,30 @@ bool ss_parse_size(const char *s, size_t *out)
 		return false;
 	*out = (size_t)v << shift;
 	return true;
+}
+
+/* A decimal number of digits only (no sign, no space), at most SIZE_MAX. */
+static bool parse_index(const char *s, size_t len, size_t *out)
+{
+	size_t v = 0;
+
+	if (len == 0)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9' || v > (SIZE_MAX - (size_t)(s[i] - '0')) / 10)
+			return false;
+		v = v * 10 + (size_t)(s[i] - '0');
+	}
+	*out = v;
+	return true;
+}
+
+bool ss_parse_shard(const char *s, size_t *index, size_t *count)
+{
+	const char *slash = strchr(s, '/');
+
+	return slash && parse_index(s, (size_t)(slash - s), index) &&
+	       parse_index(slash + 1, strlen(slash + 1), count) && *count > 0 && *index < *count;
 }
 
 static bool usage(FILE *err, const char *fmt, const char *a)
@@ -288,6 +315,12 @@ bool ss_options_parse(struct ss_options *o, int argc, char **argv, FILE *err)
 		case OPT_NO_PROGRESS: o->progress = 0; break;
 		case OPT_STRICT: o->strict = true; break;
 		case OPT_FORCE: o->force = true; break;
+		case OPT_SHARD:
+			if (!ss_parse_shard(optarg, &o->shard_index, &o->shard_count))
+				return usage(err, "invalid --shard '%s' (I/N with 0 <= I < N)", optarg);
+			o->shard = true;
+			break;
+		case OPT_LIST_INPUTS: o->list_inputs = true; break;
 		case 'q': o->verbosity = -1; break;
 		case 'v': o->verbosity = 1; break;
 		case 'h': o->help = true; break;

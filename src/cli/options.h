@@ -42,6 +42,9 @@ struct ss_options {
 	bool strict, force;
 	int verbosity;
 	bool help, version;
+	bool shard;                /* --shard I/N: read block I of N (SPEC 8.2) */
+	size_t shard_index, shard_count;
+	bool list_inputs;          /* print the resolved units and exit */
 	const char *const *inputs;
 	size_t ninputs;
 	struct ss_analysis_opts analysis; /* SPEC 7; owned (ss_options_release) */
@@ -91,6 +94,9 @@ void ss_options_release(struct ss_options *o);
 bool ss_options_analysis(struct ss_analysis_opts *a, int id, const char *arg, FILE *err);
 /* The checks between them once all are read (--compare needs one key). */
 bool ss_options_analysis_check(const struct ss_analysis_opts *a, FILE *err);
+
+/* "I/N" (decimal, 0 <= I < N) -> I and N; false when not such a pair. */
+bool ss_parse_shard(const char *s, size_t *index, size_t *count);
 
 /* "256M" -> bytes; false when not a size. */
 bool ss_parse_size(const char *s, size_t *out);

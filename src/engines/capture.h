@@ -39,7 +39,7 @@ struct ss_capture {
 	bool has_completion_tokens;
 	int64_t completion_tokens;
 	bool has_model;          /* the first object with a string `model` ... */
-	struct ss_buf model;     /* ... named this one (unescaped, SPEC 7.3) */
+	struct ss_buf model;     /* ... gave this name (unescaped) */
 	bool nomem;
 };
 

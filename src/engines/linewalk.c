@@ -194,6 +194,47 @@ static int response_elem(void *ctx, size_t index, enum ssj_type type, const char
 	return 0;
 }
 
+/* ---- an enriched line's source (SPEC 4.4, 8.1) ---- */
+
+int ss_source_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
+{
+	struct ss_source_scan *k = ctx;
+	enum ssj_type t = ssj_value_type(v);
+	const char *s;
+	size_t len;
+
+	if (ss_key_is(key, n, "input")) {
+		k->has_input = t == SSJ_STRING &&
+			       ssj_value_raw_string(v, &k->input.p, &k->input.n) == SSJ_OK;
+		if (!k->has_input)
+			k->bad = "source.input is not a string";
+	} else if (ss_key_is(key, n, "line")) {
+		int64_t x;
+
+		k->has_line = t == SSJ_NUMBER && ssj_value_number_text(v, &s, &len) == SSJ_OK &&
+			      ss_parse_count(s, len, &x) == SS_INT_OK;
+		if (!k->has_line)
+			k->bad = "source.line is not a line number";
+		else
+			k->line = (uint64_t)x;
+	} else if (ss_key_is(key, n, "kind")) {
+		k->has_kind = false;
+		if (t == SSJ_STRING && ssj_value_string(v, &s, &len) == SSJ_OK) {
+			for (int i = 0; i < SS_KIND_COUNT; i++) {
+				const char *name = ss_kind_name((enum ss_kind)i);
+
+				if (ss_key_is(s, len, name)) {
+					k->kind = (enum ss_kind)i;
+					k->has_kind = true;
+				}
+			}
+		}
+		if (!k->has_kind)
+			k->bad = "source.kind is not a line kind";
+	}
+	return 0;
+}
+
 /* ---- the top level of a JSONL line ---- */
 
 static int payload_n_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
@@ -206,8 +247,8 @@ static int payload_n_field(void *ctx, const char *key, size_t n, struct ssj_valu
 	if (ss_key_is(key, n, "model")) {
 		ls->payload_model.p = NULL;
 		if (ssj_value_type(v) == SSJ_STRING &&
-		    ssj_value_string(v, &ls->payload_model.p, &ls->payload_model.n) != SSJ_OK)
-			ls->payload_model.p = NULL;
+		    ssj_value_raw_string(v, &ls->payload_model.p, &ls->payload_model.n) != SSJ_OK)
+			ls->failed = true;
 	} else if (ss_key_is(key, n, "n")) {
 		ls->n_multi = false;
 		if (ssj_value_type(v) == SSJ_NUMBER &&
@@ -251,8 +292,16 @@ static int line_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 		 * gives a phase or makes a records line. */
 		ls->metadata.p = NULL;
 		ls->metadata_object = t == SSJ_OBJECT;
-		if (ssj_value_raw_json(v, &ls->metadata.p, &ls->metadata.n) != SSJ_OK)
+		if (ls->meta_inline) {
+			struct ss_meta_scan m = {false, -1, -1};
+
+			ls->meta_seen = t == SSJ_OBJECT;
+			if (ls->meta_seen && ssj_object_foreach(v, ss_meta_field, &m) != SSJ_OK)
+				ls->failed = true;
+			ls->meta = m;
+		} else if (ssj_value_raw_json(v, &ls->metadata.p, &ls->metadata.n) != SSJ_OK) {
 			ls->failed = true;
+		}
 	} else if (ss_key_is(key, n, "metrics")) {
 		ls->metrics.p = NULL;
 		if (t == SSJ_OBJECT &&
@@ -272,13 +321,24 @@ static int line_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 			ls->failed = true;
 	} else if (ss_key_is(key, n, "payload")) {
 		ls->n_multi = false;
-		ls->payload_model.p = NULL;
 		if (t == SSJ_OBJECT && ssj_object_foreach(v, payload_n_field, ls) != SSJ_OK)
 			ls->failed = true;
-	} else if (ss_key_is(key, n, "model")) {
-		ls->line_model.p = NULL;
-		if (t == SSJ_STRING && ssj_value_string(v, &ls->line_model.p, &ls->line_model.n) != SSJ_OK)
-			ls->line_model.p = NULL;
+	} else if (ss_key_is(key, n, "model") || ss_key_is(key, n, "spec_decode_status") ||
+		   ss_key_is(key, n, "spec_decode_reason")) {
+		struct span *sp = key[0] == 'm' ? &ls->model
+				  : key[12] == 's' ? &ls->status : &ls->reason;
+
+		sp->p = NULL;
+		if (t == SSJ_STRING && ssj_value_raw_string(v, &sp->p, &sp->n) != SSJ_OK)
+			ls->failed = true;
+	} else if (ss_key_is(key, n, "source")) {
+		struct ss_source_scan src;
+
+		memset(&src, 0, sizeof(src));
+		ls->source_seen = t == SSJ_OBJECT;
+		if (ls->source_seen && ssj_object_foreach(v, ss_source_field, &src) != SSJ_OK)
+			ls->failed = true;
+		ls->src = src;
 	} else if (ss_key_is(key, n, "choices")) {
 		ls->has_choices = true;
 	} else if (ss_key_is(key, n, "meta_info")) {
@@ -289,14 +349,19 @@ static int line_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 	return ls->failed || ls->nomem;
 }
 
-enum ssj_status ss_line_walk(struct ss_processor *p, const char *text, size_t len)
+enum ssj_status ss_line_walk(struct ss_processor *p, const char *text, size_t len,
+			     bool meta_inline)
 {
 	struct line_scan *ls = &p->scan;
+	enum ssj_status s;
 
 	memset(ls, 0, sizeof(*ls));
 	ls->p = p;
 	ls->text = text;
 	ls->len = len;
 	ls->hit = SIZE_MAX;
-	return ssj_parse(p->outer, text, len, line_field, ls);
+	ls->meta_inline = meta_inline;
+	s = ssj_parse(p->outer, text, len, line_field, ls);
+	ls->parsed = s == SSJ_OK && !ls->failed;
+	return s;
 }

@@ -258,23 +258,37 @@ static int payload_field(void *ctx, const char *key, size_t keylen, struct ssj_v
 	return 0;
 }
 
-enum ssj_status ss_payload_collect(struct ss_payload *pl, struct ssj_parser *parser,
-				   const char *text, size_t len)
+static enum ssj_status collect_payload(struct ss_payload *pl, struct ssj_parser *parser,
+				       const char *text, size_t len, bool validate)
 {
 	struct collect c = {pl, false, SSJ_OK};
 	enum ssj_status s;
 
 	payload_reset(pl);
 	/* Payloads are small: check them to the letter (the line walk skips). */
-	s = ssj_validate(parser, text, len);
-	if (s != SSJ_OK)
-		return s;
+	if (validate) {
+		s = ssj_validate(parser, text, len);
+		if (s != SSJ_OK)
+			return s;
+	}
 	s = ssj_parse(parser, text, len, payload_field, &c);
 	if (c.nomem)
 		return SSJ_ENOMEM;
 	if (c.err != SSJ_OK)
 		return c.err;
 	return s;
+}
+
+enum ssj_status ss_payload_collect(struct ss_payload *pl, struct ssj_parser *parser,
+				   const char *text, size_t len)
+{
+	return collect_payload(pl, parser, text, len, true);
+}
+
+enum ssj_status ss_payload_collect_valid(struct ss_payload *pl, struct ssj_parser *parser,
+					 const char *text, size_t len)
+{
+	return collect_payload(pl, parser, text, len, false);
 }
 
 bool ss_field_given(const struct ss_payload *pl, enum ss_field_id id)

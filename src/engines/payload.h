@@ -95,6 +95,10 @@ void ss_payload_release(struct ss_payload *pl);
  */
 enum ssj_status ss_payload_collect(struct ss_payload *pl, struct ssj_parser *parser,
 				   const char *text, size_t len);
+/* The same for a text already validated to the letter (a span of an
+ * enriched line that was checked whole): no second check. */
+enum ssj_status ss_payload_collect_valid(struct ss_payload *pl, struct ssj_parser *parser,
+					 const char *text, size_t len);
 
 const char *ss_field_name(enum ss_field_id id);
 

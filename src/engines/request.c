@@ -25,6 +25,8 @@ struct ss_processor *ss_processor_new(const struct ss_process_opts *opts)
 	ss_capture_init(&p->cap);
 	ss_payload_init(&p->pl);
 	ss_record_init(&p->rec);
+	ss_buf_init(&p->model);
+	ss_buf_init(&p->input);
 	p->outer = ssj_parser_new();
 	p->element = ssj_parser_new();
 	p->inner = ssj_parser_new();
@@ -46,17 +48,13 @@ void ss_processor_free(struct ss_processor *p)
 	ss_capture_release(&p->cap);
 	ss_payload_release(&p->pl);
 	ss_record_release(&p->rec);
+	ss_buf_release(&p->model);
+	ss_buf_release(&p->input);
 	ss_free(p->parts);
 	ss_free(p);
 }
 
 /* ---- metadata ---- */
-
-struct meta_scan {
-	bool cancelled;
-	int phase;          /* -1 unknown */
-	int credit_phase;   /* -1 unknown */
-};
 
 static int phase_of(struct ssj_value *v)
 {
@@ -72,9 +70,9 @@ static int phase_of(struct ssj_value *v)
 	return -1;
 }
 
-static int meta_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
+int ss_meta_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 {
-	struct meta_scan *m = ctx;
+	struct ss_meta_scan *m = ctx;
 
 	if (ss_key_is(key, n, "was_cancelled")) {
 		bool b = false;
@@ -235,8 +233,6 @@ static void finish_record(struct ss_processor *p, struct ss_outcome *o)
 	o->steps = p->rec.num_spec_steps;
 	o->accepted = p->rec.num_accepted_draft_tokens;
 	o->drafted = p->rec.num_draft_tokens;
-	o->has_k = p->rec.has_spec_tokens;
-	o->k = p->rec.num_spec_tokens;
 	if (p->rec.has_histogram) {
 		o->hist = p->rec.histogram.v;
 		o->hist_len = p->rec.histogram.len;
@@ -330,12 +326,200 @@ static bool decide_records(struct ss_processor *p, struct ss_outcome *o)
 	return true;
 }
 
+/* ---- enriched lines read back (SPEC 8.1) ---- */
+
+static bool status_of(const char *s, size_t n, enum ss_status *out)
+{
+	for (int i = 0; i < SS_ST_COUNT; i++) {
+		if (ss_key_is(s, n, ss_status_name((enum ss_status)i))) {
+			*out = (enum ss_status)i;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* A broken enriched line: malformed, counted under the file it is in. */
+static bool enriched_broken(struct ss_outcome *o, const char *why)
+{
+	o->input = NULL;
+	o->verbatim = NULL;
+	o->kind = SS_KIND_ENRICHED;
+	o->phase = SS_PHASE_PROFILING;
+	o->record = NULL;
+	set(o, SS_ST_MALFORMED, why);
+	return true;
+}
+
+/*
+ * An enriched line: its status, reason, source, model, metadata, metrics
+ * and record are taken as written; the record is validated (SPEC 2.4, 2.5)
+ * and must agree with the status. `meta` is what its metadata said.
+ */
+static bool decide_enriched(struct ss_processor *p, struct ss_outcome *o, const char *text,
+			    size_t len, const struct ss_meta_scan *meta)
+{
+	struct line_scan *ls = &p->scan;
+	const struct ss_source_scan *src = &ls->src;
+	enum ss_status st;
+	enum ssj_status s;
+	char why[SS_REASON_MAX];
+	struct ss_buf tmp = SS_BUF_INIT;
+	bool known, rewrite = false;
+
+	o->kind = SS_KIND_ENRICHED;
+	if (!ls->status.p)
+		return enriched_broken(o, "spec_decode_status is missing or not a string");
+	if (!ss_json_unescape(ls->status.p, ls->status.n, &tmp)) {
+		bool nomem = tmp.failed;
+
+		ss_buf_release(&tmp);
+		return nomem ? false : enriched_broken(o, "spec_decode_status: invalid escape");
+	}
+	known = status_of(tmp.data ? tmp.data : "", tmp.len, &st);
+	if (!known)
+		snprintf(why, sizeof(why), "unknown spec_decode_status \"%.60s\"",
+			 tmp.data ? tmp.data : "");
+	ss_buf_release(&tmp);
+	if (!known) {
+		sanitize(why);
+		return enriched_broken(o, why);
+	}
+	if (!ls->source_seen)
+		return enriched_broken(o, "source is missing or not an object");
+	if (src->bad)
+		return enriched_broken(o, src->bad);
+	if (!src->has_input || !src->has_line || !src->has_kind)
+		return enriched_broken(o, !src->has_input ? "source.input is missing"
+					  : !src->has_line ? "source.line is missing"
+							    : "source.kind is missing");
+	ss_buf_reset(&p->input);
+	if (!ss_json_unescape(src->input.p, src->input.n, &p->input) || p->input.len == 0 ||
+	    memchr(p->input.data, '\0', p->input.len)) {
+		if (p->input.failed)
+			return false;
+		return enriched_broken(o, "source.input is not a file name");
+	}
+
+	if (st == SS_ST_OK || st == SS_ST_ZERO_STEP) {
+		enum ss_engine e;
+		struct ss_reader rd;
+
+		if (!ls->sda_present || ls->sda_type != SSJ_OBJECT)
+			return enriched_broken(o, "no spec_decode_acceptance record for an ok or zero_step status");
+		/* the whole line was validated (enriched_line) */
+		s = ss_payload_collect_valid(&p->pl, p->inner, ls->sda.p, ls->sda.n);
+		if (s == SSJ_ENOMEM)
+			return false;
+		if (s != SSJ_OK) {
+			snprintf(why, sizeof(why), "spec_decode_acceptance: %s", ssj_strerror(s));
+			return enriched_broken(o, why);
+		}
+		ss_reader_init(&rd, &p->pl, why, sizeof(why));
+		if (!ss_records_line_map(&rd, &p->rec))
+			return enriched_broken(o, why);
+		if (!ss_record_check(&p->rec, why, sizeof(why)))
+			return enriched_broken(o, why);
+		if (ss_record_status(&p->rec) != st)
+			return enriched_broken(o, st == SS_ST_OK
+						  ? "spec_decode_status is ok but the record is zero-step"
+						  : "spec_decode_status is zero_step but the record has steps");
+		e = ss_engine_from_name(p->rec.engine);
+		o->status = SS_ST_OK;
+		if (p->opts.only_engine != SS_ENGINE_NONE && e != p->opts.only_engine) {
+			/* no longer what the line says: it is written anew */
+			set(o, SS_ST_UNRECOGNIZED, "record of an engine excluded by --engine");
+			rewrite = true;
+		} else {
+			finish_record(p, o);
+			o->reason[0] = '\0';
+		}
+	} else {
+		o->status = st;
+		o->reason[0] = '\0';
+		if (ls->reason.p) {
+			ss_buf_reset(&tmp);
+			if (ss_json_unescape(ls->reason.p, ls->reason.n, &tmp) && tmp.len)
+				snprintf(o->reason, sizeof(o->reason), "%.*s",
+					 (int)(tmp.len < SS_REASON_MAX - 1 ? tmp.len : SS_REASON_MAX - 1),
+					 tmp.data);
+			ss_buf_release(&tmp);
+			sanitize(o->reason);
+		}
+	}
+	o->kind = src->kind;
+	o->line = src->line;
+	o->input = p->input.data;
+	o->input_len = p->input.len;
+	o->verbatim = rewrite ? NULL : text;
+	o->verbatim_len = rewrite ? 0 : len;
+	/*
+	 * The phase, as the run that wrote the line decided it (SPEC 1.5): from
+	 * the metadata of AIPerf lines; a records line whose metrics were
+	 * unreadable kept its phase but is written with kind unknown.
+	 */
+	o->phase = SS_PHASE_PROFILING;
+	if (src->kind == SS_KIND_RAW || src->kind == SS_KIND_RECORDS ||
+	    (src->kind == SS_KIND_UNKNOWN && st == SS_ST_UNPARSABLE))
+		o->phase = meta->phase >= 0 ? (enum ss_phase)meta->phase
+			   : meta->credit_phase >= 0 ? (enum ss_phase)meta->credit_phase
+						    : SS_PHASE_PROFILING;
+	return true;
+}
+
+static enum ss_kind detect(const struct ss_processor *p);
+
+/*
+ * An enriched line, once its walk succeeded. It is written back unchanged,
+ * so the whole line is validated to the letter (its metadata with it, once).
+ */
+static bool enriched_line(struct ss_processor *p, struct ss_outcome *o, const char *text,
+			  size_t len)
+{
+	struct line_scan *ls = &p->scan;
+	struct ss_meta_scan meta = {false, -1, -1};
+	enum ssj_status s = SSJ_OK;
+
+	if (ls->meta_inline) {
+		/* validated before the walk, which read the metadata */
+		if (ls->meta_seen)
+			meta = ls->meta;
+	} else {
+		s = ssj_validate(p->inner, text, len);
+		if (s == SSJ_OK && ls->metadata.p && ls->metadata_object)
+			s = ssj_parse(p->inner, ls->metadata.p, ls->metadata.n, ss_meta_field,
+				      &meta);
+	}
+	if (s != SSJ_OK) {
+		if (s == SSJ_ENOMEM)
+			return false;
+		set(o, SS_ST_UNPARSABLE, ssj_strerror(s));
+		return true;
+	}
+	if (!decide_enriched(p, o, text, len, &meta))
+		return false;
+	if (!o->verbatim && ls->meta_inline && ls->meta_seen) {
+		/* written anew, with its metadata: walk again for the span */
+		s = ss_line_walk(p, text, len, false);
+		if (s != SSJ_OK || ls->nomem || p->cap.nomem)
+			return s == SSJ_ENOMEM || ls->nomem || p->cap.nomem ? false : true;
+	}
+	if (ls->metadata.p) {
+		o->metadata = ls->metadata.p;
+		o->metadata_len = ls->metadata.n;
+	}
+	return true;
+}
+
 static enum ss_kind detect(const struct ss_processor *p)
 {
 	const struct line_scan *ls = &p->scan;
 
 	if (p->opts.force_kind != SS_KIND_UNKNOWN && p->opts.force_kind != SS_KIND_SSE)
 		return p->opts.force_kind;
+	/* specscan's own line first: it also has `metadata` and `metrics` */
+	if (ls->status.p && ls->source_seen)
+		return SS_KIND_ENRICHED;
 	if (ls->has_responses)
 		return SS_KIND_RAW;
 	if (ls->metadata.p && ls->metadata_object && ls->metrics.p)
@@ -351,9 +535,25 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 	struct line_scan *ls = &p->scan;
 	enum ssj_status s;
 	enum ss_kind kind;
-	struct meta_scan meta = {false, -1, -1};
+	struct ss_meta_scan meta = {false, -1, -1};
+	bool validated;
 
-	s = ss_line_walk(p, text, len);
+	/*
+	 * specscan's own lines start with their source: they are copied to
+	 * --records unchanged, so validated whole, and validating first lets
+	 * the walk reuse the validated document.
+	 */
+	validated = len > 11 && memcmp(text, "{\"source\":{", 11) == 0;
+	if (validated) {
+		s = ssj_validate(p->outer, text, len);
+		if (s != SSJ_OK) {
+			if (s == SSJ_ENOMEM)
+				return false;
+			set(o, SS_ST_UNPARSABLE, ssj_strerror(s));
+			return true;
+		}
+	}
+	s = ss_line_walk(p, text, len, validated);
 	if (ls->nomem || p->cap.nomem || s == SSJ_ENOMEM)
 		return false;
 	if (ls->failed && s == SSJ_STOPPED)
@@ -362,13 +562,26 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 		set(o, SS_ST_UNPARSABLE, ssj_strerror(s));
 		return true;
 	}
+	if (detect(p) == SS_KIND_ENRICHED)
+		return enriched_line(p, o, text, len);
+	if (validated) {
+		/* it looked like one of specscan's lines but is not: walk as usual */
+		ss_capture_reset(&p->cap);
+		s = ss_line_walk(p, text, len, false);
+		if (ls->nomem || p->cap.nomem || s == SSJ_ENOMEM)
+			return false;
+		if (s != SSJ_OK || ls->failed) {
+			set(o, SS_ST_UNPARSABLE, ssj_strerror(s == SSJ_OK ? SSJ_ESYNTAX : s));
+			return true;
+		}
+	}
 	/* Spans copied verbatim into the outputs must be valid to the letter. */
 	if (ls->metadata.p) {
-		struct meta_scan m = {false, -1, -1};
+		struct ss_meta_scan m = {false, -1, -1};
 
 		s = ssj_validate(p->inner, ls->metadata.p, ls->metadata.n);
 		if (s == SSJ_OK && ls->metadata_object)
-			s = ssj_parse(p->inner, ls->metadata.p, ls->metadata.n, meta_field, &m);
+			s = ssj_parse(p->inner, ls->metadata.p, ls->metadata.n, ss_meta_field, &m);
 		if (s != SSJ_OK) {
 			if (s == SSJ_ENOMEM)
 				return false;
@@ -425,45 +638,42 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 	return decide_captured(p, o, kind == SS_KIND_RAW && ls->n_multi);
 }
 
+/* Point o->model at a name given as a string's escaped text. */
+static bool model_from(struct ss_processor *p, struct ss_outcome *o, struct span esc)
+{
+	ss_buf_reset(&p->model);
+	if (!ss_json_unescape(esc.p, esc.n, &p->model))
+		return !p->model.failed;  /* an invalid escape: no model */
+	o->model = p->model.data ? p->model.data : "";
+	o->model_len = p->model.len;
+	return true;
+}
+
 /*
- * The request's model (SPEC 7.3): a raw line's payload.model, else the
- * model of the first of its objects that names one (with the key
- * prefilter, the first object parsed), else the line's own.
+ * SPEC 7.3's model: a raw line's `payload.model`, else the model of the
+ * first of the request's objects that names one (a body or records line is
+ * its own object; an enriched line's is taken as written).
  */
-static void set_model(struct ss_processor *p, const struct ss_request_text *req,
-		      struct ss_outcome *o)
+static bool find_model(struct ss_processor *p, struct ss_outcome *o, bool sse)
 {
 	const struct line_scan *ls = &p->scan;
 
-	if (!req->sse && ls->payload_model.p) {
-		o->model = ls->payload_model.p;
-		o->model_len = ls->payload_model.n;
-	} else if (p->cap.has_model) {
-		o->model = p->cap.model.data ? p->cap.model.data : "";
-		o->model_len = p->cap.model.len;
-	} else if (!req->sse && ls->line_model.p) {
-		o->model = ls->line_model.p;
-		o->model_len = ls->line_model.n;
+	if (!sse && !ls->parsed)
+		return true;
+	if (!sse && o->kind == SS_KIND_RAW && ls->payload_model.p)
+		return model_from(p, o, ls->payload_model);
+	if (sse || o->kind == SS_KIND_RAW) {
+		if (p->cap.has_model) {
+			o->model = p->cap.model.data ? p->cap.model.data : "";
+			o->model_len = p->cap.model.len;
+		}
+		return true;
 	}
+	return ls->model.p ? model_from(p, o, ls->model) : true;
 }
-
-static bool process(struct ss_processor *p, const struct ss_request_text *req,
-		    struct ss_outcome *o);
 
 bool ss_process(struct ss_processor *p, const struct ss_request_text *req,
 		struct ss_outcome *o)
-{
-	bool ok;
-
-	memset(&p->scan, 0, sizeof(p->scan));
-	ok = process(p, req, o);
-	if (ok)
-		set_model(p, req, o);
-	return ok;
-}
-
-static bool process(struct ss_processor *p, const struct ss_request_text *req,
-		    struct ss_outcome *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->line = req->line;
@@ -482,11 +692,11 @@ static bool process(struct ss_processor *p, const struct ss_request_text *req,
 		for (size_t i = 0; i < req->nparts; i++)
 			if (!ss_capture_object(&p->cap, p->inner, req->parts[i], req->lens[i]))
 				return false;
-		return decide_captured(p, o, false);
+		return decide_captured(p, o, false) && find_model(p, o, true);
 	}
 	if (req->nparts != 1) {
 		set(o, SS_ST_UNPARSABLE, "empty record");
 		return true;
 	}
-	return process_line(p, req->parts[0], req->lens[0], o);
+	return process_line(p, req->parts[0], req->lens[0], o) && find_model(p, o, false);
 }

@@ -29,7 +29,21 @@ bool ss_filelist_push(struct ss_filelist *l, char *path, int err)
 		return false;
 	l->v[l->len].path = path;
 	l->v[l->len].err = err;
+	l->v[l->len].fail = err ? SS_ENTRY_WALK : SS_ENTRY_OK;
 	l->len++;
+	return true;
+}
+
+bool ss_filelist_push_failed(struct ss_filelist *l, const char *path, enum ss_entry_fail fail,
+			     int err)
+{
+	char *p = ss_strdup(path);
+
+	if (!p || !ss_filelist_push(l, p, err)) {
+		ss_free(p);
+		return false;
+	}
+	l->v[l->len - 1].fail = fail;
 	return true;
 }
 

@@ -44,6 +44,7 @@ struct ss_inputs {
 	const char *const *paths;
 	size_t npaths, next_path;
 	bool recursive;
+	bool resolved;      /* every path was expanded up front (a shard, a list) */
 	struct ss_msg *msg;
 	struct ss_filelist files;
 	size_t next_file;
@@ -76,23 +77,22 @@ enum ss_next ss_fail_input(struct ss_msg *msg, char **slot, char *name, const ch
 		 ? STEP_FAILED                                                    \
 		 : STEP_FATAL)
 
-/* Turn the next command-line path into file entries. */
-static enum step expand(struct ss_inputs *it)
+/*
+ * Append the file entries of one command-line path. A path that cannot be
+ * read is an entry too, reported when its turn comes.
+ */
+static enum step expand_path(struct ss_inputs *it, const char *path)
 {
-	const char *path = it->npaths ? it->paths[it->next_path] : "-";
 	struct stat st;
 	char *art, *p;
 	bool nomem;
 	size_t first;
 
-	it->next_path++;
-	ss_filelist_clear(&it->files, it->next_file);
-	it->next_file = 0;
 	if (strcmp(path, "-") == 0)
 		return ss_filelist_push(&it->files, NULL, 0) ? STEP_AGAIN : STEP_FATAL;
 	if (stat(path, &st) != 0)
-		return fail_input(it, ss_strdup(path), "cannot open '%s': %s", path,
-				  strerror(errno));
+		return ss_filelist_push_failed(&it->files, path, SS_ENTRY_STAT, errno) ? STEP_AGAIN
+											: STEP_FATAL;
 	if (!S_ISDIR(st.st_mode)) {
 		p = ss_strdup(path);
 		return p && (ss_filelist_push(&it->files, p, 0) || (ss_free(p), false)) ?
@@ -105,19 +105,29 @@ static enum step expand(struct ss_inputs *it)
 		return ss_filelist_push(&it->files, art, 0) || (ss_free(art), false) ?
 		       STEP_AGAIN : STEP_FATAL;
 	if (!it->recursive)
-		return fail_input(it, ss_strdup(path),
-				  "'%s' is a directory but not an AIPerf artifact directory "
-				  "(no " SS_ART_RAW " or " SS_ART_REC "); use -r to read a tree",
-				  path);
+		return ss_filelist_push_failed(&it->files, path, SS_ENTRY_NOT_ARTDIR, 0)
+			       ? STEP_AGAIN
+			       : STEP_FATAL;
 	first = it->files.len;
 	if (!ss_dirwalk(&it->files, path, it->opts.stop))
 		return STEP_FATAL;
 	if (it->files.len == first && !(it->opts.stop && *it->opts.stop))
-		return fail_input(it, ss_strdup(path),
-				  "'%s': no AIPerf artifact directory found below it (-r reads "
-				  "only those; pass other files by name or glob)", path);
+		return ss_filelist_push_failed(&it->files, path, SS_ENTRY_NO_ARTDIRS, 0)
+			       ? STEP_AGAIN
+			       : STEP_FATAL;
 	ss_filelist_sort(&it->files, first);
 	return STEP_AGAIN;
+}
+
+/* Turn the next command-line path into file entries. */
+static enum step expand(struct ss_inputs *it)
+{
+	const char *path = it->npaths ? it->paths[it->next_path] : "-";
+
+	it->next_path++;
+	ss_filelist_clear(&it->files, it->next_file);
+	it->next_file = 0;
+	return expand_path(it, path);
 }
 
 /* Make `s` (a decoded stream named `name`, owned) the current input. */
@@ -198,9 +208,25 @@ static enum step open_file(struct ss_inputs *it, struct ss_file_entry *fe)
 	char *name;
 	int fd = 0;
 
-	if (fe->err)
+	switch (fe->fail) {
+	case SS_ENTRY_OK:
+		break;
+	case SS_ENTRY_WALK:
 		return fail_input(it, ss_strdup(shown), "cannot read directory '%s': %s", shown,
 				  strerror(fe->err));
+	case SS_ENTRY_STAT:
+		return fail_input(it, ss_strdup(shown), "cannot open '%s': %s", shown,
+				  strerror(fe->err));
+	case SS_ENTRY_NOT_ARTDIR:
+		return fail_input(it, ss_strdup(shown),
+				  "'%s' is a directory but not an AIPerf artifact directory "
+				  "(no " SS_ART_RAW " or " SS_ART_REC "); use -r to read a tree",
+				  shown);
+	case SS_ENTRY_NO_ARTDIRS:
+		return fail_input(it, ss_strdup(shown),
+				  "'%s': no AIPerf artifact directory found below it (-r reads "
+				  "only those; pass other files by name or glob)", shown);
+	}
 	if (fe->path) {
 		do
 			fd = open(fe->path, O_RDONLY | O_CLOEXEC);
@@ -231,6 +257,36 @@ static enum step open_file(struct ss_inputs *it, struct ss_file_entry *fe)
 
 /* ---- the iterator ---- */
 
+/*
+ * Expand every path now (SPEC 8.2: the units are the resolved inputs:
+ * files, the files directories select, each archive one unit, each failed
+ * path one unit) and keep only the shard's contiguous block
+ * floor(I*M/N) .. floor((I+1)*M/N) - 1. false: out of memory.
+ */
+static bool resolve(struct ss_inputs *it, const struct ss_inputs_opts *opts)
+{
+	size_t total = it->npaths ? it->npaths : 1, lo = 0, hi;
+
+	for (size_t i = 0; i < total; i++)
+		if (expand_path(it, it->npaths ? it->paths[i] : "-") == STEP_FATAL)
+			return false;
+	it->next_path = total;
+	hi = it->files.len;
+	if (opts->shard_count > 0) {
+		unsigned __int128 m = it->files.len;
+
+		lo = (size_t)(m * opts->shard_index / opts->shard_count);
+		hi = (size_t)(m * (opts->shard_index + 1) / opts->shard_count);
+	}
+	for (size_t i = 0; i < it->files.len; i++)
+		if (i < lo || i >= hi)
+			ss_free(it->files.v[i].path);
+	memmove(it->files.v, it->files.v + lo, (hi - lo) * sizeof(*it->files.v));
+	it->files.len = hi - lo;
+	it->resolved = true;
+	return true;
+}
+
 struct ss_inputs *ss_inputs_new(const char *const *paths, size_t n,
 				const struct ss_inputs_opts *opts, struct ss_msg *msg)
 {
@@ -244,7 +300,21 @@ struct ss_inputs *ss_inputs_new(const char *const *paths, size_t n,
 	if (opts)
 		it->opts = *opts;
 	it->msg = msg;
+	if (opts && (opts->resolve || opts->shard_count > 0) && !resolve(it, opts)) {
+		ss_inputs_free(it);
+		return NULL;
+	}
 	return it;
+}
+
+size_t ss_inputs_unit_count(const struct ss_inputs *it)
+{
+	return it->resolved ? it->files.len : 0;
+}
+
+const char *ss_inputs_unit_name(const struct ss_inputs *it, size_t i)
+{
+	return it->files.v[i].path ? it->files.v[i].path : "-";
 }
 
 static void drop_current(struct ss_inputs *it)

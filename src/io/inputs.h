@@ -34,6 +34,14 @@ struct ss_inputs_opts {
 	 * however it was reached (walk, artifact directory, stdin, a link),
 	 * is refused before anything is written. */
 	const struct ss_fileids *outputs;
+	/*
+	 * resolve: expand every path when the iterator is created (directories
+	 * walked, each archive or failed path one unit), so the units can be
+	 * listed. shard_count > 0: keep only block shard_index of shard_count
+	 * of them (SPEC 8.2); implies resolve.
+	 */
+	bool resolve;
+	size_t shard_index, shard_count;
 };
 
 struct ss_inputs;
@@ -42,6 +50,15 @@ struct ss_inputs;
 struct ss_inputs *ss_inputs_new(const char *const *paths, size_t n,
 				const struct ss_inputs_opts *opts, struct ss_msg *msg);
 void ss_inputs_free(struct ss_inputs *it);
+
+/*
+ * The units of a resolved iterator (opts.resolve or a shard), in order:
+ * paths as given or as a walk found them, `-` for standard input. 0 for an
+ * iterator that was not resolved. Names are valid as long as the iterator,
+ * and only before the first ss_inputs_next().
+ */
+size_t ss_inputs_unit_count(const struct ss_inputs *it);
+const char *ss_inputs_unit_name(const struct ss_inputs *it, size_t i);
 
 /*
  * The next input, in order. SS_NEXT_OK: *out is a stream owned by the

@@ -30,7 +30,7 @@ struct ss_outcome {
 	/* For ok records: what the aggregation needs. */
 	bool has_steps;
 	int64_t steps, accepted, drafted;
-	bool has_k;          /* num_spec_tokens (SPEC 7.1) */
+	bool has_k;          /* num_spec_tokens (SPEC 7.1; set by ss_outcome_values) */
 	int64_t k;
 	struct ss_req_values values;     /* set by ss_outcome_values() */
 	const int64_t *hist; /* dense histogram, borrowed (see ss_process) */
@@ -41,8 +41,14 @@ struct ss_outcome {
 	size_t metadata_len;            /* 0: none */
 	const char *metrics;            /* a records line's `metrics` object */
 	size_t metrics_len;             /* 0: none */
-	const char *model;              /* the request's model (SPEC 7.3), unescaped; */
-	size_t model_len;               /* NULL: none */
+	const char *model;              /* the model name (SPEC 7.3), unescaped */
+	size_t model_len;               /* model NULL: none */
+	/* An enriched line read back (SPEC 8.1), borrowed like the views above: */
+	const char *input;              /* its source.input, unescaped; NULL: */
+	size_t input_len;               /*   counted under the stream's name */
+	/* (`line` and `kind` are then its source.line and source.kind) */
+	const char *verbatim;           /* the line, written back unchanged */
+	size_t verbatim_len;            /* verbatim NULL: the line is composed */
 };
 
 /* The outcome's engine name, however long. */

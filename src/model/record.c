@@ -31,7 +31,7 @@ const char *ss_status_label(enum ss_status s)
 const char *ss_kind_name(enum ss_kind k)
 {
 	static const char *const names[SS_KIND_COUNT] = {
-		"unknown", "raw", "records", "body", "sse",
+		"unknown", "raw", "records", "body", "sse", "enriched",
 	};
 	return (unsigned)k < SS_KIND_COUNT ? names[k] : "unknown";
 }

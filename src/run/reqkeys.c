@@ -136,7 +136,11 @@ bool ss_keybuf_add(struct ss_keybuf *kb, const struct ss_group_spec *spec, const
 		set_null(v);
 		switch (spec->keys[k].kind) {
 		case SS_GK_INPUT:
-			set_str(kb, v, input, strlen(input));
+			/* an enriched line counts under its source.input (SPEC 8.1) */
+			if (o->input)
+				set_str(kb, v, o->input, o->input_len);
+			else
+				set_str(kb, v, input, strlen(input));
 			break;
 		case SS_GK_ENGINE:
 			if (r)

@@ -29,9 +29,10 @@ void ss_keybuf_release(struct ss_keybuf *kb);
 void ss_keybuf_reset(struct ss_keybuf *kb);
 
 /*
- * Append the key values of one request: `input` its input's name, `o` its
- * outcome (o->record and o->metadata still valid), `parser` a scratch
- * parser for meta.NAME. false when out of memory.
+ * Append the key values of one request: `input` its input's name (an
+ * enriched line's source.input, o->input, comes first), `o` its outcome
+ * (its borrowed views still valid), `parser` a scratch parser for
+ * meta.NAME. false when out of memory.
  */
 bool ss_keybuf_add(struct ss_keybuf *kb, const struct ss_group_spec *spec, const char *input,
 		   const struct ss_outcome *o, struct ssj_parser *parser);

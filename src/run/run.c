@@ -44,6 +44,9 @@ struct slot {
 	struct ss_buf engines;     /* long engine names (SPEC 2.6), NUL-ended */
 	size_t hist_cap;
 	struct ss_vec_i64 hists;
+	size_t *name_off;          /* per outcome, into names; SIZE_MAX: none */
+	size_t name_cap;
+	struct ss_buf names;       /* enriched lines' source.input, NUL-separated */
 	struct ss_buf jsonl;
 	struct ss_keybuf keys;     /* --group-by values, one tuple per outcome */
 	bool nomem;
@@ -74,6 +77,8 @@ static void slot_release(struct slot *s)
 	ss_free(s->eng_off);
 	ss_buf_release(&s->engines);
 	SS_VEC_RELEASE(&s->hists);
+	ss_free(s->name_off);
+	ss_buf_release(&s->names);
 	ss_buf_release(&s->jsonl);
 	ss_keybuf_release(&s->keys);
 }
@@ -88,6 +93,7 @@ static void slot_clear(struct slot *s)
 	s->nouts = 0;
 	s->hists.len = 0;
 	ss_buf_reset(&s->engines);
+	ss_buf_reset(&s->names);
 	ss_buf_reset(&s->jsonl);
 	ss_keybuf_reset(&s->keys);
 }
@@ -133,7 +139,8 @@ static bool grow_outs(struct slot *s)
 
 	return SS_ALLOC_GROW(s->outs, need, s->outs_cap) &&
 	       SS_ALLOC_GROW(s->hist_off, need, s->hist_cap) &&
-	       SS_ALLOC_GROW(s->eng_off, need, s->eng_cap);
+	       SS_ALLOC_GROW(s->eng_off, need, s->eng_cap) &&
+	       SS_ALLOC_GROW(s->name_off, need, s->name_cap);
 }
 
 /* Process every request of a slot's batch. */
@@ -189,11 +196,20 @@ static void process_slot(struct worker *w, struct slot *s, const struct ss_run_c
 			if (s->engines.failed)
 				goto nomem;
 		}
+		s->name_off[s->nouts] = SIZE_MAX;
+		if (o->input) {
+			s->name_off[s->nouts] = s->names.len;
+			ss_buf_add(&s->names, o->input, o->input_len);
+			ss_buf_addc(&s->names, '\0');
+			if (s->names.failed)
+				goto nomem;
+		}
 		/* The borrowed views die with the processor's next request. */
 		o->engine_long = NULL;
 		o->hist = NULL;
 		o->record = NULL;
-		o->metadata = o->metrics = o->model = NULL;
+		o->metadata = o->metrics = NULL;
+		o->model = o->input = o->verbatim = NULL;
 		s->nouts++;
 	}
 	return;
@@ -312,6 +328,10 @@ static bool collect_slot(const struct ss_run_cfg *cfg, struct slot *s, struct ss
 			o->hist = s->hists.v + s->hist_off[i];
 		if (s->eng_off[i] != SIZE_MAX)
 			o->engine_long = s->engines.data + s->eng_off[i];
+		if (s->name_off[i] != SIZE_MAX) {
+			o->input = s->names.data + s->name_off[i];
+			o->input_len = strlen(o->input);
+		}
 		if (cfg->group_by && cfg->group_by->n) {
 			struct ss_kv key[SS_GROUP_MAX_KEYS];
 
@@ -324,7 +344,8 @@ static bool collect_slot(const struct ss_run_cfg *cfg, struct slot *s, struct ss
 		if (o->status != SS_ST_OK) {
 			if (is_problem(o->status) || msg->verbosity > 0)
 				ss_msg_request(msg, (unsigned)o->status,
-					       ss_status_name(o->status), s->name, o->line,
+					       ss_status_name(o->status),
+					       o->input ? o->input : s->name, o->line,
 					       o->reason);
 		}
 	}
@@ -344,8 +365,13 @@ static bool collect_slot(const struct ss_run_cfg *cfg, struct slot *s, struct ss
 enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 			  struct ss_msg *msg)
 {
-	struct ss_inputs_opts iopts = {cfg->recursive, cfg->stop, cfg->zstd_window_log,
-				       cfg->spool_limit, cfg->outputs};
+	struct ss_inputs_opts iopts = {.recursive = cfg->recursive,
+				       .stop = cfg->stop,
+				       .zstd_window_log = cfg->zstd_window_log,
+				       .spool_limit = cfg->spool_limit,
+				       .outputs = cfg->outputs,
+				       .shard_index = cfg->shard_index,
+				       .shard_count = cfg->shard_count};
 	struct reader r;
 	struct run_ctx rc;
 	struct ss_pool_ops ops;

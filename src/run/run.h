@@ -31,6 +31,7 @@ struct ss_run_cfg {
 	const char *const *paths;
 	size_t npaths;
 	bool recursive;
+	size_t shard_index, shard_count; /* shard_count 0: all inputs */
 	enum ss_kind force_kind;
 	enum ss_engine only_engine;
 	size_t max_record;

@@ -16,7 +16,9 @@ SPEC5 = ["format", "json", "csv", "records", "output-dir", "table", "no-table", 
          # SPEC 7.7
          "positions", "draft-cost", "ci", "bootstrap", "seed", "group-by", "compare", "expect",
          # issue 13 (README "Reliability"): resource limits
-         "memory-limit", "spool-limit", "zstd-window-log"]
+         "memory-limit", "spool-limit", "zstd-window-log",
+         # SPEC 8.2
+         "shard", "list-inputs"]
 
 
 def help_options():
