@@ -368,6 +368,26 @@ class Groups(Case):
         self.assertEqual([(r["key"]["model"], r["requests"]["total"]) for r in rows],
                          [("b", 1), ("c-model", 2), ("p-model", 1), ("s-model", 1)])
 
+    def test_groups_from_partial_results(self):
+        # SPEC 8.1: enriched lines group by their source.input (and model),
+        # so a merge of partials gives the groups of one run
+        with TempDir() as d:
+            a = write(os.path.join(d, "a.jsonl"), [body_line(r) for r in pseudo_records(20, 4)])
+            b = write(os.path.join(d, "b.jsonl"), [body_line(SPEC_A), body_line(SPEC_B)])
+            opts = ["--group-by", "input,model", "--positions", "--ci", "90", "--bootstrap", "30"]
+            one = run(opts + [a, b])
+            parts = []
+            for i, path in enumerate((a, b)):
+                part = os.path.join(d, "part-%d.jsonl" % i)
+                self.assertRan(run(["-f", "none", "--records", part, path]))
+                parts.append(part)
+            merged = run(opts + parts)
+        self.assertRan(one)
+        self.assertRan(merged)
+        self.assertEqual(loads(merged.out)["analysis"], loads(one.out)["analysis"])
+        self.assertEqual([r["key"]["input"] for r in
+                          loads(merged.out)["analysis"]["groups"]["rows"]], [a, b])
+
     def test_group_table_console(self):
         with TempDir() as d:
             a = write(os.path.join(d, "a.jsonl"), [body_line(SPEC_A)])
