@@ -70,7 +70,7 @@ bool ss_options_analysis(struct ss_analysis_opts *a, int id, const char *arg, FI
 		a->ci = true;
 		return true;
 	case SS_OPT_BOOTSTRAP:
-		if (!parse_u64(arg, 1000000, &u) || u < 1) {
+		if (!parse_u64(arg, SS_BOOT_MAX_RESAMPLES, &u) || u < 1) {
 			snprintf(msg, sizeof(msg), "invalid resample count '%s' for --bootstrap (1 to 1000000)", arg);
 			return usage(err, msg);
 		}
