@@ -14,6 +14,7 @@ CLI_TESTS = \
 	tests/cli/test_edges.py \
 	tests/cli/test_accounting.py \
 	tests/cli/test_determinism.py \
+	tests/cli/test_analysis.py \
 	tests/cli/test_slurm.py \
 	tests/cli/test_shard.py
 

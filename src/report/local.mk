@@ -4,7 +4,11 @@ libspecscan_la_SOURCES += \
 	src/report/numfmt.c src/report/numfmt.h \
 	src/report/report.h src/report/report_int.h \
 	src/report/aggjson.c src/report/csv.c \
-	src/report/table.c src/report/jsonl.c
+	src/report/table.c src/report/jsonl.c \
+	src/report/grid.c src/report/grid.h \
+	src/report/analysis_json.c src/report/analysis_csv.c \
+	src/report/analysis_text.c src/report/analysis_text.h \
+	src/report/markdown.c
 
 check_PROGRAMS += tests/unit/test_numfmt tests/unit/test_report
 TESTS += tests/unit/test_numfmt tests/unit/test_report
