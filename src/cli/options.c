@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/alloc.h"
+#include "util/msg.h"
 
 /* Ids of long-only options, above any character. */
 enum {
@@ -18,7 +19,8 @@ enum {
 
 static const struct ss_option_value formats[] = {
 	{"json", SS_FMT_JSON, true}, {"csv", SS_FMT_CSV, false},
-	{"table", SS_FMT_TABLE, false}, {"jsonl", SS_FMT_JSONL, false},
+	{"table", SS_FMT_TABLE, false}, {"markdown", SS_FMT_MARKDOWN, false},
+	{"jsonl", SS_FMT_JSONL, false},
 	{"none", SS_FMT_NONE, false}, {NULL, 0, false},
 };
 
@@ -64,6 +66,14 @@ const struct ss_option_desc ss_option_table[] = {
 	{"no-progress", 0, OPT_NO_PROGRESS, NULL, "do not (default: on when stderr is a terminal)", NULL, NULL, NULL},
 	{"strict", 0, OPT_STRICT, NULL, "exit 1 when a request is malformed, unparsable or oversize", NULL, NULL, NULL},
 	{"force", 0, OPT_FORCE, NULL, "replace existing output files", NULL, NULL, NULL},
+	{"positions", 0, SS_OPT_POSITIONS, NULL, "acceptance by draft position and the shorter-draft table", NULL, NULL, NULL},
+	{"draft-cost", 0, SS_OPT_DRAFT_COST, "C", "draft token cost per target pass: speedup, suggested k", NULL, NULL, NULL},
+	{"ci", 0, SS_OPT_CI, "LEVEL", "bootstrap intervals at LEVEL % (e.g. 95)", NULL, NULL, NULL},
+	{"bootstrap", 0, SS_OPT_BOOTSTRAP, "B", "resamples for --ci (default 1000, at most 1000000)", NULL, NULL, NULL},
+	{"seed", 0, SS_OPT_SEED, "S", "seed of the resamples (default 1)", NULL, NULL, NULL},
+	{"group-by", 0, SS_OPT_GROUP_BY, "KEYS", "results per group of input, engine, k, phase, model, osl, meta.NAME", NULL, NULL, NULL},
+	{"compare", 0, SS_OPT_COMPARE, "VALUE", "differences against the group VALUE (one --group-by key)", NULL, NULL, NULL},
+	{"expect", 0, SS_OPT_EXPECT, "EXPR", "exit 4 unless TAG>=VALUE holds (>, <=, < too; repeatable)", NULL, NULL, NULL},
 	{"shard", 0, OPT_SHARD, "I/N", "read only block I of N of the resolved inputs (0 <= I < N)", NULL, NULL, NULL},
 	{"list-inputs", 0, OPT_LIST_INPUTS, NULL, "print the resolved inputs (of the shard), one a line, and exit", NULL, NULL, NULL},
 	{"quiet", 'q', 'q', NULL, "fewer messages", NULL, NULL, NULL},
@@ -118,7 +128,8 @@ void ss_options_help(FILE *out)
 		}
 	}
 	fputs("\nExit status: 0 report written; 1 report written but an input could not\n"
-	      "be read (or --strict found bad requests); 2 usage error; 3 nothing written.\n",
+	      "be read (or --strict found bad requests); 2 usage error; 3 nothing written;\n"
+	      "4 report written but an --expect failed.\n",
 	      out);
 }
 
@@ -175,10 +186,14 @@ bool ss_parse_shard(const char *s, size_t *index, size_t *count)
 	       parse_index(slash + 1, strlen(slash + 1), count) && *count > 0 && *index < *count;
 }
 
+/* The argument comes from the command line: written escaped (util/msg.h). */
 static bool usage(FILE *err, const char *fmt, const char *a)
 {
+	char text[512];
+
+	snprintf(text, sizeof(text), fmt, a);
 	fprintf(err, "specscan: ");
-	fprintf(err, fmt, a);
+	ss_msg_put_escaped(err, text, strlen(text));
 	fprintf(err, "\nTry 'specscan --help' for more information.\n");
 	return false;
 }
@@ -204,8 +219,10 @@ static bool enum_value(const struct ss_option_desc *d, const char *arg, int *val
 		}
 	}
 	list_values(list, sizeof(list), d, false);
-	fprintf(err, "specscan: unknown %s '%s' (%s)\n"
-		"Try 'specscan --help' for more information.\n", d->noun, arg, list);
+	fprintf(err, "specscan: unknown %s '", d->noun);
+	ss_msg_put_escaped(err, arg, strlen(arg));
+	fprintf(err, "' (%s)\n"
+		"Try 'specscan --help' for more information.\n", list);
 	return false;
 }
 
@@ -217,6 +234,7 @@ bool ss_options_parse(struct ss_options *o, int argc, char **argv, FILE *err)
 	int c;
 
 	memset(o, 0, sizeof(*o));
+	ss_analysis_opts_init(&o->analysis);
 	/* A leading ':' makes a missing argument ':', not an unknown option. */
 	shortopts[s++] = ':';
 	o->table = -1;
@@ -264,7 +282,6 @@ bool ss_options_parse(struct ss_options *o, int argc, char **argv, FILE *err)
 			 * stream's line ends nothing useful fits. */
 			if (o->max_record < 64)
 				return usage(err, "--max-record-size '%s' is below 64 bytes", optarg);
-			o->max_record_given = true;
 			break;
 		case OPT_MEMORY_LIMIT:
 		case OPT_SPOOL_LIMIT: {
@@ -316,6 +333,12 @@ bool ss_options_parse(struct ss_options *o, int argc, char **argv, FILE *err)
 		case 'v': o->verbosity = 1; break;
 		case 'h': o->help = true; break;
 		case 'V': o->version = true; break;
+		case SS_OPT_POSITIONS: case SS_OPT_DRAFT_COST: case SS_OPT_CI:
+		case SS_OPT_BOOTSTRAP: case SS_OPT_SEED: case SS_OPT_GROUP_BY:
+		case SS_OPT_COMPARE: case SS_OPT_EXPECT:
+			if (!ss_options_analysis(&o->analysis, c, optarg, err))
+				return false;
+			break;
 		case ':': {
 			/* The option as typed: "-j" even when it came as "-rj". */
 			const char *opt = argv[optind - 1];
@@ -331,5 +354,10 @@ bool ss_options_parse(struct ss_options *o, int argc, char **argv, FILE *err)
 	}
 	o->inputs = (const char *const *)(argv + optind);
 	o->ninputs = (size_t)(argc - optind);
-	return true;
+	return ss_options_analysis_check(&o->analysis, err);
+}
+
+void ss_options_release(struct ss_options *o)
+{
+	ss_analysis_opts_release(&o->analysis);
 }

@@ -10,10 +10,19 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "analysis/analyze.h"
 #include "model/record.h"
 #include "metrics/aggregate.h"
 
-enum ss_format { SS_FMT_JSON = 0, SS_FMT_CSV, SS_FMT_TABLE, SS_FMT_JSONL, SS_FMT_NONE };
+enum ss_format {
+	SS_FMT_JSON = 0, SS_FMT_CSV, SS_FMT_TABLE, SS_FMT_MARKDOWN, SS_FMT_JSONL, SS_FMT_NONE
+};
+
+/* Ids of the SPEC 7.7 options (options_analysis.c), above any character. */
+enum {
+	SS_OPT_POSITIONS = 512, SS_OPT_DRAFT_COST, SS_OPT_CI, SS_OPT_BOOTSTRAP, SS_OPT_SEED,
+	SS_OPT_GROUP_BY, SS_OPT_COMPARE, SS_OPT_EXPECT
+};
 
 struct ss_options {
 	enum ss_format format;
@@ -24,7 +33,6 @@ struct ss_options {
 	enum ss_kind input_kind;   /* SS_KIND_UNKNOWN: auto */
 	bool recursive;
 	size_t max_record;
-	bool max_record_given;     /* --max-record-size was on the command line */
 	uint64_t memory_limit;     /* --memory-limit; 0: the default */
 	uint64_t spool_limit;      /* --spool-limit; 0: the default */
 	unsigned zstd_window_log;  /* --zstd-window-log; 0: libzstd's default */
@@ -38,6 +46,7 @@ struct ss_options {
 	bool list_inputs;          /* print the resolved units and exit */
 	const char *const *inputs;
 	size_t ninputs;
+	struct ss_analysis_opts analysis; /* SPEC 7; owned (ss_options_release) */
 };
 
 /* One accepted value of an enumerated option, and what it sets. */
@@ -78,6 +87,12 @@ extern const struct ss_option_desc ss_option_table[];
  */
 bool ss_options_parse(struct ss_options *o, int argc, char **argv, FILE *err);
 void ss_options_help(FILE *out);
+void ss_options_release(struct ss_options *o);
+
+/* One SPEC 7.7 option (id SS_OPT_*); false after a usage message to err. */
+bool ss_options_analysis(struct ss_analysis_opts *a, int id, const char *arg, FILE *err);
+/* The checks between them once all are read (--compare needs one key). */
+bool ss_options_analysis_check(const struct ss_analysis_opts *a, FILE *err);
 
 /* "I/N" (decimal, 0 <= I < N) -> I and N; false when not such a pair. */
 bool ss_parse_shard(const char *s, size_t *index, size_t *count);

@@ -16,15 +16,18 @@
 #include "util/buf.h"
 #include "util/text.h"
 
-static void render_json(struct ss_buf *out, const struct ss_agg *a, const char *version)
+static void render_json(struct ss_buf *out, const struct ss_agg *a,
+			const struct ss_analysis *an, const char *version)
 {
-	ss_report_json(out, a, version);
+	ss_report_json_full(out, a, an, version);
 }
 
-static void render_csv(struct ss_buf *out, const struct ss_agg *a, const char *version)
+static void render_csv(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an,
+		       const char *version)
 {
 	(void)version;
 	ss_report_csv(out, a);
+	ss_report_csv_analysis(out, a, an);
 }
 
 /* The libraries' versions as --version prints them, without the SIMD
@@ -44,7 +47,8 @@ static void render_html(struct ss_buf *out, const struct ss_agg *a, const char *
 static const struct {
 	const char *dir_name;     /* its file in an --output-dir */
 	/* Render from the finished aggregate; NULL: streamed during the run. */
-	void (*render)(struct ss_buf *out, const struct ss_agg *a, const char *version);
+	void (*render)(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an,
+		       const char *version);
 } ss_out_kinds[SS_OUT_KINDS] = {
 	[SS_OUT_JSON] = {"spec_decode.json", render_json},
 	[SS_OUT_CSV] = {"spec_decode.csv", render_csv},
@@ -129,8 +133,8 @@ bool ss_outputs_write(struct ss_outputs *l, enum ss_out_kind kind, const char *d
 	return ok;
 }
 
-bool ss_outputs_render(struct ss_outputs *l, const struct ss_agg *agg, const char *version,
-		       struct ss_msg *msg)
+bool ss_outputs_render(struct ss_outputs *l, const struct ss_agg *agg,
+		       const struct ss_analysis *an, const char *version, struct ss_msg *msg)
 {
 	struct ss_buf text[SS_OUT_KINDS];
 	bool ok = true;
@@ -138,7 +142,7 @@ bool ss_outputs_render(struct ss_outputs *l, const struct ss_agg *agg, const cha
 	for (int k = 0; k < SS_OUT_KINDS; k++) {
 		ss_buf_init(&text[k]);
 		if (ss_out_kinds[k].render && ss_outputs_want(l, (enum ss_out_kind)k)) {
-			ss_out_kinds[k].render(&text[k], agg, version);
+			ss_out_kinds[k].render(&text[k], agg, an, version);
 			if (text[k].failed)
 				ok = false;
 		}

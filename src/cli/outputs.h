@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "analysis/analyze.h"
 #include "cli/outfile.h"
 #include "metrics/aggregate.h"
 #include "util/msg.h"
@@ -56,12 +57,13 @@ bool ss_outputs_want(const struct ss_outputs *l, enum ss_out_kind kind);
 bool ss_outputs_write(struct ss_outputs *l, enum ss_out_kind kind, const char *data,
 		      size_t len);
 /*
- * Render every kind that has an aggregate renderer and is wanted, then
- * write each into its outputs. false (with "out of memory") when a
- * rendering failed: nothing was written then.
+ * Render every kind that has an aggregate renderer and is wanted (with
+ * SPEC 7's parts from `an`, which may be NULL), then write each into its
+ * outputs. false (with "out of memory") when a rendering failed: nothing
+ * was written then.
  */
-bool ss_outputs_render(struct ss_outputs *l, const struct ss_agg *agg, const char *version,
-		       struct ss_msg *msg);
+bool ss_outputs_render(struct ss_outputs *l, const struct ss_agg *agg,
+		       const struct ss_analysis *an, const char *version, struct ss_msg *msg);
 /* Name every output whose write failed (one message each). */
 void ss_outputs_report_failed(const struct ss_outputs *l, struct ss_msg *msg);
 /* Commit every output (all are tried); false when any failed. */

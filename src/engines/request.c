@@ -37,6 +37,29 @@ struct ss_processor *ss_processor_new(const struct ss_process_opts *opts)
 	return p;
 }
 
+/* A fresh parser in place of `*pp` (kept when none can be made). */
+static void renew(struct ssj_parser **pp)
+{
+	struct ssj_parser *n = ssj_parser_new();
+
+	if (n) {
+		ssj_parser_free(*pp);
+		*pp = n;
+	}
+}
+
+void ss_processor_trim(struct ss_processor *p)
+{
+	renew(&p->outer);
+	renew(&p->element);
+	renew(&p->inner);
+	ss_buf_release(&p->chunk);
+	ss_payload_release(&p->pl);
+	ss_payload_init(&p->pl);
+	ss_record_release(&p->rec);
+	ss_record_init(&p->rec);
+}
+
 void ss_processor_free(struct ss_processor *p)
 {
 	if (!p)

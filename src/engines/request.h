@@ -25,6 +25,13 @@ struct ss_processor;
 
 struct ss_processor *ss_processor_new(const struct ss_process_opts *opts);
 void ss_processor_free(struct ss_processor *p);
+/*
+ * Give back the memory grown for a huge request (parsers, buffers): a
+ * worker calls it after such a request so that each thread holds only
+ * what ordinary requests need (README's memory bound). Outcomes of
+ * earlier requests must no longer be used.
+ */
+void ss_processor_trim(struct ss_processor *p);
 
 /* One framed request: a JSONL line, or the events of one SSE stream. */
 struct ss_request_text {

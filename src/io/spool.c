@@ -20,7 +20,7 @@
 #include "io/source.h"
 #include "util/alloc.h"
 
-#define COPY_BUF (1 << 20)
+#define COPY_BUF (64 << 10)   /* disk-bound: a small buffer does */
 
 struct ss_spool {
 	int fd;             /* -1 until the first member */

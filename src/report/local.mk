@@ -6,7 +6,11 @@ libspecscan_la_SOURCES += \
 	src/report/aggjson.c src/report/csv.c \
 	src/report/table.c src/report/jsonl.c \
 	src/report/chart.c src/report/chart.h \
-	src/report/html.c src/report/html.h
+	src/report/html.c src/report/html.h \
+	src/report/grid.c src/report/grid.h \
+	src/report/analysis_json.c src/report/analysis_csv.c \
+	src/report/analysis_text.c src/report/analysis_text.h \
+	src/report/markdown.c
 
 check_PROGRAMS += tests/unit/test_numfmt tests/unit/test_report tests/unit/test_chart
 TESTS += tests/unit/test_numfmt tests/unit/test_report tests/unit/test_chart

@@ -3,7 +3,8 @@
 libspecscan_la_SOURCES += \
 	src/run/run.c src/run/run.h \
 	src/run/pool.c src/run/pool.h \
-	src/run/progress.c src/run/progress.h
+	src/run/progress.c src/run/progress.h \
+	src/run/reqkeys.c src/run/reqkeys.h
 
 check_PROGRAMS += tests/unit/test_pool
 TESTS += tests/unit/test_pool

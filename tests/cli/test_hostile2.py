@@ -19,7 +19,7 @@ Classes:
 Memory is measured by sampling the child's VmHWM (/proc/PID/status) while
 it runs; the bound each case checks is stated next to it, from README's
 formula (src/util/memplan.h):
-    peak RSS <= 64 MiB + 32 MiB x threads + 16 x record limit
+    peak RSS <= 64 MiB + 64 MiB x threads + 16 x record limit
 where the record limit is --max-record-size (or what --memory-limit lowers
 it to).
 
@@ -70,7 +70,7 @@ SLOW = 4 if ASAN else 1
 
 def mem_bound_kb(threads, record_limit):
     """README's bound, in KiB (ASan: shadow memory and quarantine scale it)."""
-    b = 64 * MiB + 32 * MiB * threads + 16 * record_limit
+    b = 64 * MiB + 64 * MiB * threads + 16 * record_limit
     if ASAN:
         b = b * 3 + 512 * MiB
     return b // 1024
@@ -274,8 +274,9 @@ def case(fn):
 def memory_many_tiny_lines(t):
     """A 20 MB gzip-compressed stream of ten million 1-byte lines: each
     request's state must not stay in flight in bulk. `1` is JSON but not
-    an object: 10,000,000 unparsable. Bound: 64 + 32*2 + 16*1 = 144 MiB
-    (the record limit is set to 1M to make the bound tight)."""
+    an object: 10,000,000 unparsable. Bound: 64 + 64*2 + 16*1 = 208 MiB
+    (the record limit is set to 1M to make the bound tight; before the
+    fix: 5.9 GB, here out of memory at the address-space cap)."""
     n = 10_000_000
     gz = t.file("tiny.gz", gzip.compress(b"1\n" * n, 1))
     bound = mem_bound_kb(2, 1 * MiB)
@@ -295,25 +296,28 @@ def zero_array_line(size):
 
 @case
 def memory_huge_lines_threads(t):
-    """Four 40 MiB lines of `[0,0,...]` at -j4 with --max-record-size 41M:
-    every structural character costs the parser; the lines must not be
-    parsed (and held) four at a time. Not objects: 4 unparsable.
-    Bound: 64 + 32*4 + 16*41 MiB = 848 MiB (before the fix: 972 MiB)."""
-    line = zero_array_line(40 * MiB + 1)
-    p = t.file("zeros.jsonl", line * 4)
-    bound = mem_bound_kb(4, 41 * MiB)
-    r = run(["-j4", "--max-record-size", "41M", p], timeout=120,
+    """Sixteen 20 MiB lines of `[0,0,...]` at -j8 with --max-record-size
+    21M: every structural character costs the parser (5.7 bytes a byte);
+    the lines must not be parsed (and held) eight at a time. Not objects:
+    16 unparsable. Bound: 64 + 64*8 + 16*21 = 912 MiB (before the fix:
+    about 1.3 GiB)."""
+    line = zero_array_line(20 * MiB + 1)
+    p = t.file("zeros.jsonl", line * 16)
+    bound = mem_bound_kb(8, 21 * MiB)
+    r = run(["-j8", "--max-record-size", "21M", p], timeout=120,
             as_kb=2 * bound + (1 << 20))
+    os.unlink(p)
     want_rc(r, 0)
     req = counts(r)
-    want(req["unparsable"] == 4, "4 unparsable: %s" % req)
+    want(req["unparsable"] == 16, "16 unparsable: %s" % req)
     want(r.rss_kb <= bound, "peak RSS %d KiB <= %d KiB" % (r.rss_kb, bound), r)
 
 
 @case
 def memory_limit_option(t):
-    """--memory-limit 256M with the default record limit (256M) at -j2: the
-    record limit is lowered so that 64 + 32*2 + 16*L <= 256 MiB, i.e.
+    """--memory-limit 256M with the default record limit (256M) at -j2:
+    threads may take half of the 192 MiB above the base, so one (64 MiB);
+    the record limit is lowered so that 64 + 64*1 + 16*L <= 256 MiB, i.e.
     L = 8 MiB, so two 30 MiB lines are oversize; a small line is still
     read. Peak RSS stays under 256 MiB."""
     big = zero_array_line(30 * MiB + 1)
@@ -469,6 +473,19 @@ def overwrite_hard_link(t):
     want(same_bytes(inp, GOOD.encode()), "input unchanged")
 
 
+@case
+def overwrite_stdout_appending(t):
+    """`specscan -f jsonl x >> x`: standard output is the input file (the
+    report would be appended to what is being read): refused (exit 3),
+    the input unchanged."""
+    d = t.sub()
+    inp = t.file(os.path.join(d, "x.jsonl"), GOOD)
+    with open(inp, "ab") as out:
+        r = run(["-f", "jsonl", inp], stdout=out, timeout=10)
+    want_rc(r, 3)
+    want(same_bytes(inp, GOOD.encode()), "input unchanged")
+
+
 # ==== 5. closed standard descriptors ====
 
 @case
@@ -529,6 +546,13 @@ def escaped_member_names(t):
     r = run([bad.decode("utf-8", "surrogateescape")])
     want_rc(r, 3)
     want("x\\377\\a.jsonl" in r.err, "invalid byte and BEL escaped", r)
+    # Usage errors name what was typed: escaped too.
+    r = run(["--x\x1b[2J", bad.decode("utf-8", "surrogateescape")])
+    want_rc(r, 2)
+    want("\x1b" not in r.err and "--x\\033[2J" in r.err, "option escaped", r)
+    r = run(["--engine", "v\x1b]0;pwned\x07", bad.decode("utf-8", "surrogateescape")])
+    want_rc(r, 2)
+    want("\x1b" not in r.err and "v\\033]0;pwned\\a" in r.err, "value escaped", r)
 
 
 # ==== 7. usage and small edges ====

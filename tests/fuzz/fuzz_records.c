@@ -1,11 +1,12 @@
 /*
  * fuzz_records.c - libFuzzer target: the records-line reader (SPEC 2.6,
- * AIPerf `profile_export.jsonl` lines) and the enriched-line writer that
- * must read back through it.
+ * AIPerf `profile_export.jsonl` lines), the enriched-line reader (SPEC
+ * 8.1) and the enriched-line writer whose lines must read back through
+ * both.
  *
  * The first byte chooses the engine filter (--engine) and whether the kind
- * is forced to `records` or detected; the rest is one line. Oracles beyond
- * "no crash, no leak":
+ * is detected or forced to `records` or `enriched`; the rest is one line.
+ * Oracles beyond "no crash, no leak":
  *  - the status is valid and the outcome carries the line number;
  *  - a record (ok, zero_step) keeps SPEC 2.5's identities: histogram
  *    counts sum to the steps and Σ j·count to the accepted drafts,
@@ -14,7 +15,9 @@
  *  - the enriched line written for it is valid JSON, and when it is itself
  *    a records line (metadata and metrics objects) it reads back to the
  *    same status and writes again to the same bytes (write-read-write is
- *    a fixed point).
+ *    a fixed point);
+ *  - whatever the request, its enriched line read back as an enriched
+ *    line gives the same status and is written back byte for byte.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -27,7 +30,8 @@
 
 #define CHECK(c) do { if (!(c)) __builtin_trap(); } while (0)
 
-static struct ss_processor *procs[2][SS_ENGINE_COUNT];
+static struct ss_processor *procs[3][SS_ENGINE_COUNT];
+static const enum ss_kind kinds[3] = {SS_KIND_UNKNOWN, SS_KIND_RECORDS, SS_KIND_ENRICHED};
 static struct ssj_parser *scratch;
 static struct ss_buf line, first, second;
 
@@ -90,10 +94,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	enum ss_status st;
 
 	if (!scratch) {
-		for (int k = 0; k < 2; k++)
+		for (int k = 0; k < 3; k++)
 			for (int e = 0; e < SS_ENGINE_COUNT; e++) {
-				struct ss_process_opts o = {k ? SS_KIND_RECORDS : SS_KIND_UNKNOWN,
-							    (enum ss_engine)e, false};
+				struct ss_process_opts o;
+
+				memset(&o, 0, sizeof(o));
+				o.force_kind = kinds[k];
+				o.only_engine = (enum ss_engine)e;
 
 				procs[k][e] = ss_processor_new(&o);
 				if (!procs[k][e])
@@ -105,7 +112,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (size < 1)
 		return 0;
-	p = procs[data[0] & 1][(data[0] >> 1) % SS_ENGINE_COUNT];
+	p = procs[(data[0] & 3) % 3][(data[0] >> 2) % SS_ENGINE_COUNT];
 	data++;
 	size--;
 
@@ -125,6 +132,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!ss_buf_grow(&first, SSJ_PADDING))
 		return 0;
 	CHECK(ssj_validate(scratch, first.data, first.len - 1) == SSJ_OK);
+	/* SPEC 8.1: an enriched line reads back to its status and is
+	 * written back unchanged. */
+	if (!process(procs[2][SS_ENGINE_NONE], first.data, first.len - 1, &b))
+		return 0;
+	CHECK(b.status == st);
+	ss_buf_reset(&second);
+	ss_report_jsonl(&second, scratch, "other", &b);
+	if (second.failed)
+		return 0;
+	CHECK(second.len == first.len && memcmp(second.data, first.data, first.len) == 0);
 	if (a.kind != SS_KIND_RECORDS || (st != SS_ST_OK && st != SS_ST_ZERO_STEP) ||
 	    a.metadata_len == 0 || a.metadata[0] != '{' || a.metrics_len == 0)
 		return 0;

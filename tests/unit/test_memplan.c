@@ -1,6 +1,6 @@
 /*
  * test_memplan.c - fitting a run into --memory-limit: the bound is
- * 64 MiB + 32 MiB x threads + 16 x record limit (memplan.h); the expected
+ * 64 MiB + 64 MiB x threads + 16 x record limit (memplan.h); the expected
  * plans below are worked out by hand from it.
  */
 #include <setjmp.h>
@@ -16,8 +16,8 @@
 static void test_bound(void **state)
 {
 	(void)state;
-	/* 64 + 32 x 2 + 16 x 256 MiB = 4224 MiB */
-	assert_true(ss_mem_bound(2, 256 * MiB) == 4224 * MiB);
+	/* 64 + 64 x 2 + 16 x 256 MiB = 4288 MiB */
+	assert_true(ss_mem_bound(2, 256 * MiB) == 4288 * MiB);
 	assert_true(ss_mem_bound(1, UINT64_MAX / 2) == UINT64_MAX);
 }
 
@@ -32,20 +32,22 @@ static void test_fits(void **state)
 	assert_int_equal(p.threads, 4);
 	assert_true(p.max_record == 256 * MiB);
 	assert_false(p.threads_lowered || p.record_lowered);
-	/* 256 MiB, 2 threads: threads may take (256-64)/2 = 96 MiB (2 fit);
-	 * record limit (256 - 64 - 64) / 16 = 8 MiB. */
+	/* 256 MiB, 2 threads: threads may take (256-64)/2 = 96 MiB, so one
+	 * (64 MiB); record limit (256 - 64 - 64) / 16 = 8 MiB. */
 	assert_true(ss_memplan_fit(256 * MiB, 2, 256 * MiB, &p, &min));
-	assert_int_equal(p.threads, 2);
+	assert_int_equal(p.threads, 1);
 	assert_true(p.max_record == 8 * MiB);
-	assert_true(p.record_lowered && !p.threads_lowered);
-	/* 256 MiB, 8 threads: 96 / 32 = 3 threads; (256-64-96)/16 = 6 MiB. */
-	assert_true(ss_memplan_fit(256 * MiB, 8, 256 * MiB, &p, &min));
-	assert_int_equal(p.threads, 3);
-	assert_true(p.max_record == 6 * MiB);
 	assert_true(p.record_lowered && p.threads_lowered);
-	/* A small record limit that already fits stays. */
+	/* 1 GiB, 8 threads: (1024-64)/2 = 480 MiB for threads: 7 of them
+	 * (448); record limit (1024 - 64 - 448) / 16 = 32 MiB. */
+	assert_true(ss_memplan_fit(1024 * MiB, 8, 256 * MiB, &p, &min));
+	assert_int_equal(p.threads, 7);
+	assert_true(p.max_record == 32 * MiB);
+	assert_true(p.record_lowered && p.threads_lowered);
+	/* 64 + 128 + 16 = 208 MiB fits in 256 as asked. */
 	assert_true(ss_memplan_fit(256 * MiB, 2, 1 * MiB, &p, &min));
-	assert_true(p.max_record == 1 * MiB && !p.record_lowered);
+	assert_true(p.threads == 2 && p.max_record == 1 * MiB);
+	assert_false(p.record_lowered || p.threads_lowered);
 }
 
 static void test_too_small(void **state)
@@ -54,10 +56,10 @@ static void test_too_small(void **state)
 	uint64_t min;
 
 	(void)state;
-	/* The least: one thread and 64-byte records, 96 MiB + 1 KiB. */
+	/* The least: one thread and 64-byte records, 128 MiB + 1 KiB. */
 	assert_false(ss_memplan_fit(1024, 2, 256 * MiB, &p, &min));
-	assert_true(min == 96 * MiB + 1024);
-	assert_true(ss_memplan_fit(96 * MiB + 1024, 2, 256 * MiB, &p, &min));
+	assert_true(min == 128 * MiB + 1024);
+	assert_true(ss_memplan_fit(128 * MiB + 1024, 2, 256 * MiB, &p, &min));
 	assert_int_equal(p.threads, 1);
 	assert_true(p.max_record == 64);
 }
