@@ -33,14 +33,15 @@ static void render_csv(struct ss_buf *out, const struct ss_agg *a, const struct 
 /* The libraries' versions as --version prints them, without the SIMD
  * implementation (a property of the machine, not of the build): the page
  * must not change from one host to another. */
-static void render_html(struct ss_buf *out, const struct ss_agg *a, const char *version)
+static void render_html(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an,
+			const char *version)
 {
 	char libs[256];
 	struct ss_html_opts o = {version, libs};
 
 	snprintf(libs, sizeof(libs), "simdjson %s, zstd %s, zlib %s, %s", ssj_version(),
 		 ZSTD_versionString(), zlibVersion(), archive_version_string());
-	ss_report_html(out, a, &o);
+	ss_report_html(out, a, an, &o);
 }
 
 /* One row per kind, indexed by enum ss_out_kind. */
@@ -142,7 +143,9 @@ bool ss_outputs_render(struct ss_outputs *l, const struct ss_agg *agg,
 	for (int k = 0; k < SS_OUT_KINDS; k++) {
 		ss_buf_init(&text[k]);
 		if (ss_out_kinds[k].render && ss_outputs_want(l, (enum ss_out_kind)k)) {
-			ss_out_kinds[k].render(&text[k], agg, an, version);
+			ss_out_kinds[k].render(&text[k], agg,
+					       k == SS_OUT_HTML && l->html_analysis ? l->html_analysis : an,
+					       version);
 			if (text[k].failed)
 				ok = false;
 		}

@@ -41,6 +41,9 @@ struct ss_outputs {
 	bool force;
 	const char *const *inputs;
 	size_t ninputs;
+	/* The analysis the HTML page is rendered with (SPEC 9.1 always shows
+	 * 7.1 and 7.2); NULL: the run's. */
+	const struct ss_analysis *html_analysis;
 };
 
 void ss_outputs_init(struct ss_outputs *l, bool force, const char *const *inputs,
