@@ -40,6 +40,9 @@ static const char css[] =
 	"th:first-child,td:first-child{text-align:left}\n"
 	"th.l,td.l{text-align:left}\n"
 	"td.name{text-align:left;max-width:520px;overflow-wrap:anywhere}\n"
+	"table.groups td.name{max-width:340px}\n"
+	/* a table wider than the page scrolls by itself, the page never does */
+	".tw{max-width:100%;overflow-x:auto}\n"
 	"tr.total td{font-weight:600}\n"
 	"table.deltas td{white-space:nowrap}\n"
 	".fig{display:flex;flex-wrap:wrap;gap:12px 32px;align-items:flex-start;margin:8px 0 16px}\n"
@@ -897,7 +900,7 @@ static void section_deltas(struct ss_buf *b, const struct ss_agg *a, const struc
 			.show_values = true}, dbars, nd);
 		ss_buf_adds(b, "</div>\n");
 	}
-	ss_buf_adds(b, "<table class=\"deltas\">\n<caption>Differences from the baseline</caption>\n"
+	ss_buf_adds(b, "<div class=\"tw\"><table class=\"deltas groups\">\n<caption>Differences from the baseline</caption>\n"
 		    "<thead><tr>");
 	for (size_t k = 0; k < an->opts->group_by.n; k++) {
 		ss_buf_adds(b, "<th class=\"l\">");
@@ -932,12 +935,74 @@ static void section_deltas(struct ss_buf *b, const struct ss_agg *a, const struc
 		}
 		ss_buf_adds(b, "</tr>\n");
 	}
-	ss_buf_adds(b, "</tbody>\n</table>\n");
+	ss_buf_adds(b, "</tbody>\n</table>\n</div>\n");
 	if (title.failed || desc.failed || base.failed)
 		b->failed = true;
 	ss_buf_release(&title);
 	ss_buf_release(&desc);
 	ss_buf_release(&base);
+}
+
+/* Cut at word boundaries only: "run-01" keeps "run-". A prefix never ends
+ * at a '.' ("0.1" stays whole), a suffix may start at one (".jsonl"). */
+static bool is_sep(char c, bool suffix)
+{
+	return c == '/' || c == '-' || c == '_' || c == ' ' || c == ',' || (suffix && c == '.');
+}
+
+/*
+ * Strip the prefix and the suffix all n labels share, each ending (or
+ * starting) at a separator, when every label keeps something; the axis
+ * title then reads "input: runs/qwen3-…​.jsonl" with … for the label.
+ * The labels are the caller's own buffers, cut in place.
+ */
+static void strip_common(struct ss_bar *bars, size_t n, struct ss_buf *axis, const char *keys)
+{
+	const char *l0 = bars[0].label;
+	size_t len0 = strlen(l0), cp = len0, cs = len0, shortest = len0;
+
+	for (size_t i = 1; i < n; i++) {
+		const char *l = bars[i].label;
+		size_t len = strlen(l), j = 0;
+
+		while (j < cp && j < len && l[j] == l0[j])
+			j++;
+		cp = j;
+		j = 0;
+		while (j < cs && j < len && l[len - 1 - j] == l0[len0 - 1 - j])
+			j++;
+		cs = j;
+		if (len < shortest)
+			shortest = len;
+	}
+	for (;;) {
+		while (cp > 0 && !is_sep(l0[cp - 1], false))
+			cp--;
+		while (cs > 0 && !is_sep(l0[len0 - cs], true))
+			cs--;
+		if (cp + cs < shortest)
+			break;
+		if (cs > 0)
+			cs--;
+		else if (cp > 0)
+			cp--;
+		else
+			break;
+	}
+	if (cp == 0 && cs == 0)
+		return;
+	ss_buf_adds(axis, keys);
+	ss_buf_adds(axis, ": ");
+	ss_buf_add(axis, l0, cp);
+	ss_buf_adds(axis, "\xE2\x80\xA6");
+	ss_buf_adds(axis, l0 + len0 - cs);
+	for (size_t i = 0; i < n; i++) {
+		char *t = (char *)bars[i].label;
+
+		if (cs)
+			t[strlen(t) - cs] = '\0';
+		bars[i].label = t + cp;
+	}
 }
 
 static void section_groups(struct ss_buf *b, const struct ss_agg *a, const struct ss_analysis *an)
@@ -986,33 +1051,15 @@ static void section_groups(struct ss_buf *b, const struct ss_agg *a, const struc
 		}
 	}
 
-	/* Labels that all start with the same directory say it once, in the
-	 * axis title: the part that tells groups apart gets the room. */
+	/* What all labels share (a directory, a model name, ".jsonl") is
+	 * said once, in the axis title, and the part that tells the groups
+	 * apart gets the room under the bars. */
 	if (n > 1) {
-		size_t common = strlen(bars[0].label);
-
-		for (size_t i = 1; i < n; i++) {
-			size_t j = 0;
-
-			while (j < common && bars[i].label[j] == bars[0].label[j])
-				j++;
-			common = j;
-		}
-		while (common > 0 && bars[0].label[common - 1] != '/')
-			common--;
-		for (size_t i = 0; i < n && common; i++)
-			if (bars[i].label[common] == '\0')
-				common = 0;     /* a label would be left empty */
-		if (common) {
-			ss_buf_adds(&axis, keys.data ? keys.data : "");
-			ss_buf_adds(&axis, " (in ");
-			ss_buf_add(&axis, bars[0].label, common);
-			ss_buf_adds(&axis, ")");
-			for (size_t i = 0; i < n; i++)
-				bars[i].label += common;
-			for (size_t i = 0; i < nd; i++)
-				dbars[i].label += common;
-		}
+		strip_common(bars, n, &axis, keys.data ? keys.data : "");
+		nd = 0;
+		for (size_t i = 0; i < n; i++)
+			if (an->has_baseline && a->group_order[i] != an->baseline)
+				dbars[nd++].label = bars[i].label;
 	}
 	if (!axis.len)
 		ss_buf_adds(&axis, keys.data ? keys.data : "");
@@ -1048,7 +1095,7 @@ static void section_groups(struct ss_buf *b, const struct ss_agg *a, const struc
 	ss_buf_adds(b, "</div>\n");
 
 	/* the group table */
-	ss_buf_adds(b, "<table>\n<caption>Every group (AL: acceptance length, TWAL: token-weighted "
+	ss_buf_adds(b, "<div class=\"tw\"><table class=\"groups\">\n<caption>Every group (AL: acceptance length, TWAL: token-weighted "
 		    "acceptance length, DAR: draft acceptance rate, ODAR: overall draft acceptance "
 		    "rate)</caption>\n<thead><tr>");
 	for (size_t k = 0; k < an->opts->group_by.n; k++) {
@@ -1106,7 +1153,7 @@ static void section_groups(struct ss_buf *b, const struct ss_agg *a, const struc
 		}
 		ss_buf_adds(b, "</tr>\n");
 	}
-	ss_buf_adds(b, "</tbody>\n</table>\n");
+	ss_buf_adds(b, "</tbody>\n</table>\n</div>\n");
 	if (an->has_baseline)
 		section_deltas(b, a, an, dbars, nd, axis.data ? axis.data : "");
 	ss_buf_adds(b, "</section>\n");

@@ -30,6 +30,9 @@ ARTIFACTS = os.environ.get("SPECSCAN_ARTIFACTS") or os.path.join(BUILD, "test-ar
 
 HIST_TITLE = "Accepted drafts per step (% of steps)"
 DIST_TITLE = "Acceptance length per request"
+POS4_TITLE = "Acceptance by draft position (k=4)"
+WHATIF4_TITLE = "If the draft were shorter (k=4)"
+SPEEDUP_TITLE = "Expected speedup by draft length"
 
 BROWSER = True
 try:
@@ -138,7 +141,11 @@ class Html(Case):
             self.assertNotIn("http://", text.replace('xmlns="http://www.w3.org/2000/svg"', ""))
             self.assertNotIn("https://", text)
             self.assertNotIn("<script", text)
-            self.browser(path, png="testdata.png", svg_titles=[HIST_TITLE, DIST_TITLE])
+            # the fixtures hold records of several draft lengths: one chart
+            # for all of them, not titled by k
+            self.browser(path, png="testdata.png",
+                         svg_titles=[HIST_TITLE, "Acceptance by draft position",
+                                     "If the draft were shorter", DIST_TITLE])
 
     def test_spec6_numbers(self):
         a = [2, 3, 1, 4, 2, 0, 3, 3]
@@ -147,7 +154,7 @@ class Html(Case):
             src = os.path.join(tmp, "spec6.jsonl")
             with open(src, "w") as f:
                 f.write(records_line(a, 4) + records_line(b, 4))
-            path, data = self.page([src], tmp)
+            path, data = self.page(["--draft-cost", "0.1", src], tmp)
             doc = parse(data.decode("utf-8"))
             # pooled histogram {0:2, 1:3, 2:2, 3:3, 4:1}, 11 steps:
             # 2/11 = 18.2%, 3/11 = 27.3%, 1/11 = 9.1%
@@ -168,7 +175,26 @@ class Html(Case):
             self.assertEqual(table["Token-Weighted Acceptance Length (ratio)"],
                              ["2.82"] + ["N/A"] * 6)
             self.assertEqual(table["Overall Draft Acceptance Rate (%)"][0], "45.45")
-            self.browser(path, svg_titles=[HIST_TITLE, DIST_TITLE])
+            # SPEC 7.1's vector: S = 9, 6, 4, 1 of 11 steps; rates 81.82,
+            # 54.55, 36.36, 9.09 %; conditional 9/11, 6/9, 4/6, 1/4
+            pos, whatif = doc.sections["positions"][0], doc.sections["positions"][1]
+            self.assertEqual(pos[0], ["k", "Position", "Steps accepted", "Rate (%)",
+                                      "Conditional (%)"])
+            self.assertEqual(pos[1:], [["4", "1", "9", "81.82", "81.82"],
+                                       ["4", "2", "6", "54.55", "66.67"],
+                                       ["4", "3", "4", "36.36", "66.67"],
+                                       ["4", "4", "1", "9.09", "25.00"]])
+            # tau 1 + 9/11, 1 + 15/11, 1 + 19/11, 1 + 20/11; rates 9/11,
+            # 15/22, 19/33, 20/44; speedups tau / (1 + 0.1 k')
+            self.assertEqual(whatif[1:], [["4", "1", "1.82", "81.82", "1.65"],
+                                          ["4", "2", "2.36", "68.18", "1.97"],
+                                          ["4", "3", "2.73", "57.58", "2.10"],
+                                          ["4", "4", "2.82", "45.45", "2.01"]])
+            self.assertIn("The best draft length is k&prime; = 3 (speedup 2.10&times;)",
+                          data.decode("utf-8"))
+            self.browser(path, png="spec6.png",
+                         svg_titles=[HIST_TITLE, POS4_TITLE, WHATIF4_TITLE, SPEEDUP_TITLE,
+                                     DIST_TITLE])
 
     def test_long_histogram(self):
         # buckets 0..30 one bar each, 31 and above share ">=31": steps with
@@ -208,6 +234,12 @@ class Html(Case):
                           "acceptance histogram", text)
             self.assertIn("llama.cpp", text)
             self.assertNotIn(HIST_TITLE, text)
+            # no position chart either, and why: 7 ok records... as counted
+            # by the accounting table, all without a histogram
+            doc = parse(text)
+            ok = [r for r in doc.sections["read"][1] if r[0].startswith("with stats")][0][1]
+            self.assertIn("No acceptance by position", text)
+            self.assertIn("Not pooled: %s requests without a histogram." % ok, text)
             self.browser(path, png="llamacpp.png", svg_titles=[DIST_TITLE])
 
     def test_hostile_name(self):
@@ -221,10 +253,74 @@ class Html(Case):
             self.assertNotIn("<script", text)
             self.assertNotIn("<b>x", text)
             self.assertIn("&lt;script&gt;alert(&quot;&amp;amp;&quot;)&#39;&lt;b&gt;x.jsonl", text)
-            facts = self.browser(path, svg_titles=[HIST_TITLE, DIST_TITLE])
+            facts = self.browser(path, svg_titles=[HIST_TITLE, "Acceptance by draft position (k=2)",
+                                                   "If the draft were shorter (k=2)", DIST_TITLE])
             if facts:
                 # the browser shows the name as text, exactly
                 self.assertEqual(facts["title"], "Spec Decode report: " + name)
+
+    def test_twenty_groups(self):
+        """20 inputs, --group-by input: one bar per group with its interval,
+        no overlapping labels (checked by the browser), the group table with
+        each group's mean acceptance length worked out here; --compare adds
+        the differences; the JSON is the same with and without --html."""
+        import random
+        rnd = random.Random(11)
+        with TempDir() as tmp:
+            d = os.path.join(tmp, "runs")
+            os.mkdir(d)
+            names, means = [], {}
+            for g in range(20):
+                name = os.path.join(d, "qwen3-8b-eagle3-temperature-0.%d-run-%02d.jsonl" % (g % 10, g))
+                lines, al = [], []
+                p = 0.3 + 0.03 * g
+                for _ in range(12):
+                    steps = []
+                    for _ in range(rnd.randint(3, 20)):
+                        a = 0
+                        while a < 4 and rnd.random() < p:
+                            a += 1
+                        steps.append(a)
+                    lines.append(records_line(steps, 4))
+                    al.append(1 + sum(steps) / len(steps))
+                with open(name, "w") as f:
+                    f.writelines(lines)
+                s = 0.0
+                for x in al:
+                    s += x
+                names.append(name)
+                means[name] = s / len(al)
+            args = ["--group-by", "input"] + names
+            json_alone = run(["-f", "json"] + args)
+            self.assertRan(json_alone, 0)
+            path = os.path.join(tmp, "groups.html")
+            res = run(["-f", "json", "--html", path] + args)
+            self.assertRan(res, 0)
+            self.assertEqual(res.out, json_alone.out, "--html changed the JSON")
+            with open(path, encoding="utf-8") as f:
+                doc = parse(f.read())
+            table = doc.sections["groups"][0]
+            self.assertEqual(table[0][:5], ["input", "Requests", "With stats", "AL avg", "AL p50"])
+            self.assertEqual([r[0] for r in table[1:]], sorted(names))
+            for r in table[1:]:
+                self.assertEqual(r[3], "%.2f" % means[r[0]], r[0])
+                self.assertRegex(r[5], r"^\d\.\d\d\u2013\d\.\d\d$")   # the interval
+            titles = [HIST_TITLE, POS4_TITLE, WHATIF4_TITLE, DIST_TITLE,
+                      "Acceptance length by input (95% intervals)"]
+            self.browser(path, png="groups20.png", svg_titles=titles)
+
+            # against the first group
+            base = sorted(names)[0]
+            res = run(["-f", "none", "--html", path, "--force", "--compare", base] + args)
+            self.assertRan(res, 0)
+            with open(path, encoding="utf-8") as f:
+                doc = parse(f.read())
+            deltas = doc.sections["groups"][1]
+            self.assertEqual(deltas[1][:2], [base, "baseline"])
+            for r in deltas[2:]:
+                want = means[r[0]] - means[base]
+                self.assertTrue(r[1].startswith("%+.2f" % want), (r, want))
+            self.browser(path, svg_titles=titles + ["Acceptance length minus the baseline's"])
 
     def test_same_bytes(self):
         paths = [td(rel) for _, rel, extra in FIXTURES if not extra]
