@@ -996,8 +996,10 @@ void ss_chart_lines(struct ss_buf *out, const struct ss_chart *c,
 		ss_buf_adds(out, "<g stroke=\"" INK_SOFT "\" stroke-width=\"1\" stroke-dasharray=\"4 3\">\n");
 		line(out, mx, f.top, mx, f.bottom);
 		ss_buf_adds(out, "</g>\n");
+		/* at the foot of the line: the points and their values are
+		 * above, where the curve is */
 		if (o->mark_label)
-			text_at(out, mx + 4, f.top + FONT, NULL, "fill=\"" INK_SOFT "\"", o->mark_label);
+			text_at(out, mx + 4, f.bottom - 6, NULL, "fill=\"" INK_SOFT "\"", o->mark_label);
 	}
 
 	for (i = 0; i < ns; i++) {

@@ -622,7 +622,7 @@ static void section_positions(struct ss_buf *b, const struct ss_agg *a, const st
 		.value_suffix = "%"}, &(struct ss_line_opts){true, NAN, NULL, NAN},
 		series, ns == 1 ? 2 : ns);
 	ss_buf_adds(b, "<table>\n<caption>Numbers of the chart</caption>\n<thead><tr><th>k</th>"
-		    "<th>Position</th><th>Steps accepted</th><th>Rate (%)</th><th>Conditional (%)</th>"
+		    "<th>Position</th><th>Steps<br>accepted</th><th>Rate<br>(%)</th><th>Conditional<br>(%)</th>"
 		    "</tr></thead>\n<tbody>\n");
 	for (size_t i = 0; i < s->npos; i++) {
 		const struct ss_pos_result *p = &s->pos[i];
@@ -669,9 +669,9 @@ static void section_positions(struct ss_buf *b, const struct ss_agg *a, const st
 		.width = 640, .height = 340, .value_decimals = 2, .show_values = true},
 		&(struct ss_line_opts){true, NAN, NULL, 1.0}, series, ns);
 	ss_buf_adds(b, "<table>\n<caption>Numbers of the chart</caption>\n<thead><tr><th>k</th>"
-		    "<th>k&prime;</th><th>Acceptance length</th><th>Draft acceptance rate (%)</th>");
+		    "<th>k&prime;</th><th>Acceptance<br>length</th><th>Draft acceptance<br>rate (%)</th>");
 	if (cost)
-		ss_buf_adds(b, "<th>Speedup (&times;)</th>");
+		ss_buf_adds(b, "<th>Speedup<br>(&times;)</th>");
 	ss_buf_adds(b, "</tr></thead>\n<tbody>\n");
 	for (size_t i = 0; i < s->npos; i++) {
 		const struct ss_pos_result *p = &s->pos[i];

@@ -82,6 +82,8 @@ class Tables(html.parser.HTMLParser):
             self.table.append(self.row)
         elif tag in ("td", "th") and self.row is not None:
             self.cell = ""
+        elif tag == "br" and self.cell is not None:
+            self.cell += " "
         elif tag == "title" and self.section is None and self.table is None:
             self.in_title = True
 
@@ -330,6 +332,12 @@ class Html(Case):
             _, three = self.page(["-j2"] + paths, tmp, "c.html")
             self.assertEqual(one, two)
             self.assertEqual(one, three)
+            # the analysis of the page (bootstrap over groups) too
+            ab = ["--group-by", "input", "--compare", td("analysis", "run-a.jsonl"),
+                  "--draft-cost", "0.15", td("analysis", "run-a.jsonl"), td("analysis", "run-b.jsonl")]
+            _, g1 = self.page(["-j1"] + ab, tmp, "g1.html")
+            _, g4 = self.page(["-j4"] + ab, tmp, "g4.html")
+            self.assertEqual(g1, g4)
             # -o DIR writes the same page
             res = run(["-f", "none", "-j3", "-o", os.path.join(tmp, "out")] + paths)
             self.assertRan(res, 0)
