@@ -489,7 +489,9 @@ int main(int argc, char **argv)
 			break;
 		}
 	}
-	if (html && status != EXIT_NOTHING && status != EXIT_USAGE) {
+	/* The run's own analysis serves when it already has both parts. */
+	if (html && status != EXIT_NOTHING && status != EXIT_USAGE &&
+	    !(o.analysis.ci && o.analysis.positions)) {
 		if (ss_analysis_run(&an_html, &agg, &html_opts) == SS_AN_NOMEM) {
 			ss_msg_error(&msg, "out of memory");
 			status = EXIT_NOTHING;

@@ -338,6 +338,10 @@ class Html(Case):
             _, g1 = self.page(["-j1"] + ab, tmp, "g1.html")
             _, g4 = self.page(["-j4"] + ab, tmp, "g4.html")
             self.assertEqual(g1, g4)
+            # asking for the defaults (95%, positions) changes nothing: the
+            # run's own analysis then serves the page
+            _, g2 = self.page(["-j2", "--ci", "95", "--positions"] + ab, tmp, "g2.html")
+            self.assertEqual(g1, g2)
             # -o DIR writes the same page
             res = run(["-f", "none", "-j3", "-o", os.path.join(tmp, "out")] + paths)
             self.assertRan(res, 0)
