@@ -25,6 +25,12 @@ namespace {
 struct parser_impl {
 	ondemand::parser parser;
 	ondemand::document doc;
+	// The text the last call validated, when that call was v_validate and
+	// it succeeded: a v_parse of the same text right after it rewinds the
+	// document instead of indexing the text again (payloads and metadata
+	// are validated, then read).
+	const char *valid_text = nullptr;
+	size_t valid_len = 0;
 };
 struct value_impl {
 	ondemand::value v;
@@ -131,7 +137,13 @@ static enum ssj_status v_parse(struct ssj_parser *p, const char *text,
 				     size_t len, ssj_field_fn fn, void *ctx)
 {
 	try {
-		enum ssj_status s = start(p, text, len);
+		enum ssj_status s = SSJ_OK;
+		if (P(p)->valid_text == text && P(p)->valid_len == len && text) {
+			P(p)->doc.rewind();
+		} else {
+			s = start(p, text, len);
+		}
+		P(p)->valid_text = nullptr;
 		if (s != SSJ_OK)
 			return s;
 		ondemand::json_type t;
@@ -285,6 +297,7 @@ static enum ssj_status v_validate(struct ssj_parser *p, const char *text,
 					size_t len)
 {
 	try {
+		P(p)->valid_text = nullptr;
 		enum ssj_status s = start(p, text, len);
 		if (s != SSJ_OK)
 			return s;
@@ -293,6 +306,8 @@ static enum ssj_status v_validate(struct ssj_parser *p, const char *text,
 			return map_error(e);
 		if (!at_end(P(p)->doc))
 			return SSJ_ESYNTAX;
+		P(p)->valid_text = text;
+		P(p)->valid_len = len;
 		return SSJ_OK;
 	} catch (const std::bad_alloc &) {
 		return SSJ_ENOMEM;
