@@ -13,7 +13,8 @@ CLI_TESTS = \
 	tests/cli/test_compressed.py \
 	tests/cli/test_edges.py \
 	tests/cli/test_accounting.py \
-	tests/cli/test_determinism.py
+	tests/cli/test_determinism.py \
+	tests/cli/test_prefilter.py
 
 TESTS += $(CLI_TESTS)
 TEST_EXTENSIONS = .py
