@@ -17,6 +17,10 @@ CLI_TESTS = \
 	tests/cli/test_prefilter.py
 
 TESTS += $(CLI_TESTS)
+
+# The include graph of src/ runs downward through the stages, with no cycle.
+TESTS += tests/check_includes.py
+EXTRA_DIST += tests/check_includes.py
 TEST_EXTENSIONS = .py
 PY_LOG_COMPILER = $(PYTHON3)
 AM_PY_LOG_FLAGS = -B

@@ -9,14 +9,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
 
 #include "cli/options.h"
 #include "cli/outfile.h"
-#include "cli/pipeline.h"
+#include "cli/outputs.h"
+#include "run/run.h"
 #include "json/json.h"
 #include "metrics/aggregate.h"
 #include "report/report.h"
@@ -61,106 +61,31 @@ static void print_version(void)
 	printf("%s\n", archive_version_details());
 }
 
-/* Outputs: each a file (or stdout) and what goes into it. */
-enum out_kind { OUT_JSON, OUT_CSV, OUT_RECORDS };
-
-struct output {
-	enum out_kind kind;
-	struct ss_outfile file;
-};
-
-struct outputs {
-	struct output items[8];
-	size_t n;
-	bool stdout_used;
-};
-
-static bool add_output(struct outputs *outs, enum out_kind kind, const char *path,
-		       const struct ss_options *o, struct ss_msg *msg)
-{
-	struct output *out = &outs->items[outs->n];
-
-	out->kind = kind;
-	if (!ss_outfile_open(&out->file, path, o->force, o->inputs, o->ninputs, msg))
-		return false;
-	outs->n++;
-	return true;
-}
-
-static char *join_path(const char *dir, const char *name)
-{
-	size_t n = strlen(dir);
-	char *p = ss_malloc(n + strlen(name) + 2);
-
-	if (p)
-		sprintf(p, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
-	return p;
-}
-
-static bool open_outputs(struct outputs *outs, const struct ss_options *o,
+/* The outputs the options ask for, in the order their errors are reported:
+ * stdout, --json, --csv, --records, then --output-dir. */
+static bool open_outputs(struct ss_outputs *outs, const struct ss_options *o,
 			 struct ss_msg *msg)
 {
-	static const char *const names[] = {"spec_decode.json", "spec_decode.csv",
-					    "spec_decode_records.jsonl"};
-
-	if (o->format == SS_FMT_JSON && !add_output(outs, OUT_JSON, "-", o, msg))
+	if (o->format == SS_FMT_JSON && !ss_outputs_add(outs, SS_OUT_JSON, "-", msg))
 		return false;
-	if (o->format == SS_FMT_CSV && !add_output(outs, OUT_CSV, "-", o, msg))
+	if (o->format == SS_FMT_CSV && !ss_outputs_add(outs, SS_OUT_CSV, "-", msg))
 		return false;
-	if (o->format == SS_FMT_JSONL && !add_output(outs, OUT_RECORDS, "-", o, msg))
+	if (o->format == SS_FMT_JSONL && !ss_outputs_add(outs, SS_OUT_RECORDS, "-", msg))
 		return false;
-	if (o->json_path && !add_output(outs, OUT_JSON, o->json_path, o, msg))
+	if (o->json_path && !ss_outputs_add(outs, SS_OUT_JSON, o->json_path, msg))
 		return false;
-	if (o->csv_path && !add_output(outs, OUT_CSV, o->csv_path, o, msg))
+	if (o->csv_path && !ss_outputs_add(outs, SS_OUT_CSV, o->csv_path, msg))
 		return false;
-	if (o->records_path && !add_output(outs, OUT_RECORDS, o->records_path, o, msg))
+	if (o->records_path && !ss_outputs_add(outs, SS_OUT_RECORDS, o->records_path, msg))
 		return false;
-	if (o->output_dir) {
-		struct stat st;
-
-		if (mkdir(o->output_dir, 0777) != 0 && errno != EEXIST) {
-			ss_msg_error(msg, "cannot create directory '%s': %s", o->output_dir,
-				     strerror(errno));
-			return false;
-		}
-		if (stat(o->output_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-			ss_msg_error(msg, "'%s' is not a directory", o->output_dir);
-			return false;
-		}
-		for (int k = 0; k < 3; k++) {
-			char *p = join_path(o->output_dir, names[k]);
-			bool ok;
-
-			if (!p) {
-				ss_msg_error(msg, "out of memory");
-				return false;
-			}
-			ok = add_output(outs, (enum out_kind)k, p, o, msg);
-			ss_free(p);
-			if (!ok)
-				return false;
-		}
-	}
+	if (o->output_dir && !ss_outputs_add_dir(outs, o->output_dir, msg))
+		return false;
 	return true;
-}
-
-static void abort_outputs(struct outputs *outs)
-{
-	for (size_t i = 0; i < outs->n; i++)
-		ss_outfile_abort(&outs->items[i].file);
-	outs->n = 0;
 }
 
 static bool records_sink(void *ctx, const char *data, size_t len)
 {
-	struct outputs *outs = ctx;
-	bool ok = true;
-
-	for (size_t i = 0; i < outs->n; i++)
-		if (outs->items[i].kind == OUT_RECORDS &&
-		    !ss_outfile_write(&outs->items[i].file, data, len))
-			ok = false;
-	return ok;
+	return ss_outputs_write(ctx, SS_OUT_RECORDS, data, len);
 }
 
 static bool utf8_locale(void)
@@ -184,17 +109,102 @@ static int online_cpus(void)
 	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
 }
 
+/* The run the options ask for, into `agg`; its exit status so far. */
+static int run(const struct ss_options *o, struct ss_outputs *outs, struct ss_agg *agg,
+	       struct ss_msg *msg)
+{
+	struct ss_run_cfg cfg;
+	enum ss_run_status rs;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.paths = o->inputs;
+	cfg.npaths = o->ninputs;
+	cfg.recursive = o->recursive;
+	cfg.force_kind = o->input_kind;
+	cfg.only_engine = o->engine;
+	cfg.max_record = o->max_record;
+	cfg.threads = o->threads ? o->threads : online_cpus();
+	cfg.stop = &stop_requested;
+	cfg.progress = o->progress == 1 || (o->progress < 0 && o->verbosity >= 0 && isatty(2));
+	cfg.sink = records_sink;
+	cfg.sink_ctx = outs;
+	cfg.want_jsonl = ss_outputs_want(outs, SS_OUT_RECORDS);
+	cfg.full_parse = getenv("SPECSCAN_FULL_PARSE") != NULL;
+
+	rs = ss_run(&cfg, agg, msg);
+	ss_msg_summary(msg);
+	switch (rs) {
+	case SS_RUN_OK:
+		break;
+	case SS_RUN_INPUT_FAILED:
+		return EXIT_PARTIAL;
+	case SS_RUN_SINK_FAILED:
+		ss_outputs_report_failed(outs, msg);
+		ss_msg_error(msg, "cannot write the per-request records; nothing written");
+		return EXIT_NOTHING;
+	case SS_RUN_NOTHING_READ:
+		ss_msg_error(msg, "no input could be read; nothing written");
+		return EXIT_NOTHING;
+	case SS_RUN_INTERRUPTED:
+		ss_msg_error(msg, "interrupted; nothing written");
+		return EXIT_NOTHING;
+	case SS_RUN_FATAL:
+		return EXIT_NOTHING;
+	}
+	return EXIT_OK;
+}
+
+/*
+ * Write every report of a finished run: the files (committed, or all
+ * removed when one cannot be rendered), the table on stdout or stderr.
+ * `status` is the run's; the final one is returned.
+ */
+static int write_reports(const struct ss_options *o, struct ss_outputs *outs,
+			 const struct ss_agg *agg, struct ss_msg *msg, int status)
+{
+	bool table;
+
+	if (!ss_outputs_render(outs, agg, PACKAGE_VERSION, msg)) {
+		ss_outputs_abort(outs);
+		return EXIT_NOTHING;
+	}
+	if (o->format == SS_FMT_TABLE) {
+		struct ss_buf t = SS_BUF_INIT;
+
+		ss_report_table(&t, agg, utf8_locale(), color_allowed(1));
+		if (fwrite(t.data ? t.data : "", 1, t.len, stdout) != t.len || t.failed)
+			status = EXIT_NOTHING;
+		ss_buf_release(&t);
+	}
+	if (!ss_outputs_commit(outs, msg))
+		status = EXIT_NOTHING;
+	if (o->format == SS_FMT_TABLE && fflush(stdout) != 0) {
+		ss_msg_error(msg, "cannot write to standard output: %s", strerror(errno));
+		status = EXIT_NOTHING;
+	}
+	table = o->table == 1 || (o->table < 0 && isatty(2) && o->format != SS_FMT_TABLE);
+	if (table && status != EXIT_NOTHING) {
+		struct ss_buf t = SS_BUF_INIT;
+
+		ss_report_table(&t, agg, utf8_locale(), color_allowed(2));
+		fwrite(t.data ? t.data : "", 1, t.len, stderr);
+		ss_buf_release(&t);
+	}
+	if (status == EXIT_OK && o->strict &&
+	    (agg->status[SS_ST_MALFORMED] || agg->status[SS_ST_UNPARSABLE] ||
+	     agg->status[SS_ST_OVERSIZE]))
+		status = EXIT_PARTIAL;
+	return status;
+}
+
+/* Parse the options, open the outputs, run, write the reports. */
 int main(int argc, char **argv)
 {
 	struct ss_options o;
 	struct ss_msg msg;
-	struct outputs outs;
+	struct ss_outputs outs;
 	struct ss_agg agg;
-	struct ss_run_cfg cfg;
-	struct ss_buf json = SS_BUF_INIT, csv = SS_BUF_INIT;
-	enum ss_run_status rs;
-	int status = EXIT_OK;
-	bool table;
+	int status;
 
 	/* Only character classification follows the locale: numbers never do. */
 	setlocale(LC_CTYPE, "");
@@ -217,120 +227,22 @@ int main(int argc, char **argv)
 	}
 	install_signals();
 
-	memset(&outs, 0, sizeof(outs));
+	ss_outputs_init(&outs, o.force, o.inputs, o.ninputs);
 	if (!open_outputs(&outs, &o, &msg)) {
-		abort_outputs(&outs);
+		ss_outputs_abort(&outs);
 		return EXIT_NOTHING;
 	}
-
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.paths = o.inputs;
-	cfg.npaths = o.ninputs;
-	cfg.recursive = o.recursive;
-	cfg.force_kind = o.input_kind;
-	cfg.only_engine = o.engine;
-	cfg.max_record = o.max_record;
-	cfg.threads = o.threads ? o.threads : online_cpus();
-	cfg.stop = &stop_requested;
-	cfg.progress = o.progress == 1 || (o.progress < 0 && o.verbosity >= 0 && isatty(2));
-	cfg.sink = records_sink;
-	cfg.sink_ctx = &outs;
-	for (size_t i = 0; i < outs.n; i++)
-		if (outs.items[i].kind == OUT_RECORDS)
-			cfg.want_jsonl = true;
-	cfg.full_parse = getenv("SPECSCAN_FULL_PARSE") != NULL;
-
 	ss_agg_init(&agg, o.phase);
-	rs = ss_run(&cfg, &agg, &msg);
-	ss_msg_summary(&msg);
-	switch (rs) {
-	case SS_RUN_OK:
-		break;
-	case SS_RUN_INPUT_FAILED:
-		status = EXIT_PARTIAL;
-		break;
-	case SS_RUN_SINK_FAILED:
-		for (size_t i = 0; i < outs.n; i++) {
-			const struct ss_outfile *f = &outs.items[i].file;
-
-			if (!f->failed)
-				continue;
-			if (f->is_stdout)
-				ss_msg_error(&msg, "cannot write to standard output: %s",
-					     strerror(f->err));
-			else
-				ss_msg_error(&msg, "cannot write '%s': %s", f->path,
-					     strerror(f->err));
-		}
-		ss_msg_error(&msg, "cannot write the per-request records; nothing written");
-		status = EXIT_NOTHING;
-		break;
-	case SS_RUN_NOTHING_READ:
-		ss_msg_error(&msg, "no input could be read; nothing written");
-		status = EXIT_NOTHING;
-		break;
-	case SS_RUN_INTERRUPTED:
-		ss_msg_error(&msg, "interrupted; nothing written");
-		status = EXIT_NOTHING;
-		break;
-	case SS_RUN_FATAL:
-		status = EXIT_NOTHING;
-		break;
-	}
-	if (status == EXIT_NOTHING || !ss_agg_finish(&agg)) {
-		if (status != EXIT_NOTHING)
-			ss_msg_error(&msg, "out of memory");
-		abort_outputs(&outs);
-		ss_agg_release(&agg);
-		return EXIT_NOTHING;
-	}
-
-	ss_report_json(&json, &agg, PACKAGE_VERSION);
-	ss_report_csv(&csv, &agg);
-	if (json.failed || csv.failed) {
+	status = run(&o, &outs, &agg, &msg);
+	if (status != EXIT_NOTHING && !ss_agg_finish(&agg)) {
 		ss_msg_error(&msg, "out of memory");
-		abort_outputs(&outs);
-		status = EXIT_NOTHING;
-		goto done;
-	}
-	for (size_t i = 0; i < outs.n; i++) {
-		struct output *out = &outs.items[i];
-
-		if (out->kind == OUT_JSON)
-			ss_outfile_write(&out->file, json.data, json.len);
-		else if (out->kind == OUT_CSV)
-			ss_outfile_write(&out->file, csv.data, csv.len);
-	}
-	if (o.format == SS_FMT_TABLE) {
-		struct ss_buf t = SS_BUF_INIT;
-
-		ss_report_table(&t, &agg, utf8_locale(), color_allowed(1));
-		if (fwrite(t.data ? t.data : "", 1, t.len, stdout) != t.len || t.failed)
-			status = EXIT_NOTHING;
-		ss_buf_release(&t);
-	}
-	for (size_t i = 0; i < outs.n; i++)
-		if (!ss_outfile_commit(&outs.items[i].file, &msg))
-			status = EXIT_NOTHING;
-	if (o.format == SS_FMT_TABLE && fflush(stdout) != 0) {
-		ss_msg_error(&msg, "cannot write to standard output: %s", strerror(errno));
 		status = EXIT_NOTHING;
 	}
-	table = o.table == 1 || (o.table < 0 && isatty(2) && o.format != SS_FMT_TABLE);
-	if (table && status != EXIT_NOTHING) {
-		struct ss_buf t = SS_BUF_INIT;
-
-		ss_report_table(&t, &agg, utf8_locale(), color_allowed(2));
-		fwrite(t.data ? t.data : "", 1, t.len, stderr);
-		ss_buf_release(&t);
-	}
-	if (status == EXIT_OK && o.strict &&
-	    (agg.status[SS_ST_MALFORMED] || agg.status[SS_ST_UNPARSABLE] ||
-	     agg.status[SS_ST_OVERSIZE]))
-		status = EXIT_PARTIAL;
-done:
-	ss_buf_release(&json);
-	ss_buf_release(&csv);
+	if (status == EXIT_NOTHING)
+		ss_outputs_abort(&outs);   /* a run that failed writes nothing */
+	else
+		status = write_reports(&o, &outs, &agg, &msg, status);
+	ss_outputs_release(&outs);
 	ss_agg_release(&agg);
 	return status;
 }

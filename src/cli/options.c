@@ -8,57 +8,81 @@
 
 #include "util/alloc.h"
 
-/* Values of long-only options, above any character. */
+/* Ids of long-only options, above any character. */
 enum {
 	OPT_JSON = 256, OPT_CSV, OPT_RECORDS, OPT_TABLE, OPT_NO_TABLE, OPT_PHASE,
 	OPT_ENGINE, OPT_INPUT_KIND, OPT_MAX_RECORD, OPT_PROGRESS, OPT_NO_PROGRESS,
 	OPT_STRICT, OPT_FORCE
 };
 
-const struct ss_option_desc ss_option_table[] = {
-	{"format", 'f', "FMT", "stdout format: json (default), csv, table, jsonl, none"},
-	{"json", 0, "FILE", "also write the aggregate JSON to FILE (- = stdout)"},
-	{"csv", 0, "FILE", "also write the aggregate CSV to FILE"},
-	{"records", 0, "FILE", "also write the enriched per-request JSONL to FILE"},
-	{"output-dir", 'o', "DIR", "write spec_decode.json, .csv and _records.jsonl into DIR"},
-	{"table", 0, NULL, "print the Spec Decode section on stderr"},
-	{"no-table", 0, NULL, "do not print it (default: on when stderr is a terminal)"},
-	{"phase", 0, "PHASE", "main results from profiling (default), warmup or all"},
-	{"engine", 0, "NAME", "accept payloads of this engine only: vllm, tensorrt_llm, llamacpp, sglang"},
-	{"input-kind", 0, "KIND", "skip detection: auto, raw, records, body, sse"},
-	{"recursive", 'r', NULL, "walk directories for AIPerf artifact directories"},
-	{"max-record-size", 0, "SIZE", "skip longer records as oversize (default 256M; K, M, G)"},
-	{"threads", 'j', "N", "worker threads (default: online CPUs)"},
-	{"progress", 0, NULL, "show progress on stderr"},
-	{"no-progress", 0, NULL, "do not (default: on when stderr is a terminal)"},
-	{"strict", 0, NULL, "exit 1 when a request is malformed, unparsable or oversize"},
-	{"force", 0, NULL, "replace existing output files"},
-	{"quiet", 'q', NULL, "fewer messages"},
-	{"verbose", 'v', NULL, "more messages"},
-	{"help", 'h', NULL, "show this help and exit"},
-	{"version", 'V', NULL, "show the version and library versions and exit"},
-	{NULL, 0, NULL, NULL},
+static const struct ss_option_value formats[] = {
+	{"json", SS_FMT_JSON, true}, {"csv", SS_FMT_CSV, false},
+	{"table", SS_FMT_TABLE, false}, {"jsonl", SS_FMT_JSONL, false},
+	{"none", SS_FMT_NONE, false}, {NULL, 0, false},
 };
 
-static int long_value(const struct ss_option_desc *d)
-{
-	static const struct {
-		const char *name;
-		int val;
-	} ids[] = {
-		{"json", OPT_JSON}, {"csv", OPT_CSV}, {"records", OPT_RECORDS},
-		{"table", OPT_TABLE}, {"no-table", OPT_NO_TABLE}, {"phase", OPT_PHASE},
-		{"engine", OPT_ENGINE}, {"input-kind", OPT_INPUT_KIND},
-		{"max-record-size", OPT_MAX_RECORD}, {"progress", OPT_PROGRESS},
-		{"no-progress", OPT_NO_PROGRESS}, {"strict", OPT_STRICT}, {"force", OPT_FORCE},
-	};
+static const struct ss_option_value phases[] = {
+	{"profiling", SS_PHASES_PROFILING, true}, {"warmup", SS_PHASES_WARMUP, false},
+	{"all", SS_PHASES_ALL, false}, {NULL, 0, false},
+};
 
-	if (d->short_name)
-		return d->short_name;
-	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
-		if (strcmp(ids[i].name, d->long_name) == 0)
-			return ids[i].val;
-	return '?';
+/* The built-in adapters, as ss_engine_name() spells them (test_options
+ * checks that the two agree). */
+static const struct ss_option_value engines[] = {
+	{"vllm", SS_ENGINE_VLLM, false}, {"tensorrt_llm", SS_ENGINE_TRTLLM, false},
+	{"llamacpp", SS_ENGINE_LLAMACPP, false}, {"sglang", SS_ENGINE_SGLANG, false},
+	{NULL, 0, false},
+};
+
+/* "auto" is the default, but --help has never called it so. */
+static const struct ss_option_value input_kinds[] = {
+	{"auto", SS_KIND_UNKNOWN, false}, {"raw", SS_KIND_RAW, false},
+	{"records", SS_KIND_RECORDS, false}, {"body", SS_KIND_BODY, false},
+	{"sse", SS_KIND_SSE, false}, {NULL, 0, false},
+};
+
+const struct ss_option_desc ss_option_table[] = {
+	{"format", 'f', 'f', "FMT", "stdout format: ", formats, "format", NULL},
+	{"json", 0, OPT_JSON, "FILE", "also write the aggregate JSON to FILE (- = stdout)", NULL, NULL, NULL},
+	{"csv", 0, OPT_CSV, "FILE", "also write the aggregate CSV to FILE", NULL, NULL, NULL},
+	{"records", 0, OPT_RECORDS, "FILE", "also write the enriched per-request JSONL to FILE", NULL, NULL, NULL},
+	{"output-dir", 'o', 'o', "DIR", "write spec_decode.json, .csv and _records.jsonl into DIR", NULL, NULL, NULL},
+	{"table", 0, OPT_TABLE, NULL, "print the Spec Decode section on stderr", NULL, NULL, NULL},
+	{"no-table", 0, OPT_NO_TABLE, NULL, "do not print it (default: on when stderr is a terminal)", NULL, NULL, NULL},
+	{"phase", 0, OPT_PHASE, "PHASE", "main results from ", phases, "phase", " or "},
+	{"engine", 0, OPT_ENGINE, "NAME", "accept payloads of this engine only: ", engines, "engine", NULL},
+	{"input-kind", 0, OPT_INPUT_KIND, "KIND", "skip detection: ", input_kinds, "input kind", NULL},
+	{"recursive", 'r', 'r', NULL, "walk directories for AIPerf artifact directories", NULL, NULL, NULL},
+	{"max-record-size", 0, OPT_MAX_RECORD, "SIZE", "skip longer records as oversize (default 256M; K, M, G)", NULL, NULL, NULL},
+	{"threads", 'j', 'j', "N", "worker threads (default: online CPUs)", NULL, NULL, NULL},
+	{"progress", 0, OPT_PROGRESS, NULL, "show progress on stderr", NULL, NULL, NULL},
+	{"no-progress", 0, OPT_NO_PROGRESS, NULL, "do not (default: on when stderr is a terminal)", NULL, NULL, NULL},
+	{"strict", 0, OPT_STRICT, NULL, "exit 1 when a request is malformed, unparsable or oversize", NULL, NULL, NULL},
+	{"force", 0, OPT_FORCE, NULL, "replace existing output files", NULL, NULL, NULL},
+	{"quiet", 'q', 'q', NULL, "fewer messages", NULL, NULL, NULL},
+	{"verbose", 'v', 'v', NULL, "more messages", NULL, NULL, NULL},
+	{"help", 'h', 'h', NULL, "show this help and exit", NULL, NULL, NULL},
+	{"version", 'V', 'V', NULL, "show the version and library versions and exit", NULL, NULL, NULL},
+	{NULL, 0, 0, NULL, NULL, NULL, NULL, NULL},
+};
+
+#define NOPTIONS (sizeof(ss_option_table) / sizeof(ss_option_table[0]) - 1)
+
+/* "a, b, c" (with_default: "a (default), b or c" as the row says) into out. */
+static void list_values(char *out, size_t size, const struct ss_option_desc *d,
+			bool with_default)
+{
+	size_t len = 0;
+
+	out[0] = '\0';
+	for (const struct ss_option_value *v = d->values; v->name && len < size; v++) {
+		const char *sep = v == d->values ? ""
+				  : with_default && d->last_sep && !v[1].name ? d->last_sep
+									      : ", ";
+
+		len += (size_t)snprintf(out + len, size - len, "%s%s%s", sep, v->name,
+					with_default && v->is_default ? " (default)" : "");
+	}
 }
 
 void ss_options_help(FILE *out)
@@ -77,7 +101,14 @@ void ss_options_help(FILE *out)
 		else
 			snprintf(left, sizeof(left), "    --%s%s%s", d->long_name,
 				 d->arg ? " " : "", d->arg ? d->arg : "");
-		fprintf(out, "  %-30s %s\n", left, d->help);
+		if (d->values) {
+			char list[256];
+
+			list_values(list, sizeof(list), d, true);
+			fprintf(out, "  %-30s %s%s\n", left, d->help, list);
+		} else {
+			fprintf(out, "  %-30s %s\n", left, d->help);
+		}
 	}
 	fputs("\nExit status: 0 report written; 1 report written but an input could not\n"
 	      "be read (or --strict found bad requests); 2 usage error; 3 nothing written.\n",
@@ -121,14 +152,42 @@ static bool usage(FILE *err, const char *fmt, const char *a)
 	return false;
 }
 
+static const struct ss_option_desc *find_row(int id)
+{
+	for (const struct ss_option_desc *d = ss_option_table; d->long_name; d++)
+		if (d->id == id)
+			return d;
+	return NULL;
+}
+
+/* An enumerated option's value; false after the usage error. */
+static bool enum_value(const struct ss_option_desc *d, const char *arg, int *value,
+		       FILE *err)
+{
+	char list[256];
+
+	for (const struct ss_option_value *v = d->values; v->name; v++) {
+		if (strcmp(v->name, arg) == 0) {
+			*value = v->value;
+			return true;
+		}
+	}
+	list_values(list, sizeof(list), d, false);
+	fprintf(err, "specscan: unknown %s '%s' (%s)\n"
+		"Try 'specscan --help' for more information.\n", d->noun, arg, list);
+	return false;
+}
+
 bool ss_options_parse(struct ss_options *o, int argc, char **argv, FILE *err)
 {
-	struct option longopts[sizeof(ss_option_table) / sizeof(ss_option_table[0])];
-	char shortopts[64];
+	struct option longopts[NOPTIONS + 1];
+	char shortopts[2 * NOPTIONS + 2];
 	size_t n = 0, s = 0;
 	int c;
 
 	memset(o, 0, sizeof(*o));
+	/* A leading ':' makes a missing argument ':', not an unknown option. */
+	shortopts[s++] = ':';
 	o->table = -1;
 	o->progress = -1;
 	o->max_record = (size_t)256 << 20;
@@ -136,7 +195,7 @@ bool ss_options_parse(struct ss_options *o, int argc, char **argv, FILE *err)
 		longopts[n].name = d->long_name;
 		longopts[n].has_arg = d->arg ? required_argument : no_argument;
 		longopts[n].flag = NULL;
-		longopts[n].val = long_value(d);
+		longopts[n].val = d->id;
 		if (d->short_name) {
 			shortopts[s++] = d->short_name;
 			if (d->arg)
@@ -149,40 +208,22 @@ bool ss_options_parse(struct ss_options *o, int argc, char **argv, FILE *err)
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		const struct ss_option_desc *d = find_row(c);
+		int val = 0;
+
+		if (d && d->values && !enum_value(d, optarg, &val, err))
+			return false;
 		switch (c) {
-		case 'f':
-			if (!strcmp(optarg, "json")) o->format = SS_FMT_JSON;
-			else if (!strcmp(optarg, "csv")) o->format = SS_FMT_CSV;
-			else if (!strcmp(optarg, "table")) o->format = SS_FMT_TABLE;
-			else if (!strcmp(optarg, "jsonl")) o->format = SS_FMT_JSONL;
-			else if (!strcmp(optarg, "none")) o->format = SS_FMT_NONE;
-			else return usage(err, "unknown format '%s' (json, csv, table, jsonl, none)", optarg);
-			break;
+		case 'f': o->format = (enum ss_format)val; break;
 		case OPT_JSON: o->json_path = optarg; break;
 		case OPT_CSV: o->csv_path = optarg; break;
 		case OPT_RECORDS: o->records_path = optarg; break;
 		case 'o': o->output_dir = optarg; break;
 		case OPT_TABLE: o->table = 1; break;
 		case OPT_NO_TABLE: o->table = 0; break;
-		case OPT_PHASE:
-			if (!strcmp(optarg, "profiling")) o->phase = SS_PHASES_PROFILING;
-			else if (!strcmp(optarg, "warmup")) o->phase = SS_PHASES_WARMUP;
-			else if (!strcmp(optarg, "all")) o->phase = SS_PHASES_ALL;
-			else return usage(err, "unknown phase '%s' (profiling, warmup, all)", optarg);
-			break;
-		case OPT_ENGINE:
-			o->engine = ss_engine_from_name(optarg);
-			if (o->engine == SS_ENGINE_NONE)
-				return usage(err, "unknown engine '%s' (vllm, tensorrt_llm, llamacpp, sglang)", optarg);
-			break;
-		case OPT_INPUT_KIND:
-			if (!strcmp(optarg, "auto")) o->input_kind = SS_KIND_UNKNOWN;
-			else if (!strcmp(optarg, "raw")) o->input_kind = SS_KIND_RAW;
-			else if (!strcmp(optarg, "records")) o->input_kind = SS_KIND_RECORDS;
-			else if (!strcmp(optarg, "body")) o->input_kind = SS_KIND_BODY;
-			else if (!strcmp(optarg, "sse")) o->input_kind = SS_KIND_SSE;
-			else return usage(err, "unknown input kind '%s' (auto, raw, records, body, sse)", optarg);
-			break;
+		case OPT_PHASE: o->phase = (enum ss_phase_mode)val; break;
+		case OPT_ENGINE: o->engine = (enum ss_engine)val; break;
+		case OPT_INPUT_KIND: o->input_kind = (enum ss_kind)val; break;
 		case 'r': o->recursive = true; break;
 		case OPT_MAX_RECORD:
 			if (!ss_parse_size(optarg, &o->max_record))
@@ -207,8 +248,15 @@ bool ss_options_parse(struct ss_options *o, int argc, char **argv, FILE *err)
 		case 'v': o->verbosity = 1; break;
 		case 'h': o->help = true; break;
 		case 'V': o->version = true; break;
-		case ':':
-			return usage(err, "option '%s' needs an argument", argv[optind - 1]);
+		case ':': {
+			/* The option as typed: "-j" even when it came as "-rj". */
+			const char *opt = argv[optind - 1];
+			char letter[3] = {'-', (char)optopt, '\0'};
+
+			if (strncmp(opt, "--", 2) != 0 && optopt > 0 && optopt < 256)
+				opt = letter;
+			return usage(err, "option '%s' needs an argument", opt);
+		}
 		default:
 			return usage(err, "unknown option '%s'", argv[optind - 1]);
 		}

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "engines/record.h"
+#include "model/record.h"
 #include "metrics/aggregate.h"
 
 enum ss_format { SS_FMT_JSON = 0, SS_FMT_CSV, SS_FMT_TABLE, SS_FMT_JSONL, SS_FMT_NONE };
@@ -32,11 +32,33 @@ struct ss_options {
 	size_t ninputs;
 };
 
+/* One accepted value of an enumerated option, and what it sets. */
+struct ss_option_value {
+	const char *name;
+	int value;
+	bool is_default;           /* --help marks it "(default)" */
+};
+
+/*
+ * One row of the option table. Parsing (getopt_long's tables), the usage
+ * errors and --help are all made from these rows: a new option is a new
+ * row and a case for its id in ss_options_parse().
+ */
 struct ss_option_desc {
 	const char *long_name;
 	char short_name;           /* 0: none */
+	int id;                    /* what getopt_long returns for it: short_name
+				    * when there is one, else an id above 255 */
 	const char *arg;           /* NULL: no argument */
-	const char *help;
+	const char *help;          /* enumerated: followed by the values */
+	/*
+	 * Enumerated options: the accepted values, ended by a NULL name. An
+	 * other value is a usage error "unknown NOUN 'x' (a, b, c)"; --help
+	 * lists them after `help`, `last_sep` (NULL: ", ") before the last.
+	 */
+	const struct ss_option_value *values;
+	const char *noun;
+	const char *last_sep;
 };
 
 /* The table, terminated by an entry with long_name NULL. */

@@ -10,32 +10,49 @@
 
 #include "util/alloc.h"
 
-/* Temporary paths for the signal handler: fixed slots, no allocation. */
-#define MAX_TEMPS 8
-static char *volatile temps[MAX_TEMPS];
+/*
+ * Open temporary files for the signal handler: a chain through the
+ * outfiles, changed only with every signal blocked, so the handler always
+ * sees a whole chain. Outputs are opened and committed by the main thread
+ * alone (worker threads block the stop signals anyway).
+ */
+static struct ss_outfile *volatile temps;
 
-static void remember(char *tmp)
+static void block_all(sigset_t *old)
 {
-	for (int i = 0; i < MAX_TEMPS; i++) {
-		if (!temps[i]) {
-			temps[i] = tmp;
-			return;
-		}
-	}
+	sigset_t all;
+
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, old);
 }
 
-static void forget(const char *tmp)
+/* Call with signals blocked. */
+static void remember(struct ss_outfile *o)
 {
-	for (int i = 0; i < MAX_TEMPS; i++)
-		if (temps[i] == tmp)
-			temps[i] = NULL;
+	o->next_temp = temps;
+	temps = o;
+}
+
+static void forget(struct ss_outfile *o)
+{
+	sigset_t old;
+
+	block_all(&old);
+	for (struct ss_outfile *volatile *p = &temps; *p; p = &(*p)->next_temp) {
+		if (*p == o) {
+			*p = o->next_temp;
+			break;
+		}
+	}
+	o->next_temp = NULL;
+	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 void ss_outfile_abort_all_from_signal(void)
 {
-	for (int i = 0; i < MAX_TEMPS; i++)
-		if (temps[i])
-			unlink(temps[i]);
+	for (struct ss_outfile *o = temps; o; o = o->next_temp)
+		if (o->tmp)
+			unlink(o->tmp);
 }
 
 static bool same_file(const struct stat *a, const char *path)
@@ -83,7 +100,7 @@ bool ss_outfile_open(struct ss_outfile *o, const char *path, bool force,
 	const char *slash;
 	size_t dirlen;
 	int fd;
-	sigset_t all, old;
+	sigset_t old;
 
 	memset(o, 0, sizeof(*o));
 	if (strcmp(path, "-") == 0) {
@@ -127,11 +144,10 @@ bool ss_outfile_open(struct ss_outfile *o, const char *path, bool force,
 	}
 	sprintf(o->tmp, "%.*s.%s.XXXXXX", (int)dirlen, path, path + dirlen);
 	/* Block signals so the handler never misses a created temp file. */
-	sigfillset(&all);
-	sigprocmask(SIG_BLOCK, &all, &old);
+	block_all(&old);
 	fd = mkstemp(o->tmp);
 	if (fd >= 0)
-		remember(o->tmp);
+		remember(o);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (fd < 0) {
 		ss_msg_error(msg, "cannot create '%s': %s", path, strerror(errno));
@@ -223,7 +239,7 @@ bool ss_outfile_commit(struct ss_outfile *o, struct ss_msg *msg)
 		ss_outfile_abort(o);
 		return false;
 	}
-	forget(o->tmp);
+	forget(o);
 	ss_free(o->tmp);
 	ss_free(o->path);
 	o->tmp = o->path = NULL;
@@ -237,7 +253,7 @@ void ss_outfile_abort(struct ss_outfile *o)
 	o->fp = NULL;
 	if (o->tmp) {
 		unlink(o->tmp);
-		forget(o->tmp);
+		forget(o);
 	}
 	ss_free(o->tmp);
 	ss_free(o->path);

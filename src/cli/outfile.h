@@ -20,6 +20,9 @@ struct ss_outfile {
 	bool direct;       /* a device or FIFO, written in place (no temp file) */
 	bool failed;       /* a write failed */
 	int err;           /* errno of the failed write */
+	/* Private: the chain of open temporary files the signal handler
+	 * removes. The struct must not move while its temp file exists. */
+	struct ss_outfile *volatile next_temp;
 };
 
 /*
@@ -37,8 +40,10 @@ bool ss_outfile_commit(struct ss_outfile *o, struct ss_msg *msg);
 void ss_outfile_abort(struct ss_outfile *o);
 
 /*
- * Remove every temporary file still open; async-signal-safe, for the
- * SIGINT/SIGTERM handler.
+ * Remove every temporary file still open, however many; async-signal-safe,
+ * for the SIGINT/SIGTERM handler (it walks a chain linked through the open
+ * outfiles themselves, with signals blocked while the chain changes: no
+ * allocation, no fixed number of slots).
  */
 void ss_outfile_abort_all_from_signal(void);
 

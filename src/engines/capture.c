@@ -1,16 +1,10 @@
 #include "engines/capture.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#endif
-#endif
 
 #include "engines/payload.h"
+#include "util/text.h"
 
 void ss_capture_init(struct ss_capture *c)
 {
@@ -56,13 +50,6 @@ struct object_scan {
 	bool failed;                    /* a walk error: treat as invalid */
 };
 
-static bool key_is(const char *key, size_t n, const char *lit)
-{
-	size_t l = strlen(lit);
-
-	return n == l && memcmp(key, lit, l) == 0;
-}
-
 /* A non-empty string or a non-empty array (SPEC 2.2). */
 static bool has_content(struct ssj_value *v)
 {
@@ -89,8 +76,8 @@ static int message_field(void *ctx, const char *key, size_t n, struct ssj_value 
 {
 	struct object_scan *o = ctx;
 
-	if (key_is(key, n, "content") || key_is(key, n, "reasoning_content") ||
-	    key_is(key, n, "reasoning") || key_is(key, n, "tool_calls")) {
+	if (ss_key_is(key, n, "content") || ss_key_is(key, n, "reasoning_content") ||
+	    ss_key_is(key, n, "reasoning") || ss_key_is(key, n, "tool_calls")) {
 		if (has_content(v))
 			o->content = true;
 	}
@@ -111,24 +98,24 @@ static int choice_field(void *ctx, const char *key, size_t n, struct ssj_value *
 	struct object_scan *o = c->o;
 	enum ssj_type t = ssj_value_type(v);
 
-	if (key_is(key, n, "speculative_decoding")) {
+	if (ss_key_is(key, n, "speculative_decoding")) {
 		c->sd.p = NULL;
 		if (t == SSJ_OBJECT && !take_span(v, &c->sd))
 			o->failed = true;
-	} else if (key_is(key, n, "index")) {
+	} else if (ss_key_is(key, n, "index")) {
 		const char *p;
 		size_t len;
 
 		c->has_index = t == SSJ_NUMBER && ssj_value_number_text(v, &p, &len) == SSJ_OK &&
 			       ss_parse_count(p, len, &c->index) == SS_INT_OK;
 	} else if (c->position == 0) {
-		if ((key_is(key, n, "delta") || key_is(key, n, "message")) && t == SSJ_OBJECT) {
+		if ((ss_key_is(key, n, "delta") || ss_key_is(key, n, "message")) && t == SSJ_OBJECT) {
 			if (ssj_object_foreach(v, message_field, o) != SSJ_OK)
 				o->failed = true;
-		} else if (key_is(key, n, "text")) {
+		} else if (ss_key_is(key, n, "text")) {
 			if (has_content(v))
 				o->content = true;
-		} else if (key_is(key, n, "meta_info")) {
+		} else if (ss_key_is(key, n, "meta_info")) {
 			o->meta_choice0.p = NULL;
 			if (t == SSJ_OBJECT && !take_span(v, &o->meta_choice0))
 				o->failed = true;
@@ -158,7 +145,7 @@ static int metrics_field(void *ctx, const char *key, size_t n, struct ssj_value 
 {
 	struct object_scan *o = ctx;
 
-	if (key_is(key, n, "speculative_decoding")) {
+	if (ss_key_is(key, n, "speculative_decoding")) {
 		o->metrics_sd.p = NULL;
 		if (ssj_value_type(v) == SSJ_OBJECT && !take_span(v, &o->metrics_sd))
 			o->failed = true;
@@ -180,7 +167,7 @@ static int sglext_field(void *ctx, const char *key, size_t n, struct ssj_value *
 {
 	struct object_scan *o = ctx;
 
-	if (key_is(key, n, "spec_tokens_details")) {
+	if (ss_key_is(key, n, "spec_tokens_details")) {
 		enum ssj_type t = ssj_value_type(v);
 
 		o->sglext.p = NULL;
@@ -205,9 +192,9 @@ static int usage_field(void *ctx, const char *key, size_t n, struct ssj_value *v
 	struct span *dst = NULL;
 
 	o->usage_nonempty = true;
-	if (key_is(key, n, "completion_tokens"))
+	if (ss_key_is(key, n, "completion_tokens"))
 		dst = &o->completion_tokens;
-	else if (key_is(key, n, "output_tokens"))
+	else if (ss_key_is(key, n, "output_tokens"))
 		dst = &o->output_tokens;
 	if (dst) {
 		dst->p = NULL;
@@ -224,35 +211,35 @@ static int object_field(void *ctx, const char *key, size_t n, struct ssj_value *
 	enum ssj_type t = ssj_value_type(v);
 	enum ssj_status s = SSJ_OK;
 
-	if (key_is(key, n, "choices")) {
+	if (ss_key_is(key, n, "choices")) {
 		o->choice_sd_count = 0;
 		o->choice_sd.p = NULL;
 		o->meta_choice0.p = NULL;
 		if (t == SSJ_ARRAY)
 			s = ssj_array_foreach(v, choice_elem, o);
-	} else if (key_is(key, n, "metrics")) {
+	} else if (ss_key_is(key, n, "metrics")) {
 		o->metrics_sd.p = NULL;
 		if (t == SSJ_OBJECT)
 			s = ssj_object_foreach(v, metrics_field, o);
-	} else if (key_is(key, n, "timings")) {
+	} else if (ss_key_is(key, n, "timings")) {
 		o->timings.p = NULL;
 		if (t == SSJ_OBJECT && !take_span(v, &o->timings))
 			o->failed = true;
-	} else if (key_is(key, n, "sglext")) {
+	} else if (ss_key_is(key, n, "sglext")) {
 		o->sglext.p = NULL;
 		o->sglext_count = 0;
 		if (t == SSJ_OBJECT)
 			s = ssj_object_foreach(v, sglext_field, o);
-	} else if (key_is(key, n, "meta_info")) {
+	} else if (ss_key_is(key, n, "meta_info")) {
 		o->meta_root.p = NULL;
 		if (t == SSJ_OBJECT && !take_span(v, &o->meta_root))
 			o->failed = true;
-	} else if (key_is(key, n, "usage")) {
+	} else if (ss_key_is(key, n, "usage")) {
 		o->usage_nonempty = false;
 		o->completion_tokens.p = o->output_tokens.p = NULL;
 		if (t == SSJ_OBJECT)
 			s = ssj_object_foreach(v, usage_field, o);
-	} else if (key_is(key, n, "text") || key_is(key, n, "content")) {
+	} else if (ss_key_is(key, n, "text") || ss_key_is(key, n, "content")) {
 		if (has_content(v))
 			o->content = true;
 	}
@@ -270,11 +257,11 @@ static int peek_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 {
 	struct peek *k = ctx;
 
-	if (key_is(key, n, "draft_n"))
+	if (ss_key_is(key, n, "draft_n"))
 		k->draft_n = !ssj_value_is_null(v);
-	else if (key_is(key, n, "draft_n_accepted"))
+	else if (ss_key_is(key, n, "draft_n_accepted"))
 		k->draft_n_accepted = !ssj_value_is_null(v);
-	else if (key_is(key, n, "spec_verify_ct"))
+	else if (ss_key_is(key, n, "spec_verify_ct"))
 		k->spec_verify_ct = true;
 	return 0;
 }
@@ -370,482 +357,5 @@ bool ss_capture_object(struct ss_capture *c, struct ssj_parser *parser,
 		c->nomem = true;
 		return false;
 	}
-	return true;
-}
-
-/* The keys that make an object worth parsing (SPEC 2.2, 2.3). */
-enum key_class { KEY_OTHER = 0, KEY_CONTENT, KEY_PAYLOAD };
-
-static enum key_class classify_key(const char *k, size_t n)
-{
-	switch (n) {
-	case 4:
-		return memcmp(k, "text", 4) == 0 ? KEY_CONTENT : KEY_OTHER;
-	case 5:
-		return memcmp(k, "usage", 5) == 0 ? KEY_PAYLOAD : KEY_OTHER;
-	case 6:
-		return memcmp(k, "sglext", 6) == 0 ? KEY_PAYLOAD : KEY_OTHER;
-	case 7:
-		if (memcmp(k, "timings", 7) == 0)
-			return KEY_PAYLOAD;
-		return memcmp(k, "content", 7) == 0 ? KEY_CONTENT : KEY_OTHER;
-	case 9:
-		if (memcmp(k, "meta_info", 9) == 0)
-			return KEY_PAYLOAD;
-		return memcmp(k, "reasoning", 9) == 0 ? KEY_CONTENT : KEY_OTHER;
-	case 10:
-		return memcmp(k, "tool_calls", 10) == 0 ? KEY_CONTENT : KEY_OTHER;
-	case 17:
-		return memcmp(k, "reasoning_content", 17) == 0 ? KEY_CONTENT : KEY_OTHER;
-	case 20:
-		return memcmp(k, "speculative_decoding", 20) == 0 ? KEY_PAYLOAD : KEY_OTHER;
-	default:
-		return KEY_OTHER;
-	}
-}
-
-/*
- * The careful scan. The text is the inside of a JSON string holding an
- * object's JSON, so a key of that object reads \"key\" followed by white
- * space and a colon. Every colon is looked at: when what precedes it is a
- * plainly written key, the key is classified; when it is anything unusual
- * (white space written as an escape, a key holding a backslash, a very
- * long key), the object is parsed, to be safe. A colon inside a string
- * value costs at worst a needless parse.
- */
-static bool worth_careful(const struct ss_capture *c, const char *s, size_t n)
-{
-	const char *p = s, *end = s + n;
-
-	while ((p = memchr(p, ':', (size_t)(end - p))) != NULL) {
-		const char *q = p++;
-		const char *close, *open;
-
-		while (q > s && q[-1] == ' ')
-			q--;
-		if (q - s < 2)
-			continue;
-		if (q[-1] != '"' || q[-2] != '\\') {
-			/* \n \t \r before a colon may be escaped white space. */
-			if (q[-2] == '\\' && (q[-1] == 'n' || q[-1] == 't' || q[-1] == 'r'))
-				return true;
-			continue;
-		}
-		close = q - 2;  /* at the backslash of the closing \" */
-		open = close;
-		while (open > s && close - open <= 40) {
-			open--;
-			if (*open == '\\')
-				break;
-		}
-		if (*open != '\\' || close - open > 40)
-			return true;  /* no plain opening quote near: be safe */
-		if (open + 1 >= close || open[1] != '"')
-			return true;  /* a backslash inside the key */
-		switch (classify_key(open + 2, (size_t)(close - open - 2))) {
-		case KEY_PAYLOAD:
-			return true;
-		case KEY_CONTENT:
-			if (!c->content)
-				return true;
-			break;
-		default:
-			break;
-		}
-	}
-	return false;
-}
-
-/*
- * At a plain key end (s[at] is the colon, s[at-2..at-1] the closing \"),
- * whether the key is one that matters, tried by its last letter and length.
- */
-/*
- * At a plain key end (s[at] is the colon, s[at-2..at-1] the closing \"),
- * whether the key is one that matters, tried by its last letter. Content
- * keys matter only while no content was seen.
- */
-#define KEY_IS(lit)                                                    \
-	(end >= sizeof(lit) + 1 &&                                     \
-	 memcmp(s + end - (sizeof(lit) - 1) - 2, "\\\"" lit, sizeof(lit) + 1) == 0)
-
-static inline bool key_matters(const struct ss_capture *c, const char *s, size_t at)
-{
-	size_t end = at - 2;  /* the key's end */
-	bool want_content = !c->content;
-
-	/* `\":` at the very start of the text: no key, nothing before it. */
-	if (at < 3)
-		return false;
-	switch (s[end - 1]) {
-	case 'e':
-		return KEY_IS("usage");
-	case 's':
-		return KEY_IS("timings") || (want_content && KEY_IS("tool_calls"));
-	case 't':
-		return KEY_IS("sglext") ||
-		       (want_content && (KEY_IS("text") || KEY_IS("content") ||
-					 KEY_IS("reasoning_content")));
-	case 'o':
-		return KEY_IS("meta_info");
-	case 'g':
-		return KEY_IS("speculative_decoding") || (want_content && KEY_IS("reasoning"));
-	default:
-		return false;
-	}
-}
-
-/*
- * The fast scan over s[from, n): the first position that needs a look,
- * or n. A position needs a look when a plainly written key that matters
- * ends there (content keys only when `content_keys`), or when something
- * there cannot be judged fast (*odd: a \u escape, white space before a
- * colon); the careful scan or a parse then decides.
- */
-/* One position of the scan, in plain C: see scan(). */
-static int scan_one(const struct ss_capture *k, const char *s, size_t i)
-{
-	if (s[i] == 'u' && s[i - 1] == '\\' && s[i - 2] == '\\')
-		return 2;
-	if (s[i] != ':')
-		return 0;
-	if (s[i - 1] == ' ' || (s[i - 2] == '\\' && s[i - 1] != '"'))
-		return 2;
-	return s[i - 1] == '"' && s[i - 2] == '\\' && key_matters(k, s, i);
-}
-
-/*
- * The vector loop, as a macro over the vector width: V is the vector type,
- * LOAD, EQ, OR, AND and MASK its operations. A key end is kept only when
- * its last two letters are those of a key that matters (so most keys never
- * reach key_matters()); `oddm` marks what the fast scan cannot judge.
- */
-#define SCAN_LOOP(W, V, LOAD, SET1, EQ, OR, AND, ANDNOT, MASK)                      \
-	do {                                                                          \
-		const V colon = SET1(':'), quote = SET1('"'), bslash = SET1('\\');     \
-		const V u = SET1('u'), space = SET1(' ');                              \
-		const V le = SET1('e'), ls = SET1('s'), lt = SET1('t'), lo = SET1('o'); \
-		const V lg = SET1('g'), lx = SET1('x'), lf = SET1('f'), ln = SET1('n'); \
-		const V ll = SET1('l');                                                \
-		for (; i + (W) <= n; i += (W)) {                                       \
-			V v0 = LOAD(s + i), v1 = LOAD(s + i - 1), v2 = LOAD(s + i - 2); \
-			V v3 = LOAD(s + i - 3), v4 = LOAD(s + i - 4);                  \
-			V col = EQ(v0, colon), b2 = EQ(v2, bslash), q1 = EQ(v1, quote); \
-			V keyv = AND(col, AND(q1, b2));                                \
-			V e3 = EQ(v3, le), s3 = EQ(v3, ls), t3 = EQ(v3, lt);           \
-			V n4 = EQ(v4, ln);                                             \
-			V pay = OR(OR(AND(EQ(v4, lg), OR(e3, s3)), AND(EQ(v4, lx), t3)), \
-				   OR(AND(EQ(v4, lf), EQ(v3, lo)), AND(n4, EQ(v3, lg))));   \
-			V con = OR(AND(n4, t3), AND(EQ(v4, ll), s3));                  \
-			V oddv = OR(AND(b2, AND(EQ(v1, bslash), EQ(v0, u))),           \
-				    AND(col, OR(EQ(v1, space), ANDNOT(q1, b2))));      \
-			uint64_t key, oddm;                                            \
-			if (want_content)                                              \
-				pay = OR(pay, con);                                    \
-			key = MASK(AND(keyv, pay));                                    \
-			oddm = MASK(oddv);                                             \
-			while (key | oddm) {                                           \
-				unsigned bk = key ? (unsigned)__builtin_ctzll(key) : 64; \
-				unsigned bo = oddm ? (unsigned)__builtin_ctzll(oddm) : 64; \
-				if (bo <= bk) {                                        \
-					*odd = true;                                   \
-					*pos = i + bo;                                 \
-					return true;                                   \
-				}                                                      \
-				if (key_matters(k, s, i + bk)) {                       \
-					*pos = i + bk;                                 \
-					return true;                                   \
-				}                                                      \
-				key &= key - 1;                                        \
-			}                                                              \
-		}                                                                      \
-	} while (0)
-
-#ifdef __SSE2__
-#define SSE_LOAD(p) _mm_loadu_si128((const __m128i *)(p))
-#define SSE_MASK(v) ((uint64_t)(unsigned)_mm_movemask_epi8(v))
-
-/* true with *pos at a hit; false with *pos where the vector loop stopped. */
-static bool scan_sse2(const struct ss_capture *k, bool want_content, const char *s,
-		      size_t i, size_t n, size_t *pos, bool *odd)
-{
-	SCAN_LOOP(16, __m128i, SSE_LOAD, _mm_set1_epi8, _mm_cmpeq_epi8, _mm_or_si128,
-		  _mm_and_si128, _mm_andnot_si128, SSE_MASK);
-	*pos = i;
-	return false;
-}
-
-#if defined(__x86_64__) && defined(__GNUC__)
-#define AVX_LOAD(p) _mm256_loadu_si256((const __m256i *)(p))
-#define AVX_MASK(v) ((uint64_t)(unsigned)_mm256_movemask_epi8(v))
-
-__attribute__((target("avx2"))) static bool
-scan_avx2(const struct ss_capture *k, bool want_content, const char *s, size_t i, size_t n,
-	  size_t *pos, bool *odd)
-{
-	SCAN_LOOP(32, __m256i, AVX_LOAD, _mm256_set1_epi8, _mm256_cmpeq_epi8,
-		  _mm256_or_si256, _mm256_and_si256, _mm256_andnot_si256, AVX_MASK);
-	*pos = i;
-	return false;
-}
-
-/* 64 bytes a step, the comparisons giving bit masks directly. */
-__attribute__((target("avx512f,avx512bw"))) static bool
-scan_avx512(const struct ss_capture *k, bool want_content, const char *s, size_t i,
-	    size_t n, size_t *pos, bool *odd)
-{
-#define EQ512(v, c) ((uint64_t)_mm512_cmpeq_epi8_mask((v), _mm512_set1_epi8(c)))
-	for (; i + 64 <= n; i += 64) {
-		__m512i v0 = _mm512_loadu_si512((const void *)(s + i));
-		__m512i v1 = _mm512_loadu_si512((const void *)(s + i - 1));
-		__m512i v2 = _mm512_loadu_si512((const void *)(s + i - 2));
-		__m512i v3 = _mm512_loadu_si512((const void *)(s + i - 3));
-		__m512i v4 = _mm512_loadu_si512((const void *)(s + i - 4));
-		uint64_t col = EQ512(v0, ':'), b2 = EQ512(v2, '\\'), q1 = EQ512(v1, '"');
-		uint64_t e3 = EQ512(v3, 'e'), s3 = EQ512(v3, 's'), t3 = EQ512(v3, 't');
-		uint64_t n4 = EQ512(v4, 'n');
-		uint64_t pay = (EQ512(v4, 'g') & (e3 | s3)) | (EQ512(v4, 'x') & t3) |
-			       (EQ512(v4, 'f') & EQ512(v3, 'o')) | (n4 & EQ512(v3, 'g'));
-		uint64_t key, oddm;
-
-		if (want_content)
-			pay |= (n4 & t3) | (EQ512(v4, 'l') & s3);
-		key = col & q1 & b2 & pay;
-		oddm = (b2 & EQ512(v1, '\\') & EQ512(v0, 'u')) |
-		       (col & (EQ512(v1, ' ') | (b2 & ~q1)));
-		while (key | oddm) {
-			unsigned bk = key ? (unsigned)__builtin_ctzll(key) : 64;
-			unsigned bo = oddm ? (unsigned)__builtin_ctzll(oddm) : 64;
-
-			if (bo <= bk) {
-				*odd = true;
-				*pos = i + bo;
-				return true;
-			}
-			if (key_matters(k, s, i + bk)) {
-				*pos = i + bk;
-				return true;
-			}
-			key &= key - 1;
-		}
-	}
-#undef EQ512
-	*pos = i;
-	return scan_avx2(k, want_content, s, i, n, pos, odd);
-}
-
-static int simd_level(void)
-{
-	static int level = -1;
-
-	if (level < 0) {
-		/* SPECSCAN_SIMD as for the JSON shim: generic, avx2, or the best. */
-		const char *force = getenv("SPECSCAN_SIMD");
-
-		__builtin_cpu_init();
-		level = __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512f")
-				? 2
-			: __builtin_cpu_supports("avx2") ? 1
-							 : 0;
-		if (force && strcmp(force, "generic") == 0)
-			level = 0;
-		else if (force && strcmp(force, "avx2") == 0 && level > 1)
-			level = 1;
-	}
-	return level;
-}
-
-#endif
-#endif
-
-/*
- * The fast scan over s[from, n): the first position that needs a look,
- * or n. A position needs a look when a plainly written key that matters
- * ends there (content keys only when `content_keys` and no content was
- * seen), or when something there cannot be judged fast (*odd: a \u
- * escape, white space before a colon); the careful scan or a parse then
- * decides.
- */
-static size_t scan(const struct ss_capture *c, const char *s, size_t from, size_t n,
-		   bool content_keys, bool *odd)
-{
-	struct ss_capture none;
-	const struct ss_capture *k = c;
-	size_t i = from < 2 ? 2 : from;
-	int r;
-
-	memset(&none, 0, sizeof(none));
-	if (!content_keys || c->content) {
-		/* key_matters() asks about content keys only while none was seen. */
-		none.content = true;
-		k = &none;
-	}
-	*odd = false;
-	/* The vector loop looks four bytes back: the first positions in C. */
-	for (; i < 4 && i < n; i++) {
-		if ((r = scan_one(k, s, i)) != 0) {
-			*odd = r == 2;
-			return i;
-		}
-	}
-#ifdef __SSE2__
-	{
-		size_t at;
-		bool hit;
-
-#if defined(__x86_64__) && defined(__GNUC__)
-		if (simd_level() == 2)
-			hit = scan_avx512(k, !k->content, s, i, n, &at, odd);
-		else if (simd_level() == 1)
-			hit = scan_avx2(k, !k->content, s, i, n, &at, odd);
-		else
-#endif
-			hit = scan_sse2(k, !k->content, s, i, n, &at, odd);
-		if (hit)
-			return at;
-		i = at;
-	}
-#endif
-	for (; i < n; i++) {
-		if ((r = scan_one(k, s, i)) != 0) {
-			*odd = r == 2;
-			return i;
-		}
-	}
-	return n;
-}
-
-/*
- * Whether an object, given as the escaped inside of a JSON string, may
- * change the capture: the fast scan, and the careful one when the fast
- * scan cannot judge.
- */
-bool ss_capture_worth(const struct ss_capture *c, const char *s, size_t n)
-{
-	bool odd;
-
-	if (scan(c, s, 0, n, true, &odd) == n)
-		return false;
-	return odd ? worth_careful(c, s, n) : true;
-}
-
-size_t ss_capture_next_payload_key(const char *s, size_t from, size_t n)
-{
-	bool odd;
-
-	return scan(NULL, s, from, n, false, &odd);
-}
-
-static int hexval(char ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	if (ch >= 'A' && ch <= 'F')
-		return ch - 'A' + 10;
-	return -1;
-}
-
-static bool read_u4(const char *p, const char *end, unsigned *out)
-{
-	unsigned v = 0;
-
-	if (end - p < 4)
-		return false;
-	for (int i = 0; i < 4; i++) {
-		int h = hexval(p[i]);
-
-		if (h < 0)
-			return false;
-		v = v << 4 | (unsigned)h;
-	}
-	*out = v;
-	return true;
-}
-
-/* Encode a code point as UTF-8 at d; the number of bytes written. */
-static size_t put_utf8(char *d, unsigned cp)
-{
-	if (cp < 0x80) {
-		d[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		d[0] = (char)(0xC0 | cp >> 6);
-		d[1] = (char)(0x80 | (cp & 0x3F));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		d[0] = (char)(0xE0 | cp >> 12);
-		d[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		d[2] = (char)(0x80 | (cp & 0x3F));
-		return 3;
-	}
-	d[0] = (char)(0xF0 | cp >> 18);
-	d[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-	d[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-	d[3] = (char)(0x80 | (cp & 0x3F));
-	return 4;
-}
-
-bool ss_json_unescape(const char *raw, size_t n, struct ss_buf *out)
-{
-	const char *p = raw, *end = raw + n;
-	char *d;
-
-	/* The text never grows: an escape of 2, 6 or 12 bytes gives 1 to 4. */
-	if (!ss_buf_grow(out, n))
-		return false;
-	d = out->data + out->len;
-	while (p < end) {
-		const char *bs = memchr(p, '\\', (size_t)(end - p));
-		const char *stop = bs ? bs : end;
-		unsigned char ctl = 0;
-
-		for (const char *q = p; q < stop; q++)  /* vectorizes: no early exit */
-			ctl |= (unsigned char)*q < 0x20;
-		if (ctl)
-			return false;  /* a raw control character */
-		memcpy(d, p, (size_t)(stop - p));
-		d += stop - p;
-		if (!bs)
-			break;
-		p = bs + 1;
-		if (p >= end)
-			return false;
-		switch (*p++) {
-		case '"': *d++ = '"'; break;
-		case '\\': *d++ = '\\'; break;
-		case '/': *d++ = '/'; break;
-		case 'b': *d++ = '\b'; break;
-		case 'f': *d++ = '\f'; break;
-		case 'n': *d++ = '\n'; break;
-		case 'r': *d++ = '\r'; break;
-		case 't': *d++ = '\t'; break;
-		case 'u': {
-			unsigned cp, lo;
-
-			if (!read_u4(p, end, &cp))
-				return false;
-			p += 4;
-			if (cp >= 0xD800 && cp <= 0xDBFF) {
-				if (end - p < 6 || p[0] != '\\' || p[1] != 'u' ||
-				    !read_u4(p + 2, end, &lo) || lo < 0xDC00 || lo > 0xDFFF)
-					return false;  /* lone high surrogate */
-				p += 6;
-				cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-			} else if (cp >= 0xDC00 && cp <= 0xDFFF) {
-				return false;  /* lone low surrogate */
-			}
-			d += put_utf8(d, cp);
-			break;
-		}
-		default:
-			return false;
-		}
-	}
-	out->len = (size_t)(d - out->data);
-	out->data[out->len] = '\0';
 	return true;
 }

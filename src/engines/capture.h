@@ -53,26 +53,4 @@ void ss_capture_reset(struct ss_capture *c);
 bool ss_capture_object(struct ss_capture *c, struct ssj_parser *parser,
 		       const char *text, size_t len);
 
-/*
- * Whether an object whose JSON text is given in escaped form (the inside
- * of a JSON string) may change the capture: it may carry content while
- * none was seen, or it names a payload or usage key. Conservative: a false
- * answer guarantees ss_capture_object() would change nothing.
- */
-bool ss_capture_worth(const struct ss_capture *c, const char *escaped, size_t n);
-
-/*
- * In a longer text holding such escaped objects (a whole line), the first
- * position at or after `from` where a payload or usage key may end, or
- * something the fast scan cannot judge is; `n` when there is none. Any
- * object that holds a key that matters holds such a position.
- */
-size_t ss_capture_next_payload_key(const char *s, size_t from, size_t n);
-
-/*
- * Unescape the inside of a JSON string (`raw`, `n` bytes) and append it to
- * `out`. false when the escapes are invalid (then `out` may hold a part).
- */
-bool ss_json_unescape(const char *raw, size_t n, struct ss_buf *out);
-
 #endif

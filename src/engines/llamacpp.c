@@ -3,7 +3,6 @@
  * draft_n_accepted. No step count and no histogram are reported, and none
  * is invented; MLX servers add draft_rounds, which is the step count.
  */
-#include <stdio.h>
 #include <string.h>
 
 #include "engines/adapters.h"
@@ -13,19 +12,13 @@ static bool llamacpp_claims(const struct ss_payload *pl)
 	return pl->f[SS_F_DRAFT_N].present && pl->f[SS_F_DRAFT_N_ACCEPTED].present;
 }
 
-static bool llamacpp_map(struct ss_payload *pl, struct ss_record *r, char *why,
-			 size_t whylen)
+static bool llamacpp_map(struct ss_reader *rd, struct ss_record *r)
 {
-	bool bad = false, has;
-
 	strcpy(r->engine, "llamacpp");
-	ss_payload_count(pl, SS_F_DRAFT_N, true, &has, &r->num_draft_tokens, why,
-			 whylen, &bad);
-	ss_payload_count(pl, SS_F_DRAFT_N_ACCEPTED, true, &has,
-			 &r->num_accepted_draft_tokens, why, whylen, &bad);
-	ss_payload_count(pl, SS_F_DRAFT_ROUNDS, false, &r->has_steps,
-			 &r->num_spec_steps, why, whylen, &bad);
-	if (bad)
+	ss_read_count(rd, SS_F_DRAFT_N, true, NULL, &r->num_draft_tokens);
+	ss_read_count(rd, SS_F_DRAFT_N_ACCEPTED, true, NULL, &r->num_accepted_draft_tokens);
+	ss_read_count(rd, SS_F_DRAFT_ROUNDS, false, &r->has_steps, &r->num_spec_steps);
+	if (rd->bad)
 		return false;
 	ss_record_compute_rate(r);
 	ss_record_compute_mean(r);

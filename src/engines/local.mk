@@ -1,10 +1,11 @@
-# engines: capture, adapters and the neutral record
+# engines: capture, adapters, and a request to its outcome
 libspecscan_la_SOURCES += \
-	src/engines/record.c src/engines/record.h \
-	src/engines/request.c src/engines/request.h \
+	src/engines/request.c src/engines/request.h src/engines/processor.h \
+	src/engines/linewalk.c \
 	src/engines/capture.c src/engines/capture.h \
+	src/engines/keyscan.c src/engines/keyscan.h \
 	src/engines/payload.c src/engines/payload.h \
-	src/engines/adapters.h src/engines/vllm.c src/engines/trtllm.c \
+	src/engines/adapters.c src/engines/adapters.h src/engines/vllm.c src/engines/trtllm.c \
 	src/engines/llamacpp.c src/engines/sglang.c src/engines/records_line.c
 
 check_PROGRAMS += tests/unit/test_request

@@ -1,5 +1,6 @@
 #include "engines/payload.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,14 +37,14 @@ void ss_payload_init(struct ss_payload *pl)
 void ss_payload_release(struct ss_payload *pl)
 {
 	for (int i = 0; i < SS_F_COUNT; i++)
-		ss_i64vec_release(&pl->f[i].ints);
+		SS_VEC_RELEASE(&pl->f[i].ints);
 	memset(pl, 0, sizeof(*pl));
 }
 
 static void payload_reset(struct ss_payload *pl)
 {
 	for (int i = 0; i < SS_F_COUNT; i++) {
-		struct ss_i64vec ints = pl->f[i].ints;
+		struct ss_vec_i64 ints = pl->f[i].ints;
 
 		ints.len = 0;
 		memset(&pl->f[i], 0, sizeof(pl->f[i]));
@@ -95,12 +96,30 @@ struct array_walk {
 	bool nomem;
 };
 
+/* A value that must be a count. */
+static enum ss_int_error value_count(struct ssj_value *v, int64_t *x)
+{
+	const char *t;
+	size_t n;
+
+	if (ssj_value_number_text(v, &t, &n) != SSJ_OK)
+		return SS_INT_NOT_NUMBER;
+	return ss_parse_count(t, n, x);
+}
+
+/* Remember the histogram key at fault. */
+static void key_error(struct ss_field *f, enum ss_int_error e, const char *key, size_t keylen)
+{
+	f->ierr = e;
+	snprintf(f->ierr_key, sizeof(f->ierr_key), "%.*s", (int)(keylen < 20 ? keylen : 20),
+		 key);
+	f->ierr_index = SIZE_MAX;
+}
+
 static int array_elem(void *ctx, size_t index, struct ssj_value *v)
 {
 	struct array_walk *w = ctx;
 	struct ss_field *f = w->f;
-	const char *t;
-	size_t n;
 	int64_t x = 0;
 	enum ss_int_error e;
 
@@ -108,16 +127,13 @@ static int array_elem(void *ctx, size_t index, struct ssj_value *v)
 		f->ierr = SS_INT_TOO_LONG;
 		return 1;
 	}
-	if (ssj_value_number_text(v, &t, &n) != SSJ_OK)
-		e = SS_INT_NOT_NUMBER;
-	else
-		e = ss_parse_count(t, n, &x);
+	e = value_count(v, &x);
 	if (e != SS_INT_OK) {
 		f->ierr = e;
 		f->ierr_index = index;
 		return 1;
 	}
-	if (!ss_i64vec_push(&f->ints, x)) {
+	if (!SS_VEC_PUSH(&f->ints, x)) {
 		w->nomem = true;
 		return 1;
 	}
@@ -129,8 +145,6 @@ static int hist_member(void *ctx, const char *key, size_t keylen, struct ssj_val
 	struct array_walk *w = ctx;
 	struct ss_field *f = w->f;
 	int64_t j = 0, x = 0;
-	const char *t;
-	size_t n;
 	enum ss_int_error e;
 
 	e = ss_parse_count(key, keylen, &j);
@@ -139,25 +153,17 @@ static int hist_member(void *ctx, const char *key, size_t keylen, struct ssj_val
 	if (e == SS_INT_OK && j >= (int64_t)SS_HIST_MAX_BUCKETS)
 		e = SS_INT_TOO_LONG;
 	if (e != SS_INT_OK) {
-		f->ierr = e == SS_INT_TOO_LONG ? SS_INT_TOO_LONG : SS_INT_NOT_INTEGER;
-		snprintf(f->ierr_key, sizeof(f->ierr_key), "%.*s",
-			 (int)(keylen < 20 ? keylen : 20), key);
-		f->ierr_index = SIZE_MAX;
+		key_error(f, e == SS_INT_TOO_LONG ? SS_INT_TOO_LONG : SS_INT_NOT_INTEGER, key,
+			  keylen);
 		return 1;
 	}
-	if (ssj_value_number_text(v, &t, &n) != SSJ_OK)
-		e = SS_INT_NOT_NUMBER;
-	else
-		e = ss_parse_count(t, n, &x);
+	e = value_count(v, &x);
 	if (e != SS_INT_OK) {
-		f->ierr = e;
-		snprintf(f->ierr_key, sizeof(f->ierr_key), "%.*s",
-			 (int)(keylen < 20 ? keylen : 20), key);
-		f->ierr_index = SIZE_MAX;
+		key_error(f, e, key, keylen);
 		return 1;
 	}
 	while (f->ints.len <= (size_t)j) {
-		if (!ss_i64vec_push(&f->ints, 0)) {
+		if (!SS_VEC_PUSH(&f->ints, 0)) {
 			w->nomem = true;
 			return 1;
 		}
@@ -285,110 +291,112 @@ static int shown(size_t n)
 	return (int)(n < 24 ? n : 24);
 }
 
-/*
- * The part every reader shares: the field, when it is given and a number;
- * NULL otherwise, with the reason when that is an error. Nothing is done
- * once an earlier reader failed: the first reason stands.
- */
-static const struct ss_field *number_field(const struct ss_payload *pl, enum ss_field_id id,
-					   bool required, bool *has, char *why,
-					   size_t whylen, bool *bad)
+void ss_reader_init(struct ss_reader *rd, struct ss_payload *pl, char *why,
+		    size_t whylen)
 {
-	const struct ss_field *f;
+	rd->pl = pl;
+	rd->why = why;
+	rd->whylen = whylen;
+	rd->bad = false;
+}
 
-	*has = false;
-	if (*bad)
+void ss_reader_fail(struct ss_reader *rd, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (rd->bad)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(rd->why, rd->whylen, fmt, ap);
+	va_end(ap);
+	rd->bad = true;
+}
+
+static void set_has(bool *has, bool v)
+{
+	if (has)
+		*has = v;
+}
+
+/*
+ * The part every reader shares: the field, when it is given and of JSON
+ * type `want`; NULL otherwise, with a failure when that is an error.
+ * Nothing is done once an earlier read failed: the first reason stands.
+ */
+static struct ss_field *given_field(struct ss_reader *rd, enum ss_field_id id,
+				    enum ssj_type want, bool required, bool *has)
+{
+	struct ss_field *f = &rd->pl->f[id];
+
+	set_has(has, false);
+	if (rd->bad)
 		return NULL;
-	f = &pl->f[id];
-	if (!ss_field_given(pl, id)) {
-		if (required) {
-			snprintf(why, whylen, "%s is %s", field_names[id],
-				 f->present ? "null" : "missing");
-			*bad = true;
-		}
+	if (!ss_field_given(rd->pl, id)) {
+		if (required)
+			ss_reader_fail(rd, "%s is %s", field_names[id],
+				       f->present ? "null" : "missing");
 		return NULL;
 	}
-	*has = true;
-	if (f->type != SSJ_NUMBER) {
-		snprintf(why, whylen, "%s is not a number", field_names[id]);
-		*bad = true;
+	set_has(has, true);
+	if (f->type != want) {
+		ss_reader_fail(rd, "%s is not %s", field_names[id],
+			       want == SSJ_NUMBER ? "a number" : "an array");
 		return NULL;
 	}
 	return f;
 }
 
-bool ss_payload_count(const struct ss_payload *pl, enum ss_field_id id,
-		      bool required, bool *has, int64_t *out, char *why, size_t whylen,
-		      bool *bad)
+bool ss_read_count(struct ss_reader *rd, enum ss_field_id id, bool required, bool *has,
+		   int64_t *out)
 {
-	const struct ss_field *f = number_field(pl, id, required, has, why, whylen, bad);
+	const struct ss_field *f = given_field(rd, id, SSJ_NUMBER, required, has);
 	enum ss_int_error e;
 
 	if (!f)
 		return false;
 	e = ss_parse_count(f->text, f->len, out);
 	if (e != SS_INT_OK) {
-		snprintf(why, whylen, "%s %s (%.*s)", field_names[id], int_error_text(e),
-			 shown(f->len), f->text);
-		*bad = true;
+		ss_reader_fail(rd, "%s %s (%.*s)", field_names[id], int_error_text(e),
+			       shown(f->len), f->text);
 		return false;
 	}
 	return true;
 }
 
-bool ss_payload_double(const struct ss_payload *pl, enum ss_field_id id,
-		       bool required, bool *has, double *out, char *why, size_t whylen,
-		       bool *bad)
+bool ss_read_double(struct ss_reader *rd, enum ss_field_id id, bool required, bool *has,
+		    double *out)
 {
-	const struct ss_field *f = number_field(pl, id, required, has, why, whylen, bad);
+	const struct ss_field *f = given_field(rd, id, SSJ_NUMBER, required, has);
 
 	if (!f)
 		return false;
 	if (!f->d_ok) {
-		snprintf(why, whylen, "%s is not finite (%.*s)", field_names[id],
-			 shown(f->len), f->text);
-		*bad = true;
+		ss_reader_fail(rd, "%s is not finite (%.*s)", field_names[id], shown(f->len),
+			       f->text);
 		return false;
 	}
 	*out = f->d;
 	return true;
 }
 
-void ss_payload_array(struct ss_payload *pl, enum ss_field_id id, bool required,
-		      bool *has, struct ss_i64vec *dst, char *why, size_t whylen,
-		      bool *bad)
+void ss_read_array(struct ss_reader *rd, enum ss_field_id id, bool required, bool *has,
+		   struct ss_vec_i64 *dst)
 {
-	struct ss_field *f = &pl->f[id];
-	struct ss_i64vec tmp;
+	struct ss_field *f;
+	struct ss_vec_i64 tmp;
 
-	*has = false;
 	dst->len = 0;
-	if (*bad)
+	f = given_field(rd, id, SSJ_ARRAY, required, has);
+	if (!f)
 		return;
-	if (!ss_field_given(pl, id)) {
-		if (required) {
-			snprintf(why, whylen, "%s is %s", field_names[id],
-				 f->present ? "null" : "missing");
-			*bad = true;
-		}
-		return;
-	}
-	*has = true;
-	if (f->type != SSJ_ARRAY) {
-		snprintf(why, whylen, "%s is not an array", field_names[id]);
-		*bad = true;
-		return;
-	}
 	if (f->ierr == SS_INT_TOO_LONG) {
-		snprintf(why, whylen, "%s has more than %u entries", field_names[id],
-			 SS_HIST_MAX_BUCKETS);
-		*bad = true;
+		ss_reader_fail(rd, "%s has more than %u entries", field_names[id],
+			       SS_HIST_MAX_BUCKETS);
 		return;
 	}
 	if (f->ierr != SS_INT_OK) {
-		snprintf(why, whylen, "%s[%zu] %s", field_names[id], f->ierr_index,
-			 int_error_text(f->ierr));
-		*bad = true;
+		ss_reader_fail(rd, "%s[%zu] %s", field_names[id], f->ierr_index,
+			       int_error_text(f->ierr));
 		return;
 	}
 	tmp = *dst;

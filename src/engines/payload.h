@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engines/record.h"
+#include "model/record.h"
 #include "json/json.h"
 
 enum ss_field_id {
@@ -71,7 +71,7 @@ struct ss_field {
 	double d;               /* number: as a double */
 	bool d_ok;              /* the double is finite */
 	/* arrays and (for the records line) histogram objects: */
-	struct ss_i64vec ints;
+	struct ss_vec_i64 ints;
 	enum ss_int_error ierr;
 	size_t ierr_index;      /* element at fault */
 	char ierr_key[24];      /* object key at fault (histogram objects) */
@@ -100,30 +100,45 @@ const char *ss_field_name(enum ss_field_id id);
 bool ss_field_given(const struct ss_payload *pl, enum ss_field_id id);
 
 /*
- * The readers below do nothing once *bad is set, so an adapter calls them
- * one after the other and the first failure's reason stands.
- *
- * Read a count (SPEC 2.4: an integer literal in [0, 2^63-1]). Missing or
- * null: false with *has = false; `required` then makes it an error. On an
- * error, writes a reason to `why` and returns false with *has = true.
- * The return value is "usable": true when *out was set.
+ * The handle an adapter reads a payload through. It carries the payload and
+ * the first failure's reason (as libarchive keeps its error in the handle):
+ * every read after a failure does nothing, so an adapter reads field after
+ * field and checks `bad` once; `why` then holds the first reason.
  */
-bool ss_payload_count(const struct ss_payload *pl, enum ss_field_id id,
-		      bool required, bool *has, int64_t *out, char *why, size_t whylen,
-		      bool *bad);
+struct ss_reader {
+	struct ss_payload *pl;
+	char *why;          /* whylen bytes, NUL-terminated on failure */
+	size_t whylen;
+	bool bad;
+};
 
-/* Read a finite double; same conventions. */
-bool ss_payload_double(const struct ss_payload *pl, enum ss_field_id id,
-		       bool required, bool *has, double *out, char *why, size_t whylen,
-		       bool *bad);
+void ss_reader_init(struct ss_reader *rd, struct ss_payload *pl, char *why,
+		    size_t whylen);
+
+/* Fail with a reason of the adapter's own, unless a failure stands. */
+void ss_reader_fail(struct ss_reader *rd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /*
- * Move an integer array into `dst` (swapping buffers). Missing or null:
- * *has = false. Not an array, or a bad element: *bad with a reason.
+ * Read a count (SPEC 2.4: an integer literal in [0, 2^63-1]). Missing or
+ * null: false with *has = false; `required` then makes it a failure. A
+ * value that is not a valid count fails with *has = true. `has` may be
+ * NULL. The return value is "usable": true when *out was set.
  */
-void ss_payload_array(struct ss_payload *pl, enum ss_field_id id, bool required,
-		      bool *has, struct ss_i64vec *dst, char *why, size_t whylen,
-		      bool *bad);
+bool ss_read_count(struct ss_reader *rd, enum ss_field_id id, bool required, bool *has,
+		   int64_t *out);
+
+/* Read a finite double; same conventions. */
+bool ss_read_double(struct ss_reader *rd, enum ss_field_id id, bool required, bool *has,
+		    double *out);
+
+/*
+ * Move an integer array into `dst` (swapping buffers; dst is emptied
+ * first). Missing or null: *has = false. Not an array, or a bad element:
+ * a failure.
+ */
+void ss_read_array(struct ss_reader *rd, enum ss_field_id id, bool required, bool *has,
+		   struct ss_vec_i64 *dst);
 
 /* Parse an integer literal; SS_INT_OK with *out set. */
 enum ss_int_error ss_parse_count(const char *s, size_t n, int64_t *out);

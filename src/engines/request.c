@@ -1,7 +1,7 @@
 /*
- * request.c - one framed request to one outcome: detect the line kind,
- * walk the line once, feed the request's objects to the capture, and
- * decide the status in the order of SPEC 2.1.
+ * request.c - one framed request to one outcome: detect the line kind
+ * from the walk over the line (linewalk.c), read its metadata, and decide
+ * the status in the order of SPEC 2.1.
  */
 #include "engines/request.h"
 
@@ -9,55 +9,10 @@
 #include <string.h>
 
 #include "engines/adapters.h"
-#include "engines/capture.h"
-#include "engines/payload.h"
-#include "json/json.h"
+#include "engines/processor.h"
+#include "json/unescape.h"
 #include "util/alloc.h"
-
-struct span {
-	const char *p;
-	size_t n;
-};
-
-/* How far ahead of the element at hand the key scan may run. */
-#define SCAN_STEP ((size_t)64 << 10)
-
-/* What the walk over one JSONL line found at its top level. */
-struct line_scan {
-	struct ss_processor *p;
-	bool has_responses;
-	bool has_choices, has_meta_info, has_timings;
-	struct span metadata;
-	struct span metrics;           /* object */
-	bool sda_present;              /* spec_decode_acceptance, not null */
-	enum ssj_type sda_type;
-	struct span sda;
-	bool error;                    /* `error` present and not null */
-	struct span error_value;
-	bool n_multi;
-	int64_t n;
-	const char *text;              /* the line */
-	size_t len;
-	size_t hit;                    /* next place a key may be (response_elem) */
-	size_t scanned;                /* the line is scanned up to here */
-	bool failed;                   /* a walk below the top level failed */
-	bool nomem;
-};
-
-struct ss_processor {
-	struct ss_process_opts opts;
-	struct ssj_parser *outer;      /* the line */
-	struct ssj_parser *element;    /* one element of `responses` */
-	struct ssj_parser *inner;      /* objects, payloads, metadata */
-	struct ss_buf chunk;           /* an unescaped object text (padded) */
-	struct ss_capture cap;
-	struct ss_payload pl;
-	struct ss_record rec;
-	struct line_scan scan;
-	/* one response element: the raw spans of its data packets */
-	struct span *parts;
-	size_t nparts, parts_cap;
-};
+#include "util/text.h"
 
 struct ss_processor *ss_processor_new(const struct ss_process_opts *opts)
 {
@@ -95,264 +50,6 @@ void ss_processor_free(struct ss_processor *p)
 	ss_free(p);
 }
 
-static bool key_is(const char *key, size_t n, const char *lit)
-{
-	size_t l = strlen(lit);
-
-	return n == l && memcmp(key, lit, l) == 0;
-}
-
-/* ---- raw lines: responses[].packets[].value or responses[].text ---- */
-
-struct packet_scan {
-	bool is_data;
-	bool has_value;
-	struct span value;   /* escaped text of the string */
-};
-
-static int packet_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
-{
-	struct packet_scan *k = ctx;
-
-	if (key_is(key, n, "name")) {
-		const char *s;
-		size_t len;
-
-		k->is_data = ssj_value_type(v) == SSJ_STRING &&
-			     ssj_value_string(v, &s, &len) == SSJ_OK && key_is(s, len, "data");
-	} else if (key_is(key, n, "value")) {
-		k->has_value = ssj_value_type(v) == SSJ_STRING &&
-			       ssj_value_raw_string(v, &k->value.p, &k->value.n) == SSJ_OK;
-	}
-	return 0;
-}
-
-static bool add_part(struct ss_processor *p, struct span s)
-{
-	if (p->nparts == p->parts_cap) {
-		size_t cap = p->parts_cap ? p->parts_cap * 2 : 8;
-		struct span *np = ss_reallocarray(p->parts, cap, sizeof(*np));
-
-		if (!np)
-			return false;
-		p->parts = np;
-		p->parts_cap = cap;
-	}
-	p->parts[p->nparts++] = s;
-	return true;
-}
-
-static bool is_done(struct span s)
-{
-	while (s.n && (s.p[0] == ' ' || s.p[0] == '\t'))
-		s.p++, s.n--;
-	while (s.n && (s.p[s.n - 1] == ' ' || s.p[s.n - 1] == '\t'))
-		s.n--;
-	return s.n == 6 && memcmp(s.p, "[DONE]", 6) == 0;
-}
-
-static int packet_elem(void *ctx, size_t index, struct ssj_value *v)
-{
-	struct line_scan *ls = ctx;
-	struct packet_scan k = {false, false, {NULL, 0}};
-
-	(void)index;
-	if (ssj_value_type(v) != SSJ_OBJECT)
-		return 0;
-	if (ssj_object_foreach(v, packet_field, &k) != SSJ_OK) {
-		ls->failed = true;
-		return 1;
-	}
-	if (k.is_data && k.has_value && k.value.n > 0 && !is_done(k.value)) {
-		if (!add_part(ls->p, k.value)) {
-			ls->nomem = true;
-			return 1;
-		}
-	}
-	return 0;
-}
-
-static int response_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
-{
-	struct line_scan *ls = ctx;
-	enum ssj_type t = ssj_value_type(v);
-
-	if (key_is(key, n, "packets") && t == SSJ_ARRAY) {
-		if (ssj_array_foreach(v, packet_elem, ls) != SSJ_OK && !ls->nomem)
-			ls->failed = true;
-	} else if (key_is(key, n, "text") && t == SSJ_STRING) {
-		struct span s;
-
-		if (ssj_value_raw_string(v, &s.p, &s.n) != SSJ_OK)
-			ls->failed = true;
-		else if (s.n > 0 && !add_part(ls->p, s))
-			ls->nomem = true;
-	}
-	return ls->failed || ls->nomem;
-}
-
-/*
- * Feed one response element's JSON text (the joined data packets). The
- * element as a whole was judged worth it already (response_elem).
- */
-static bool feed_element(struct ss_processor *p)
-{
-	ss_buf_reset(&p->chunk);
-	for (size_t i = 0; i < p->nparts; i++) {
-		if (i > 0)
-			ss_buf_addc(&p->chunk, '\n');
-		if (!ss_json_unescape(p->parts[i].p, p->parts[i].n, &p->chunk)) {
-			if (p->chunk.failed)
-				return false;
-			return true;  /* not a valid string: the text is skipped */
-		}
-	}
-	if (p->chunk.failed || !ss_buf_grow(&p->chunk, SSJ_PADDING))
-		return false;
-	return ss_capture_object(&p->cap, p->inner, p->chunk.data, p->chunk.len);
-}
-
-/*
- * One element of `responses`. Most elements of a stream are content chunks
- * that can change nothing once content was seen: the element's text is
- * skipped over whole and scanned for keys (ss_capture_worth), and only an
- * element worth it is walked, with a parser of its own.
- */
-static int response_elem(void *ctx, size_t index, enum ssj_type type, const char *text,
-			 size_t len)
-{
-	struct line_scan *ls = ctx;
-	struct ss_processor *p = ls->p;
-	struct span raw = {text, len};
-
-	(void)index;
-	if (type != SSJ_OBJECT)
-		return 0;
-	p->nparts = 0;
-	if (!p->opts.full_parse) {
-		size_t a = (size_t)(raw.p - ls->text), b = a + raw.n;
-
-		if (p->cap.content) {
-			/*
-			 * Once content was seen only payload and usage keys
-			 * matter: a scan ahead over the line, in steps of at
-			 * most SCAN_STEP bytes past the element at hand, finds
-			 * the next place one may be, and every element before
-			 * it is skipped without a look.
-			 */
-			if (ls->hit == SIZE_MAX || ls->hit < a) {
-				ls->hit = SIZE_MAX;
-				if (ls->scanned < a)
-					ls->scanned = a;
-				while (ls->scanned < b) {
-					size_t lim = ls->scanned + SCAN_STEP;
-					size_t h;
-
-					if (lim < b)
-						lim = b;
-					if (lim > ls->len)
-						lim = ls->len;
-					h = ss_capture_next_payload_key(ls->text, ls->scanned, lim);
-					if (h < lim) {
-						ls->hit = h;
-						break;
-					}
-					ls->scanned = lim;
-				}
-			}
-			if (ls->hit == SIZE_MAX || ls->hit >= b)
-				return 0;
-			ls->scanned = b;  /* past the hit: look again after it */
-		}
-		if (!ss_capture_worth(&p->cap, raw.p, raw.n))
-			return 0;
-	}
-	if (ssj_parse(p->element, raw.p, raw.n, response_field, ls) != SSJ_OK && !ls->nomem) {
-		ls->failed = true;
-		return 1;
-	}
-	if (ls->nomem)
-		return 1;
-	if (p->nparts && !feed_element(p)) {
-		ls->nomem = true;
-		return 1;
-	}
-	return 0;
-}
-
-/* ---- the top level of a JSONL line ---- */
-
-static int payload_n_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
-{
-	struct line_scan *ls = ctx;
-	const char *t;
-	size_t len;
-	int64_t x;
-
-	if (key_is(key, n, "n")) {
-		ls->n_multi = false;
-		if (ssj_value_type(v) == SSJ_NUMBER &&
-		    ssj_value_number_text(v, &t, &len) == SSJ_OK) {
-			enum ss_int_error e = ss_parse_count(t, len, &x);
-
-			if (e == SS_INT_RANGE || (e == SS_INT_OK && x > 1)) {
-				ls->n_multi = true;
-				ls->n = e == SS_INT_OK ? x : INT64_MAX;
-			}
-		}
-	}
-	return 0;
-}
-
-static int line_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
-{
-	struct line_scan *ls = ctx;
-	struct ss_processor *p = ls->p;
-	enum ssj_type t = ssj_value_type(v);
-	enum ss_kind force = p->opts.force_kind;
-
-	if (key_is(key, n, "responses")) {
-		if (t == SSJ_ARRAY && (force == SS_KIND_UNKNOWN || force == SS_KIND_RAW)) {
-			ls->has_responses = true;
-			if (ssj_array_foreach_span(v, response_elem, ls) != SSJ_OK && !ls->nomem)
-				ls->failed = true;
-		}
-	} else if (key_is(key, n, "metadata")) {
-		ls->metadata.p = NULL;
-		if (t == SSJ_OBJECT &&
-		    ssj_value_raw_json(v, &ls->metadata.p, &ls->metadata.n) != SSJ_OK)
-			ls->failed = true;
-	} else if (key_is(key, n, "metrics")) {
-		ls->metrics.p = NULL;
-		if (t == SSJ_OBJECT &&
-		    ssj_value_raw_json(v, &ls->metrics.p, &ls->metrics.n) != SSJ_OK)
-			ls->failed = true;
-	} else if (key_is(key, n, "spec_decode_acceptance")) {
-		ls->sda_present = t != SSJ_NULL;
-		ls->sda_type = t;
-		ls->sda.p = NULL;
-		if (t == SSJ_OBJECT && ssj_value_raw_json(v, &ls->sda.p, &ls->sda.n) != SSJ_OK)
-			ls->failed = true;
-	} else if (key_is(key, n, "error")) {
-		ls->error = t != SSJ_NULL;
-		ls->error_value.p = NULL;
-		if (ls->error &&
-		    ssj_value_raw_json(v, &ls->error_value.p, &ls->error_value.n) != SSJ_OK)
-			ls->failed = true;
-	} else if (key_is(key, n, "payload")) {
-		ls->n_multi = false;
-		if (t == SSJ_OBJECT && ssj_object_foreach(v, payload_n_field, ls) != SSJ_OK)
-			ls->failed = true;
-	} else if (key_is(key, n, "choices")) {
-		ls->has_choices = true;
-	} else if (key_is(key, n, "meta_info")) {
-		ls->has_meta_info = true;
-	} else if (key_is(key, n, "timings")) {
-		ls->has_timings = true;
-	}
-	return ls->failed || ls->nomem;
-}
-
 /* ---- metadata ---- */
 
 struct meta_scan {
@@ -368,9 +65,9 @@ static int phase_of(struct ssj_value *v)
 
 	if (ssj_value_type(v) != SSJ_STRING || ssj_value_string(v, &s, &n) != SSJ_OK)
 		return -1;
-	if (key_is(s, n, "warmup"))
+	if (ss_key_is(s, n, "warmup"))
 		return SS_PHASE_WARMUP;
-	if (key_is(s, n, "profiling"))
+	if (ss_key_is(s, n, "profiling"))
 		return SS_PHASE_PROFILING;
 	return -1;
 }
@@ -379,14 +76,14 @@ static int meta_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 {
 	struct meta_scan *m = ctx;
 
-	if (key_is(key, n, "was_cancelled")) {
+	if (ss_key_is(key, n, "was_cancelled")) {
 		bool b = false;
 
 		m->cancelled = ssj_value_type(v) == SSJ_BOOL &&
 			       ssj_value_bool(v, &b) == SSJ_OK && b;
-	} else if (key_is(key, n, "benchmark_phase")) {
+	} else if (ss_key_is(key, n, "benchmark_phase")) {
 		m->phase = phase_of(v);
-	} else if (key_is(key, n, "credit_phase")) {
+	} else if (ss_key_is(key, n, "credit_phase")) {
 		m->credit_phase = phase_of(v);
 	}
 	return 0;
@@ -405,7 +102,7 @@ static int error_field(void *ctx, const char *key, size_t n, struct ssj_value *v
 	const char *s;
 	size_t len;
 
-	if ((key_is(key, n, "message") || (!e->found && key_is(key, n, "type"))) &&
+	if ((ss_key_is(key, n, "message") || (!e->found && ss_key_is(key, n, "type"))) &&
 	    ssj_value_type(v) == SSJ_STRING && ssj_value_string(v, &s, &len) == SSJ_OK &&
 	    len > 0) {
 		snprintf(e->text, sizeof(e->text), "%.*s", (int)(len < 100 ? len : 100), s);
@@ -464,6 +161,7 @@ static bool engine_allowed(const struct ss_processor *p, const struct ss_adapter
 static bool map_payload(struct ss_processor *p, struct ss_outcome *o)
 {
 	const struct ss_adapter *claim = NULL, *other = NULL;
+	struct ss_reader rd;
 	enum ssj_status s;
 
 	s = ss_payload_collect(&p->pl, p->inner, p->cap.payload.data, p->cap.payload.len);
@@ -495,7 +193,8 @@ static bool map_payload(struct ss_processor *p, struct ss_outcome *o)
 		o->status = SS_ST_AMBIGUOUS;
 		return true;
 	}
-	if (!claim->map(&p->pl, &p->rec, o->reason, sizeof(o->reason))) {
+	ss_reader_init(&rd, &p->pl, o->reason, sizeof(o->reason));
+	if (!claim->map(&rd, &p->rec)) {
 		o->status = SS_ST_MALFORMED;
 		return true;
 	}
@@ -531,7 +230,6 @@ static void finish_record(struct ss_processor *p, struct ss_outcome *o)
 		o->hist = p->rec.histogram.v;
 		o->hist_len = p->rec.histogram.len;
 	}
-	ss_req_values_of(&p->rec, &o->values);
 }
 
 /* raw, body and sse requests, once their objects were captured. */
@@ -574,6 +272,7 @@ static bool decide_captured(struct ss_processor *p, struct ss_outcome *o, bool m
 static bool decide_records(struct ss_processor *p, struct ss_outcome *o)
 {
 	struct line_scan *ls = &p->scan;
+	struct ss_reader rd;
 	enum ssj_status s;
 	enum ss_engine e;
 
@@ -594,7 +293,8 @@ static bool decide_records(struct ss_processor *p, struct ss_outcome *o)
 		o->status = SS_ST_MALFORMED;
 		return true;
 	}
-	if (!ss_records_line_map(&p->pl, &p->rec, o->reason, sizeof(o->reason))) {
+	ss_reader_init(&rd, &p->pl, o->reason, sizeof(o->reason));
+	if (!ss_records_line_map(&rd, &p->rec)) {
 		o->status = SS_ST_MALFORMED;
 		return true;
 	}
@@ -631,12 +331,7 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 	enum ss_kind kind;
 	struct meta_scan meta = {false, -1, -1};
 
-	memset(ls, 0, sizeof(*ls));
-	ls->p = p;
-	ls->text = text;
-	ls->len = len;
-	ls->hit = SIZE_MAX;
-	s = ssj_parse(p->outer, text, len, line_field, ls);
+	s = ss_line_walk(p, text, len);
 	if (ls->nomem || p->cap.nomem || s == SSJ_ENOMEM)
 		return false;
 	if (ls->failed && s == SSJ_STOPPED)

@@ -2,10 +2,9 @@
  * request.h - from one framed request to its outcome (SPEC 1.3-2.6).
  *
  * A worker owns one struct ss_processor (its parsers and scratch buffers)
- * and calls ss_process() for each request in order. The outcome holds the
- * status, the reason, the few numbers the aggregation keeps, and borrowed
- * views (the record, the input's metadata and metrics texts) from which
- * the report stage writes the enriched JSONL line (SPEC 4.4).
+ * and calls ss_process() for each request in order, which fills a struct
+ * ss_outcome (model/outcome.h) but not its metric values: the caller gets
+ * those from ss_outcome_values() (metrics/values.h).
  */
 #ifndef SS_REQUEST_H
 #define SS_REQUEST_H
@@ -14,31 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engines/record.h"
-#include "metrics/values.h"
-
-#define SS_REASON_MAX 160
-
-struct ss_outcome {
-	enum ss_status status;
-	enum ss_phase phase;
-	enum ss_kind kind;
-	uint64_t line;
-	char reason[SS_REASON_MAX];      /* empty for ok */
-	char engine[SS_ENGINE_NAME_MAX]; /* ok and zero_step */
-	/* For ok records: what the aggregation needs. */
-	bool has_steps;
-	int64_t steps, accepted, drafted;
-	struct ss_req_values values;
-	const int64_t *hist; /* dense histogram, borrowed (see ss_process) */
-	size_t hist_len;     /* 0 when the record has none */
-	/* Borrowed views for the enriched JSONL, valid as `hist`: */
-	const struct ss_record *record; /* ok and zero_step, else NULL */
-	const char *metadata;           /* the line's `metadata` JSON text */
-	size_t metadata_len;            /* 0: none */
-	const char *metrics;            /* a records line's `metrics` object */
-	size_t metrics_len;             /* 0: none */
-};
+#include "model/outcome.h"
 
 struct ss_process_opts {
 	enum ss_kind force_kind;   /* SS_KIND_UNKNOWN: detect per line */

@@ -4,7 +4,6 @@
  * spec_accept_length counts the prefill token too, so both ratios are
  * computed here instead.
  */
-#include <stdio.h>
 #include <string.h>
 
 #include "engines/adapters.h"
@@ -38,30 +37,23 @@ static bool sglang_claims(const struct ss_payload *pl)
 	return pl->f[SS_F_SPEC_VERIFY_CT].present && PICK(pl, accepted_aliases) >= 0;
 }
 
-static bool sglang_map(struct ss_payload *pl, struct ss_record *r, char *why,
-		       size_t whylen)
+static bool sglang_map(struct ss_reader *rd, struct ss_record *r)
 {
-	bool bad = false, has;
-	int acc = PICK(pl, accepted_aliases);
-	int drafted = PICK(pl, drafted_aliases);
-	int hist = PICK(pl, histogram_aliases);
+	int acc = PICK(rd->pl, accepted_aliases);
+	int drafted = PICK(rd->pl, drafted_aliases);
+	int hist = PICK(rd->pl, histogram_aliases);
 
 	strcpy(r->engine, "sglang");
-	ss_payload_count(pl, SS_F_SPEC_VERIFY_CT, true, &r->has_steps,
-			 &r->num_spec_steps, why, whylen, &bad);
-	ss_payload_count(pl, (enum ss_field_id)acc, true, &has,
-			 &r->num_accepted_draft_tokens, why, whylen, &bad);
-	if (drafted >= 0) {
-		ss_payload_count(pl, (enum ss_field_id)drafted, true, &has,
-				 &r->num_draft_tokens, why, whylen, &bad);
-	} else if (!bad) {
-		snprintf(why, whylen, "spec_num_proposed_drafts is missing");
-		bad = true;
-	}
+	ss_read_count(rd, SS_F_SPEC_VERIFY_CT, true, &r->has_steps, &r->num_spec_steps);
+	ss_read_count(rd, (enum ss_field_id)acc, true, NULL, &r->num_accepted_draft_tokens);
+	if (drafted >= 0)
+		ss_read_count(rd, (enum ss_field_id)drafted, true, NULL, &r->num_draft_tokens);
+	else
+		ss_reader_fail(rd, "spec_num_proposed_drafts is missing");
 	if (hist >= 0)
-		ss_payload_array(pl, (enum ss_field_id)hist, false, &r->has_histogram,
-				 &r->histogram, why, whylen, &bad);
-	if (bad)
+		ss_read_array(rd, (enum ss_field_id)hist, false, &r->has_histogram,
+			      &r->histogram);
+	if (rd->bad)
 		return false;
 	if (r->has_histogram && r->histogram.len > 0) {
 		r->has_spec_tokens = true;
@@ -73,7 +65,3 @@ static bool sglang_map(struct ss_payload *pl, struct ss_record *r, char *why,
 }
 
 const struct ss_adapter ss_adapter_sglang = {SS_ENGINE_SGLANG, sglang_claims, sglang_map};
-
-const struct ss_adapter *const ss_adapters[] = {
-	&ss_adapter_vllm, &ss_adapter_trtllm, &ss_adapter_llamacpp, &ss_adapter_sglang, NULL,
-};

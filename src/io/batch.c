@@ -6,8 +6,8 @@
 
 #include <string.h>
 
-#include "json/json.h"
 #include "util/alloc.h"
+#include "util/grow.h"
 
 void ss_batch_init(struct ss_batch *b)
 {
@@ -40,9 +40,9 @@ bool ss_batch_reserve_at(struct ss_batch *b, size_t used, size_t n)
 	size_t need, cap;
 	char *p;
 
-	if (n > SIZE_MAX - SSJ_PADDING - used)
+	if (n > SIZE_MAX - SS_BATCH_PADDING - used)
 		return false;
-	need = used + n + SSJ_PADDING;
+	need = used + n + SS_BATCH_PADDING;
 	if (need <= b->cap)
 		return true;
 	cap = b->cap ? b->cap : 64 * 1024;
@@ -67,15 +67,8 @@ struct ss_unit *ss_batch_add_unit(struct ss_batch *b, uint64_t line, bool sse,
 {
 	struct ss_unit *u;
 
-	if (b->nunits == b->units_cap) {
-		size_t cap = b->units_cap ? b->units_cap * 2 : 256;
-		struct ss_unit *nu = ss_reallocarray(b->units, cap, sizeof(*nu));
-
-		if (!nu)
-			return NULL;
-		b->units = nu;
-		b->units_cap = cap;
-	}
+	if (!SS_ALLOC_GROW(b->units, b->nunits + 1, b->units_cap))
+		return NULL;
 	u = &b->units[b->nunits++];
 	u->line = line;
 	u->first_part = b->nparts;
@@ -89,20 +82,9 @@ bool ss_batch_add_part(struct ss_batch *b, size_t off, size_t len)
 {
 	if (b->nunits == 0)
 		return false;
-	if (b->nparts == b->parts_cap) {
-		size_t cap = b->parts_cap ? b->parts_cap * 2 : 256;
-		size_t *no = ss_reallocarray(b->part_off, cap, sizeof(*no));
-		size_t *nl;
-
-		if (!no)
-			return false;
-		b->part_off = no;
-		nl = ss_reallocarray(b->part_len, cap, sizeof(*nl));
-		if (!nl)
-			return false;
-		b->part_len = nl;
-		b->parts_cap = cap;
-	}
+	if (!SS_ALLOC_GROW(b->part_off, b->nparts + 1, b->off_cap) ||
+	    !SS_ALLOC_GROW(b->part_len, b->nparts + 1, b->len_cap))
+		return false;
 	b->part_off[b->nparts] = off;
 	b->part_len[b->nparts] = len;
 	b->nparts++;

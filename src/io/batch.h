@@ -5,8 +5,8 @@
  * The framer appends requests; a worker reads them; the batch is then
  * reset and reused. Texts are stored in `buf` and referred to by offset
  * (the buffer may move while it grows). Every text has at least
- * SSJ_PADDING readable bytes after its end inside `buf` (their content is
- * unspecified), so the JSON shim parses it in place.
+ * SS_BATCH_PADDING readable bytes after its end inside `buf` (their content
+ * is unspecified), so the JSON shim parses it in place.
  */
 #ifndef SS_BATCH_H
 #define SS_BATCH_H
@@ -14,6 +14,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/*
+ * The JSON shim's padding (SSJ_PADDING, simdjson's), written here so that
+ * io does not include the shim; tests/unit/test_framer.c checks they agree.
+ */
+#define SS_BATCH_PADDING 64
 
 struct ss_unit {
 	uint64_t line;        /* 1-based line of the request (first event for SSE) */
@@ -25,11 +31,11 @@ struct ss_unit {
 
 struct ss_batch {
 	char *buf;
-	size_t len, cap;      /* cap >= len + SSJ_PADDING whenever parts exist */
+	size_t len, cap;      /* cap >= len + SS_BATCH_PADDING whenever parts exist */
 	struct ss_unit *units;
 	size_t nunits, units_cap;
 	size_t *part_off, *part_len;
-	size_t nparts, parts_cap;
+	size_t nparts, off_cap, len_cap;
 };
 
 void ss_batch_init(struct ss_batch *b);

@@ -28,7 +28,6 @@
 #include <string.h>
 
 #include "io/source.h"
-#include "json/json.h"
 #include "util/alloc.h"
 
 #define WINDOW_SIZE ((size_t)4 << 20)
@@ -463,7 +462,7 @@ static enum ss_fill fill_direct(struct ss_framer *f, struct ss_batch *b, size_t 
 			want = f->window;
 		if (!ss_batch_reserve_at(b, end, want))
 			goto nomem;
-		n = b->cap - end - SSJ_PADDING;
+		n = b->cap - end - SS_BATCH_PADDING;
 		if (n > want)
 			n = want;
 		r = ss_stream_read(f->s, b->buf + end, n, &got);

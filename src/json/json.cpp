@@ -25,12 +25,6 @@ namespace {
 struct parser_impl {
 	ondemand::parser parser;
 	ondemand::document doc;
-	// The text the last call validated, when that call was v_validate and
-	// it succeeded: a v_parse of the same text right after it rewinds the
-	// document instead of indexing the text again (payloads and metadata
-	// are validated, then read).
-	const char *valid_text = nullptr;
-	size_t valid_len = 0;
 };
 struct value_impl {
 	ondemand::value v;
@@ -82,21 +76,42 @@ static std::string_view trim_right(std::string_view s)
 	return s;
 }
 
-static struct ssj_parser *v_parser_new(void)
+// Every entry point runs its body inside one of these guards, so that no
+// exception ever crosses into C: guard() answers `fallback`, guard_status()
+// maps std::bad_alloc to SSJ_ENOMEM and anything else to SSJ_EINTERNAL.
+template <typename T, typename F> static T guard(T fallback, F &&body) noexcept
 {
 	try {
-		return reinterpret_cast<struct ssj_parser *>(new (std::nothrow) parser_impl());
+		return body();
 	} catch (...) {
-		return nullptr;
+		return fallback;
 	}
+}
+
+template <typename F> static enum ssj_status guard_status(F &&body) noexcept
+{
+	try {
+		return body();
+	} catch (const std::bad_alloc &) {
+		return SSJ_ENOMEM;
+	} catch (...) {
+		return SSJ_EINTERNAL;
+	}
+}
+
+static struct ssj_parser *v_parser_new(void)
+{
+	return guard<struct ssj_parser *>(nullptr, [] {
+		return reinterpret_cast<struct ssj_parser *>(new (std::nothrow) parser_impl());
+	});
 }
 
 static void v_parser_free(struct ssj_parser *p)
 {
-	try {
+	guard(0, [p] {
 		delete P(p);
-	} catch (...) {
-	}
+		return 0;
+	});
 }
 
 // Trailing content: simdjson 3.0 reports a location only inside the text.
@@ -136,14 +151,8 @@ static enum ssj_status visit_object(ondemand::object obj, ssj_field_fn fn, void 
 static enum ssj_status v_parse(struct ssj_parser *p, const char *text,
 				     size_t len, ssj_field_fn fn, void *ctx)
 {
-	try {
-		enum ssj_status s = SSJ_OK;
-		if (P(p)->valid_text == text && P(p)->valid_len == len && text) {
-			P(p)->doc.rewind();
-		} else {
-			s = start(p, text, len);
-		}
-		P(p)->valid_text = nullptr;
+	return guard_status([&] {
+		enum ssj_status s = start(p, text, len);
 		if (s != SSJ_OK)
 			return s;
 		ondemand::json_type t;
@@ -162,11 +171,7 @@ static enum ssj_status v_parse(struct ssj_parser *p, const char *text,
 		if (!at_end(P(p)->doc))
 			return SSJ_ESYNTAX;
 		return SSJ_OK;
-	} catch (const std::bad_alloc &) {
-		return SSJ_ENOMEM;
-	} catch (...) {
-		return SSJ_EINTERNAL;
-	}
+	});
 }
 
 static error_code token_of(ondemand::value &v, std::string_view &tok)
@@ -296,8 +301,7 @@ template <typename T> static error_code walk(T &v, size_t depth)
 static enum ssj_status v_validate(struct ssj_parser *p, const char *text,
 					size_t len)
 {
-	try {
-		P(p)->valid_text = nullptr;
+	return guard_status([&] {
 		enum ssj_status s = start(p, text, len);
 		if (s != SSJ_OK)
 			return s;
@@ -306,19 +310,13 @@ static enum ssj_status v_validate(struct ssj_parser *p, const char *text,
 			return map_error(e);
 		if (!at_end(P(p)->doc))
 			return SSJ_ESYNTAX;
-		P(p)->valid_text = text;
-		P(p)->valid_len = len;
 		return SSJ_OK;
-	} catch (const std::bad_alloc &) {
-		return SSJ_ENOMEM;
-	} catch (...) {
-		return SSJ_EINTERNAL;
-	}
+	});
 }
 
 static enum ssj_type v_value_type(struct ssj_value *v)
 {
-	try {
+	return guard(SSJ_INVALID, [v] {
 		ondemand::json_type t;
 		if (V(v)->v.type().get(t))
 			return SSJ_INVALID;
@@ -331,35 +329,27 @@ static enum ssj_type v_value_type(struct ssj_value *v)
 		case ondemand::json_type::null: return SSJ_NULL;
 		}
 		return SSJ_INVALID;
-	} catch (...) {
-		return SSJ_INVALID;
-	}
+	});
 }
 
 static bool v_value_is_null(struct ssj_value *v)
 {
-	try {
+	return guard(false, [v] {
 		bool n = false;
 		if (V(v)->v.is_null().get(n))
 			return false;
 		return n;
-	} catch (...) {
-		return false;
-	}
+	});
 }
 
 static enum ssj_status v_value_bool(struct ssj_value *v, bool *out)
 {
-	try {
-		return map_error(V(v)->v.get_bool().get(*out));
-	} catch (...) {
-		return SSJ_EINTERNAL;
-	}
+	return guard_status([&] { return map_error(V(v)->v.get_bool().get(*out)); });
 }
 
 static enum ssj_status v_value_double(struct ssj_value *v, double *out)
 {
-	try {
+	return guard_status([&] {
 		error_code e = V(v)->v.get_double().get(*out);
 		if (e == NUMBER_ERROR || e == NUMBER_OUT_OF_RANGE) {
 			ondemand::json_type t;
@@ -367,36 +357,41 @@ static enum ssj_status v_value_double(struct ssj_value *v, double *out)
 				return SSJ_ERANGE;
 		}
 		return map_error(e);
-	} catch (...) {
-		return SSJ_EINTERNAL;
-	}
+	});
+}
+
+// The trimmed token of a scalar value that must be of type `want`.
+static enum ssj_status scalar_token(ondemand::value &v, ondemand::json_type want,
+				    std::string_view &tok)
+{
+	ondemand::json_type t;
+	error_code e = v.type().get(t);
+	if (e)
+		return map_error(e);
+	if (t != want)
+		return SSJ_ETYPE;
+	tok = trim_right(v.raw_json_token());
+	return SSJ_OK;
 }
 
 static enum ssj_status v_value_number_text(struct ssj_value *v,
 						 const char **p, size_t *n)
 {
-	try {
-		ondemand::json_type t;
-		error_code e = V(v)->v.type().get(t);
-		if (e)
-			return map_error(e);
-		if (t != ondemand::json_type::number)
-			return SSJ_ETYPE;
+	return guard_status([&] {
 		std::string_view tok;
-		tok = V(v)->v.raw_json_token();
-		tok = trim_right(tok);
+		enum ssj_status s = scalar_token(V(v)->v, ondemand::json_type::number, tok);
+		if (s != SSJ_OK)
+			return s;
 		*p = tok.data();
 		*n = tok.size();
 		return SSJ_OK;
-	} catch (...) {
-		return SSJ_EINTERNAL;
-	}
+	});
 }
 
 static enum ssj_status v_value_string(struct ssj_value *v, const char **p,
 					    size_t *n)
 {
-	try {
+	return guard_status([&] {
 		std::string_view s;
 		error_code e = V(v)->v.get_string().get(s);
 		if (e)
@@ -404,32 +399,23 @@ static enum ssj_status v_value_string(struct ssj_value *v, const char **p,
 		*p = s.data();
 		*n = s.size();
 		return SSJ_OK;
-	} catch (...) {
-		return SSJ_EINTERNAL;
-	}
+	});
 }
 
 static enum ssj_status v_value_raw_string(struct ssj_value *v,
 						const char **p, size_t *n)
 {
-	try {
-		ondemand::json_type t;
-		error_code e = V(v)->v.type().get(t);
-		if (e)
-			return map_error(e);
-		if (t != ondemand::json_type::string)
-			return SSJ_ETYPE;
+	return guard_status([&] {
 		std::string_view tok;
-		tok = V(v)->v.raw_json_token();
-		tok = trim_right(tok);
+		enum ssj_status s = scalar_token(V(v)->v, ondemand::json_type::string, tok);
+		if (s != SSJ_OK)
+			return s;
 		if (tok.size() < 2 || tok.front() != '"' || tok.back() != '"')
 			return SSJ_ESYNTAX;
 		*p = tok.data() + 1;
 		*n = tok.size() - 2;
 		return SSJ_OK;
-	} catch (...) {
-		return SSJ_EINTERNAL;
-	}
+	});
 }
 
 // A value's whole JSON text (consuming it), and its type.
@@ -472,7 +458,7 @@ static error_code span_of(ondemand::value &v, std::string_view &s, enum ssj_type
 static enum ssj_status v_value_raw_json(struct ssj_value *v, const char **p,
 					      size_t *n)
 {
-	try {
+	return guard_status([&] {
 		std::string_view s;
 		enum ssj_type t;
 		error_code e = span_of(V(v)->v, s, &t);
@@ -481,101 +467,81 @@ static enum ssj_status v_value_raw_json(struct ssj_value *v, const char **p,
 		*p = s.data();
 		*n = s.size();
 		return SSJ_OK;
-	} catch (...) {
-		return SSJ_EINTERNAL;
-	}
+	});
 }
 
 static enum ssj_status v_object_foreach(struct ssj_value *v, ssj_field_fn fn,
 					      void *ctx)
 {
-	try {
+	return guard_status([&] {
 		ondemand::object obj;
 		error_code e = V(v)->v.get_object().get(obj);
 		if (e)
 			return map_error(e);
 		return visit_object(obj, fn, ctx);
-	} catch (const std::bad_alloc &) {
-		return SSJ_ENOMEM;
-	} catch (...) {
-		return SSJ_EINTERNAL;
+	});
+}
+
+// Call each(i, element) for the elements of the array `v` in order, until
+// an answer other than SSJ_OK, which is returned.
+template <typename F> static enum ssj_status visit_array(ondemand::value &v, F &&each)
+{
+	ondemand::array arr;
+	error_code e = v.get_array().get(arr);
+	if (e)
+		return map_error(e);
+	size_t i = 0;
+	for (auto item : arr) {
+		value_impl ev;
+		if ((e = std::move(item).get(ev.v)))
+			return map_error(e);
+		enum ssj_status s = each(i, ev);
+		if (s != SSJ_OK)
+			return s;
+		i++;
 	}
+	return SSJ_OK;
 }
 
 static enum ssj_status v_array_foreach(struct ssj_value *v, ssj_elem_fn fn,
 					     void *ctx)
 {
-	try {
-		ondemand::array arr;
-		error_code e = V(v)->v.get_array().get(arr);
-		if (e)
-			return map_error(e);
-		size_t i = 0;
-		for (auto item : arr) {
-			value_impl ev;
-			if ((e = item.get(ev.v)))
-				return map_error(e);
-			if (fn && fn(ctx, i, C(&ev)))
-				return SSJ_STOPPED;
-			i++;
-		}
-		return SSJ_OK;
-	} catch (const std::bad_alloc &) {
-		return SSJ_ENOMEM;
-	} catch (...) {
-		return SSJ_EINTERNAL;
-	}
+	return guard_status([&] {
+		return visit_array(V(v)->v, [&](size_t i, value_impl &ev) {
+			return fn && fn(ctx, i, C(&ev)) ? SSJ_STOPPED : SSJ_OK;
+		});
+	});
 }
 
 static enum ssj_status v_array_foreach_span(struct ssj_value *v, ssj_span_fn fn,
 					    void *ctx)
 {
-	try {
-		ondemand::array arr;
-		error_code e = V(v)->v.get_array().get(arr);
-		if (e)
-			return map_error(e);
-		size_t i = 0;
-		for (auto item : arr) {
-			ondemand::value ev;
-			if ((e = std::move(item).get(ev)))
-				return map_error(e);
+	return guard_status([&] {
+		return visit_array(V(v)->v, [&](size_t i, value_impl &ev) {
 			std::string_view s;
 			enum ssj_type t;
-			if ((e = span_of(ev, s, &t)))
+			error_code e = span_of(ev.v, s, &t);
+			if (e)
 				return map_error(e);
-			if (fn && fn(ctx, i, t, s.data(), s.size()))
-				return SSJ_STOPPED;
-			i++;
-		}
-		return SSJ_OK;
-	} catch (const std::bad_alloc &) {
-		return SSJ_ENOMEM;
-	} catch (...) {
-		return SSJ_EINTERNAL;
-	}
+			return fn && fn(ctx, i, t, s.data(), s.size()) ? SSJ_STOPPED : SSJ_OK;
+		});
+	});
 }
 
 static enum ssj_status v_value_is_empty(struct ssj_value *v, bool *empty)
 {
-	try {
+	return guard_status([&] {
 		ondemand::json_type t;
 		error_code e = V(v)->v.type().get(t);
 		if (e)
 			return map_error(e);
 		*empty = true;
 		if (t == ondemand::json_type::array) {
-			ondemand::array arr;
-			if ((e = V(v)->v.get_array().get(arr)))
-				return map_error(e);
-			for (auto item : arr) {
-				ondemand::value ev;
-				if ((e = std::move(item).get(ev)))
-					return map_error(e);
+			enum ssj_status s = visit_array(V(v)->v, [&](size_t, value_impl &) {
 				*empty = false;
-				break;
-			}
-			return SSJ_OK;
+				return SSJ_STOPPED;  // one element is enough
+			});
+			return s == SSJ_STOPPED ? SSJ_OK : s;
 		}
 		if (t == ondemand::json_type::object) {
 			ondemand::object obj;
@@ -591,9 +557,7 @@ static enum ssj_status v_value_is_empty(struct ssj_value *v, bool *empty)
 			return SSJ_OK;
 		}
 		return SSJ_ETYPE;
-	} catch (...) {
-		return SSJ_EINTERNAL;
-	}
+	});
 }
 
 static const char *v_strerror(enum ssj_status s)
@@ -621,15 +585,11 @@ static const char *v_version(void)
 
 static const char *v_implementation(void)
 {
-	try {
 #ifdef __AVX2__
-		return "haswell";
+	return "haswell";
 #else
-		return "fallback";
+	return "fallback";
 #endif
-	} catch (...) {
-		return "unknown";
-	}
 }
 
 extern "C" const struct ssj_ops SSJ_OPS_NAME = {

@@ -1,29 +1,21 @@
 /*
  * json_dispatch.c - choose the shim variant the CPU can run, once.
  *
- * SPECSCAN_SIMD=generic in the environment forces the portable variant (the
- * tests use it to check that both variants give the same results).
+ * The level comes from util/cpu.h, shared with the key prefilter:
+ * SPECSCAN_SIMD=generic forces the portable variant (the tests use it to
+ * check that both variants give the same results).
  */
 #include <stdatomic.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "json/json_ops.h"
+#include "util/cpu.h"
 
 static _Atomic(const struct ssj_ops *) chosen;
 
 static const struct ssj_ops *pick(void)
 {
-	const char *force = getenv("SPECSCAN_SIMD");
-
-	if (force && strcmp(force, "generic") == 0)
-		return &ssj_ops_generic;
 #ifdef SSJ_HAVE_HASWELL
-	__builtin_cpu_init();
-	/* Every CPU with AVX2 and BMI2 also has LZCNT (not testable by name
-	 * with every compiler). */
-	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
-	    __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("pclmul"))
+	if (ss_simd_level() >= SS_SIMD_AVX2)
 		return &ssj_ops_haswell;
 #endif
 	return &ssj_ops_generic;

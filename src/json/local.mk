@@ -1,6 +1,7 @@
 # json: the simdjson shim. json.cpp, the only C++ in the tree, is built once
 # per instruction-set variant; json_dispatch.c picks one at run time.
-libspecscan_la_SOURCES += src/json/json.h src/json/json_ops.h src/json/json_dispatch.c
+libspecscan_la_SOURCES += src/json/json.h src/json/json_ops.h src/json/json_dispatch.c \
+	src/json/unescape.c src/json/unescape.h
 noinst_LTLIBRARIES += libssj_generic.la
 libssj_generic_la_SOURCES = src/json/json.cpp
 libssj_generic_la_CXXFLAGS = $(AM_CXXFLAGS) -DSSJ_OPS_NAME=ssj_ops_generic

@@ -45,13 +45,11 @@ bool ss_agg_begin_input(struct ss_agg *a, const char *name)
 
 	if (!copy)
 		return false;
-	in = ss_reallocarray(a->inputs, a->ninputs + 1, sizeof(*in));
-	if (!in) {
+	if (!SS_ALLOC_GROW(a->inputs, a->ninputs + 1, a->inputs_cap)) {
 		ss_free(copy);
 		return false;
 	}
-	a->inputs = in;
-	in += a->ninputs++;
+	in = &a->inputs[a->ninputs++];
 	memset(in, 0, sizeof(*in));
 	in->name = copy;
 	return true;
@@ -63,36 +61,13 @@ void ss_agg_fail_input(struct ss_agg *a)
 		a->inputs[a->ninputs - 1].failed = true;
 }
 
-static bool dvec_push(struct ss_dvec *d, double x)
-{
-	if (d->len == d->cap) {
-		size_t cap = d->cap ? d->cap * 2 : 64;
-		double *v = ss_reallocarray(d->v, cap, sizeof(*v));
-
-		if (!v)
-			return false;
-		d->v = v;
-		d->cap = cap;
-	}
-	d->v[d->len++] = x;
-	return true;
-}
-
 static bool hist_add(struct ss_results *r, const int64_t *h, size_t n)
 {
-	if (n > r->hist_cap) {
-		size_t cap = r->hist_cap ? r->hist_cap : 16;
-		__int128 *v;
+	size_t old = r->hist_cap;
 
-		while (cap < n)
-			cap *= 2;
-		v = ss_reallocarray(r->hist, cap, sizeof(*v));
-		if (!v)
-			return false;
-		memset(v + r->hist_cap, 0, (cap - r->hist_cap) * sizeof(*v));
-		r->hist = v;
-		r->hist_cap = cap;
-	}
+	if (!SS_ALLOC_GROW(r->hist, n, r->hist_cap))
+		return false;
+	memset(r->hist + old, 0, (r->hist_cap - old) * sizeof(*r->hist));
 	if (n > r->hist_len)
 		r->hist_len = n;
 	for (size_t i = 0; i < n; i++)
@@ -110,7 +85,7 @@ static bool results_add_ok(struct ss_results *r, const struct ss_outcome *o)
 	for (int m = 0; m < SS_M_COUNT; m++) {
 		if (!ss_metric_table[m].per_request || !o->values.has[m])
 			continue;
-		if (!dvec_push(&r->values[m], o->values.v[m]))
+		if (!SS_VEC_PUSH(&r->values[m], o->values.v[m]))
 			return false;
 	}
 	if (o->hist_len && !hist_add(r, o->hist, o->hist_len))
@@ -149,11 +124,9 @@ static bool count_engine(struct ss_agg *a, const char *name)
 			return true;
 		}
 	}
-	e = ss_reallocarray(a->engines, a->nengines + 1, sizeof(*e));
-	if (!e)
+	if (!SS_ALLOC_GROW(a->engines, a->nengines + 1, a->engines_cap))
 		return false;
-	a->engines = e;
-	e += a->nengines++;
+	e = &a->engines[a->nengines++];
 	memset(e, 0, sizeof(*e));
 	memcpy(e->name, name, strnlen(name, sizeof(e->name) - 1));
 	e->count = 1;
@@ -212,7 +185,7 @@ static bool results_finish(struct ss_results *r)
 		if (!scratch)
 			return false;
 		for (int m = 0; m < SS_M_COUNT; m++) {
-			const struct ss_dvec *d = &r->values[m];
+			const struct ss_vec_f64 *d = &r->values[m];
 
 			if (!ss_metric_table[m].per_request || d->len == 0)
 				continue;

@@ -13,20 +13,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engines/request.h"
+#include "model/outcome.h"
 #include "metrics/stats.h"
 #include "metrics/values.h"
+#include "util/grow.h"
 
 enum ss_phase_mode { SS_PHASES_PROFILING = 0, SS_PHASES_WARMUP, SS_PHASES_ALL };
 
-struct ss_dvec {
-	double *v;
-	size_t len, cap;
-};
-
 /* The results of one set of phases: the main results, or warmup_metrics. */
 struct ss_results {
-	struct ss_dvec values[SS_M_COUNT];  /* per-request metrics only */
+	struct ss_vec_f64 values[SS_M_COUNT];  /* per-request metrics only */
 	__int128 sum_steps, sum_accepted, sum_drafted;
 	__int128 sum_accepted_with_steps;
 	uint64_t ok;                        /* ok records of the set */
@@ -59,9 +55,9 @@ struct ss_agg {
 	uint64_t status[SS_ST_COUNT];
 	uint64_t phases[SS_PHASE_COUNT];
 	struct ss_engine_count *engines; /* sorted by name at finish */
-	size_t nengines;
+	size_t nengines, engines_cap;
 	struct ss_input_info *inputs;
-	size_t ninputs;
+	size_t ninputs, inputs_cap;
 };
 
 void ss_agg_init(struct ss_agg *a, enum ss_phase_mode mode);

@@ -64,3 +64,9 @@ void ss_req_values_of(const struct ss_record *r, struct ss_req_values *out)
 	set_int(out, SS_M_ACCEPTED_DRAFT_TOKENS, r->num_accepted_draft_tokens);
 	set_int(out, SS_M_DRAFT_TOKENS, r->num_draft_tokens);
 }
+
+void ss_outcome_values(struct ss_outcome *o)
+{
+	if (o->status == SS_ST_OK && o->record)
+		ss_req_values_of(o->record, &o->values);
+}

@@ -122,23 +122,19 @@ static void add_metrics(struct ss_buf *b, struct ssj_parser *parser,
 		 */
 		if (ssj_parse(parser, o->metrics, o->metrics_len, copy_field, &rw) != SSJ_OK) {
 			/* unreadable: keep only specscan's own metrics */
-			b->len = body;
-			if (b->data)
-				b->data[b->len] = '\0';
+			ss_buf_setlen(b, body);
 			rw.first = true;
 		}
 	}
 	add_own_metrics(b, o, &rw.first);
 	if (rw.first && o->metrics_len == 0) {
-		b->len = mark; /* nothing to say */
-		if (b->data)
-			b->data[b->len] = '\0';
+		ss_buf_setlen(b, mark); /* nothing to say */
 		return;
 	}
 	ss_buf_addc(b, '}');
 }
 
-static void add_i64_array(struct ss_buf *b, const struct ss_i64vec *a)
+static void add_i64_array(struct ss_buf *b, const struct ss_vec_i64 *a)
 {
 	ss_buf_addc(b, '[');
 	for (size_t i = 0; i < a->len; i++) {

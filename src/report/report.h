@@ -29,7 +29,7 @@
 
 #include <stdbool.h>
 
-#include "engines/request.h"
+#include "model/outcome.h"
 #include "json/json.h"
 #include "metrics/aggregate.h"
 #include "util/buf.h"

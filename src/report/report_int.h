@@ -11,9 +11,9 @@
 #include "util/buf.h"
 
 /*
- * Append s[0..n) as a JSON string literal. Unlike ss_buf_add_json_str()
- * it checks UTF-8 (file names are bytes): a byte that does not start a
- * valid sequence is written as \ufffd, so the output is always valid JSON.
+ * Append s[0..n) as a JSON string literal. It checks UTF-8 (file names
+ * are bytes): a byte that does not start a valid sequence is written as
+ * \ufffd, so the output is always valid JSON.
  */
 void ss_report_add_text(struct ss_buf *b, const char *s, size_t n);
 

@@ -1,5 +1,6 @@
 #include "util/buf.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -133,38 +134,10 @@ void ss_buf_add_i64(struct ss_buf *b, int64_t v)
 	}
 }
 
-void ss_buf_add_json_str(struct ss_buf *b, const char *s, size_t n)
+void ss_buf_setlen(struct ss_buf *b, size_t len)
 {
-	static const char hex[] = "0123456789abcdef";
-	size_t i, start = 0;
-
-	ss_buf_addc(b, '"');
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		const char *esc = NULL;
-		char u[6];
-
-		if (c >= 0x20 && c != '"' && c != '\\')
-			continue;
-		ss_buf_add(b, s + start, i - start);
-		start = i + 1;
-		switch (c) {
-		case '"': esc = "\\\""; break;
-		case '\\': esc = "\\\\"; break;
-		case '\n': esc = "\\n"; break;
-		case '\r': esc = "\\r"; break;
-		case '\t': esc = "\\t"; break;
-		case '\b': esc = "\\b"; break;
-		case '\f': esc = "\\f"; break;
-		default:
-			memcpy(u, "\\u00", 4);
-			u[4] = hex[c >> 4];
-			u[5] = hex[c & 15];
-			ss_buf_add(b, u, 6);
-			continue;
-		}
-		ss_buf_adds(b, esc);
-	}
-	ss_buf_add(b, s + start, n - start);
-	ss_buf_addc(b, '"');
+	assert(len == 0 || len + SS_BUF_SLACK < b->cap);
+	b->len = len;
+	if (b->data)
+		b->data[len] = '\0';
 }

@@ -40,7 +40,11 @@ void ss_buf_addf(struct ss_buf *b, const char *fmt, ...)
 void ss_buf_vaddf(struct ss_buf *b, const char *fmt, va_list ap);
 void ss_buf_add_i64(struct ss_buf *b, int64_t v);
 void ss_buf_add_u64(struct ss_buf *b, uint64_t v);
-/* Append `s` as a JSON string literal, quotes included. */
-void ss_buf_add_json_str(struct ss_buf *b, const char *s, size_t n);
+/*
+ * Set the length to `len` and terminate there: to cut back to an earlier
+ * length, or to take bytes written in place after ss_buf_grow() (len must
+ * lie within the room that made).
+ */
+void ss_buf_setlen(struct ss_buf *b, size_t len);
 
 #endif

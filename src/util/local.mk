@@ -1,9 +1,13 @@
-# util: allocation wrapper, growable buffer, messages
+# util: allocation wrapper, growable arrays and buffer, messages, CPU level,
+# small string helpers
 libspecscan_la_SOURCES += \
 	src/util/alloc.c src/util/alloc.h \
 	src/util/buf.c src/util/buf.h \
+	src/util/cpu.c src/util/cpu.h \
+	src/util/grow.c src/util/grow.h \
 	src/util/msg.c src/util/msg.h \
-	src/util/ratio.c src/util/ratio.h
+	src/util/ratio.c src/util/ratio.h \
+	src/util/text.c src/util/text.h
 
 check_PROGRAMS += tests/unit/test_ratio
 TESTS += tests/unit/test_ratio

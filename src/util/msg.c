@@ -27,26 +27,30 @@ void ss_msg_error(struct ss_msg *m, const char *fmt, ...)
 	va_end(ap);
 }
 
+void ss_msg_verror(struct ss_msg *m, const char *fmt, va_list ap)
+{
+	vsay(m, fmt, ap);
+}
+
+/* Say it when the verbosity is at least `level`. */
+#define SAY_AT(m, level, fmt)                                                     \
+	do {                                                                      \
+		va_list ap;                                                       \
+		if ((m)->verbosity < (level))                                     \
+			return;                                                   \
+		va_start(ap, fmt);                                                \
+		vsay((m), (fmt), ap);                                             \
+		va_end(ap);                                                       \
+	} while (0)
+
 void ss_msg_warn(struct ss_msg *m, const char *fmt, ...)
 {
-	va_list ap;
-
-	if (m->verbosity < SS_NORMAL)
-		return;
-	va_start(ap, fmt);
-	vsay(m, fmt, ap);
-	va_end(ap);
+	SAY_AT(m, SS_NORMAL, fmt);
 }
 
 void ss_msg_info(struct ss_msg *m, const char *fmt, ...)
 {
-	va_list ap;
-
-	if (m->verbosity < SS_VERBOSE)
-		return;
-	va_start(ap, fmt);
-	vsay(m, fmt, ap);
-	va_end(ap);
+	SAY_AT(m, SS_VERBOSE, fmt);
 }
 
 void ss_msg_request(struct ss_msg *m, unsigned kind, const char *kind_name,

@@ -9,6 +9,7 @@
 #ifndef SS_MSG_H
 #define SS_MSG_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,6 +31,9 @@ void ss_msg_init(struct ss_msg *m, FILE *out, int verbosity);
 /* An error: always printed, even with -q. */
 void ss_msg_error(struct ss_msg *m, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* ss_msg_error() with a va_list. */
+void ss_msg_verror(struct ss_msg *m, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 /* A warning: printed unless quiet. */
 void ss_msg_warn(struct ss_msg *m, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

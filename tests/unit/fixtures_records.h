@@ -11,13 +11,13 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "engines/request.h"
+#include "model/outcome.h"
 #include "metrics/values.h"
 
-static inline void fx_push_all(struct ss_i64vec *v, const int64_t *x, size_t n)
+static inline void fx_push_all(struct ss_vec_i64 *v, const int64_t *x, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		assert_true(ss_i64vec_push(v, x[i]));
+		assert_true(SS_VEC_PUSH(v, x[i]));
 }
 
 /* A vLLM-shaped record with a dense histogram and k = len - 1. */

@@ -20,6 +20,9 @@
 #include "util/alloc.h"
 #include "util/buf.h"
 
+_Static_assert(SS_BATCH_PADDING >= SSJ_PADDING,
+	       "a batch must pad its texts as the JSON shim needs");
+
 struct run {
 	struct ss_buf out;      /* the units as text */
 	enum ss_fill last;

@@ -81,7 +81,7 @@ static void zstd_frame(struct ss_buf *out, const char *text)
 	assert_true(ss_buf_grow(out, cap));
 	k = ZSTD_compress(out->data + out->len, cap, text, n, 3);
 	assert_false(ZSTD_isError(k));
-	out->len += k;
+	ss_buf_setlen(out, out->len + k);
 }
 
 /* Append one gzip member of `text` to `out`. */

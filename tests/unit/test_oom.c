@@ -25,7 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/pipeline.h"
+#include "run/run.h"
 #include "engines/request.h"
 #include "io/framer.h"
 #include "io/source.h"
@@ -141,6 +141,7 @@ static bool one(struct ss_processor *p, struct ssj_parser *jp, struct ss_agg *ag
 
 	if (!ss_process(p, req, &out))
 		return false;
+	ss_outcome_values(&out);
 	ss_report_jsonl(&o->jsonl, jp, req->input_name, &out);
 	if (o->jsonl.failed)
 		return false;

@@ -18,6 +18,7 @@
 #include "engines/capture.h"
 #include "engines/request.h"
 #include "json/json.h"
+#include "json/unescape.h"
 
 static struct ss_processor *proc_for(enum ss_kind kind, enum ss_engine engine, bool full)
 {

@@ -1,29 +1,26 @@
-#include "cli/pipeline.h"
+#include "run/run.h"
 
-#include <pthread.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "io/batch.h"
 #include "io/framer.h"
 #include "io/inputs.h"
 #include "json/json.h"
+#include "metrics/values.h"
 #include "report/report.h"
+#include "run/pool.h"
+#include "run/progress.h"
 #include "util/alloc.h"
 
 /* Bytes of text per batch: large enough to amortise hand-offs, small
  * enough to stay in cache and keep memory bounded. */
 #define BATCH_TARGET ((size_t)2 << 20)
 
-/* How much nicer than the reader the workers are (see worker_main). */
+/* How much nicer than the reader the workers are (see pool.c). */
 #define WORKER_NICE 5
 
-enum slot_state { SLOT_FREE = 0, SLOT_QUEUED, SLOT_DONE };
-
+/* One job of the pool: a batch of requests and what became of them. */
 struct slot {
 	struct ss_batch batch;
 	char *name;                /* the input these requests come from */
@@ -33,10 +30,9 @@ struct slot {
 	struct ss_outcome *outs;
 	size_t nouts, outs_cap;
 	size_t *hist_off;          /* per outcome, into hists; SIZE_MAX: none */
-	struct ss_i64vec hists;
+	struct ss_vec_i64 hists;
 	struct ss_buf jsonl;
 	bool nomem;
-	enum slot_state state;
 };
 
 struct worker {
@@ -47,16 +43,10 @@ struct worker {
 	size_t parts_cap;
 };
 
-struct pool {
+/* What the workers share: read-only while they run. */
+struct run_ctx {
 	const struct ss_run_cfg *cfg;
 	struct slot *slots;
-	size_t nslots;
-	pthread_mutex_t lock;
-	pthread_cond_t work;       /* a slot was queued, or quitting */
-	pthread_cond_t done;       /* a slot was processed */
-	size_t *queue;             /* FIFO of queued slot indexes */
-	size_t qhead, qlen;
-	bool quit;
 };
 
 static void slot_release(struct slot *s)
@@ -66,7 +56,7 @@ static void slot_release(struct slot *s)
 	ss_free(s->fail_reason);
 	ss_free(s->outs);
 	ss_free(s->hist_off);
-	ss_i64vec_release(&s->hists);
+	SS_VEC_RELEASE(&s->hists);
 	ss_buf_release(&s->jsonl);
 }
 
@@ -82,25 +72,38 @@ static void slot_clear(struct slot *s)
 	ss_buf_reset(&s->jsonl);
 }
 
-static bool worker_init(struct worker *w, const struct ss_run_cfg *cfg)
+static void worker_free(void *ctx, void *arg)
 {
-	struct ss_process_opts po;
+	struct worker *w = arg;
 
-	memset(w, 0, sizeof(*w));
+	(void)ctx;
+	if (!w)
+		return;
+	ss_processor_free(w->proc);
+	ssj_parser_free(w->parser);
+	ss_free(w->parts);
+	ss_free(w->lens);
+	ss_free(w);
+}
+
+static void *worker_new(void *ctx)
+{
+	const struct ss_run_cfg *cfg = ((struct run_ctx *)ctx)->cfg;
+	struct ss_process_opts po;
+	struct worker *w = ss_calloc(1, sizeof(*w));
+
+	if (!w)
+		return NULL;
 	po.force_kind = cfg->force_kind;
 	po.only_engine = cfg->only_engine;
 	po.full_parse = cfg->full_parse;
 	w->proc = ss_processor_new(&po);
 	w->parser = ssj_parser_new();
-	return w->proc && w->parser;
-}
-
-static void worker_release(struct worker *w)
-{
-	ss_processor_free(w->proc);
-	ssj_parser_free(w->parser);
-	ss_free(w->parts);
-	ss_free(w->lens);
+	if (!w->proc || !w->parser) {
+		worker_free(ctx, w);
+		return NULL;
+	}
+	return w;
 }
 
 static bool grow_outs(struct slot *s)
@@ -161,6 +164,7 @@ static void process_slot(struct worker *w, struct slot *s, const struct ss_run_c
 		o = &s->outs[s->nouts];
 		if (!ss_process(w->proc, &req, o))
 			goto nomem;
+		ss_outcome_values(o);
 		if (cfg->want_jsonl) {
 			ss_report_jsonl(&s->jsonl, w->parser, s->name, o);
 			if (s->jsonl.failed)
@@ -170,7 +174,7 @@ static void process_slot(struct worker *w, struct slot *s, const struct ss_run_c
 		if (o->hist_len) {
 			s->hist_off[s->nouts] = s->hists.len;
 			for (size_t k = 0; k < o->hist_len; k++)
-				if (!ss_i64vec_push(&s->hists, o->hist[k]))
+				if (!SS_VEC_PUSH(&s->hists, o->hist[k]))
 					goto nomem;
 		}
 		/* The borrowed views die with the processor's next request. */
@@ -184,47 +188,15 @@ nomem:
 	s->nomem = true;
 }
 
-static void *worker_main(void *arg)
+static void work(void *ctx, void *w, size_t slot)
 {
-	struct pool *pool = arg;
-	struct worker w;
-	bool ok;
+	struct run_ctx *rc = ctx;
+	struct slot *s = &rc->slots[slot];
 
-	/*
-	 * The reading thread is the pipeline's one serial stage (it
-	 * decompresses): when workers and reader compete for the cores, the
-	 * reader must win, or every worker ends up waiting for it. A slightly
-	 * lower priority for the workers says so to the scheduler; it changes
-	 * nothing when cores are idle. (Failure to lower it is harmless.)
-	 */
-#ifdef SYS_gettid
-	(void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), WORKER_NICE);
-#endif
-	ok = worker_init(&w, pool->cfg);
-
-	pthread_mutex_lock(&pool->lock);
-	for (;;) {
-		struct slot *s;
-
-		while (!pool->quit && pool->qlen == 0)
-			pthread_cond_wait(&pool->work, &pool->lock);
-		if (pool->qlen == 0)
-			break;
-		s = &pool->slots[pool->queue[pool->qhead]];
-		pool->qhead = (pool->qhead + 1) % pool->nslots;
-		pool->qlen--;
-		pthread_mutex_unlock(&pool->lock);
-		if (ok)
-			process_slot(&w, s, pool->cfg);
-		else
-			s->nomem = true;
-		pthread_mutex_lock(&pool->lock);
-		s->state = SLOT_DONE;
-		pthread_cond_broadcast(&pool->done);
-	}
-	pthread_mutex_unlock(&pool->lock);
-	worker_release(&w);
-	return NULL;
+	if (w)
+		process_slot(w, s, rc->cfg);
+	else
+		s->nomem = true;
 }
 
 /* ---- the reader: inputs -> framed batches ---- */
@@ -343,94 +315,46 @@ static bool collect_slot(const struct ss_run_cfg *cfg, struct slot *s, struct ss
 	return true;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void progress(const struct ss_run_cfg *cfg, const struct reader *r,
-		     const struct ss_agg *agg, double start, double *last, bool final)
-{
-	double t = now();
-
-	if (!cfg->progress || (!final && t - *last < 0.25))
-		return;
-	*last = t;
-	if (final) {
-		fputs("\r\033[K", stderr);
-		return;
-	}
-	fprintf(stderr, "\rspecscan: %.1f MB read, %llu requests, %.0f MB/s\033[K",
-		(double)r->bytes / 1e6, (unsigned long long)agg->total,
-		t > start ? (double)r->bytes / 1e6 / (t - start) : 0.0);
-	fflush(stderr);
-}
-
 enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 			  struct ss_msg *msg)
 {
 	struct ss_inputs_opts iopts = {cfg->recursive};
 	struct reader r;
-	struct pool pool;
-	pthread_t *threads = NULL;
+	struct run_ctx rc;
+	struct ss_pool_ops ops;
+	struct ss_pool *pool = NULL;
+	struct ss_progress prog;
 	size_t nthreads = cfg->threads > 1 ? (size_t)cfg->threads : 1;
-	size_t started = 0, next_fill = 0, next_collect = 0;
+	size_t nslots = nthreads * 2 + 2;
 	bool fatal = false, sink_failed = false, interrupted = false;
-	double start = now(), last = 0.0;
 	enum ss_framing framing = cfg->force_kind == SS_KIND_SSE ? SS_FRAMING_SSE
 				  : cfg->force_kind == SS_KIND_UNKNOWN ? SS_FRAMING_AUTO
 								       : SS_FRAMING_JSONL;
 
+	ss_progress_init(&prog, cfg->progress ? stderr : NULL);
 	memset(&r, 0, sizeof(r));
-	memset(&pool, 0, sizeof(pool));
-	pool.cfg = cfg;
-	pool.nslots = nthreads * 2 + 2;
-	pool.slots = ss_calloc(pool.nslots, sizeof(*pool.slots));
-	pool.queue = ss_calloc(pool.nslots, sizeof(*pool.queue));
+	rc.cfg = cfg;
+	rc.slots = ss_calloc(nslots, sizeof(*rc.slots));
+	memset(&ops, 0, sizeof(ops));
+	ops.ctx = &rc;
+	ops.worker_new = worker_new;
+	ops.work = work;
+	ops.worker_free = worker_free;
+	ops.worker_nice = WORKER_NICE;
+	pool = rc.slots ? ss_pool_new(nslots, nthreads, &ops) : NULL;
 	r.it = ss_inputs_new(cfg->paths, cfg->npaths, &iopts, msg);
 	r.framer = ss_framer_new(cfg->max_record, framing);
-	if (!pool.slots || !pool.queue || !r.it || !r.framer) {
+	if (!rc.slots || !pool || !r.it || !r.framer) {
 		ss_msg_error(msg, "out of memory");
 		fatal = true;
 		goto out;
 	}
-	for (size_t i = 0; i < pool.nslots; i++)
-		ss_batch_init(&pool.slots[i].batch);
-
-	pthread_mutex_init(&pool.lock, NULL);
-	pthread_cond_init(&pool.work, NULL);
-	pthread_cond_init(&pool.done, NULL);
-	threads = ss_calloc(nthreads, sizeof(*threads));
-	if (!threads) {
-		ss_msg_error(msg, "out of memory");
-		fatal = true;
-		goto join;
-	}
-	{
-		/*
-		 * Workers block the stop signals, so they reach the reading
-		 * thread and interrupt a read blocked on a pipe.
-		 */
-		sigset_t stop_sigs, old;
-
-		sigemptyset(&stop_sigs);
-		sigaddset(&stop_sigs, SIGINT);
-		sigaddset(&stop_sigs, SIGTERM);
-		sigaddset(&stop_sigs, SIGHUP);
-		pthread_sigmask(SIG_BLOCK, &stop_sigs, &old);
-		for (; started < nthreads; started++) {
-			if (pthread_create(&threads[started], NULL, worker_main, &pool) != 0)
-				break;
-		}
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
-	}
-	if (started == 0) {
+	for (size_t i = 0; i < nslots; i++)
+		ss_batch_init(&rc.slots[i].batch);
+	if (ss_pool_start(pool) == 0) {
 		ss_msg_error(msg, "cannot start worker threads");
 		fatal = true;
-		goto join;
+		goto out;
 	}
 	for (;;) {
 		if (cfg->stop && *cfg->stop) {
@@ -440,59 +364,33 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 		if (sink_failed)
 			break;  /* the records cannot be written: nothing will be */
 		/* Keep every slot busy while there is input. */
-		while (!r.done && !fatal && next_fill - next_collect < pool.nslots) {
-			size_t idx = next_fill % pool.nslots;
-			struct slot *s = &pool.slots[idx];
-
-			if (!fill_slot(&r, s, msg))
+		while (!r.done && !fatal && ss_pool_can_submit(pool)) {
+			if (!fill_slot(&r, &rc.slots[ss_pool_slot_to_fill(pool)], msg))
 				break;
-			pthread_mutex_lock(&pool.lock);
-			s->state = SLOT_QUEUED;
-			pool.queue[(pool.qhead + pool.qlen) % pool.nslots] = idx;
-			pool.qlen++;
-			pthread_cond_signal(&pool.work);
-			pthread_mutex_unlock(&pool.lock);
-			next_fill++;
+			ss_pool_submit(pool);
 			if (cfg->stop && *cfg->stop)
 				break;
 		}
-		if (next_collect == next_fill)
+		if (ss_pool_pending(pool) == 0)
 			break;
 		{
-			struct slot *s = &pool.slots[next_collect % pool.nslots];
+			struct slot *s = &rc.slots[ss_pool_wait_oldest(pool)];
 
-			pthread_mutex_lock(&pool.lock);
-			while (s->state != SLOT_DONE)
-				pthread_cond_wait(&pool.done, &pool.lock);
-			pthread_mutex_unlock(&pool.lock);
 			if (!fatal && !collect_slot(cfg, s, agg, msg, &sink_failed)) {
 				ss_msg_error(msg, "out of memory");
 				fatal = true;
 			}
-			s->state = SLOT_FREE;
-			next_collect++;
+			ss_pool_release_oldest(pool);
 		}
-		progress(cfg, &r, agg, start, &last, false);
+		ss_progress_update(&prog, r.bytes, agg->total);
 	}
-join:
-	pthread_mutex_lock(&pool.lock);
-	pool.quit = true;
-	pool.qlen = 0;   /* drop queued work when stopping early */
-	pthread_cond_broadcast(&pool.work);
-	pthread_mutex_unlock(&pool.lock);
-	for (size_t i = 0; i < started; i++)
-		pthread_join(threads[i], NULL);
-	ss_free(threads);
-	pthread_cond_destroy(&pool.done);
-	pthread_cond_destroy(&pool.work);
-	pthread_mutex_destroy(&pool.lock);
 out:
-	progress(cfg, &r, agg, start, &last, true);
-	if (pool.slots)
-		for (size_t i = 0; i < pool.nslots; i++)
-			slot_release(&pool.slots[i]);
-	ss_free(pool.slots);
-	ss_free(pool.queue);
+	ss_pool_free(pool);   /* drops queued work when stopping early */
+	ss_progress_end(&prog);
+	if (rc.slots)
+		for (size_t i = 0; i < nslots; i++)
+			slot_release(&rc.slots[i]);
+	ss_free(rc.slots);
 	ss_framer_free(r.framer);
 	ss_inputs_free(r.it);
 	ss_free(r.name);

@@ -1,4 +1,4 @@
-#include "engines/record.h"
+#include "model/record.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -53,28 +53,6 @@ enum ss_engine ss_engine_from_name(const char *name)
 	return SS_ENGINE_NONE;
 }
 
-bool ss_i64vec_push(struct ss_i64vec *a, int64_t x)
-{
-	if (a->len == a->cap) {
-		size_t cap = a->cap ? a->cap * 2 : 16;
-		int64_t *v = ss_reallocarray(a->v, cap, sizeof(*v));
-
-		if (!v)
-			return false;
-		a->v = v;
-		a->cap = cap;
-	}
-	a->v[a->len++] = x;
-	return true;
-}
-
-void ss_i64vec_release(struct ss_i64vec *a)
-{
-	ss_free(a->v);
-	a->v = NULL;
-	a->len = a->cap = 0;
-}
-
 void ss_record_init(struct ss_record *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -82,7 +60,7 @@ void ss_record_init(struct ss_record *r)
 
 void ss_record_reset(struct ss_record *r)
 {
-	struct ss_i64vec h = r->histogram, a = r->per_step_accepted,
+	struct ss_vec_i64 h = r->histogram, a = r->per_step_accepted,
 			 d = r->per_step_drafted;
 
 	memset(r, 0, sizeof(*r));
@@ -94,14 +72,14 @@ void ss_record_reset(struct ss_record *r)
 
 void ss_record_release(struct ss_record *r)
 {
-	ss_i64vec_release(&r->histogram);
-	ss_i64vec_release(&r->per_step_accepted);
-	ss_i64vec_release(&r->per_step_drafted);
+	SS_VEC_RELEASE(&r->histogram);
+	SS_VEC_RELEASE(&r->per_step_accepted);
+	SS_VEC_RELEASE(&r->per_step_drafted);
 	memset(r, 0, sizeof(*r));
 }
 
 /* Sum of a[i] (or of i * a[i] when weighted); false when it overflows. */
-static bool checked_sum(const struct ss_i64vec *a, bool weighted, int64_t *out)
+static bool checked_sum(const struct ss_vec_i64 *a, bool weighted, int64_t *out)
 {
 	int64_t s = 0, t;
 

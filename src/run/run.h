@@ -1,11 +1,11 @@
 /*
- * pipeline.h - the run: inputs are read, decompressed and framed by the
+ * run.h - the run: inputs are read, decompressed and framed by the
  * calling thread while `threads` worker threads (at least one) process the
  * batches; results are collected in input order by the calling thread, so
  * every output is byte-identical for any thread count.
  */
-#ifndef SS_PIPELINE_H
-#define SS_PIPELINE_H
+#ifndef SS_RUN_H
+#define SS_RUN_H
 
 #include <signal.h>
 #include <stdbool.h>

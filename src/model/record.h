@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/grow.h"
+
 /* The order is that of the accounting in SPEC 4.1; do not reorder. */
 enum ss_status {
 	SS_ST_OK = 0,
@@ -66,22 +68,13 @@ enum ss_engine ss_engine_from_name(const char *name);
 /* The largest histogram accepted; beyond it a payload is malformed. */
 #define SS_HIST_MAX_BUCKETS (1u << 20)
 
-/* A growable array of int64 (histogram buckets, per-step values). */
-struct ss_i64vec {
-	int64_t *v;
-	size_t len;
-	size_t cap;
-};
-bool ss_i64vec_push(struct ss_i64vec *a, int64_t x);
-void ss_i64vec_release(struct ss_i64vec *a);
-
 struct ss_record {
 	char engine[SS_ENGINE_NAME_MAX]; /* NUL-terminated */
 	bool has_mean_acceptance_length;
 	double mean_acceptance_length;
 	double draft_acceptance_rate;    /* fraction */
 	bool has_histogram;
-	struct ss_i64vec histogram;      /* dense: index j = accepted drafts */
+	struct ss_vec_i64 histogram;      /* dense: index j = accepted drafts */
 	int64_t num_accepted_draft_tokens;
 	int64_t num_draft_tokens;
 	bool has_steps;
@@ -91,9 +84,9 @@ struct ss_record {
 	bool has_completion_tokens;
 	int64_t completion_tokens;
 	bool has_per_step_accepted;
-	struct ss_i64vec per_step_accepted;
+	struct ss_vec_i64 per_step_accepted;
 	bool has_per_step_drafted;
-	struct ss_i64vec per_step_drafted;
+	struct ss_vec_i64 per_step_drafted;
 };
 
 void ss_record_init(struct ss_record *r);

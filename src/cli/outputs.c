@@ -1,0 +1,188 @@
+#include "cli/outputs.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "report/report.h"
+#include "util/alloc.h"
+#include "util/buf.h"
+
+static void render_json(struct ss_buf *out, const struct ss_agg *a, const char *version)
+{
+	ss_report_json(out, a, version);
+}
+
+static void render_csv(struct ss_buf *out, const struct ss_agg *a, const char *version)
+{
+	(void)version;
+	ss_report_csv(out, a);
+}
+
+/* One row per kind, indexed by enum ss_out_kind. */
+static const struct {
+	const char *dir_name;     /* its file in an --output-dir */
+	/* Render from the finished aggregate; NULL: streamed during the run. */
+	void (*render)(struct ss_buf *out, const struct ss_agg *a, const char *version);
+} ss_out_kinds[SS_OUT_KINDS] = {
+	[SS_OUT_JSON] = {"spec_decode.json", render_json},
+	[SS_OUT_CSV] = {"spec_decode.csv", render_csv},
+	[SS_OUT_RECORDS] = {"spec_decode_records.jsonl", NULL},
+};
+
+void ss_outputs_init(struct ss_outputs *l, bool force, const char *const *inputs,
+		     size_t ninputs)
+{
+	memset(l, 0, sizeof(*l));
+	l->tail = &l->head;
+	l->force = force;
+	l->inputs = inputs;
+	l->ninputs = ninputs;
+}
+
+bool ss_outputs_add(struct ss_outputs *l, enum ss_out_kind kind, const char *path,
+		    struct ss_msg *msg)
+{
+	struct ss_output *out = ss_calloc(1, sizeof(*out));
+
+	if (!out) {
+		ss_msg_error(msg, "out of memory");
+		return false;
+	}
+	out->kind = kind;
+	if (!ss_outfile_open(&out->file, path, l->force, l->inputs, l->ninputs, msg)) {
+		ss_free(out);
+		return false;
+	}
+	*l->tail = out;
+	l->tail = &out->next;
+	l->n++;
+	return true;
+}
+
+static char *join_path(const char *dir, const char *name)
+{
+	size_t n = strlen(dir);
+	char *p = ss_malloc(n + strlen(name) + 2);
+
+	if (p)
+		sprintf(p, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
+	return p;
+}
+
+bool ss_outputs_add_dir(struct ss_outputs *l, const char *dir, struct ss_msg *msg)
+{
+	struct stat st;
+
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+		ss_msg_error(msg, "cannot create directory '%s': %s", dir, strerror(errno));
+		return false;
+	}
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		ss_msg_error(msg, "'%s' is not a directory", dir);
+		return false;
+	}
+	for (int k = 0; k < SS_OUT_KINDS; k++) {
+		char *p = join_path(dir, ss_out_kinds[k].dir_name);
+		bool ok;
+
+		if (!p) {
+			ss_msg_error(msg, "out of memory");
+			return false;
+		}
+		ok = ss_outputs_add(l, (enum ss_out_kind)k, p, msg);
+		ss_free(p);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+bool ss_outputs_want(const struct ss_outputs *l, enum ss_out_kind kind)
+{
+	for (const struct ss_output *o = l->head; o; o = o->next)
+		if (o->kind == kind)
+			return true;
+	return false;
+}
+
+bool ss_outputs_write(struct ss_outputs *l, enum ss_out_kind kind, const char *data,
+		      size_t len)
+{
+	bool ok = true;
+
+	for (struct ss_output *o = l->head; o; o = o->next)
+		if (o->kind == kind && !ss_outfile_write(&o->file, data, len))
+			ok = false;
+	return ok;
+}
+
+bool ss_outputs_render(struct ss_outputs *l, const struct ss_agg *agg, const char *version,
+		       struct ss_msg *msg)
+{
+	struct ss_buf text[SS_OUT_KINDS];
+	bool ok = true;
+
+	for (int k = 0; k < SS_OUT_KINDS; k++) {
+		ss_buf_init(&text[k]);
+		if (ss_out_kinds[k].render && ss_outputs_want(l, (enum ss_out_kind)k)) {
+			ss_out_kinds[k].render(&text[k], agg, version);
+			if (text[k].failed)
+				ok = false;
+		}
+	}
+	if (!ok)
+		ss_msg_error(msg, "out of memory");
+	for (struct ss_output *o = l->head; ok && o; o = o->next)
+		if (ss_out_kinds[o->kind].render)
+			ss_outfile_write(&o->file, text[o->kind].data, text[o->kind].len);
+	for (int k = 0; k < SS_OUT_KINDS; k++)
+		ss_buf_release(&text[k]);
+	return ok;
+}
+
+void ss_outputs_report_failed(const struct ss_outputs *l, struct ss_msg *msg)
+{
+	for (const struct ss_output *o = l->head; o; o = o->next) {
+		const struct ss_outfile *f = &o->file;
+
+		if (!f->failed)
+			continue;
+		if (f->is_stdout)
+			ss_msg_error(msg, "cannot write to standard output: %s", strerror(f->err));
+		else
+			ss_msg_error(msg, "cannot write '%s': %s", f->path, strerror(f->err));
+	}
+}
+
+bool ss_outputs_commit(struct ss_outputs *l, struct ss_msg *msg)
+{
+	bool ok = true;
+
+	for (struct ss_output *o = l->head; o; o = o->next)
+		if (!ss_outfile_commit(&o->file, msg))
+			ok = false;
+	return ok;
+}
+
+void ss_outputs_release(struct ss_outputs *l)
+{
+	struct ss_output *o = l->head;
+
+	while (o) {
+		struct ss_output *next = o->next;
+
+		ss_outfile_abort(&o->file);   /* nothing left to remove after a commit */
+		ss_free(o);
+		o = next;
+	}
+	l->head = NULL;
+	l->tail = &l->head;
+	l->n = 0;
+}
+
+void ss_outputs_abort(struct ss_outputs *l)
+{
+	ss_outputs_release(l);
+}

@@ -1,0 +1,74 @@
+/*
+ * outputs.h - the set of report outputs of a run: each a file (or stdout,
+ * see outfile.h) and the kind of report that goes into it.
+ *
+ * A list without a fixed number of entries: any number of outputs may be
+ * added; adding fails only with a message (out of memory, or the file
+ * cannot be opened), never silently.
+ *
+ * A new kind of output is a row in ss_out_kinds (outputs.c): its name in
+ * an --output-dir and how it is rendered from the finished aggregate
+ * (NULL: streamed during the run, as the records are).
+ *
+ * Ownership: the list owns its entries and their files. Entries do not
+ * move once added (the signal handler of outfile.c chains through them).
+ */
+#ifndef SS_OUTPUTS_H
+#define SS_OUTPUTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cli/outfile.h"
+#include "metrics/aggregate.h"
+#include "util/msg.h"
+
+enum ss_out_kind { SS_OUT_JSON = 0, SS_OUT_CSV, SS_OUT_RECORDS, SS_OUT_KINDS };
+
+struct ss_output {
+	enum ss_out_kind kind;
+	struct ss_outfile file;
+	struct ss_output *next;
+};
+
+struct ss_outputs {
+	struct ss_output *head;
+	struct ss_output **tail;
+	size_t n;
+	/* Refuse to overwrite existing files unless force; never write over
+	 * one of the inputs. */
+	bool force;
+	const char *const *inputs;
+	size_t ninputs;
+};
+
+void ss_outputs_init(struct ss_outputs *l, bool force, const char *const *inputs,
+		     size_t ninputs);
+/* Open `path` ("-": stdout) for `kind` and append it. false (with a message)
+ * on failure; the list is unchanged then. */
+bool ss_outputs_add(struct ss_outputs *l, enum ss_out_kind kind, const char *path,
+		    struct ss_msg *msg);
+/* Add one output of every kind into `dir` (created when missing), under the
+ * names of ss_out_kinds, in kind order. */
+bool ss_outputs_add_dir(struct ss_outputs *l, const char *dir, struct ss_msg *msg);
+bool ss_outputs_want(const struct ss_outputs *l, enum ss_out_kind kind);
+/* Write to every output of `kind`; false when any of them has failed. */
+bool ss_outputs_write(struct ss_outputs *l, enum ss_out_kind kind, const char *data,
+		      size_t len);
+/*
+ * Render every kind that has an aggregate renderer and is wanted, then
+ * write each into its outputs. false (with "out of memory") when a
+ * rendering failed: nothing was written then.
+ */
+bool ss_outputs_render(struct ss_outputs *l, const struct ss_agg *agg, const char *version,
+		       struct ss_msg *msg);
+/* Name every output whose write failed (one message each). */
+void ss_outputs_report_failed(const struct ss_outputs *l, struct ss_msg *msg);
+/* Commit every output (all are tried); false when any failed. */
+bool ss_outputs_commit(struct ss_outputs *l, struct ss_msg *msg);
+/* Remove every temporary file and free the list; it is empty after. */
+void ss_outputs_abort(struct ss_outputs *l);
+/* Free the list (after commit or abort). */
+void ss_outputs_release(struct ss_outputs *l);
+
+#endif

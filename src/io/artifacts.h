@@ -1,0 +1,33 @@
+/*
+ * artifacts.h - the rules of an AIPerf artifact directory, in one place
+ * for directories on disk and inside archives (SPEC 1.1):
+ * profile_export_raw.jsonl is read if present, else profile_export.jsonl,
+ * and nothing else; AIPerf's side files are never captures.
+ */
+#ifndef SS_ARTIFACTS_H
+#define SS_ARTIFACTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define SS_ART_RAW "profile_export_raw.jsonl"
+#define SS_ART_REC "profile_export.jsonl"
+
+/* Which export a file name is: the preferred raw one, the records one, none. */
+enum ss_art_export { SS_ART_NONE = 0, SS_ART_EXPORT_RAW, SS_ART_EXPORT_REC };
+enum ss_art_export ss_artifact_export(const char *base);
+
+/*
+ * The file the artifact directory `dir` selects (allocated: ss_free it),
+ * or NULL when `dir` is not one; *nomem tells an allocation failure.
+ */
+char *ss_artifact_file(const char *dir, bool *nomem);
+
+/*
+ * Whether a file that AIPerf writes next to its exports (inputs.json,
+ * profile_export* other than the exports, logs/ *.log) and that is never
+ * a capture: `dir` (dl bytes) is its directory, `base` its name.
+ */
+bool ss_artifact_companion(const char *dir, size_t dl, const char *base);
+
+#endif

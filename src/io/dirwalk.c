@@ -1,0 +1,103 @@
+/*
+ * dirwalk.c - a directory tree to a list of files (-r): every AIPerf
+ * artifact directory gives its one export, other regular files are taken
+ * as they are; names starting with '.' are skipped, links to directories
+ * are not followed (no loops), links to files are.
+ */
+#include "io/dirwalk.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "io/artifacts.h"
+#include "util/alloc.h"
+#include "util/text.h"
+
+bool ss_is_regular_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+bool ss_filelist_push(struct ss_filelist *l, char *path, int err)
+{
+	if (!SS_ALLOC_GROW(l->v, l->len + 1, l->cap))
+		return false;
+	l->v[l->len].path = path;
+	l->v[l->len].err = err;
+	l->len++;
+	return true;
+}
+
+void ss_filelist_clear(struct ss_filelist *l, size_t from)
+{
+	for (size_t i = from; i < l->len; i++)
+		ss_free(l->v[i].path);
+	l->len = 0;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct ss_file_entry *x = a, *y = b;
+
+	return strcmp(x->path, y->path);
+}
+
+void ss_filelist_sort(struct ss_filelist *l, size_t first)
+{
+	qsort(l->v + first, l->len - first, sizeof(*l->v), cmp_entry);
+}
+
+bool ss_dirwalk(struct ss_filelist *l, const char *dir)
+{
+	bool nomem;
+	char *art = ss_artifact_file(dir, &nomem);
+	DIR *d;
+	struct dirent *de;
+
+	if (nomem)
+		return false;
+	if (art)
+		return ss_filelist_push(l, art, 0) || (ss_free(art), false);
+	d = opendir(dir);
+	if (!d) {
+		int err = errno ? errno : EIO;
+		char *p = ss_strdup(dir);
+
+		return p && (ss_filelist_push(l, p, err) || (ss_free(p), false));
+	}
+	while ((de = readdir(d)) != NULL) {
+		struct stat st;
+		char *p;
+		bool ok = true;
+
+		if (de->d_name[0] == '.')
+			continue;
+		p = ss_path_join(dir, de->d_name);
+		if (!p) {
+			closedir(d);
+			return false;
+		}
+		if (lstat(p, &st) != 0) {
+			ok = ss_filelist_push(l, p, errno);
+		} else if (S_ISDIR(st.st_mode)) {
+			ok = ss_dirwalk(l, p);
+			ss_free(p);
+		} else if (S_ISREG(st.st_mode) ||
+			   (S_ISLNK(st.st_mode) && ss_is_regular_file(p))) {
+			ok = ss_filelist_push(l, p, 0);
+		} else {
+			ss_free(p);
+		}
+		if (!ok) {
+			closedir(d);
+			return false;
+		}
+	}
+	closedir(d);
+	return true;
+}

@@ -1,0 +1,122 @@
+/*
+ * sniff.c - what a stream holds, by its first bytes: compression layers
+ * (zstd and gzip decoded directly, the others through libarchive's
+ * filters) and archive formats. Content decides, never a file name.
+ */
+#include "io/sniff.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+#include "io/source.h"
+
+#define MAX_LAYERS 4
+/* Enough for every magic we test, ISO 9660's at 32769 included. */
+#define ARCHIVE_PEEK 32774
+
+enum layer { L_NONE, L_ZSTD, L_GZIP, L_FILTER };
+
+static bool has(const unsigned char *p, size_t n, size_t off, const char *m, size_t mlen)
+{
+	return n >= off + mlen && memcmp(p + off, m, mlen) == 0;
+}
+
+static enum layer sniff_layer(const unsigned char *p, size_t n)
+{
+	if (has(p, n, 0, "\x28\xb5\x2f\xfd", 4))
+		return L_ZSTD;
+	if (n >= 4 && (p[0] & 0xf0) == 0x50 && has(p, n, 1, "\x2a\x4d\x18", 3))
+		return L_ZSTD;   /* skippable frame */
+	if (has(p, n, 0, "\x1f\x8b", 2))
+		return L_GZIP;
+	if (has(p, n, 0, "\xfd" "7zXZ\0", 6) ||              /* xz */
+	    (has(p, n, 0, "BZh", 3) && n > 3 && p[3] >= '1' && p[3] <= '9') ||
+	    has(p, n, 0, "\x04\x22\x4d\x18", 4) ||             /* lz4 */
+	    has(p, n, 0, "\x02\x21\x4c\x18", 4) ||             /* lz4 legacy */
+	    has(p, n, 0, "\x5d\0\0", 3) ||                     /* lzma alone */
+	    has(p, n, 0, "LZIP", 4) ||
+	    has(p, n, 0, "\x1f\x9d", 2) ||                     /* compress */
+	    has(p, n, 0, "\x89LZO\0\r\n\x1a\n", 9) ||
+	    has(p, n, 0, "LRZI", 4) ||
+	    has(p, n, 0, "GRZipII", 7))
+		return L_FILTER;
+	return L_NONE;
+}
+
+/* A tar header block: its checksum adds up (covers v7 tar, no magic). */
+static bool tar_header(const unsigned char *p, size_t n)
+{
+	unsigned long want = 0, sum = 0;
+	size_t i = 148;
+
+	if (n < 512 || p[0] == 0)
+		return false;
+	if (has(p, n, 257, "ustar", 5))
+		return true;
+	while (i < 156 && p[i] == ' ')
+		i++;
+	if (i == 156 || p[i] < '0' || p[i] > '7')
+		return false;
+	for (; i < 156 && p[i] >= '0' && p[i] <= '7'; i++)
+		want = want * 8 + (unsigned long)(p[i] - '0');
+	for (i = 0; i < 512; i++)
+		sum += (i >= 148 && i < 156) ? ' ' : p[i];
+	return sum == want;
+}
+
+static bool sniff_archive(const unsigned char *p, size_t n)
+{
+	return tar_header(p, n) ||
+	       has(p, n, 0, "PK\3\4", 4) || has(p, n, 0, "PK\5\6", 4) ||
+	       has(p, n, 0, "PK\7\x08", 4) ||
+	       has(p, n, 0, "7z\xbc\xaf\x27\x1c", 6) ||
+	       has(p, n, 0, "070707", 6) || has(p, n, 0, "070701", 6) ||
+	       has(p, n, 0, "070702", 6) ||
+	       has(p, n, 0, "\xc7\x71", 2) || has(p, n, 0, "\x71\xc7", 2) ||
+	       has(p, n, 0, "!<arch>\n", 8) ||
+	       has(p, n, 0, "Rar!\x1a\x07", 6) ||
+	       has(p, n, 0, "xar!", 4) ||
+	       has(p, n, 0, "MSCF", 4) ||
+	       /* lha: "-lh5-" after two header bytes (never a JSON text's start) */
+	       (n > 6 && p[0] != '{' && has(p, n, 2, "-l", 2) &&
+		(p[4] == 'h' || p[4] == 'z') && p[6] == '-') ||
+	       has(p, n, 0, "#mtree", 6) ||
+	       has(p, n, 0, "WARC/", 5) ||
+	       has(p, n, 32769, "CD001", 5);
+}
+
+bool ss_decode_layers(struct ss_stream *s, struct ss_stream **out, bool *archive)
+{
+	const unsigned char *p;
+	size_t n;
+	int depth;
+
+	*out = NULL;
+	*archive = false;
+	for (depth = 0; depth < MAX_LAYERS; depth++) {
+		enum layer l;
+
+		if (!ss_stream_peek(s, 16, &p, &n)) {
+			ss_stream_free(s);
+			return false;
+		}
+		l = sniff_layer(p, n);
+		if (l == L_NONE)
+			break;
+		if (l == L_ZSTD)
+			s = ss_source_zstd_new(s);
+		else if (l == L_GZIP)
+			s = ss_source_gzip_new(s);
+		else
+			s = ss_source_filter_new(s);
+		if (!s)
+			return false;
+	}
+	if (!ss_stream_peek(s, ARCHIVE_PEEK, &p, &n)) {
+		ss_stream_free(s);
+		return false;
+	}
+	*archive = sniff_archive(p, n);
+	*out = s;
+	return true;
+}

@@ -1,0 +1,43 @@
+/*
+ * outcome.h - what one request came to (SPEC 2.1): its status and reason,
+ * the few numbers the aggregation keeps, and borrowed views from which the
+ * report stage writes the enriched JSONL line (SPEC 4.4).
+ *
+ * The engines stage fills everything but `values`; the run computes the
+ * metric values of an ok outcome afterwards (ss_outcome_values() in
+ * metrics/values.h), so no stage reaches upward.
+ */
+#ifndef SS_OUTCOME_H
+#define SS_OUTCOME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/metric.h"
+#include "model/record.h"
+
+#define SS_REASON_MAX 160
+
+struct ss_outcome {
+	enum ss_status status;
+	enum ss_phase phase;
+	enum ss_kind kind;
+	uint64_t line;
+	char reason[SS_REASON_MAX];      /* empty for ok */
+	char engine[SS_ENGINE_NAME_MAX]; /* ok and zero_step */
+	/* For ok records: what the aggregation needs. */
+	bool has_steps;
+	int64_t steps, accepted, drafted;
+	struct ss_req_values values;     /* set by ss_outcome_values() */
+	const int64_t *hist; /* dense histogram, borrowed (see ss_process) */
+	size_t hist_len;     /* 0 when the record has none */
+	/* Borrowed views for the enriched JSONL, valid as `hist`: */
+	const struct ss_record *record; /* ok and zero_step, else NULL */
+	const char *metadata;           /* the line's `metadata` JSON text */
+	size_t metadata_len;            /* 0: none */
+	const char *metrics;            /* a records line's `metrics` object */
+	size_t metrics_len;             /* 0: none */
+};
+
+#endif

@@ -1,0 +1,69 @@
+/*
+ * pool.h - the ordered work pool: the calling thread submits jobs into a
+ * ring of `nslots` slots, worker threads process them in any order, and
+ * the calling thread takes them back strictly in the order submitted. So
+ * whatever the thread count, results come out as if processed one by one.
+ *
+ * The pool only hands out slot indexes; what a slot holds (its input and
+ * its result) belongs to the caller, who keeps an array of `nslots` of
+ * them. A slot is the caller's from ss_pool_slot_to_fill() until
+ * ss_pool_submit(), a worker's until it is done, and the caller's again
+ * from ss_pool_wait_oldest() until ss_pool_release_oldest(). The pool's
+ * lock orders those hand-offs: no other synchronisation is needed.
+ *
+ * Backpressure: at most `nslots` jobs are submitted and not yet released;
+ * ss_pool_can_submit() says whether one more fits.
+ *
+ * Worker threads are started with SIGINT, SIGTERM and SIGHUP blocked, so
+ * those signals reach the calling thread (and interrupt a blocked read).
+ * The calling thread is the only one that may call the ss_pool_* functions.
+ */
+#ifndef SS_POOL_H
+#define SS_POOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct ss_pool_ops {
+	void *ctx;
+	/*
+	 * Per worker thread, in that thread: its scratch state. NULL when it
+	 * could not be made; `work` is then called with a NULL worker and
+	 * must mark the slot failed.
+	 */
+	void *(*worker_new)(void *ctx);
+	void (*work)(void *ctx, void *worker, size_t slot);
+	void (*worker_free)(void *ctx, void *worker);   /* NULL-safe */
+	/* Added to the workers' nice value (0: none), so that the calling
+	 * thread wins when they compete for cores. */
+	int worker_nice;
+};
+
+struct ss_pool;
+
+/*
+ * A pool of `nslots` slots (>= 1) for up to `nthreads` workers (>= 1).
+ * NULL when out of memory. `ops` is copied. No thread is started yet.
+ */
+struct ss_pool *ss_pool_new(size_t nslots, size_t nthreads, const struct ss_pool_ops *ops);
+/* Start the workers; how many started (0: the pool cannot work). */
+size_t ss_pool_start(struct ss_pool *p);
+/* Whether a slot is free for one more job. */
+bool ss_pool_can_submit(const struct ss_pool *p);
+/* The slot the next job goes into; only when ss_pool_can_submit(). */
+size_t ss_pool_slot_to_fill(const struct ss_pool *p);
+/* Queue that slot for the workers. */
+void ss_pool_submit(struct ss_pool *p);
+/* Jobs submitted and not yet released. */
+size_t ss_pool_pending(const struct ss_pool *p);
+/* Wait until the oldest pending job is done; its slot. Only when pending. */
+size_t ss_pool_wait_oldest(struct ss_pool *p);
+/* That slot is free again. */
+void ss_pool_release_oldest(struct ss_pool *p);
+/*
+ * Stop: jobs still queued are dropped (never processed), jobs being
+ * processed finish, the workers are joined; then free. NULL-safe.
+ */
+void ss_pool_free(struct ss_pool *p);
+
+#endif

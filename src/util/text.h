@@ -1,0 +1,30 @@
+/*
+ * text.h - small string helpers used across stages: comparing a counted
+ * key with a literal, and joining two names into a new string.
+ */
+#ifndef SS_TEXT_H
+#define SS_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+
+/* Whether the counted string key[0..n) is exactly the literal `lit`. */
+static inline bool ss_key_is(const char *key, size_t n, const char *lit)
+{
+	size_t l = strlen(lit);
+
+	return n == l && memcmp(key, lit, l) == 0;
+}
+
+/* "a" SEP "b" ("ab" when sep is '\0'), allocated (ss_free it); NULL when
+ * out of memory. */
+char *ss_join(const char *a, char sep, const char *b);
+
+/*
+ * A path below a directory: "dir/name", with no second '/' when `dir`
+ * ends in one, and plain "name" when `dir` is empty. Allocated, or NULL.
+ */
+char *ss_path_join(const char *dir, const char *name);
+
+#endif
