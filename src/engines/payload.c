@@ -257,10 +257,7 @@ enum ssj_status ss_payload_collect(struct ss_payload *pl, struct ssj_parser *par
 
 	payload_reset(pl);
 	/* Payloads are small: check them to the letter (the line walk skips). */
-	s = ssj_validate(parser, text, len);
-	if (s != SSJ_OK)
-		return s;
-	s = ssj_parse(parser, text, len, payload_field, &c);
+	s = ssj_validate_parse(parser, text, len, payload_field, &c);
 	if (c.nomem)
 		return SSJ_ENOMEM;
 	if (c.err != SSJ_OK)

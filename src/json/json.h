@@ -83,6 +83,13 @@ enum ssj_status ssj_parse(struct ssj_parser *p, const char *text, size_t len,
  */
 enum ssj_status ssj_validate(struct ssj_parser *p, const char *text, size_t len);
 
+/*
+ * ssj_validate() and, when the text is valid, ssj_parse() of the same text:
+ * the same result, but the text is indexed once for both walks.
+ */
+enum ssj_status ssj_validate_parse(struct ssj_parser *p, const char *text, size_t len,
+				   ssj_field_fn fn, void *ctx);
+
 enum ssj_type ssj_value_type(struct ssj_value *v);
 bool ssj_value_is_null(struct ssj_value *v);
 enum ssj_status ssj_value_bool(struct ssj_value *v, bool *out);
