@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "engines/adapters.h"
+#include "engines/keyscan.h"
 #include "engines/processor.h"
 #include "json/unescape.h"
 #include "util/alloc.h"
@@ -344,9 +345,7 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 	if (ls->metadata.p) {
 		struct meta_scan m = {false, -1, -1};
 
-		s = ssj_validate(p->inner, ls->metadata.p, ls->metadata.n);
-		if (s == SSJ_OK)
-			s = ssj_parse(p->inner, ls->metadata.p, ls->metadata.n, meta_field, &m);
+		s = ssj_validate_parse(p->inner, ls->metadata.p, ls->metadata.n, meta_field, &m);
 		if (s != SSJ_OK) {
 			if (s == SSJ_ENOMEM)
 				return false;
@@ -420,9 +419,18 @@ bool ss_process(struct ss_processor *p, const struct ss_request_text *req,
 	}
 	if (req->sse) {
 		o->kind = SS_KIND_SSE;
-		for (size_t i = 0; i < req->nparts; i++)
+		for (size_t i = 0; i < req->nparts; i++) {
+			/*
+			 * Most events of a stream are content chunks that can
+			 * change nothing once content was seen: the key scan
+			 * passes them by, unless full_parse.
+			 */
+			if (!p->opts.full_parse &&
+			    !ss_keyscan_worth_plain(p->cap.content, req->parts[i], req->lens[i]))
+				continue;
 			if (!ss_capture_object(&p->cap, p->inner, req->parts[i], req->lens[i]))
 				return false;
+		}
 		return decide_captured(p, o, false);
 	}
 	if (req->nparts != 1) {
