@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,10 +103,24 @@ static bool color_allowed(int fd)
 	return isatty(fd) && !(nc && *nc);
 }
 
-static int online_cpus(void)
+/*
+ * The default -j: the CPUs this process may run on (its affinity, so
+ * taskset and cpusets count; else the online ones), less one for the
+ * reading thread, which also parses whenever it is ahead (run/pool.h). So
+ * the busy threads never outnumber the cores.
+ */
+static int default_threads(void)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	long n = -1;
+#ifdef CPU_COUNT
+	cpu_set_t set;
 
+	if (sched_getaffinity(0, sizeof(set), &set) == 0)
+		n = CPU_COUNT(&set);
+#endif
+	if (n < 1)
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+	n -= 1;
 	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
 }
 
@@ -123,7 +138,7 @@ static int run(const struct ss_options *o, struct ss_outputs *outs, struct ss_ag
 	cfg.force_kind = o->input_kind;
 	cfg.only_engine = o->engine;
 	cfg.max_record = o->max_record;
-	cfg.threads = o->threads ? o->threads : online_cpus();
+	cfg.threads = o->threads ? o->threads : default_threads();
 	cfg.stop = &stop_requested;
 	cfg.progress = o->progress == 1 || (o->progress < 0 && o->verbosity >= 0 && isatty(2));
 	cfg.sink = records_sink;

@@ -54,7 +54,7 @@ const struct ss_option_desc ss_option_table[] = {
 	{"input-kind", 0, OPT_INPUT_KIND, "KIND", "skip detection: ", input_kinds, "input kind", NULL},
 	{"recursive", 'r', 'r', NULL, "walk directories for AIPerf artifact directories", NULL, NULL, NULL},
 	{"max-record-size", 0, OPT_MAX_RECORD, "SIZE", "skip longer records as oversize (default 256M; K, M, G)", NULL, NULL, NULL},
-	{"threads", 'j', 'j', "N", "worker threads (default: online CPUs)", NULL, NULL, NULL},
+	{"threads", 'j', 'j', "N", "worker threads (default: usable CPUs - 1)", NULL, NULL, NULL},
 	{"progress", 0, OPT_PROGRESS, NULL, "show progress on stderr", NULL, NULL, NULL},
 	{"no-progress", 0, OPT_NO_PROGRESS, NULL, "do not (default: on when stderr is a terminal)", NULL, NULL, NULL},
 	{"strict", 0, OPT_STRICT, NULL, "exit 1 when a request is malformed, unparsable or oversize", NULL, NULL, NULL},
