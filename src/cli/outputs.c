@@ -8,6 +8,7 @@
 #include "report/report.h"
 #include "util/alloc.h"
 #include "util/buf.h"
+#include "util/text.h"
 
 static void render_json(struct ss_buf *out, const struct ss_agg *a, const char *version)
 {
@@ -61,16 +62,6 @@ bool ss_outputs_add(struct ss_outputs *l, enum ss_out_kind kind, const char *pat
 	return true;
 }
 
-static char *join_path(const char *dir, const char *name)
-{
-	size_t n = strlen(dir);
-	char *p = ss_malloc(n + strlen(name) + 2);
-
-	if (p)
-		sprintf(p, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
-	return p;
-}
-
 bool ss_outputs_add_dir(struct ss_outputs *l, const char *dir, struct ss_msg *msg)
 {
 	struct stat st;
@@ -84,7 +75,7 @@ bool ss_outputs_add_dir(struct ss_outputs *l, const char *dir, struct ss_msg *ms
 		return false;
 	}
 	for (int k = 0; k < SS_OUT_KINDS; k++) {
-		char *p = join_path(dir, ss_out_kinds[k].dir_name);
+		char *p = ss_path_join(dir, ss_out_kinds[k].dir_name);
 		bool ok;
 
 		if (!p) {

@@ -12,6 +12,7 @@
 #include "run/pool.h"
 #include "run/progress.h"
 #include "util/alloc.h"
+#include "util/grow.h"
 
 /* Bytes of text per batch: large enough to amortise hand-offs, small
  * enough to stay in cache and keep memory bounded. */
@@ -30,6 +31,7 @@ struct slot {
 	struct ss_outcome *outs;
 	size_t nouts, outs_cap;
 	size_t *hist_off;          /* per outcome, into hists; SIZE_MAX: none */
+	size_t hist_cap;
 	struct ss_vec_i64 hists;
 	struct ss_buf jsonl;
 	bool nomem;
@@ -40,7 +42,7 @@ struct worker {
 	struct ssj_parser *parser; /* for the enriched JSONL */
 	const char **parts;
 	size_t *lens;
-	size_t parts_cap;
+	size_t parts_cap, lens_cap;
 };
 
 /* What the workers share: read-only while they run. */
@@ -106,21 +108,13 @@ static void *worker_new(void *ctx)
 	return w;
 }
 
+/* Room for one more outcome (and its histogram offset) in the slot. */
 static bool grow_outs(struct slot *s)
 {
-	size_t cap = s->outs_cap ? s->outs_cap * 2 : 256;
-	struct ss_outcome *o = ss_reallocarray(s->outs, cap, sizeof(*o));
-	size_t *h;
+	size_t need = s->nouts + 1;
 
-	if (!o)
-		return false;
-	s->outs = o;
-	h = ss_reallocarray(s->hist_off, cap, sizeof(*h));
-	if (!h)
-		return false;
-	s->hist_off = h;
-	s->outs_cap = cap;
-	return true;
+	return SS_ALLOC_GROW(s->outs, need, s->outs_cap) &&
+	       SS_ALLOC_GROW(s->hist_off, need, s->hist_cap);
 }
 
 /* Process every request of a slot's batch. */
@@ -133,20 +127,9 @@ static void process_slot(struct worker *w, struct slot *s, const struct ss_run_c
 		struct ss_request_text req;
 		struct ss_outcome *o;
 
-		if (u->nparts > w->parts_cap) {
-			size_t cap = u->nparts * 2;
-			const char **p = ss_reallocarray(w->parts, cap, sizeof(*p));
-			size_t *l;
-
-			if (!p)
-				goto nomem;
-			w->parts = p;
-			l = ss_reallocarray(w->lens, cap, sizeof(*l));
-			if (!l)
-				goto nomem;
-			w->lens = l;
-			w->parts_cap = cap;
-		}
+		if (!SS_ALLOC_GROW(w->parts, u->nparts, w->parts_cap) ||
+		    !SS_ALLOC_GROW(w->lens, u->nparts, w->lens_cap))
+			goto nomem;
 		for (size_t k = 0; k < u->nparts; k++) {
 			w->parts[k] = b->buf + b->part_off[u->first_part + k];
 			w->lens[k] = b->part_len[u->first_part + k];
@@ -159,7 +142,7 @@ static void process_slot(struct worker *w, struct slot *s, const struct ss_run_c
 		req.line = u->line;
 		req.input_name = s->name;
 
-		if (s->nouts == s->outs_cap && !grow_outs(s))
+		if (!grow_outs(s))
 			goto nomem;
 		o = &s->outs[s->nouts];
 		if (!ss_process(w->proc, &req, o))
