@@ -395,8 +395,11 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 	if (kind == SS_KIND_RECORDS)
 		return decide_records(p, o);
 	if (kind == SS_KIND_BODY) {
-		/* The line is itself the request's one object. */
-		if (!ss_capture_object(&p->cap, p->inner, text, len))
+		/*
+		 * The line is itself the request's one object: the walk
+		 * above parsed it, and its index serves again.
+		 */
+		if (!ss_capture_object_again(&p->cap, p->outer))
 			return false;
 	}
 	return decide_captured(p, o, kind == SS_KIND_RAW && ls->n_multi);
