@@ -14,7 +14,9 @@ CLI_TESTS = \
 	tests/cli/test_edges.py \
 	tests/cli/test_accounting.py \
 	tests/cli/test_determinism.py \
-	tests/cli/test_prefilter.py
+	tests/cli/test_prefilter.py \
+	tests/cli/test_slurm.py \
+	tests/cli/test_shard.py
 
 TESTS += $(CLI_TESTS)
 

@@ -12,7 +12,8 @@
 enum {
 	OPT_JSON = 256, OPT_CSV, OPT_RECORDS, OPT_TABLE, OPT_NO_TABLE, OPT_PHASE,
 	OPT_ENGINE, OPT_INPUT_KIND, OPT_MAX_RECORD, OPT_PROGRESS, OPT_NO_PROGRESS,
-	OPT_STRICT, OPT_FORCE
+	OPT_STRICT, OPT_FORCE, OPT_MEMORY_LIMIT, OPT_SPOOL_LIMIT, OPT_ZSTD_WINDOW_LOG,
+	OPT_SHARD, OPT_LIST_INPUTS
 };
 
 static const struct ss_option_value formats[] = {
@@ -38,7 +39,7 @@ static const struct ss_option_value engines[] = {
 static const struct ss_option_value input_kinds[] = {
 	{"auto", SS_KIND_UNKNOWN, false}, {"raw", SS_KIND_RAW, false},
 	{"records", SS_KIND_RECORDS, false}, {"body", SS_KIND_BODY, false},
-	{"sse", SS_KIND_SSE, false}, {NULL, 0, false},
+	{"sse", SS_KIND_SSE, false}, {"enriched", SS_KIND_ENRICHED, false}, {NULL, 0, false},
 };
 
 const struct ss_option_desc ss_option_table[] = {
@@ -53,12 +54,17 @@ const struct ss_option_desc ss_option_table[] = {
 	{"engine", 0, OPT_ENGINE, "NAME", "accept payloads of this engine only: ", engines, "engine", NULL},
 	{"input-kind", 0, OPT_INPUT_KIND, "KIND", "skip detection: ", input_kinds, "input kind", NULL},
 	{"recursive", 'r', 'r', NULL, "walk directories for AIPerf artifact directories", NULL, NULL, NULL},
-	{"max-record-size", 0, OPT_MAX_RECORD, "SIZE", "skip longer records as oversize (default 256M; K, M, G)", NULL, NULL, NULL},
+	{"max-record-size", 0, OPT_MAX_RECORD, "SIZE", "skip longer records as oversize (default 256M; K, M, G; at least 64)", NULL, NULL, NULL},
+	{"memory-limit", 0, OPT_MEMORY_LIMIT, "SIZE", "stay within SIZE of memory, lowering threads and the record limit (default: half of RAM)", NULL, NULL, NULL},
+	{"spool-limit", 0, OPT_SPOOL_LIMIT, "SIZE", "hold at most SIZE of archive members on disk (default: half the free space of $TMPDIR, at most 64 x the record limit)", NULL, NULL, NULL},
+	{"zstd-window-log", 0, OPT_ZSTD_WINDOW_LOG, "N", "accept zstd frames with windows up to 2^N bytes (10..31, as zstd --long; default 27)", NULL, NULL, NULL},
 	{"threads", 'j', 'j', "N", "worker threads (default: usable CPUs - 1)", NULL, NULL, NULL},
 	{"progress", 0, OPT_PROGRESS, NULL, "show progress on stderr", NULL, NULL, NULL},
 	{"no-progress", 0, OPT_NO_PROGRESS, NULL, "do not (default: on when stderr is a terminal)", NULL, NULL, NULL},
 	{"strict", 0, OPT_STRICT, NULL, "exit 1 when a request is malformed, unparsable or oversize", NULL, NULL, NULL},
 	{"force", 0, OPT_FORCE, NULL, "replace existing output files", NULL, NULL, NULL},
+	{"shard", 0, OPT_SHARD, "I/N", "read only block I of N of the resolved inputs (0 <= I < N)", NULL, NULL, NULL},
+	{"list-inputs", 0, OPT_LIST_INPUTS, NULL, "print the resolved inputs (of the shard), one a line, and exit", NULL, NULL, NULL},
 	{"quiet", 'q', 'q', NULL, "fewer messages", NULL, NULL, NULL},
 	{"verbose", 'v', 'v', NULL, "more messages", NULL, NULL, NULL},
 	{"help", 'h', 'h', NULL, "show this help and exit", NULL, NULL, NULL},
@@ -142,6 +148,30 @@ bool ss_parse_size(const char *s, size_t *out)
 		return false;
 	*out = (size_t)v << shift;
 	return true;
+}
+
+/* A decimal number of digits only (no sign, no space), at most SIZE_MAX. */
+static bool parse_index(const char *s, size_t len, size_t *out)
+{
+	size_t v = 0;
+
+	if (len == 0)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9' || v > (SIZE_MAX - (size_t)(s[i] - '0')) / 10)
+			return false;
+		v = v * 10 + (size_t)(s[i] - '0');
+	}
+	*out = v;
+	return true;
+}
+
+bool ss_parse_shard(const char *s, size_t *index, size_t *count)
+{
+	const char *slash = strchr(s, '/');
+
+	return slash && parse_index(s, (size_t)(slash - s), index) &&
+	       parse_index(slash + 1, strlen(slash + 1), count) && *count > 0 && *index < *count;
 }
 
 static bool usage(FILE *err, const char *fmt, const char *a)
@@ -228,7 +258,37 @@ bool ss_options_parse(struct ss_options *o, int argc, char **argv, FILE *err)
 		case OPT_MAX_RECORD:
 			if (!ss_parse_size(optarg, &o->max_record))
 				return usage(err, "invalid size '%s' for --max-record-size", optarg);
+			/* SPEC 1.2: below the 12 bytes of `data: [DONE]` and a
+			 * stream's line ends nothing useful fits. */
+			if (o->max_record < 64)
+				return usage(err, "--max-record-size '%s' is below 64 bytes", optarg);
+			o->max_record_given = true;
 			break;
+		case OPT_MEMORY_LIMIT:
+		case OPT_SPOOL_LIMIT: {
+			size_t v;
+
+			if (!ss_parse_size(optarg, &v))
+				return usage(err, c == OPT_MEMORY_LIMIT ? "invalid size '%s' for --memory-limit"
+							       : "invalid size '%s' for --spool-limit",
+					     optarg);
+			if (c == OPT_MEMORY_LIMIT)
+				o->memory_limit = v;
+			else
+				o->spool_limit = v;
+			break;
+		}
+		case OPT_ZSTD_WINDOW_LOG: {
+			char *end;
+			long v;
+
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || v < 10 || v > 31)
+				return usage(err, "invalid --zstd-window-log '%s' (10 to 31)", optarg);
+			o->zstd_window_log = (unsigned)v;
+			break;
+		}
 		case 'j': {
 			char *end;
 			long v;
@@ -244,6 +304,12 @@ bool ss_options_parse(struct ss_options *o, int argc, char **argv, FILE *err)
 		case OPT_NO_PROGRESS: o->progress = 0; break;
 		case OPT_STRICT: o->strict = true; break;
 		case OPT_FORCE: o->force = true; break;
+		case OPT_SHARD:
+			if (!ss_parse_shard(optarg, &o->shard_index, &o->shard_count))
+				return usage(err, "invalid --shard '%s' (I/N with 0 <= I < N)", optarg);
+			o->shard = true;
+			break;
+		case OPT_LIST_INPUTS: o->list_inputs = true; break;
 		case 'q': o->verbosity = -1; break;
 		case 'v': o->verbosity = 1; break;
 		case 'h': o->help = true; break;

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "model/record.h"
@@ -23,11 +24,18 @@ struct ss_options {
 	enum ss_kind input_kind;   /* SS_KIND_UNKNOWN: auto */
 	bool recursive;
 	size_t max_record;
+	bool max_record_given;     /* --max-record-size was on the command line */
+	uint64_t memory_limit;     /* --memory-limit; 0: the default */
+	uint64_t spool_limit;      /* --spool-limit; 0: the default */
+	unsigned zstd_window_log;  /* --zstd-window-log; 0: libzstd's default */
 	int threads;               /* 0: online CPUs */
 	int progress;              /* -1: auto */
 	bool strict, force;
 	int verbosity;
 	bool help, version;
+	bool shard;                /* --shard I/N: read block I of N (SPEC 8.2) */
+	size_t shard_index, shard_count;
+	bool list_inputs;          /* print the resolved units and exit */
 	const char *const *inputs;
 	size_t ninputs;
 };
@@ -70,6 +78,9 @@ extern const struct ss_option_desc ss_option_table[];
  */
 bool ss_options_parse(struct ss_options *o, int argc, char **argv, FILE *err);
 void ss_options_help(FILE *out);
+
+/* "I/N" (decimal, 0 <= I < N) -> I and N; false when not such a pair. */
+bool ss_parse_shard(const char *s, size_t *index, size_t *count);
 
 /* "256M" -> bytes; false when not a size. */
 bool ss_parse_size(const char *s, size_t *out);

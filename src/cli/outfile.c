@@ -55,6 +55,22 @@ void ss_outfile_abort_all_from_signal(void)
 			unlink(o->tmp);
 }
 
+/* Compress what is written when the path's name asks for it (SPEC 8.3). */
+static bool start_codec(struct ss_outfile *o, const char *path, struct ss_msg *msg)
+{
+	enum ss_codec codec = ss_codec_for_path(path);
+
+	if (codec == SS_CODEC_NONE)
+		return true;
+	o->z = ss_compressor_new(codec, o->fp);
+	if (!o->z) {
+		ss_msg_error(msg, "out of memory");
+		ss_outfile_abort(o);
+		return false;
+	}
+	return true;
+}
+
 static bool same_file(const struct stat *a, const char *path)
 {
 	struct stat b;
@@ -90,7 +106,7 @@ static bool open_direct(struct ss_outfile *o, const char *path, struct ss_msg *m
 		return false;
 	}
 	o->direct = true;
-	return true;
+	return start_codec(o, path, msg);
 }
 
 bool ss_outfile_open(struct ss_outfile *o, const char *path, bool force,
@@ -170,14 +186,19 @@ bool ss_outfile_open(struct ss_outfile *o, const char *path, bool force,
 		ss_outfile_abort(o);
 		return false;
 	}
-	return true;
+	return start_codec(o, path, msg);
 }
 
 bool ss_outfile_write(struct ss_outfile *o, const void *p, size_t n)
 {
 	if (o->failed || !o->fp)
 		return false;
-	if (n && fwrite(p, 1, n, o->fp) != n) {
+	if (o->z) {
+		if (!ss_compressor_write(o->z, p, n)) {
+			o->failed = true;
+			o->err = ss_compressor_error(o->z);
+		}
+	} else if (n && fwrite(p, 1, n, o->fp) != n) {
 		o->failed = true;
 		o->err = errno;
 	}
@@ -191,6 +212,16 @@ bool ss_outfile_commit(struct ss_outfile *o, struct ss_msg *msg)
 
 	if (!o->path)
 		return true;
+	if (o->z) {
+		/* the end of the stream: the last frame, the gzip trailer */
+		if (ok && !ss_compressor_finish(o->z)) {
+			ok = false;
+			o->failed = true;
+			err = o->err = ss_compressor_error(o->z) ? ss_compressor_error(o->z) : ENOMEM;
+		}
+		ss_compressor_free(o->z);
+		o->z = NULL;
+	}
 	if (o->is_stdout) {
 		if (fflush(stdout) != 0 || ferror(stdout)) {
 			ok = false;
@@ -248,6 +279,8 @@ bool ss_outfile_commit(struct ss_outfile *o, struct ss_msg *msg)
 
 void ss_outfile_abort(struct ss_outfile *o)
 {
+	ss_compressor_free(o->z);
+	o->z = NULL;
 	if (o->fp && !o->is_stdout)
 		fclose(o->fp);
 	o->fp = NULL;

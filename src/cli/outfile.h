@@ -1,7 +1,8 @@
 /*
  * outfile.h - outputs written atomically: into a temporary file beside the
  * target, renamed over it only when complete, so an interrupted run leaves
- * no half-written report. `-` is standard output, written directly.
+ * no half-written report. `-` is standard output, written directly. A path
+ * ending in `.zst` or `.gz` is written compressed (SPEC 8.3, io/compress.h).
  */
 #ifndef SS_OUTFILE_H
 #define SS_OUTFILE_H
@@ -10,6 +11,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "io/compress.h"
 #include "util/msg.h"
 
 struct ss_outfile {
@@ -18,6 +20,7 @@ struct ss_outfile {
 	FILE *fp;
 	bool is_stdout;
 	bool direct;       /* a device or FIFO, written in place (no temp file) */
+	struct ss_compressor *z; /* NULL: written as it is */
 	bool failed;       /* a write failed */
 	int err;           /* errno of the failed write */
 	/* Private: the chain of open temporary files the signal handler

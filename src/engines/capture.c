@@ -4,27 +4,32 @@
 #include <string.h>
 
 #include "engines/payload.h"
+#include "json/unescape.h"
 #include "util/text.h"
 
 void ss_capture_init(struct ss_capture *c)
 {
 	memset(c, 0, sizeof(*c));
 	ss_buf_init(&c->payload);
+	ss_buf_init(&c->model);
 }
 
 void ss_capture_release(struct ss_capture *c)
 {
 	ss_buf_release(&c->payload);
+	ss_buf_release(&c->model);
 	memset(c, 0, sizeof(*c));
 }
 
 void ss_capture_reset(struct ss_capture *c)
 {
-	struct ss_buf keep = c->payload;
+	struct ss_buf keep = c->payload, keep_model = c->model;
 
 	memset(c, 0, sizeof(*c));
 	c->payload = keep;
+	c->model = keep_model;
 	ss_buf_reset(&c->payload);
+	ss_buf_reset(&c->model);
 }
 
 /* What one object says, gathered in one walk over it. */
@@ -47,6 +52,7 @@ struct object_scan {
 	bool usage_nonempty;
 	struct span completion_tokens;  /* number texts */
 	struct span output_tokens;
+	struct span model;              /* a string's escaped text */
 	bool failed;                    /* a walk error: treat as invalid */
 };
 
@@ -211,7 +217,11 @@ static int object_field(void *ctx, const char *key, size_t n, struct ssj_value *
 	enum ssj_type t = ssj_value_type(v);
 	enum ssj_status s = SSJ_OK;
 
-	if (ss_key_is(key, n, "choices")) {
+	if (ss_key_is(key, n, "model")) {
+		o->model.p = NULL;
+		if (t == SSJ_STRING && ssj_value_raw_string(v, &o->model.p, &o->model.n) != SSJ_OK)
+			o->failed = true;
+	} else if (ss_key_is(key, n, "choices")) {
 		o->choice_sd_count = 0;
 		o->choice_sd.p = NULL;
 		o->meta_choice0.p = NULL;
@@ -291,6 +301,20 @@ static bool capture_scanned(struct ss_capture *c, struct ssj_parser *parser,
 
 	if (o.content)
 		c->content = true;
+
+	/*
+	 * SPEC 7.3's model: that of the first object naming one. (A raw
+	 * line's elements skipped unread by the fast path carry neither
+	 * content nor a payload; the first element, read before any content,
+	 * normally names the model, as every chunk of a stream does.)
+	 */
+	if (!c->has_model && o.model.p) {
+		ss_buf_reset(&c->model);
+		if (ss_json_unescape(o.model.p, o.model.n, &c->model))
+			c->has_model = true;
+		else if (c->model.failed)
+			c->nomem = true;
+	}
 
 	if (o.usage_nonempty) {
 		int64_t v;

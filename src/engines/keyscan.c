@@ -412,11 +412,14 @@ size_t ss_keyscan_next_payload_key(const char *s, size_t from, size_t n)
 	 (end == sizeof(lit) || s[end - sizeof(lit) - 1] != '\\'))
 
 /* At a plain key end (s[at] is the colon, s[at-1] the closing quote). */
-static inline bool plain_key_matters(bool want_content, const char *s, size_t at)
+static inline bool plain_key_matters(bool want_content, bool want_model, const char *s,
+				     size_t at)
 {
 	size_t end = at - 1;  /* the key's end */
 
 	switch (s[end - 1]) {
+	case 'l':
+		return want_model && PKEY_IS("model");
 	case 'e':
 		return PKEY_IS("usage");
 	case 's':
@@ -440,7 +443,7 @@ static inline bool is_json_ws(char ch)
 }
 
 /* One position (i >= 3) of the plain scan: whether it needs a parse. */
-static bool plain_one(bool want_content, const char *s, size_t i)
+static bool plain_one(bool want_content, bool want_model, const char *s, size_t i)
 {
 	if (s[i] == 'u' && s[i - 1] == '\\')
 		return true;
@@ -448,14 +451,14 @@ static bool plain_one(bool want_content, const char *s, size_t i)
 		return false;
 	if (is_json_ws(s[i - 1]))
 		return true;
-	return s[i - 1] == '"' && plain_key_matters(want_content, s, i);
+	return s[i - 1] == '"' && plain_key_matters(want_content, want_model, s, i);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
 /* The last step reads up to 63 bytes past the end (the padding) and masks
  * them out. false: nothing from i on needs a parse. */
 __attribute__((target("avx512f,avx512bw"))) static bool
-plain_avx512(bool want_content, const char *s, size_t i, size_t n)
+plain_avx512(bool want_content, bool want_model, const char *s, size_t i, size_t n)
 {
 #define EQ512(v, c) ((uint64_t)_mm512_cmpeq_epi8_mask((v), _mm512_set1_epi8(c)))
 	for (; i < n; i += 64) {
@@ -473,6 +476,8 @@ plain_avx512(bool want_content, const char *s, size_t i, size_t n)
 
 		if (want_content)
 			pay |= (n3 & t2) | (EQ512(v3, 'l') & s2);
+		if (want_model)
+			pay |= EQ512(v3, 'e') & EQ512(v2, 'l');
 		key = col & q1 & pay & live;
 		oddm = ((EQ512(v1, '\\') & EQ512(v0, 'u')) |
 			(col & (EQ512(v1, ' ') | EQ512(v1, '\t') | EQ512(v1, '\n') |
@@ -480,7 +485,8 @@ plain_avx512(bool want_content, const char *s, size_t i, size_t n)
 		if (oddm)
 			return true;
 		while (key) {
-			if (plain_key_matters(want_content, s, i + (unsigned)__builtin_ctzll(key)))
+			if (plain_key_matters(want_content, want_model, s,
+					      i + (unsigned)__builtin_ctzll(key)))
 				return true;
 			key &= key - 1;
 		}
@@ -490,9 +496,9 @@ plain_avx512(bool want_content, const char *s, size_t i, size_t n)
 }
 #endif
 
-bool ss_keyscan_worth_plain(bool content_seen, const char *s, size_t n)
+bool ss_keyscan_worth_plain(bool content_seen, bool model_seen, const char *s, size_t n)
 {
-	bool want_content = !content_seen;
+	bool want_content = !content_seen, want_model = !model_seen;
 	size_t i;
 
 	/* The first positions: a \u there; no key that matters ends so early. */
@@ -501,10 +507,10 @@ bool ss_keyscan_worth_plain(bool content_seen, const char *s, size_t n)
 			return true;
 #if defined(__x86_64__) && defined(__GNUC__)
 	if (ss_simd_level() >= SS_SIMD_AVX512)
-		return plain_avx512(want_content, s, 3, n);
+		return plain_avx512(want_content, want_model, s, 3, n);
 #endif
 	for (i = 3; i < n; i++)
-		if (plain_one(want_content, s, i))
+		if (plain_one(want_content, want_model, s, i))
 			return true;
 	return false;
 }

@@ -81,15 +81,19 @@ static int response_field(void *ctx, const char *key, size_t n, struct ssj_value
 	enum ssj_type t = ssj_value_type(v);
 
 	if (ss_key_is(key, n, "packets") && t == SSJ_ARRAY) {
+		ls->elem_packets = true;
 		if (ssj_array_foreach(v, packet_elem, ls) != SSJ_OK && !ls->nomem)
 			ls->failed = true;
-	} else if (ss_key_is(key, n, "text") && t == SSJ_STRING) {
-		struct span s;
-
-		if (ssj_value_raw_string(v, &s.p, &s.n) != SSJ_OK)
-			ls->failed = true;
-		else if (s.n > 0 && !add_part(ls->p, s))
-			ls->nomem = true;
+	} else if (ss_key_is(key, n, "text")) {
+		/* Kept aside: with a `packets` array the element is a stream. */
+		ls->elem_text = false;
+		if (t == SSJ_STRING) {
+			if (ssj_value_raw_string(v, &ls->elem_text_span.p,
+						 &ls->elem_text_span.n) != SSJ_OK)
+				ls->failed = true;
+			else
+				ls->elem_text = true;
+		}
 	}
 	return ls->failed || ls->nomem;
 }
@@ -170,15 +174,63 @@ static int response_elem(void *ctx, size_t index, enum ssj_type type, const char
 		if (!ss_keyscan_worth(p->cap.content, raw.p, raw.n))
 			return 0;
 	}
+	ls->elem_packets = ls->elem_text = false;
 	if (ssj_parse(p->element, raw.p, raw.n, response_field, ls) != SSJ_OK && !ls->nomem) {
 		ls->failed = true;
 		return 1;
 	}
 	if (ls->nomem)
 		return 1;
+	/* SPEC 1.4: an element with a `packets` array and a `text` is a stream. */
+	if (!ls->elem_packets && ls->elem_text && ls->elem_text_span.n > 0 &&
+	    !add_part(p, ls->elem_text_span)) {
+		ls->nomem = true;
+		return 1;
+	}
 	if (p->nparts && !feed_element(p)) {
 		ls->nomem = true;
 		return 1;
+	}
+	return 0;
+}
+
+/* ---- an enriched line's source (SPEC 4.4, 8.1) ---- */
+
+int ss_source_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
+{
+	struct ss_source_scan *k = ctx;
+	enum ssj_type t = ssj_value_type(v);
+	const char *s;
+	size_t len;
+
+	if (ss_key_is(key, n, "input")) {
+		k->has_input = t == SSJ_STRING &&
+			       ssj_value_raw_string(v, &k->input.p, &k->input.n) == SSJ_OK;
+		if (!k->has_input)
+			k->bad = "source.input is not a string";
+	} else if (ss_key_is(key, n, "line")) {
+		int64_t x;
+
+		k->has_line = t == SSJ_NUMBER && ssj_value_number_text(v, &s, &len) == SSJ_OK &&
+			      ss_parse_count(s, len, &x) == SS_INT_OK;
+		if (!k->has_line)
+			k->bad = "source.line is not a line number";
+		else
+			k->line = (uint64_t)x;
+	} else if (ss_key_is(key, n, "kind")) {
+		k->has_kind = false;
+		if (t == SSJ_STRING && ssj_value_string(v, &s, &len) == SSJ_OK) {
+			for (int i = 0; i < SS_KIND_COUNT; i++) {
+				const char *name = ss_kind_name((enum ss_kind)i);
+
+				if (ss_key_is(s, len, name)) {
+					k->kind = (enum ss_kind)i;
+					k->has_kind = true;
+				}
+			}
+		}
+		if (!k->has_kind)
+			k->bad = "source.kind is not a line kind";
 	}
 	return 0;
 }
@@ -192,7 +244,12 @@ static int payload_n_field(void *ctx, const char *key, size_t n, struct ssj_valu
 	size_t len;
 	int64_t x;
 
-	if (ss_key_is(key, n, "n")) {
+	if (ss_key_is(key, n, "model")) {
+		ls->payload_model.p = NULL;
+		if (ssj_value_type(v) == SSJ_STRING &&
+		    ssj_value_raw_string(v, &ls->payload_model.p, &ls->payload_model.n) != SSJ_OK)
+			ls->failed = true;
+	} else if (ss_key_is(key, n, "n")) {
 		ls->n_multi = false;
 		if (ssj_value_type(v) == SSJ_NUMBER &&
 		    ssj_value_number_text(v, &t, &len) == SSJ_OK) {
@@ -215,16 +272,36 @@ static int line_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 	enum ss_kind force = p->opts.force_kind;
 
 	if (ss_key_is(key, n, "responses")) {
+		/*
+		 * SPEC 1.2: a repeated key counts its last value: what an
+		 * earlier `responses` gave is forgotten.
+		 */
+		if (ls->has_responses) {
+			ss_capture_reset(&p->cap);
+			ls->hit = SIZE_MAX;
+			ls->scanned = 0;
+		}
+		ls->has_responses = false;
 		if (t == SSJ_ARRAY && (force == SS_KIND_UNKNOWN || force == SS_KIND_RAW)) {
 			ls->has_responses = true;
 			if (ssj_array_foreach_span(v, response_elem, ls) != SSJ_OK && !ls->nomem)
 				ls->failed = true;
 		}
 	} else if (ss_key_is(key, n, "metadata")) {
+		/* Copied verbatim whatever its type (SPEC 4.4); only an object
+		 * gives a phase or makes a records line. */
 		ls->metadata.p = NULL;
-		if (t == SSJ_OBJECT &&
-		    ssj_value_raw_json(v, &ls->metadata.p, &ls->metadata.n) != SSJ_OK)
+		ls->metadata_object = t == SSJ_OBJECT;
+		if (ls->meta_inline) {
+			struct ss_meta_scan m = {false, -1, -1};
+
+			ls->meta_seen = t == SSJ_OBJECT;
+			if (ls->meta_seen && ssj_object_foreach(v, ss_meta_field, &m) != SSJ_OK)
+				ls->failed = true;
+			ls->meta = m;
+		} else if (ssj_value_raw_json(v, &ls->metadata.p, &ls->metadata.n) != SSJ_OK) {
 			ls->failed = true;
+		}
 	} else if (ss_key_is(key, n, "metrics")) {
 		ls->metrics.p = NULL;
 		if (t == SSJ_OBJECT &&
@@ -246,6 +323,22 @@ static int line_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 		ls->n_multi = false;
 		if (t == SSJ_OBJECT && ssj_object_foreach(v, payload_n_field, ls) != SSJ_OK)
 			ls->failed = true;
+	} else if (ss_key_is(key, n, "model") || ss_key_is(key, n, "spec_decode_status") ||
+		   ss_key_is(key, n, "spec_decode_reason")) {
+		struct span *sp = key[0] == 'm' ? &ls->model
+				  : key[12] == 's' ? &ls->status : &ls->reason;
+
+		sp->p = NULL;
+		if (t == SSJ_STRING && ssj_value_raw_string(v, &sp->p, &sp->n) != SSJ_OK)
+			ls->failed = true;
+	} else if (ss_key_is(key, n, "source")) {
+		struct ss_source_scan src;
+
+		memset(&src, 0, sizeof(src));
+		ls->source_seen = t == SSJ_OBJECT;
+		if (ls->source_seen && ssj_object_foreach(v, ss_source_field, &src) != SSJ_OK)
+			ls->failed = true;
+		ls->src = src;
 	} else if (ss_key_is(key, n, "choices")) {
 		ls->has_choices = true;
 	} else if (ss_key_is(key, n, "meta_info")) {
@@ -256,14 +349,19 @@ static int line_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 	return ls->failed || ls->nomem;
 }
 
-enum ssj_status ss_line_walk(struct ss_processor *p, const char *text, size_t len)
+enum ssj_status ss_line_walk(struct ss_processor *p, const char *text, size_t len,
+			     bool meta_inline)
 {
 	struct line_scan *ls = &p->scan;
+	enum ssj_status s;
 
 	memset(ls, 0, sizeof(*ls));
 	ls->p = p;
 	ls->text = text;
 	ls->len = len;
 	ls->hit = SIZE_MAX;
-	return ssj_parse(p->outer, text, len, line_field, ls);
+	ls->meta_inline = meta_inline;
+	s = ssj_parse(p->outer, text, len, line_field, ls);
+	ls->parsed = s == SSJ_OK && !ls->failed;
+	return s;
 }

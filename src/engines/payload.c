@@ -38,6 +38,7 @@ void ss_payload_release(struct ss_payload *pl)
 {
 	for (int i = 0; i < SS_F_COUNT; i++)
 		SS_VEC_RELEASE(&pl->f[i].ints);
+	ss_buf_release(&pl->engine);
 	memset(pl, 0, sizeof(*pl));
 }
 
@@ -51,6 +52,10 @@ static void payload_reset(struct ss_payload *pl)
 		pl->f[i].ints = ints;
 	}
 	pl->strlen = 0;
+	/* A huge engine name is not kept for the next payload. */
+	if (pl->engine.cap > 4096)
+		ss_buf_release(&pl->engine);
+	ss_buf_reset(&pl->engine);
 }
 
 enum ss_int_error ss_parse_count(const char *s, size_t n, int64_t *out)
@@ -148,8 +153,9 @@ static int hist_member(void *ctx, const char *key, size_t keylen, struct ssj_val
 	enum ss_int_error e;
 
 	e = ss_parse_count(key, keylen, &j);
-	if (e == SS_INT_OK && keylen > 0 && key[0] == '-')
-		e = SS_INT_NOT_INTEGER;  /* "-0" is no bucket name */
+	/* SPEC 2.6: keys are canonical decimals: not "-0", "00" or "01". */
+	if (e == SS_INT_OK && keylen > 0 && (key[0] == '-' || (key[0] == '0' && keylen > 1)))
+		e = SS_INT_NOT_INTEGER;
 	if (e == SS_INT_OK && j >= (int64_t)SS_HIST_MAX_BUCKETS)
 		e = SS_INT_TOO_LONG;
 	if (e != SS_INT_OK) {
@@ -223,6 +229,17 @@ static int payload_field(void *ctx, const char *key, size_t keylen, struct ssj_v
 			f->text = c->pl->strbuf + c->pl->strlen;
 			f->len = n;  /* the real length: the adapter checks it */
 			c->pl->strlen += keep;
+			if (id == SS_F_ENGINE) {
+				/* Kept whole (SPEC 2.6); a repeated key: the last. */
+				ss_buf_reset(&c->pl->engine);
+				ss_buf_add(&c->pl->engine, t, n);
+				if (c->pl->engine.failed || !ss_buf_grow(&c->pl->engine, 1)) {
+					w.nomem = true;
+					break;
+				}
+				c->pl->engine.data[n] = '\0';
+				f->text = c->pl->engine.data;
+			}
 		}
 		break;
 	}
@@ -249,20 +266,35 @@ static int payload_field(void *ctx, const char *key, size_t keylen, struct ssj_v
 	return 0;
 }
 
-enum ssj_status ss_payload_collect(struct ss_payload *pl, struct ssj_parser *parser,
-				   const char *text, size_t len)
+static enum ssj_status collect_payload(struct ss_payload *pl, struct ssj_parser *parser,
+				       const char *text, size_t len, bool validate)
 {
 	struct collect c = {pl, false, SSJ_OK};
 	enum ssj_status s;
 
 	payload_reset(pl);
 	/* Payloads are small: check them to the letter (the line walk skips). */
-	s = ssj_validate_parse(parser, text, len, payload_field, &c);
+	if (validate)
+		s = ssj_validate_parse(parser, text, len, payload_field, &c);
+	else
+		s = ssj_parse(parser, text, len, payload_field, &c);
 	if (c.nomem)
 		return SSJ_ENOMEM;
 	if (c.err != SSJ_OK)
 		return c.err;
 	return s;
+}
+
+enum ssj_status ss_payload_collect(struct ss_payload *pl, struct ssj_parser *parser,
+				   const char *text, size_t len)
+{
+	return collect_payload(pl, parser, text, len, true);
+}
+
+enum ssj_status ss_payload_collect_valid(struct ss_payload *pl, struct ssj_parser *parser,
+					 const char *text, size_t len)
+{
+	return collect_payload(pl, parser, text, len, false);
 }
 
 bool ss_field_given(const struct ss_payload *pl, enum ss_field_id id)

@@ -17,6 +17,7 @@
 
 #include "model/record.h"
 #include "json/json.h"
+#include "util/buf.h"
 
 enum ss_field_id {
 	/* vLLM */
@@ -81,6 +82,7 @@ struct ss_payload {
 	struct ss_field f[SS_F_COUNT];
 	char strbuf[SS_ENGINE_NAME_MAX * 2]; /* copies of short strings */
 	size_t strlen;
+	struct ss_buf engine;   /* the `engine` string whole, whatever its length */
 };
 
 void ss_payload_init(struct ss_payload *pl);
@@ -93,6 +95,10 @@ void ss_payload_release(struct ss_payload *pl);
  */
 enum ssj_status ss_payload_collect(struct ss_payload *pl, struct ssj_parser *parser,
 				   const char *text, size_t len);
+/* The same for a text already validated to the letter (a span of an
+ * enriched line that was checked whole): no second check. */
+enum ssj_status ss_payload_collect_valid(struct ss_payload *pl, struct ssj_parser *parser,
+					 const char *text, size_t len);
 
 const char *ss_field_name(enum ss_field_id id);
 

@@ -26,13 +26,43 @@ struct span {
 /* How far ahead of the element at hand the key scan may run. */
 #define SCAN_STEP ((size_t)64 << 10)
 
+/* What a line's `metadata` says (SPEC 1.5). */
+struct ss_meta_scan {
+	bool cancelled;
+	int phase;          /* -1 unknown */
+	int credit_phase;   /* -1 unknown */
+};
+
+/* An object-field callback filling a struct ss_meta_scan. */
+int ss_meta_field(void *ctx, const char *key, size_t n, struct ssj_value *v);
+
+/* What an enriched line's `source` object says. */
+struct ss_source_scan {
+	struct span input;   /* escaped */
+	bool has_input, has_line, has_kind;
+	const char *bad;     /* what is wrong, or NULL */
+	uint64_t line;
+	enum ss_kind kind;
+};
+
+/* An object-field callback filling a struct ss_source_scan. */
+int ss_source_field(void *ctx, const char *key, size_t n, struct ssj_value *v);
+
 /* What the walk over one JSONL line found at its top level. */
 struct line_scan {
 	struct ss_processor *p;
 	bool has_responses;
 	bool has_choices, has_meta_info, has_timings;
-	struct span metadata;
+	struct span metadata;          /* any JSON type (SPEC 4.4: copied verbatim);
+					* not taken when meta_inline */
+	bool metadata_object;
+	bool meta_inline;              /* read `metadata` during the walk ... */
+	bool meta_seen;                /* ... found an object ... */
+	struct ss_meta_scan meta;      /* ... which said this */
 	struct span metrics;           /* object */
+	/* The response element being walked (SPEC 1.4: packets win over text). */
+	bool elem_packets, elem_text;
+	struct span elem_text_span;
 	bool sda_present;              /* spec_decode_acceptance, not null */
 	enum ssj_type sda_type;
 	struct span sda;
@@ -40,6 +70,13 @@ struct line_scan {
 	struct span error_value;
 	bool n_multi;
 	int64_t n;
+	struct span model;             /* root `model` string, escaped text */
+	struct span payload_model;     /* `payload.model` string, escaped */
+	struct span status;            /* `spec_decode_status` string, escaped */
+	struct span reason;            /* `spec_decode_reason` string, escaped */
+	bool source_seen;              /* a `source` object ... */
+	struct ss_source_scan src;     /* ... saying this */
+	bool parsed;                   /* the walk over the line succeeded */
 	const char *text;              /* the line */
 	size_t len;
 	size_t hit;                    /* next place a key may be (response_elem) */
@@ -58,6 +95,8 @@ struct ss_processor {
 	struct ss_payload pl;
 	struct ss_record rec;
 	struct line_scan scan;
+	struct ss_buf model;           /* the outcome's model name */
+	struct ss_buf input;           /* an enriched line's source.input */
 	/* one response element: the raw spans of its data packets */
 	struct span *parts;
 	size_t nparts, parts_cap;
@@ -66,9 +105,12 @@ struct ss_processor {
 /*
  * Walk one JSONL line (its padded text) with p->outer, filling p->scan and,
  * for an AIPerf raw line, feeding the capture with the objects of its
- * responses. Returns the parse status; p->scan.nomem or p->cap.nomem tell
- * that memory ran out, p->scan.failed that a walk below the top level did.
+ * responses. With meta_inline the `metadata` object is read during the walk
+ * (scan.meta) instead of being kept as a span for a later look. Returns the
+ * parse status; p->scan.nomem or p->cap.nomem tell that memory ran out,
+ * p->scan.failed that a walk below the top level did.
  */
-enum ssj_status ss_line_walk(struct ss_processor *p, const char *text, size_t len);
+enum ssj_status ss_line_walk(struct ss_processor *p, const char *text, size_t len,
+			     bool meta_inline);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engines/adapters.h"
+#include "util/alloc.h"
 
 bool ss_records_line_map(struct ss_reader *rd, struct ss_record *r)
 {
@@ -20,12 +21,21 @@ bool ss_records_line_map(struct ss_reader *rd, struct ss_record *r)
 										: "not a string");
 		return false;
 	}
-	if (eng->len == 0 || eng->len >= SS_ENGINE_NAME_MAX) {
-		ss_reader_fail(rd, "engine name is %s", eng->len == 0 ? "empty" : "too long");
+	if (eng->len == 0) {
+		ss_reader_fail(rd, "engine name is empty");
 		return false;
 	}
-	memcpy(r->engine, eng->text, eng->len);
-	r->engine[eng->len] = '\0';
+	/* Kept whatever its length (SPEC 2.6). */
+	if (eng->len >= SS_ENGINE_NAME_MAX) {
+		r->engine_long = ss_strndup(eng->text, eng->len);
+		if (!r->engine_long) {
+			ss_reader_fail(rd, "out of memory");
+			return false;
+		}
+	} else {
+		memcpy(r->engine, eng->text, eng->len);
+		r->engine[eng->len] = '\0';
+	}
 
 	ss_read_count(rd, SS_F_NUM_ACCEPTED_DRAFT_TOKENS, true, NULL,
 		      &r->num_accepted_draft_tokens);

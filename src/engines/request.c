@@ -26,6 +26,8 @@ struct ss_processor *ss_processor_new(const struct ss_process_opts *opts)
 	ss_capture_init(&p->cap);
 	ss_payload_init(&p->pl);
 	ss_record_init(&p->rec);
+	ss_buf_init(&p->model);
+	ss_buf_init(&p->input);
 	p->outer = ssj_parser_new();
 	p->element = ssj_parser_new();
 	p->inner = ssj_parser_new();
@@ -47,17 +49,13 @@ void ss_processor_free(struct ss_processor *p)
 	ss_capture_release(&p->cap);
 	ss_payload_release(&p->pl);
 	ss_record_release(&p->rec);
+	ss_buf_release(&p->model);
+	ss_buf_release(&p->input);
 	ss_free(p->parts);
 	ss_free(p);
 }
 
 /* ---- metadata ---- */
-
-struct meta_scan {
-	bool cancelled;
-	int phase;          /* -1 unknown */
-	int credit_phase;   /* -1 unknown */
-};
 
 static int phase_of(struct ssj_value *v)
 {
@@ -73,9 +71,9 @@ static int phase_of(struct ssj_value *v)
 	return -1;
 }
 
-static int meta_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
+int ss_meta_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 {
-	struct meta_scan *m = ctx;
+	struct ss_meta_scan *m = ctx;
 
 	if (ss_key_is(key, n, "was_cancelled")) {
 		bool b = false;
@@ -169,8 +167,16 @@ static bool map_payload(struct ss_processor *p, struct ss_outcome *o)
 	if (s == SSJ_ENOMEM)
 		return false;
 	if (s != SSJ_OK) {
-		snprintf(o->reason, sizeof(o->reason), "payload: %s", ssj_strerror(s));
-		o->status = SS_ST_MALFORMED;
+		/*
+		 * SPEC 1.2: a body line whose payload is not valid JSON (a NaN
+		 * in `timings`) is not valid JSON: unparsable, however fast the
+		 * first pass skipped over it.
+		 */
+		snprintf(o->reason, sizeof(o->reason), "%s%s",
+			 o->kind == SS_KIND_BODY ? "" : "payload: ", ssj_strerror(s));
+		o->status = o->kind == SS_KIND_BODY ? SS_ST_UNPARSABLE : SS_ST_MALFORMED;
+		if (o->kind == SS_KIND_BODY)
+			o->kind = SS_KIND_UNKNOWN;
 		return true;
 	}
 	for (const struct ss_adapter *const *a = ss_adapters; *a; a++) {
@@ -218,6 +224,7 @@ static void finish_record(struct ss_processor *p, struct ss_outcome *o)
 	o->status = ss_record_status(&p->rec);
 	o->record = &p->rec;
 	snprintf(o->engine, sizeof(o->engine), "%s", p->rec.engine);
+	o->engine_long = p->rec.engine_long;
 	if (o->status == SS_ST_ZERO_STEP) {
 		snprintf(o->reason, sizeof(o->reason), "%s",
 			 p->rec.has_steps ? "no verify steps" : "no drafts");
@@ -294,12 +301,23 @@ static bool decide_records(struct ss_processor *p, struct ss_outcome *o)
 		o->status = SS_ST_MALFORMED;
 		return true;
 	}
+	/* SPEC 2.6: --engine decides before any field is checked. */
+	if (p->opts.only_engine != SS_ENGINE_NONE) {
+		const struct ss_field *eng = &p->pl.f[SS_F_ENGINE];
+		const char *want = ss_engine_name(p->opts.only_engine);
+
+		if (ss_field_given(&p->pl, SS_F_ENGINE) && eng->type == SSJ_STRING &&
+		    (eng->len != strlen(want) || memcmp(eng->text, want, eng->len) != 0)) {
+			set(o, SS_ST_UNRECOGNIZED, "record of an engine excluded by --engine");
+			return true;
+		}
+	}
 	ss_reader_init(&rd, &p->pl, o->reason, sizeof(o->reason));
 	if (!ss_records_line_map(&rd, &p->rec)) {
 		o->status = SS_ST_MALFORMED;
 		return true;
 	}
-	e = ss_engine_from_name(p->rec.engine);
+	e = ss_engine_from_name(ss_record_engine(&p->rec));
 	if (p->opts.only_engine != SS_ENGINE_NONE && e != p->opts.only_engine) {
 		set(o, SS_ST_UNRECOGNIZED, "record of an engine excluded by --engine");
 		return true;
@@ -309,15 +327,203 @@ static bool decide_records(struct ss_processor *p, struct ss_outcome *o)
 	return true;
 }
 
+/* ---- enriched lines read back (SPEC 8.1) ---- */
+
+static bool status_of(const char *s, size_t n, enum ss_status *out)
+{
+	for (int i = 0; i < SS_ST_COUNT; i++) {
+		if (ss_key_is(s, n, ss_status_name((enum ss_status)i))) {
+			*out = (enum ss_status)i;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* A broken enriched line: malformed, counted under the file it is in. */
+static bool enriched_broken(struct ss_outcome *o, const char *why)
+{
+	o->input = NULL;
+	o->verbatim = NULL;
+	o->kind = SS_KIND_ENRICHED;
+	o->phase = SS_PHASE_PROFILING;
+	o->record = NULL;
+	set(o, SS_ST_MALFORMED, why);
+	return true;
+}
+
+/*
+ * An enriched line: its status, reason, source, model, metadata, metrics
+ * and record are taken as written; the record is validated (SPEC 2.4, 2.5)
+ * and must agree with the status. `meta` is what its metadata said.
+ */
+static bool decide_enriched(struct ss_processor *p, struct ss_outcome *o, const char *text,
+			    size_t len, const struct ss_meta_scan *meta)
+{
+	struct line_scan *ls = &p->scan;
+	const struct ss_source_scan *src = &ls->src;
+	enum ss_status st;
+	enum ssj_status s;
+	char why[SS_REASON_MAX];
+	struct ss_buf tmp = SS_BUF_INIT;
+	bool known, rewrite = false;
+
+	o->kind = SS_KIND_ENRICHED;
+	if (!ls->status.p)
+		return enriched_broken(o, "spec_decode_status is missing or not a string");
+	if (!ss_json_unescape(ls->status.p, ls->status.n, &tmp)) {
+		bool nomem = tmp.failed;
+
+		ss_buf_release(&tmp);
+		return nomem ? false : enriched_broken(o, "spec_decode_status: invalid escape");
+	}
+	known = status_of(tmp.data ? tmp.data : "", tmp.len, &st);
+	if (!known)
+		snprintf(why, sizeof(why), "unknown spec_decode_status \"%.60s\"",
+			 tmp.data ? tmp.data : "");
+	ss_buf_release(&tmp);
+	if (!known) {
+		sanitize(why);
+		return enriched_broken(o, why);
+	}
+	if (!ls->source_seen)
+		return enriched_broken(o, "source is missing or not an object");
+	if (src->bad)
+		return enriched_broken(o, src->bad);
+	if (!src->has_input || !src->has_line || !src->has_kind)
+		return enriched_broken(o, !src->has_input ? "source.input is missing"
+					  : !src->has_line ? "source.line is missing"
+							    : "source.kind is missing");
+	ss_buf_reset(&p->input);
+	if (!ss_json_unescape(src->input.p, src->input.n, &p->input) || p->input.len == 0 ||
+	    memchr(p->input.data, '\0', p->input.len)) {
+		if (p->input.failed)
+			return false;
+		return enriched_broken(o, "source.input is not a file name");
+	}
+
+	if (st == SS_ST_OK || st == SS_ST_ZERO_STEP) {
+		enum ss_engine e;
+		struct ss_reader rd;
+
+		if (!ls->sda_present || ls->sda_type != SSJ_OBJECT)
+			return enriched_broken(o, "no spec_decode_acceptance record for an ok or zero_step status");
+		/* the whole line was validated (enriched_line) */
+		s = ss_payload_collect_valid(&p->pl, p->inner, ls->sda.p, ls->sda.n);
+		if (s == SSJ_ENOMEM)
+			return false;
+		if (s != SSJ_OK) {
+			snprintf(why, sizeof(why), "spec_decode_acceptance: %s", ssj_strerror(s));
+			return enriched_broken(o, why);
+		}
+		ss_reader_init(&rd, &p->pl, why, sizeof(why));
+		if (!ss_records_line_map(&rd, &p->rec))
+			return enriched_broken(o, why);
+		if (!ss_record_check(&p->rec, why, sizeof(why)))
+			return enriched_broken(o, why);
+		if (ss_record_status(&p->rec) != st)
+			return enriched_broken(o, st == SS_ST_OK
+						  ? "spec_decode_status is ok but the record is zero-step"
+						  : "spec_decode_status is zero_step but the record has steps");
+		e = ss_engine_from_name(p->rec.engine);
+		o->status = SS_ST_OK;
+		if (p->opts.only_engine != SS_ENGINE_NONE && e != p->opts.only_engine) {
+			/* no longer what the line says: it is written anew */
+			set(o, SS_ST_UNRECOGNIZED, "record of an engine excluded by --engine");
+			rewrite = true;
+		} else {
+			finish_record(p, o);
+			o->reason[0] = '\0';
+		}
+	} else {
+		o->status = st;
+		o->reason[0] = '\0';
+		if (ls->reason.p) {
+			ss_buf_reset(&tmp);
+			if (ss_json_unescape(ls->reason.p, ls->reason.n, &tmp) && tmp.len)
+				snprintf(o->reason, sizeof(o->reason), "%.*s",
+					 (int)(tmp.len < SS_REASON_MAX - 1 ? tmp.len : SS_REASON_MAX - 1),
+					 tmp.data);
+			ss_buf_release(&tmp);
+			sanitize(o->reason);
+		}
+	}
+	o->kind = src->kind;
+	o->line = src->line;
+	o->input = p->input.data;
+	o->input_len = p->input.len;
+	o->verbatim = rewrite ? NULL : text;
+	o->verbatim_len = rewrite ? 0 : len;
+	/*
+	 * The phase, as the run that wrote the line decided it (SPEC 1.5): from
+	 * the metadata of AIPerf lines; a records line whose metrics were
+	 * unreadable kept its phase but is written with kind unknown.
+	 */
+	o->phase = SS_PHASE_PROFILING;
+	if (src->kind == SS_KIND_RAW || src->kind == SS_KIND_RECORDS ||
+	    (src->kind == SS_KIND_UNKNOWN && st == SS_ST_UNPARSABLE))
+		o->phase = meta->phase >= 0 ? (enum ss_phase)meta->phase
+			   : meta->credit_phase >= 0 ? (enum ss_phase)meta->credit_phase
+						    : SS_PHASE_PROFILING;
+	return true;
+}
+
+static enum ss_kind detect(const struct ss_processor *p);
+
+/*
+ * An enriched line, once its walk succeeded. It is written back unchanged,
+ * so the whole line is validated to the letter (its metadata with it, once).
+ */
+static bool enriched_line(struct ss_processor *p, struct ss_outcome *o, const char *text,
+			  size_t len)
+{
+	struct line_scan *ls = &p->scan;
+	struct ss_meta_scan meta = {false, -1, -1};
+	enum ssj_status s = SSJ_OK;
+
+	if (ls->meta_inline) {
+		/* validated before the walk, which read the metadata */
+		if (ls->meta_seen)
+			meta = ls->meta;
+	} else {
+		s = ssj_validate(p->inner, text, len);
+		if (s == SSJ_OK && ls->metadata.p && ls->metadata_object)
+			s = ssj_parse(p->inner, ls->metadata.p, ls->metadata.n, ss_meta_field,
+				      &meta);
+	}
+	if (s != SSJ_OK) {
+		if (s == SSJ_ENOMEM)
+			return false;
+		set(o, SS_ST_UNPARSABLE, ssj_strerror(s));
+		return true;
+	}
+	if (!decide_enriched(p, o, text, len, &meta))
+		return false;
+	if (!o->verbatim && ls->meta_inline && ls->meta_seen) {
+		/* written anew, with its metadata: walk again for the span */
+		s = ss_line_walk(p, text, len, false);
+		if (s != SSJ_OK || ls->nomem || p->cap.nomem)
+			return s == SSJ_ENOMEM || ls->nomem || p->cap.nomem ? false : true;
+	}
+	if (ls->metadata.p) {
+		o->metadata = ls->metadata.p;
+		o->metadata_len = ls->metadata.n;
+	}
+	return true;
+}
+
 static enum ss_kind detect(const struct ss_processor *p)
 {
 	const struct line_scan *ls = &p->scan;
 
 	if (p->opts.force_kind != SS_KIND_UNKNOWN && p->opts.force_kind != SS_KIND_SSE)
 		return p->opts.force_kind;
+	/* specscan's own line first: it also has `metadata` and `metrics` */
+	if (ls->status.p && ls->source_seen)
+		return SS_KIND_ENRICHED;
 	if (ls->has_responses)
 		return SS_KIND_RAW;
-	if (ls->metadata.p && ls->metrics.p)
+	if (ls->metadata.p && ls->metadata_object && ls->metrics.p)
 		return SS_KIND_RECORDS;
 	if (ls->has_choices || ls->has_meta_info || ls->has_timings)
 		return SS_KIND_BODY;
@@ -330,9 +536,25 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 	struct line_scan *ls = &p->scan;
 	enum ssj_status s;
 	enum ss_kind kind;
-	struct meta_scan meta = {false, -1, -1};
+	struct ss_meta_scan meta = {false, -1, -1};
+	bool validated;
 
-	s = ss_line_walk(p, text, len);
+	/*
+	 * specscan's own lines start with their source: they are copied to
+	 * --records unchanged, so validated whole, and validating first lets
+	 * the walk reuse the validated document.
+	 */
+	validated = len > 11 && memcmp(text, "{\"source\":{", 11) == 0;
+	if (validated) {
+		s = ssj_validate(p->outer, text, len);
+		if (s != SSJ_OK) {
+			if (s == SSJ_ENOMEM)
+				return false;
+			set(o, SS_ST_UNPARSABLE, ssj_strerror(s));
+			return true;
+		}
+	}
+	s = ss_line_walk(p, text, len, validated);
 	if (ls->nomem || p->cap.nomem || s == SSJ_ENOMEM)
 		return false;
 	if (ls->failed && s == SSJ_STOPPED)
@@ -341,11 +563,28 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 		set(o, SS_ST_UNPARSABLE, ssj_strerror(s));
 		return true;
 	}
+	if (detect(p) == SS_KIND_ENRICHED)
+		return enriched_line(p, o, text, len);
+	if (validated) {
+		/* it looked like one of specscan's lines but is not: walk as usual */
+		ss_capture_reset(&p->cap);
+		s = ss_line_walk(p, text, len, false);
+		if (ls->nomem || p->cap.nomem || s == SSJ_ENOMEM)
+			return false;
+		if (s != SSJ_OK || ls->failed) {
+			set(o, SS_ST_UNPARSABLE, ssj_strerror(s == SSJ_OK ? SSJ_ESYNTAX : s));
+			return true;
+		}
+	}
 	/* Spans copied verbatim into the outputs must be valid to the letter. */
 	if (ls->metadata.p) {
-		struct meta_scan m = {false, -1, -1};
+		struct ss_meta_scan m = {false, -1, -1};
 
-		s = ssj_validate_parse(p->inner, ls->metadata.p, ls->metadata.n, meta_field, &m);
+		if (ls->metadata_object)
+			s = ssj_validate_parse(p->inner, ls->metadata.p, ls->metadata.n, ss_meta_field,
+					       &m);
+		else
+			s = ssj_validate(p->inner, ls->metadata.p, ls->metadata.n);
 		if (s != SSJ_OK) {
 			if (s == SSJ_ENOMEM)
 				return false;
@@ -405,6 +644,40 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 	return decide_captured(p, o, kind == SS_KIND_RAW && ls->n_multi);
 }
 
+/* Point o->model at a name given as a string's escaped text. */
+static bool model_from(struct ss_processor *p, struct ss_outcome *o, struct span esc)
+{
+	ss_buf_reset(&p->model);
+	if (!ss_json_unescape(esc.p, esc.n, &p->model))
+		return !p->model.failed;  /* an invalid escape: no model */
+	o->model = p->model.data ? p->model.data : "";
+	o->model_len = p->model.len;
+	return true;
+}
+
+/*
+ * SPEC 7.3's model: a raw line's `payload.model`, else the model of the
+ * first of the request's objects that names one (a body or records line is
+ * its own object; an enriched line's is taken as written).
+ */
+static bool find_model(struct ss_processor *p, struct ss_outcome *o, bool sse)
+{
+	const struct line_scan *ls = &p->scan;
+
+	if (!sse && !ls->parsed)
+		return true;
+	if (!sse && o->kind == SS_KIND_RAW && ls->payload_model.p)
+		return model_from(p, o, ls->payload_model);
+	if (sse || o->kind == SS_KIND_RAW) {
+		if (p->cap.has_model) {
+			o->model = p->cap.model.data ? p->cap.model.data : "";
+			o->model_len = p->cap.model.len;
+		}
+		return true;
+	}
+	return ls->model.p ? model_from(p, o, ls->model) : true;
+}
+
 bool ss_process(struct ss_processor *p, const struct ss_request_text *req,
 		struct ss_outcome *o)
 {
@@ -429,16 +702,17 @@ bool ss_process(struct ss_processor *p, const struct ss_request_text *req,
 			 * passes them by, unless full_parse.
 			 */
 			if (!p->opts.full_parse &&
-			    !ss_keyscan_worth_plain(p->cap.content, req->parts[i], req->lens[i]))
+			    !ss_keyscan_worth_plain(p->cap.content, p->cap.has_model, req->parts[i],
+						    req->lens[i]))
 				continue;
 			if (!ss_capture_object(&p->cap, p->inner, req->parts[i], req->lens[i]))
 				return false;
 		}
-		return decide_captured(p, o, false);
+		return decide_captured(p, o, false) && find_model(p, o, true);
 	}
 	if (req->nparts != 1) {
 		set(o, SS_ST_UNPARSABLE, "empty record");
 		return true;
 	}
-	return process_line(p, req->parts[0], req->lens[0], o);
+	return process_line(p, req->parts[0], req->lens[0], o) && find_model(p, o, false);
 }

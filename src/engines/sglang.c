@@ -55,6 +55,9 @@ static bool sglang_map(struct ss_reader *rd, struct ss_record *r)
 			      &r->histogram);
 	if (rd->bad)
 		return false;
+	/* SPEC 2.6: an empty histogram array counts as absent. */
+	if (r->has_histogram && r->histogram.len == 0)
+		r->has_histogram = false;
 	if (r->has_histogram && r->histogram.len > 0) {
 		r->has_spec_tokens = true;
 		r->num_spec_tokens = (int64_t)r->histogram.len - 1;

@@ -16,6 +16,23 @@ void ss_batch_init(struct ss_batch *b)
 
 void ss_batch_reset(struct ss_batch *b)
 {
+	/* A slot that once held a huge line must not keep it for the run. */
+	if (b->cap > SS_BATCH_KEEP_BYTES) {
+		ss_free(b->buf);
+		b->buf = NULL;
+		b->cap = 0;
+	}
+	if (b->units_cap > 2 * SS_BATCH_MAX_UNITS) {
+		ss_free(b->units);
+		b->units = NULL;
+		b->units_cap = 0;
+	}
+	if (b->off_cap > 16 * SS_BATCH_MAX_UNITS || b->len_cap > 16 * SS_BATCH_MAX_UNITS) {
+		ss_free(b->part_off);
+		ss_free(b->part_len);
+		b->part_off = b->part_len = NULL;
+		b->off_cap = b->len_cap = 0;
+	}
 	b->len = 0;
 	b->nunits = 0;
 	b->nparts = 0;
@@ -48,6 +65,14 @@ bool ss_batch_reserve_at(struct ss_batch *b, size_t used, size_t n)
 	cap = b->cap ? b->cap : 64 * 1024;
 	while (cap < need)
 		cap = cap > SIZE_MAX / 2 ? need : cap * 2;
+	/*
+	 * Past the size a batch keeps, grow by a quarter, not to the next
+	 * power of two (up to twice the text, all of it touched by the
+	 * memset below): still geometric, so an SSE stream of many events
+	 * is not copied once per event.
+	 */
+	if (cap > SS_BATCH_KEEP_BYTES && need > SS_BATCH_KEEP_BYTES / 2)
+		cap = need > SIZE_MAX / 5 * 4 ? need : need + need / 4;
 	p = ss_realloc(b->buf, cap);
 	if (!p)
 		return false;

@@ -21,6 +21,16 @@
  */
 #define SS_BATCH_PADDING 64
 
+/*
+ * A batch is full at about 2 MiB of text (the reader's target) or at this
+ * many requests, whichever comes first: each request carries a few hundred
+ * bytes of state through the workers, so a batch of a million one-byte
+ * lines would otherwise cost hundreds of MiB.
+ */
+#define SS_BATCH_MAX_UNITS 4096
+/* Memory a reset batch keeps; a batch that held one huge line gives it back. */
+#define SS_BATCH_KEEP_BYTES ((size_t)16 << 20)
+
 struct ss_unit {
 	uint64_t line;        /* 1-based line of the request (first event for SSE) */
 	size_t first_part;    /* index into part_off/part_len */
@@ -39,7 +49,9 @@ struct ss_batch {
 };
 
 void ss_batch_init(struct ss_batch *b);
-void ss_batch_reset(struct ss_batch *b);   /* empty, keep memory */
+/* Empty; keep its memory up to SS_BATCH_KEEP_BYTES of text (and arrays
+ * of twice SS_BATCH_MAX_UNITS), free the rest. */
+void ss_batch_reset(struct ss_batch *b);
 void ss_batch_release(struct ss_batch *b);
 /* Make room for `n` more bytes of text plus padding. false: out of memory. */
 bool ss_batch_reserve(struct ss_batch *b, size_t n);

@@ -27,6 +27,7 @@
 #include "io/artifacts.h"
 #include "io/inputs_int.h"
 #include "io/source.h"
+#include "io/spool.h"
 #include "util/alloc.h"
 #include "util/grow.h"
 #include "util/text.h"
@@ -36,7 +37,8 @@
 struct spool {
 	char *name;         /* ARCHIVE:MEMBER */
 	char *dir;          /* member's directory (held exports only) */
-	FILE *fp;
+	struct ss_spool_entry e;
+	bool kept;          /* e is in the spool and not given back */
 	char *fail;         /* the member broke after the spooled data: why */
 	bool held, dropped;
 };
@@ -56,19 +58,20 @@ struct ss_container {
 	size_t ndirs, dcap;
 	bool ended;
 	struct ss_msg *msg;
-	unsigned char *spool_buf;    /* borrowed, spool_size bytes */
-	size_t spool_size;
+	struct ss_spool *spool;      /* one temporary file for all held members */
+	uint64_t spool_limit;
+	const volatile sig_atomic_t *stop;
 };
 
-static void spool_free(struct spool *sp)
+static void spool_free(struct ss_container *c, struct spool *sp)
 {
 	ss_free(sp->name);
 	ss_free(sp->dir);
 	ss_free(sp->fail);
-	if (sp->fp)
-		fclose(sp->fp);
+	if (sp->kept)
+		ss_spool_drop(c->spool, &sp->e);
 	sp->name = sp->dir = sp->fail = NULL;
-	sp->fp = NULL;
+	sp->kept = false;
 }
 
 void ss_container_free(struct ss_container *c)
@@ -83,8 +86,9 @@ void ss_container_free(struct ss_container *c)
 	ss_free(c->src.cbuf);
 	ss_free(c->name);
 	for (i = c->qhead; i < c->qlen; i++)
-		spool_free(&c->q[i]);
+		spool_free(c, &c->q[i]);
 	ss_free(c->q);
+	ss_spool_free(c->spool);   /* streams still reading it keep it alive */
 	for (i = 0; i < c->ndirs; i++)
 		ss_free(c->dirs[i].dir);
 	ss_free(c->dirs);
@@ -92,8 +96,9 @@ void ss_container_free(struct ss_container *c)
 }
 
 struct ss_container *ss_container_open(struct ss_stream *s, const char *name,
-				       struct ss_msg *msg, unsigned char *spool_buf,
-				       size_t spool_size, char **fail_name, enum ss_next *r)
+				       struct ss_msg *msg, uint64_t spool_limit,
+				       const volatile sig_atomic_t *stop, char **fail_name,
+				       enum ss_next *r)
 {
 	struct ss_container *c = ss_calloc(1, sizeof(*c));
 	char why[256];
@@ -104,8 +109,8 @@ struct ss_container *ss_container_open(struct ss_stream *s, const char *name,
 		return NULL;
 	}
 	c->msg = msg;
-	c->spool_buf = spool_buf;
-	c->spool_size = spool_size;
+	c->spool_limit = spool_limit;
+	c->stop = stop;
 	c->src.inner = s;
 	c->src.seek_fd = ss_source_seekable_fd(s);
 	c->src.cbuf_size = CBUF_SIZE;
@@ -191,24 +196,37 @@ static bool queue_live(const struct ss_container *c)
 	return false;
 }
 
-/* Copy the current member to a temporary file at the end of the queue. */
+/* "1G", "512M", "64K" or "1000 bytes": a limit as the user would write it. */
+static void size_text(char *out, size_t n, uint64_t v)
+{
+	if (v && v % ((uint64_t)1 << 30) == 0)
+		snprintf(out, n, "%lluG", (unsigned long long)(v >> 30));
+	else if (v && v % ((uint64_t)1 << 20) == 0)
+		snprintf(out, n, "%lluM", (unsigned long long)(v >> 20));
+	else if (v && v % 1024 == 0)
+		snprintf(out, n, "%lluK", (unsigned long long)(v >> 10));
+	else
+		snprintf(out, n, "%llu bytes", (unsigned long long)v);
+}
+
+/* Copy the current member into the spool, at the end of the queue. */
 static enum ss_next spool_member(struct ss_container *c, char *name, const char *dir,
 				 size_t dl, bool held, char **fail_name)
 {
 	struct spool *sp;
 	struct ss_stream *ms;
-	char *fail = NULL;
-	FILE *fp;
+	struct ss_spool_entry e;
+	char *fail = NULL, why[256], lim[32];
+	enum ss_spool_res res;
 
 	if (!SS_ALLOC_GROW(c->q, c->qlen + 1, c->qcap)) {
 		ss_free(name);
 		return SS_NEXT_FATAL;
 	}
-	fp = tmpfile();
-	if (!fp)
-		return ss_fail_input(c->msg, fail_name, name,
-				     "cannot spool '%s' to a temporary file: %s", name,
-				     strerror(errno));
+	if (!c->spool && !(c->spool = ss_spool_new(c->spool_limit))) {
+		ss_free(name);
+		return SS_NEXT_FATAL;
+	}
 	/*
 	 * Read through a member stream, which delivers every decoded byte
 	 * before a failure: a damaged member keeps its data and fails when
@@ -216,47 +234,43 @@ static enum ss_next spool_member(struct ss_container *c, char *name, const char 
 	 */
 	ms = ss_source_member_new(c->a);
 	if (!ms) {
-		fclose(fp);
 		ss_free(name);
 		return SS_NEXT_FATAL;
 	}
-	for (;;) {
-		size_t k = 0;
-		enum ss_io r = ss_stream_read(ms, c->spool_buf, c->spool_size, &k);
-
-		if (k > 0 && fwrite(c->spool_buf, 1, k, fp) != k) {
-			int err = errno;
-
-			ss_stream_free(ms);
-			fclose(fp);
-			return ss_fail_input(c->msg, fail_name, name,
-					     "cannot spool '%s' to a temporary file: %s", name,
-					     strerror(err));
-		}
-		if (r == SS_IO_END)
-			break;
-		if (r == SS_IO_ERROR) {
-			fail = ss_strdup(ss_stream_error(ms));
-			if (!fail) {
-				ss_stream_free(ms);
-				fclose(fp);
-				ss_free(name);
-				return SS_NEXT_FATAL;
-			}
-			break;
-		}
-	}
+	ss_stream_set_stop(ms, c->stop);
+	res = ss_spool_copy(c->spool, ms, &e, &fail, c->stop, why, sizeof(why));
 	ss_stream_free(ms);
+	switch (res) {
+	case SS_SPOOL_OK:
+		break;
+	case SS_SPOOL_FULL:
+		size_text(lim, sizeof(lim), c->spool_limit);
+		return ss_fail_input(c->msg, fail_name, name,
+				     "cannot hold '%s' until the archive's end: the spool "
+				     "limit (%s) is reached; see --spool-limit", name, lim);
+	case SS_SPOOL_IOERR:
+		return ss_fail_input(c->msg, fail_name, name,
+				     "cannot spool '%s' to a temporary file: %s", name, why);
+	case SS_SPOOL_STOPPED:
+		/* The run is being interrupted: said once, by the run. */
+		ss_free(*fail_name);
+		*fail_name = name;
+		return SS_NEXT_FAILED;
+	case SS_SPOOL_NOMEM:
+		ss_free(name);
+		return SS_NEXT_FATAL;
+	}
 	sp = &c->q[c->qlen];
 	memset(sp, 0, sizeof(*sp));
 	sp->name = name;
-	sp->fp = fp;
+	sp->e = e;
+	sp->kept = true;
 	sp->fail = fail;
 	sp->held = held;
 	if (held) {
 		sp->dir = ss_strndup(dir, dl);
 		if (!sp->dir) {
-			spool_free(sp);
+			spool_free(c, sp);
 			return SS_NEXT_FATAL;
 		}
 	}
@@ -270,24 +284,17 @@ static enum ss_next open_spooled(struct ss_container *c, struct spool *sp,
 {
 	struct ss_stream *s;
 	char *name = sp->name, *fail = sp->fail;
-	int fd;
 
+	(void)fail_name;
 	sp->name = sp->fail = NULL;
-	fflush(sp->fp);
-	fd = dup(fileno(sp->fp));
-	spool_free(sp);
-	if (fd < 0 || lseek(fd, 0, SEEK_SET) != 0) {
-		int err = errno;
-
-		if (fd >= 0)
-			close(fd);
-		ss_free(fail);
-		return ss_fail_input(c->msg, fail_name, name, "cannot read back '%s': %s", name,
-				     strerror(err));
+	sp->kept = false;   /* the stream gives the entry back */
+	s = ss_spool_open(c->spool, &sp->e);
+	spool_free(c, sp);
+	if (s) {
+		ss_stream_set_stop(s, c->stop);
+		if (fail)
+			s = ss_source_fail_after_new(s, fail);
 	}
-	s = ss_source_fd_new(fd, true);
-	if (s && fail)
-		s = ss_source_fail_after_new(s, fail);
 	ss_free(fail);
 	if (!s) {
 		ss_free(name);
@@ -313,7 +320,7 @@ enum ss_next ss_container_next(struct ss_container *c, struct ss_stream **out,
 		int ar;
 
 		while (c->qhead < c->qlen && c->q[c->qhead].dropped)
-			spool_free(&c->q[c->qhead++]);
+			spool_free(c, &c->q[c->qhead++]);
 		if (c->qhead < c->qlen && (!c->q[c->qhead].held || c->ended))
 			return open_spooled(c, &c->q[c->qhead++], out, name_out, fail_name);
 		if (c->qhead == c->qlen)

@@ -6,7 +6,9 @@
 #ifndef SS_CONTAINER_H
 #define SS_CONTAINER_H
 
+#include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "io/inputs.h"
 #include "io/stream.h"
@@ -15,14 +17,17 @@
 struct ss_container;
 
 /*
- * Take over `s` (a decoded archive named `name`). `spool_buf` (spool_size
- * bytes) is borrowed for copying members to temporary files. NULL when it
- * cannot be read: *r is SS_NEXT_FAILED (the message was printed and
- * *fail_name names the archive) or SS_NEXT_FATAL (out of memory).
+ * Take over `s` (a decoded archive named `name`). Held members go to one
+ * temporary file (io/spool.h) holding at most `spool_limit` bytes (0: no
+ * limit); a member that does not fit is a failed input. `stop` (may be
+ * NULL) is the run's stop flag. NULL when it cannot be read: *r is
+ * SS_NEXT_FAILED (the message was printed and *fail_name names the
+ * archive) or SS_NEXT_FATAL (out of memory).
  */
 struct ss_container *ss_container_open(struct ss_stream *s, const char *name,
-				       struct ss_msg *msg, unsigned char *spool_buf,
-				       size_t spool_size, char **fail_name, enum ss_next *r);
+				       struct ss_msg *msg, uint64_t spool_limit,
+				       const volatile sig_atomic_t *stop, char **fail_name,
+				       enum ss_next *r);
 
 /*
  * The next member to read. SS_NEXT_OK: *out is the member's stream (not

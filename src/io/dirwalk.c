@@ -1,8 +1,8 @@
 /*
  * dirwalk.c - a directory tree to a list of files (-r): every AIPerf
- * artifact directory gives its one export, other regular files are taken
- * as they are; names starting with '.' are skipped, links to directories
- * are not followed (no loops), links to files are.
+ * artifact directory gives its one export, and nothing else is taken
+ * (SPEC 1.1); names starting with '.' are skipped, links to directories
+ * are not followed (no loops).
  */
 #include "io/dirwalk.h"
 
@@ -29,7 +29,21 @@ bool ss_filelist_push(struct ss_filelist *l, char *path, int err)
 		return false;
 	l->v[l->len].path = path;
 	l->v[l->len].err = err;
+	l->v[l->len].fail = err ? SS_ENTRY_WALK : SS_ENTRY_OK;
 	l->len++;
+	return true;
+}
+
+bool ss_filelist_push_failed(struct ss_filelist *l, const char *path, enum ss_entry_fail fail,
+			     int err)
+{
+	char *p = ss_strdup(path);
+
+	if (!p || !ss_filelist_push(l, p, err)) {
+		ss_free(p);
+		return false;
+	}
+	l->v[l->len - 1].fail = fail;
 	return true;
 }
 
@@ -52,7 +66,7 @@ void ss_filelist_sort(struct ss_filelist *l, size_t first)
 	qsort(l->v + first, l->len - first, sizeof(*l->v), cmp_entry);
 }
 
-bool ss_dirwalk(struct ss_filelist *l, const char *dir)
+bool ss_dirwalk(struct ss_filelist *l, const char *dir, const volatile sig_atomic_t *stop)
 {
 	bool nomem;
 	char *art = ss_artifact_file(dir, &nomem);
@@ -75,6 +89,8 @@ bool ss_dirwalk(struct ss_filelist *l, const char *dir)
 		char *p;
 		bool ok = true;
 
+		if (stop && *stop)
+			break;
 		if (de->d_name[0] == '.')
 			continue;
 		p = ss_path_join(dir, de->d_name);
@@ -85,11 +101,8 @@ bool ss_dirwalk(struct ss_filelist *l, const char *dir)
 		if (lstat(p, &st) != 0) {
 			ok = ss_filelist_push(l, p, errno);
 		} else if (S_ISDIR(st.st_mode)) {
-			ok = ss_dirwalk(l, p);
+			ok = ss_dirwalk(l, p, stop);
 			ss_free(p);
-		} else if (S_ISREG(st.st_mode) ||
-			   (S_ISLNK(st.st_mode) && ss_is_regular_file(p))) {
-			ok = ss_filelist_push(l, p, 0);
 		} else {
 			ss_free(p);
 		}

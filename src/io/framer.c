@@ -17,8 +17,12 @@
  * SSE: the data of an event is written straight into the batch (lines
  * joined with '\n'); the event becomes a part of the current stream's unit
  * when a blank line ends it, unless it is `[DONE]` (the stream ends) or
- * empty (skipped). A stream's size is the text of its events; past
- * max_record its text is dropped and it ends as one oversize unit. A
+ * empty (skipped). A stream's size (SPEC 1.2) is the bytes of its events'
+ * field lines with their line ends and the blank line closing each event,
+ * from its first event with data through its `[DONE]` event; keep-alive
+ * events (no data) and comment lines are not counted. Past max_record its
+ * text is dropped and it ends as one oversize unit (its text, always
+ * smaller than its size, is dropped as soon as it alone passes). A
  * `[DONE]` without any event before it makes no request. A fill returns
  * only between streams, so a unit's parts never span two batches.
  */
@@ -46,10 +50,13 @@ struct ss_framer {
 	size_t cap, cap_max, pos, end;
 	size_t window;             /* initial window size */
 	uint64_t line;             /* physical lines completed */
+	const volatile sig_atomic_t *stop;
+	bool bom_done;             /* the start was checked for a BOM */
 	bool skipping;             /* inside an oversize line */
 	bool eof, over;            /* over: END or ERROR was returned */
 	enum ss_fill final;
 	const char *direct;        /* the batch's text during fill_direct */
+	bool capped;               /* the last fill ended at SS_BATCH_MAX_UNITS */
 
 	/* SSE: the event being read */
 	bool ev_active;            /* a field line of the event was seen */
@@ -57,10 +64,14 @@ struct ss_framer {
 	size_t ev_off, ev_len;     /* its text in the batch (unless st_over) */
 	size_t ev_ndata;
 	bool ev_first_done;        /* its first data line is `[DONE]` */
+	size_t ev_bytes;           /* its field lines' bytes, line ends included */
+	bool ev_huge;              /* one of its lines was over the limit */
+	size_t line_bytes;         /* the current line's bytes with its line end */
 	/* SSE: the stream (request) being read */
 	bool st_active, st_over, st_unit;
 	uint64_t st_line;
 	size_t st_off;
+	size_t st_bytes;           /* its size so far (SPEC 1.2) */
 	/* the batch as it was after the last complete unit */
 	size_t c_len, c_units, c_parts;
 };
@@ -85,6 +96,11 @@ void ss_framer_set_window(struct ss_framer *f, size_t size)
 	f->cap = 0;
 }
 
+void ss_framer_set_stop(struct ss_framer *f, const volatile sig_atomic_t *stop)
+{
+	f->stop = stop;
+}
+
 void ss_framer_free(struct ss_framer *f)
 {
 	if (!f)
@@ -99,8 +115,16 @@ void ss_framer_start(struct ss_framer *f, struct ss_stream *s)
 	char *keep_win = f->win;
 	size_t max_record = f->max_record, window = f->window;
 	enum ss_framing mode = f->mode;
+	const volatile sig_atomic_t *stop = f->stop;
 
+	/* A window grown for one huge line is not kept for the next input. */
+	if (keep_cap > 2 * window) {
+		ss_free(keep_win);
+		keep_win = NULL;
+		keep_cap = 0;
+	}
 	memset(f, 0, sizeof(*f));
+	f->stop = stop;
 	f->win = keep_win;
 	f->cap = keep_cap;
 	f->max_record = max_record;
@@ -201,15 +225,28 @@ static bool sse_end_stream(struct ss_framer *f, struct ss_batch *b)
 	if (f->st_over && !ss_batch_add_unit(b, f->st_line, true, true))
 		return false;
 	f->st_active = f->st_over = f->st_unit = false;
+	f->st_bytes = 0;
 	commit(f, b);
 	return true;
+}
+
+static size_t add_sat(size_t a, size_t b)
+{
+	return a > SIZE_MAX - b ? SIZE_MAX : a + b;
 }
 
 static bool sse_end_event(struct ss_framer *f, struct ss_batch *b)
 {
 	bool done = f->ev_ndata == 1 && f->ev_first_done;
+	bool counts = done ? f->st_active : f->ev_ndata > 0 && (f->ev_len > 0 || f->st_over);
 	bool ok = true;
 
+	/* The event belongs to the stream: its size counts (SPEC 1.2). */
+	if (counts) {
+		f->st_bytes = add_sat(f->st_bytes, f->ev_bytes);
+		if ((f->ev_huge || f->st_bytes > f->max_record) && !f->st_over)
+			sse_overflow(f, b);
+	}
 	if (done) {
 		if (!f->st_over)
 			b->len = f->ev_off;
@@ -234,6 +271,8 @@ static bool sse_end_event(struct ss_framer *f, struct ss_batch *b)
 	f->ev_ndata = 0;
 	f->ev_len = 0;
 	f->ev_first_done = false;
+	f->ev_bytes = 0;
+	f->ev_huge = false;
 	return ok;
 }
 
@@ -274,10 +313,15 @@ static bool sse_data(struct ss_framer *f, struct ss_batch *b, const char *v,
 static bool sse_line(struct ss_framer *f, struct ss_batch *b, const char *p,
 		     size_t len)
 {
-	if (len == 0 || (is_ws(p[0]) && blank(p, len)))
-		return f->ev_active ? sse_end_event(f, b) : true;
+	if (len == 0 || (is_ws(p[0]) && blank(p, len))) {
+		if (!f->ev_active)
+			return true;
+		f->ev_bytes = add_sat(f->ev_bytes, f->line_bytes);
+		return sse_end_event(f, b);
+	}
 	if (p[0] == ':')
 		return true;
+	f->ev_bytes = add_sat(f->ev_bytes, f->line_bytes);
 	if (starts(p, len, "data:", 5) || (len == 4 && memcmp(p, "data", 4) == 0)) {
 		const char *v = p + (len > 4 ? 5 : 4);
 		size_t vlen = len - (size_t)(v - p);
@@ -306,6 +350,7 @@ static void sse_long_line(struct ss_framer *f, struct ss_batch *b, const char *p
 	if (p[0] == ':')
 		return;
 	sse_field(f, b);
+	f->ev_huge = true;   /* its event's size is over the limit */
 	if (!starts(p, len, "data", 4) || (len > 4 && p[4] != ':'))
 		return;
 	if (f->ev_ndata++ == 0)
@@ -418,8 +463,21 @@ static enum ss_fill fill_direct(struct ss_framer *f, struct ss_batch *b, size_t 
 	for (;;) {
 		size_t got = 0, want, n;
 		enum ss_io r;
+		bool full = false;
 
 		f->direct = b->buf;
+		/* A byte-order mark before the first line: as in the window loop. */
+		if (!f->bom_done) {
+			size_t avail = end - pos, k = avail < 3 ? avail : 3;
+
+			if (memcmp(b->buf + pos, "\xEF\xBB\xBF", k) != 0)
+				f->bom_done = true;
+			else if (k == 3) {
+				pos += 3;
+				f->bom_done = true;
+			} else if (f->eof)
+				f->bom_done = true;
+		}
 		while (pos < end) {
 			char *p = b->buf + pos;
 			char *nl = memchr(p, '\n', end - pos);
@@ -430,6 +488,7 @@ static enum ss_fill fill_direct(struct ss_framer *f, struct ss_batch *b, size_t 
 			len = (size_t)(nl - p);
 			pos += len + 1;
 			f->line++;
+			f->line_bytes = len + 1;
 			if (f->skipping) {
 				f->skipping = false;
 				continue;
@@ -437,18 +496,29 @@ static enum ss_fill fill_direct(struct ss_framer *f, struct ss_batch *b, size_t 
 			if (!one_line(f, b, p, len))
 				goto nomem;
 			commit(f, b);
+			if (b->nunits >= SS_BATCH_MAX_UNITS) {
+				full = true;   /* the lines after it wait, as a tail */
+				break;
+			}
 		}
-		if (f->skipping) {
-			end = pos;   /* the rest of a skipped line: dropped */
-		} else if (end - pos >= LONG_PREFIX && end - pos - 1 > f->max_record) {
-			if (!long_line(f, b, b->buf + pos, end - pos))
-				goto nomem;
-			end = pos;
+		if (!full) {
+			if (f->skipping) {
+				end = pos;   /* the rest of a skipped line: dropped */
+			} else if (end - pos >= LONG_PREFIX && end - pos - 1 > f->max_record) {
+				if (!long_line(f, b, b->buf + pos, end - pos))
+					goto nomem;
+				end = pos;
+			}
+			if (f->eof)
+				break;
 		}
-		if (f->eof)
-			break;
-		if (end - base >= target && pos > base) {
-			/* The batch is full: its last partial line waits. */
+		if (full || (end - base >= target && pos > base)) {
+			/*
+			 * The batch is full: the bytes after its last line wait.
+			 * After a batch of many tiny lines, reads are kept small
+			 * so that what waits stays small too.
+			 */
+			f->capped = full;
 			if (!keep_tail(f, b->buf + pos, end - pos))
 				goto nomem;
 			b->len = pos;
@@ -456,7 +526,7 @@ static enum ss_fill fill_direct(struct ss_framer *f, struct ss_batch *b, size_t 
 			return SS_FILL_MORE;
 		}
 		want = DIRECT_STEP;
-		if (end - base < target && target - (end - base) > want)
+		if (!f->capped && end - base < target && target - (end - base) > want)
 			want = target - (end - base);
 		if (want > f->window)
 			want = f->window;
@@ -465,7 +535,10 @@ static enum ss_fill fill_direct(struct ss_framer *f, struct ss_batch *b, size_t 
 		n = b->cap - end - SS_BATCH_PADDING;
 		if (n > want)
 			n = want;
-		r = ss_stream_read(f->s, b->buf + end, n, &got);
+		if (f->stop && *f->stop)
+			r = ss_stream_fail(f->s, "interrupted");
+		else
+			r = ss_stream_read(f->s, b->buf + end, n, &got);
 		if (r == SS_IO_ERROR) {
 			/* Keep the requests before the failure, not a partial one. */
 			b->len = pos;
@@ -490,6 +563,7 @@ static enum ss_fill fill_direct(struct ss_framer *f, struct ss_batch *b, size_t 
 
 		pos = end;
 		f->line++;
+		f->line_bytes = len;
 		if (!one_line(f, b, p, len))
 			goto nomem;
 	}
@@ -522,6 +596,22 @@ enum ss_fill ss_framer_fill(struct ss_framer *f, struct ss_batch *b, size_t targ
 		size_t got = 0;
 		enum ss_io r;
 
+		/*
+		 * A UTF-8 byte-order mark before the first line (editors on
+		 * Windows write one) is not part of it: skipped, so the line
+		 * still parses and an SSE capture is still recognised.
+		 */
+		if (!f->bom_done) {
+			size_t avail = f->end - f->pos, k = avail < 3 ? avail : 3;
+
+			if (memcmp(f->win + f->pos, "\xEF\xBB\xBF", k) != 0)
+				f->bom_done = true;
+			else if (k == 3) {
+				f->pos += 3;
+				f->bom_done = true;
+			} else if (f->eof)
+				f->bom_done = true;
+		}
 		/* Every complete line in the window. */
 		while (f->pos < f->end) {
 			char *p = f->win + f->pos;
@@ -533,6 +623,7 @@ enum ss_fill ss_framer_fill(struct ss_framer *f, struct ss_batch *b, size_t targ
 			len = (size_t)(nl - p);
 			f->pos += len + 1;
 			f->line++;
+			f->line_bytes = len + 1;
 			if (f->skipping) {
 				f->skipping = false;
 				continue;
@@ -541,7 +632,8 @@ enum ss_fill ss_framer_fill(struct ss_framer *f, struct ss_batch *b, size_t targ
 				return SS_FILL_NOMEM;
 			if (f->used != SS_FRAMING_SSE)
 				commit(f, b);
-			if (b->len >= target && boundary(f))
+			if ((b->len >= target || b->nunits >= SS_BATCH_MAX_UNITS) &&
+			    boundary(f))
 				return SS_FILL_MORE;
 		}
 		/* A partial line: drop it, or keep it at the window's front. */
@@ -573,7 +665,10 @@ enum ss_fill ss_framer_fill(struct ss_framer *f, struct ss_batch *b, size_t targ
 			f->win = nw;
 			f->cap = ncap;
 		}
-		r = ss_stream_read(f->s, f->win + f->end, f->cap - f->end, &got);
+		if (f->stop && *f->stop)
+			r = ss_stream_fail(f->s, "interrupted");
+		else
+			r = ss_stream_read(f->s, f->win + f->end, f->cap - f->end, &got);
 		if (r == SS_IO_ERROR) {
 			/* Keep the requests before the failure, not a partial one. */
 			b->len = f->c_len;
@@ -597,6 +692,7 @@ enum ss_fill ss_framer_fill(struct ss_framer *f, struct ss_batch *b, size_t targ
 
 		f->pos = f->end;
 		f->line++;
+		f->line_bytes = len;
 		if (!one_line(f, b, p, len))
 			return SS_FILL_NOMEM;
 	}

@@ -2,6 +2,7 @@
  * framer.h - cut a decoded stream into requests (SPEC 1.2): JSONL lines
  * (LF or CRLF, blank lines skipped, last line without newline accepted) or
  * SSE capture streams (one request per stream, ended by `data: [DONE]`).
+ * A UTF-8 byte-order mark at the start of a stream is skipped.
  *
  * The framer keeps a partial line between calls; memory grows only to the
  * longest record, capped by max_record. A record over the cap becomes an
@@ -10,6 +11,7 @@
 #ifndef SS_FRAMER_H
 #define SS_FRAMER_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -30,7 +32,8 @@ void ss_framer_start(struct ss_framer *f, struct ss_stream *s);
 
 /*
  * Append whole requests of the stream to `b` until it holds at least
- * `target` bytes of text (SS_FILL_MORE: call again with a fresh batch) or
+ * `target` bytes of text or SS_BATCH_MAX_UNITS requests (SS_FILL_MORE:
+ * call again with a fresh batch) or
  * the stream ends (SS_FILL_END). SS_FILL_ERROR: the stream failed
  * (ss_stream_error() says why); the requests before the failure are in
  * `b`, a partial last record is dropped. SS_FILL_NOMEM: out of memory.
@@ -43,6 +46,14 @@ enum ss_fill ss_framer_fill(struct ss_framer *f, struct ss_batch *b, size_t targ
  * a line of up to max_record bytes.
  */
 void ss_framer_set_window(struct ss_framer *f, size_t size);
+
+/*
+ * A flag set by a signal handler: a fill checks it before every read and
+ * stops with SS_FILL_ERROR (the stream's error says "interrupted") when it
+ * is set, so skipping an endless over-limit line or a stream of blank
+ * lines never outlasts a SIGINT/SIGTERM. NULL: never stop.
+ */
+void ss_framer_set_stop(struct ss_framer *f, const volatile sig_atomic_t *stop);
 
 /* After the first fill: whether the stream was framed as SSE. */
 bool ss_framer_is_sse(const struct ss_framer *f);

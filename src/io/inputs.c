@@ -8,12 +8,14 @@
  *
  * Decisions where SPEC 1.1 is silent (also in the docs):
  *  - With -r, a tree is walked and every AIPerf artifact directory gives
- *    its one file; outside artifact directories every regular file is read
- *    too, as an archive's members are. A user pointing -r at a tree of
- *    captures (`*.jsonl.zst`, `*.sse`) expects them read. Names starting
- *    with '.' are skipped (editor and VCS litter), and symbolic links to
- *    directories are not followed (no loops); links to files are.
- *    The whole list is sorted byte-wise by path before reading.
+ *    its one file, and nothing else (SPEC 1.1: a README or a plot in a
+ *    results tree is not an input); a walk that finds none is a failed
+ *    input that says so. Names starting with '.' are skipped (editor and
+ *    VCS litter), and symbolic links to directories are not followed (no
+ *    loops). The whole list is sorted byte-wise by path before reading.
+ *  - Every file opened (stdin too) is compared with the outputs by device
+ *    and inode: an input that is an output is refused and the run stops
+ *    before anything is written (SPEC 4).
  *  - A directory that cannot be listed while walking is reported as a
  *    failed input at its place in that order; the walk goes on.
  *  - Archives inside archives are not opened: such a member is a failed
@@ -38,13 +40,11 @@
 #include "io/source.h"
 #include "util/alloc.h"
 
-/* The buffer that copies archive members to temporary files. */
-#define SPOOL_SIZE (1 << 20)
-
 struct ss_inputs {
 	const char *const *paths;
 	size_t npaths, next_path;
 	bool recursive;
+	bool resolved;      /* every path was expanded up front (a shard, a list) */
 	struct ss_msg *msg;
 	struct ss_filelist files;
 	size_t next_file;
@@ -52,10 +52,10 @@ struct ss_inputs {
 	char *cur_name;
 	char *fail_name;
 	struct ss_container *ctr;
-	unsigned char *spool_buf;
+	struct ss_inputs_opts opts;
 };
 
-enum step { STEP_OK, STEP_FAILED, STEP_FATAL, STEP_AGAIN };
+enum step { STEP_OK, STEP_FAILED, STEP_FATAL, STEP_AGAIN, STEP_REFUSED };
 
 static const char stdin_name[] = "<stdin>";
 
@@ -77,23 +77,22 @@ enum ss_next ss_fail_input(struct ss_msg *msg, char **slot, char *name, const ch
 		 ? STEP_FAILED                                                    \
 		 : STEP_FATAL)
 
-/* Turn the next command-line path into file entries. */
-static enum step expand(struct ss_inputs *it)
+/*
+ * Append the file entries of one command-line path. A path that cannot be
+ * read is an entry too, reported when its turn comes.
+ */
+static enum step expand_path(struct ss_inputs *it, const char *path)
 {
-	const char *path = it->npaths ? it->paths[it->next_path] : "-";
 	struct stat st;
 	char *art, *p;
 	bool nomem;
 	size_t first;
 
-	it->next_path++;
-	ss_filelist_clear(&it->files, it->next_file);
-	it->next_file = 0;
 	if (strcmp(path, "-") == 0)
 		return ss_filelist_push(&it->files, NULL, 0) ? STEP_AGAIN : STEP_FATAL;
 	if (stat(path, &st) != 0)
-		return fail_input(it, ss_strdup(path), "cannot open '%s': %s", path,
-				  strerror(errno));
+		return ss_filelist_push_failed(&it->files, path, SS_ENTRY_STAT, errno) ? STEP_AGAIN
+											: STEP_FATAL;
 	if (!S_ISDIR(st.st_mode)) {
 		p = ss_strdup(path);
 		return p && (ss_filelist_push(&it->files, p, 0) || (ss_free(p), false)) ?
@@ -106,18 +105,29 @@ static enum step expand(struct ss_inputs *it)
 		return ss_filelist_push(&it->files, art, 0) || (ss_free(art), false) ?
 		       STEP_AGAIN : STEP_FATAL;
 	if (!it->recursive)
-		return fail_input(it, ss_strdup(path),
-				  "'%s' is a directory but not an AIPerf artifact directory "
-				  "(no " SS_ART_RAW " or " SS_ART_REC "); use -r to read a tree",
-				  path);
+		return ss_filelist_push_failed(&it->files, path, SS_ENTRY_NOT_ARTDIR, 0)
+			       ? STEP_AGAIN
+			       : STEP_FATAL;
 	first = it->files.len;
-	if (!ss_dirwalk(&it->files, path))
+	if (!ss_dirwalk(&it->files, path, it->opts.stop))
 		return STEP_FATAL;
-	if (it->files.len == first)
-		ss_msg_warn(it->msg, "'%s': no input files found", path);
-	else
-		ss_filelist_sort(&it->files, first);
+	if (it->files.len == first && !(it->opts.stop && *it->opts.stop))
+		return ss_filelist_push_failed(&it->files, path, SS_ENTRY_NO_ARTDIRS, 0)
+			       ? STEP_AGAIN
+			       : STEP_FATAL;
+	ss_filelist_sort(&it->files, first);
 	return STEP_AGAIN;
+}
+
+/* Turn the next command-line path into file entries. */
+static enum step expand(struct ss_inputs *it)
+{
+	const char *path = it->npaths ? it->paths[it->next_path] : "-";
+
+	it->next_path++;
+	ss_filelist_clear(&it->files, it->next_file);
+	it->next_file = 0;
+	return expand_path(it, path);
 }
 
 /* Make `s` (a decoded stream named `name`, owned) the current input. */
@@ -127,7 +137,7 @@ static enum step use_stream(struct ss_inputs *it, struct ss_stream *s, char *nam
 	struct ss_stream *d;
 	bool archive;
 
-	if (!ss_decode_layers(s, &d, &archive)) {
+	if (!ss_decode_layers(s, &d, &archive, it->opts.zstd_window_log)) {
 		ss_free(name);
 		return STEP_FATAL;
 	}
@@ -138,8 +148,8 @@ static enum step use_stream(struct ss_inputs *it, struct ss_stream *s, char *nam
 	if (archive) {
 		enum ss_next r;
 
-		it->ctr = ss_container_open(d, name, it->msg, it->spool_buf, SPOOL_SIZE,
-					    &it->fail_name, &r);
+		it->ctr = ss_container_open(d, name, it->msg, it->opts.spool_limit,
+					    it->opts.stop, &it->fail_name, &r);
 		ss_free(name);
 		return r == SS_NEXT_OK ? STEP_AGAIN : r == SS_NEXT_FAILED ? STEP_FAILED : STEP_FATAL;
 	}
@@ -171,6 +181,26 @@ static enum step member_next(struct ss_inputs *it)
 
 /* ---- files ---- */
 
+/*
+ * Whether the open file `fd` is one of the outputs (by device and inode,
+ * so also through a link, a walk or a redirected stdin): then it is
+ * refused, with a message, and the run stops before writing anything.
+ */
+static bool is_output(struct ss_inputs *it, int fd, const char *shown)
+{
+	const struct ss_fileid *hit;
+	struct stat st;
+
+	if (!it->opts.outputs || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+		return false;
+	hit = ss_fileids_find(it->opts.outputs, st.st_dev, st.st_ino);
+	if (!hit)
+		return false;
+	ss_msg_error(it->msg, "refusing to write '%s': it is one of the inputs ('%s')",
+		     hit->name, shown);
+	return true;
+}
+
 static enum step open_file(struct ss_inputs *it, struct ss_file_entry *fe)
 {
 	const char *shown = fe->path ? fe->path : stdin_name;
@@ -178,9 +208,25 @@ static enum step open_file(struct ss_inputs *it, struct ss_file_entry *fe)
 	char *name;
 	int fd = 0;
 
-	if (fe->err)
+	switch (fe->fail) {
+	case SS_ENTRY_OK:
+		break;
+	case SS_ENTRY_WALK:
 		return fail_input(it, ss_strdup(shown), "cannot read directory '%s': %s", shown,
 				  strerror(fe->err));
+	case SS_ENTRY_STAT:
+		return fail_input(it, ss_strdup(shown), "cannot open '%s': %s", shown,
+				  strerror(fe->err));
+	case SS_ENTRY_NOT_ARTDIR:
+		return fail_input(it, ss_strdup(shown),
+				  "'%s' is a directory but not an AIPerf artifact directory "
+				  "(no " SS_ART_RAW " or " SS_ART_REC "); use -r to read a tree",
+				  shown);
+	case SS_ENTRY_NO_ARTDIRS:
+		return fail_input(it, ss_strdup(shown),
+				  "'%s': no AIPerf artifact directory found below it (-r reads "
+				  "only those; pass other files by name or glob)", shown);
+	}
 	if (fe->path) {
 		do
 			fd = open(fe->path, O_RDONLY | O_CLOEXEC);
@@ -188,6 +234,11 @@ static enum step open_file(struct ss_inputs *it, struct ss_file_entry *fe)
 		if (fd < 0)
 			return fail_input(it, ss_strdup(shown), "cannot open '%s': %s", shown,
 					  strerror(errno));
+	}
+	if (is_output(it, fd, shown)) {
+		if (fe->path)
+			close(fd);
+		return STEP_REFUSED;
 	}
 	name = ss_strdup(shown);
 	if (!name) {
@@ -200,10 +251,41 @@ static enum step open_file(struct ss_inputs *it, struct ss_file_entry *fe)
 		ss_free(name);
 		return STEP_FATAL;
 	}
+	ss_stream_set_stop(s, it->opts.stop);   /* decoders above inherit it */
 	return use_stream(it, s, name, false);
 }
 
 /* ---- the iterator ---- */
+
+/*
+ * Expand every path now (SPEC 8.2: the units are the resolved inputs:
+ * files, the files directories select, each archive one unit, each failed
+ * path one unit) and keep only the shard's contiguous block
+ * floor(I*M/N) .. floor((I+1)*M/N) - 1. false: out of memory.
+ */
+static bool resolve(struct ss_inputs *it, const struct ss_inputs_opts *opts)
+{
+	size_t total = it->npaths ? it->npaths : 1, lo = 0, hi;
+
+	for (size_t i = 0; i < total; i++)
+		if (expand_path(it, it->npaths ? it->paths[i] : "-") == STEP_FATAL)
+			return false;
+	it->next_path = total;
+	hi = it->files.len;
+	if (opts->shard_count > 0) {
+		unsigned __int128 m = it->files.len;
+
+		lo = (size_t)(m * opts->shard_index / opts->shard_count);
+		hi = (size_t)(m * (opts->shard_index + 1) / opts->shard_count);
+	}
+	for (size_t i = 0; i < it->files.len; i++)
+		if (i < lo || i >= hi)
+			ss_free(it->files.v[i].path);
+	memmove(it->files.v, it->files.v + lo, (hi - lo) * sizeof(*it->files.v));
+	it->files.len = hi - lo;
+	it->resolved = true;
+	return true;
+}
 
 struct ss_inputs *ss_inputs_new(const char *const *paths, size_t n,
 				const struct ss_inputs_opts *opts, struct ss_msg *msg)
@@ -215,13 +297,24 @@ struct ss_inputs *ss_inputs_new(const char *const *paths, size_t n,
 	it->paths = paths;
 	it->npaths = n;
 	it->recursive = opts && opts->recursive;
+	if (opts)
+		it->opts = *opts;
 	it->msg = msg;
-	it->spool_buf = ss_malloc(SPOOL_SIZE);
-	if (!it->spool_buf) {
-		ss_free(it);
+	if (opts && (opts->resolve || opts->shard_count > 0) && !resolve(it, opts)) {
+		ss_inputs_free(it);
 		return NULL;
 	}
 	return it;
+}
+
+size_t ss_inputs_unit_count(const struct ss_inputs *it)
+{
+	return it->resolved ? it->files.len : 0;
+}
+
+const char *ss_inputs_unit_name(const struct ss_inputs *it, size_t i)
+{
+	return it->files.v[i].path ? it->files.v[i].path : "-";
 }
 
 static void drop_current(struct ss_inputs *it)
@@ -241,7 +334,6 @@ void ss_inputs_free(struct ss_inputs *it)
 	ss_filelist_clear(&it->files, it->next_file);
 	ss_free(it->files.v);
 	ss_free(it->fail_name);
-	ss_free(it->spool_buf);
 	ss_free(it);
 }
 
@@ -278,6 +370,8 @@ enum ss_next ss_inputs_next(struct ss_inputs *it, struct ss_stream **out,
 			return SS_NEXT_FAILED;
 		case STEP_FATAL:
 			return SS_NEXT_FATAL;
+		case STEP_REFUSED:
+			return SS_NEXT_REFUSED;
 		case STEP_AGAIN:
 			break;
 		}

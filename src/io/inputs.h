@@ -7,16 +7,41 @@
 #ifndef SS_INPUTS_H
 #define SS_INPUTS_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "io/stream.h"
+#include "util/fileid.h"
 #include "util/msg.h"
 
-enum ss_next { SS_NEXT_OK = 0, SS_NEXT_END, SS_NEXT_FAILED, SS_NEXT_FATAL };
+/*
+ * SS_NEXT_REFUSED: an input is one of the outputs (same device and inode):
+ * the message was printed; the run must stop and write nothing.
+ */
+enum ss_next { SS_NEXT_OK = 0, SS_NEXT_END, SS_NEXT_FAILED, SS_NEXT_FATAL,
+	       SS_NEXT_REFUSED };
 
 struct ss_inputs_opts {
 	bool recursive;
+	/* The run's stop flag (NULL: none): every stream, walk and spool
+	 * copy checks it. */
+	const volatile sig_atomic_t *stop;
+	unsigned zstd_window_log;          /* 0: libzstd's default */
+	uint64_t spool_limit;              /* 0: no limit */
+	/* The outputs' files (NULL: none): an input that is one of them,
+	 * however it was reached (walk, artifact directory, stdin, a link),
+	 * is refused before anything is written. */
+	const struct ss_fileids *outputs;
+	/*
+	 * resolve: expand every path when the iterator is created (directories
+	 * walked, each archive or failed path one unit), so the units can be
+	 * listed. shard_count > 0: keep only block shard_index of shard_count
+	 * of them (SPEC 8.2); implies resolve.
+	 */
+	bool resolve;
+	size_t shard_index, shard_count;
 };
 
 struct ss_inputs;
@@ -25,6 +50,15 @@ struct ss_inputs;
 struct ss_inputs *ss_inputs_new(const char *const *paths, size_t n,
 				const struct ss_inputs_opts *opts, struct ss_msg *msg);
 void ss_inputs_free(struct ss_inputs *it);
+
+/*
+ * The units of a resolved iterator (opts.resolve or a shard), in order:
+ * paths as given or as a walk found them, `-` for standard input. 0 for an
+ * iterator that was not resolved. Names are valid as long as the iterator,
+ * and only before the first ss_inputs_next().
+ */
+size_t ss_inputs_unit_count(const struct ss_inputs *it);
+const char *ss_inputs_unit_name(const struct ss_inputs *it, size_t i);
 
 /*
  * The next input, in order. SS_NEXT_OK: *out is a stream owned by the

@@ -85,7 +85,8 @@ static bool sniff_archive(const unsigned char *p, size_t n)
 	       has(p, n, 32769, "CD001", 5);
 }
 
-bool ss_decode_layers(struct ss_stream *s, struct ss_stream **out, bool *archive)
+bool ss_decode_layers(struct ss_stream *s, struct ss_stream **out, bool *archive,
+		      unsigned zstd_window_log)
 {
 	const unsigned char *p;
 	size_t n;
@@ -104,7 +105,7 @@ bool ss_decode_layers(struct ss_stream *s, struct ss_stream **out, bool *archive
 		if (l == L_NONE)
 			break;
 		if (l == L_ZSTD)
-			s = ss_source_zstd_new(s);
+			s = ss_source_zstd_new_window(s, zstd_window_log);
 		else if (l == L_GZIP)
 			s = ss_source_gzip_new(s);
 		else

@@ -14,6 +14,7 @@
  * stream; *archive: whether it holds an archive. false: out of memory
  * (the chain is freed).
  */
-bool ss_decode_layers(struct ss_stream *s, struct ss_stream **out, bool *archive);
+bool ss_decode_layers(struct ss_stream *s, struct ss_stream **out, bool *archive,
+		      unsigned zstd_window_log);
 
 #endif

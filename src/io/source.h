@@ -15,6 +15,7 @@
 #ifndef SS_SOURCE_H
 #define SS_SOURCE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -36,6 +37,13 @@ struct ss_stream {
 	const struct ss_stream_ops *ops;
 	struct ss_stream *inner;   /* owned; NULL for a byte source */
 	const char *name;          /* borrowed from the iterator */
+	/*
+	 * Set by a signal handler (borrowed; NULL: never): every read checks
+	 * it first and fails with "interrupted", so no loop of any layer
+	 * (a decoder skipping empty frames, libarchive skipping a member)
+	 * outlasts a SIGINT/SIGTERM. A decoder inherits its inner stream's.
+	 */
+	const volatile sig_atomic_t *stop;
 	/* Bytes peeked and not yet read, then possibly a pending failure. */
 	unsigned char *peek;
 	size_t peek_off, peek_len, peek_cap;
@@ -44,6 +52,9 @@ struct ss_stream {
 	char err[256];
 };
 
+/* Set the stop flag of `s` (see struct ss_stream); streams built on it
+ * later inherit it. */
+void ss_stream_set_stop(struct ss_stream *s, const volatile sig_atomic_t *stop);
 /* Set up the common part of a freshly allocated stream. */
 void ss_stream_setup(struct ss_stream *s, const struct ss_stream_ops *ops,
 		     struct ss_stream *inner);
@@ -81,6 +92,15 @@ struct ss_stream *ss_source_fail_after_new(struct ss_stream *inner, const char *
 
 /* Decoders; each takes ownership of `inner`, even when it fails (NULL). */
 struct ss_stream *ss_source_zstd_new(struct ss_stream *inner);
+/*
+ * The same, accepting frames whose window is up to 2^window_log bytes
+ * (10..31, as `zstd --long`; 0: libzstd's default limit, 2^27). A frame
+ * that needs more fails with "needs a larger window; use
+ * --zstd-window-log N", N the log it needs.
+ */
+#define SS_ZSTD_WINDOW_LOG_MIN 10
+#define SS_ZSTD_WINDOW_LOG_MAX 31
+struct ss_stream *ss_source_zstd_new_window(struct ss_stream *inner, unsigned window_log);
 struct ss_stream *ss_source_gzip_new(struct ss_stream *inner);
 /* Any filter libarchive reads (xz, bzip2, lz4, lzma, lzip, compress, ...). */
 struct ss_stream *ss_source_filter_new(struct ss_stream *inner);

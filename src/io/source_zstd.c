@@ -2,10 +2,14 @@
  * source_zstd.c - zstd decoding with libzstd's streaming API (the fast
  * path). Concatenated frames (and skippable frames) make one stream; input
  * that ends inside a frame is an error, after all the data before it.
+ * A frame that declares a window larger than allowed is reported as such
+ * (with the --zstd-window-log that would read it), not as corrupt data.
  */
 #include "io/source.h"
 
+#define ZSTD_STATIC_LINKING_ONLY   /* ZSTD_getFrameHeader */
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #include "util/alloc.h"
 
@@ -18,7 +22,39 @@ struct zstd_stream {
 	unsigned char *inbuf;
 	bool in_end;        /* the inner stream has ended */
 	bool mid_frame;     /* a frame was started and is not complete */
+	unsigned window_log;  /* the limit set (0: libzstd's default) */
 };
+
+/*
+ * The decoder refused a frame's window. If the frame header is at the
+ * start of what this call was given (a frame starts with a call, since a
+ * call that ends a frame returns), read the window it asks for.
+ */
+static enum ss_io window_too_large(struct zstd_stream *zs, size_t in0)
+{
+	ZSTD_frameHeader fh;
+	unsigned need = 0, limit = zs->window_log ? zs->window_log : ZSTD_WINDOWLOG_LIMIT_DEFAULT;
+	const char *src = (const char *)zs->in.src + in0;
+
+	if (ZSTD_getFrameHeader(&fh, src, zs->in.size - in0) == 0 &&
+	    fh.frameType == ZSTD_frame) {
+		while (need < 63 && ((unsigned long long)1 << need) < fh.windowSize)
+			need++;
+	}
+	if (need > SS_ZSTD_WINDOW_LOG_MAX)
+		return ss_stream_fail(&zs->s,
+				      "zstd frame needs a larger window (window log %u) than "
+				      "--zstd-window-log %u allows",
+				      need, SS_ZSTD_WINDOW_LOG_MAX);
+	if (need > limit)
+		return ss_stream_fail(&zs->s,
+				      "zstd frame needs a larger window (window log %u, over %u); "
+				      "use --zstd-window-log %u",
+				      need, limit, need);
+	return ss_stream_fail(&zs->s,
+			      "zstd frame needs a larger window (over window log %u); "
+			      "use --zstd-window-log %u", limit, SS_ZSTD_WINDOW_LOG_MAX);
+}
 
 static enum ss_io zstd_read(struct ss_stream *s, void *buf, size_t n, size_t *got)
 {
@@ -32,6 +68,8 @@ static enum ss_io zstd_read(struct ss_stream *s, void *buf, size_t n, size_t *go
 		ret = ZSTD_decompressStream(zs->z, &out, &zs->in);
 		if (ZSTD_isError(ret)) {
 			*got = out.pos;   /* delivered before the failure */
+			if (ZSTD_getErrorCode(ret) == ZSTD_error_frameParameter_windowTooLarge)
+				return window_too_large(zs, in0);
 			return ss_stream_fail(s, "corrupt zstd data: %s", ZSTD_getErrorName(ret));
 		}
 		/* A call without progress says nothing about frame boundaries. */
@@ -73,6 +111,11 @@ static const struct ss_stream_ops zstd_ops = {zstd_read, zstd_destroy};
 
 struct ss_stream *ss_source_zstd_new(struct ss_stream *inner)
 {
+	return ss_source_zstd_new_window(inner, 0);
+}
+
+struct ss_stream *ss_source_zstd_new_window(struct ss_stream *inner, unsigned window_log)
+{
 	struct zstd_stream *zs = ss_calloc(1, sizeof(*zs));
 
 	if (!zs) {
@@ -82,7 +125,10 @@ struct ss_stream *ss_source_zstd_new(struct ss_stream *inner)
 	ss_stream_setup(&zs->s, &zstd_ops, inner);
 	zs->inbuf = ss_malloc(ZIN_SIZE);
 	zs->z = ZSTD_createDStream();
-	if (!zs->inbuf || !zs->z || ZSTD_isError(ZSTD_initDStream(zs->z))) {
+	zs->window_log = window_log;
+	if (!zs->inbuf || !zs->z || ZSTD_isError(ZSTD_initDStream(zs->z)) ||
+	    (window_log && ZSTD_isError(ZSTD_DCtx_setParameter(zs->z, ZSTD_d_windowLogMax,
+								(int)window_log)))) {
 		ss_stream_free(&zs->s);
 		return NULL;
 	}

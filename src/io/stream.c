@@ -21,6 +21,12 @@ void ss_stream_setup(struct ss_stream *s, const struct ss_stream_ops *ops,
 	s->peek_state = SS_IO_OK;
 	s->failed = false;
 	s->err[0] = '\0';
+	s->stop = inner ? inner->stop : NULL;
+}
+
+void ss_stream_set_stop(struct ss_stream *s, const volatile sig_atomic_t *stop)
+{
+	s->stop = stop;
 }
 
 enum ss_io ss_stream_fail(struct ss_stream *s, const char *fmt, ...)
@@ -55,6 +61,8 @@ enum ss_io ss_stream_read(struct ss_stream *s, void *buf, size_t n, size_t *got)
 		return s->peek_state;   /* the end was met while peeking */
 	if (n == 0)
 		return SS_IO_OK;
+	if (s->stop && *s->stop)
+		return ss_stream_fail(s, "interrupted");
 	r = s->ops->read(s, buf, n, got);
 	if (r == SS_IO_ERROR) {
 		s->failed = true;

@@ -11,8 +11,13 @@
 
 #include <simdjson.h>
 
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <locale.h>
 #include <new>
+#include <string>
 #include <string_view>
 
 using namespace simdjson;
@@ -121,8 +126,20 @@ static bool at_end(ondemand::document &doc)
 	return doc.current_location().get(loc) != SUCCESS;
 }
 
+// A parser keeps the buffers of its largest document: about 5.7 bytes per
+// byte of text (4 for the structural index, 5/3 for strings). After one
+// huge line it gives them back at its next, smaller document, so each
+// worker holds that much only while it parses a huge line.
+static constexpr size_t KEEP_CAPACITY = (size_t)1 << 20;
+
 static enum ssj_status start(struct ssj_parser *p, const char *text, size_t len)
 {
+	ondemand::parser &ps = P(p)->parser;
+	if (ps.capacity() > KEEP_CAPACITY && len <= KEEP_CAPACITY) {
+		error_code e = ps.allocate(KEEP_CAPACITY, ps.max_depth());
+		if (e)
+			return map_error(e);
+	}
 	padded_string_view view(text, len, len + SIMDJSON_PADDING);
 	error_code e = P(p)->parser.iterate(view).get(P(p)->doc);
 	return map_error(e);
@@ -380,16 +397,81 @@ static enum ssj_status v_value_bool(struct ssj_value *v, bool *out)
 	return guard_status([&] { return map_error(V(v)->v.get_bool().get(*out)); });
 }
 
+// Significant digits of a JSON number's mantissa (leading zeros, of the
+// integer or the fraction part, do not count).
+static size_t significant_digits(std::string_view t)
+{
+	size_t n = 0;
+	bool lead = true;
+
+	for (char c : t) {
+		if (c == 'e' || c == 'E')
+			break;
+		if (c < '0' || c > '9')
+			continue;
+		if (lead && c == '0')
+			continue;
+		lead = false;
+		n++;
+	}
+	return n;
+}
+
+// glibc's strtod rounds correctly at any length; a C locale of our own
+// keeps it from reading ',' as the decimal point under LC_NUMERIC=de_DE.
+static locale_t c_locale(void)
+{
+	static locale_t loc = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+	return loc;
+}
+
+// A long number (more than 19 significant digits), read correctly
+// rounded: simdjson 3.0.1's get_double misreads some of them (upstream
+// issue 2093: 0.33333333333333333333333333333 came out as 1.49e-10).
+static enum ssj_status long_double(std::string_view tok, double *out)
+{
+	locale_t loc = c_locale();
+	std::string text(tok);
+	char *end = nullptr;
+	double d;
+
+	if (loc == (locale_t)0)
+		return SSJ_ENOMEM;
+	errno = 0;
+	d = strtod_l(text.c_str(), &end, loc);
+	if (end != text.c_str() + text.size())
+		return SSJ_ESYNTAX;
+	if (std::isinf(d))
+		return SSJ_ERANGE;
+	*out = d;   // underflow reads as 0 (or the nearest subnormal), as Python's float()
+	return SSJ_OK;
+}
+
 static enum ssj_status v_value_double(struct ssj_value *v, double *out)
 {
 	return guard_status([&] {
 		error_code e = V(v)->v.get_double().get(*out);
 		if (e == NUMBER_ERROR || e == NUMBER_OUT_OF_RANGE) {
 			ondemand::json_type t;
-			if (!V(v)->v.type().get(t) && t == ondemand::json_type::number)
+			if (!V(v)->v.type().get(t) && t == ondemand::json_type::number) {
+				std::string_view tok = trim_right(V(v)->v.raw_json_token());
+				if (json_number_syntax(tok) && significant_digits(tok) > 19)
+					return long_double(tok, out);
 				return SSJ_ERANGE;
+			}
 		}
-		return map_error(e);
+		if (e)
+			return map_error(e);
+		std::string_view tok = trim_right(V(v)->v.raw_json_token());
+		if (significant_digits(tok) > 19) {
+			enum ssj_status s = long_double(tok, out);
+			if (s != SSJ_OK)
+				return s;
+		}
+		// An integer literal converts exactly (SPEC 1.2): `-0` is 0.0.
+		if (*out == 0.0 && tok.find_first_of(".eE") == std::string_view::npos)
+			*out = 0.0;
+		return SSJ_OK;
 	});
 }
 

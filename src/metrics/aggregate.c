@@ -23,6 +23,8 @@ void ss_agg_init(struct ss_agg *a, enum ss_phase_mode mode)
 {
 	memset(a, 0, sizeof(*a));
 	a->mode = mode;
+	a->stream_entry = SIZE_MAX;
+	a->last_named = SIZE_MAX;
 	results_init(&a->main);
 	results_init(&a->warmup);
 }
@@ -31,34 +33,147 @@ void ss_agg_release(struct ss_agg *a)
 {
 	results_release(&a->main);
 	results_release(&a->warmup);
+	for (size_t i = 0; i < a->nengines; i++)
+		ss_free(a->engines[i].name);
 	ss_free(a->engines);
 	for (size_t i = 0; i < a->ninputs; i++)
 		ss_free(a->inputs[i].name);
 	ss_free(a->inputs);
+	ss_free(a->stream_name);
+	ss_free(a->by_name);
 	memset(a, 0, sizeof(*a));
 }
 
-bool ss_agg_begin_input(struct ss_agg *a, const char *name)
+/* FNV-1a: enough for a table of file names. */
+static size_t name_hash(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return (size_t)h;
+}
+
+static bool name_is(const struct ss_input_info *in, const char *s, size_t n)
+{
+	return strncmp(in->name, s, n) == 0 && in->name[n] == '\0';
+}
+
+/* The slot of `name` in the hash table: its entry's, or a free one. */
+static size_t *name_slot(struct ss_agg *a, const char *s, size_t n)
+{
+	size_t mask = a->by_name_cap - 1, i = name_hash(s, n) & mask;
+
+	while (a->by_name[i] && !name_is(&a->inputs[a->by_name[i] - 1], s, n))
+		i = (i + 1) & mask;
+	return &a->by_name[i];
+}
+
+/* Index every entry by name (the latest entry of a name wins). */
+static bool reindex(struct ss_agg *a, size_t cap)
+{
+	size_t *t = ss_calloc(cap, sizeof(*t));
+
+	if (!t)
+		return false;
+	ss_free(a->by_name);
+	a->by_name = t;
+	a->by_name_cap = cap;
+	for (size_t i = 0; i < a->ninputs; i++)
+		*name_slot(a, a->inputs[i].name, strlen(a->inputs[i].name)) = i + 1;
+	return true;
+}
+
+/* A new entry at the end of `inputs`; SIZE_MAX when out of memory. */
+static size_t new_input(struct ss_agg *a, const char *name, size_t n)
 {
 	struct ss_input_info *in;
-	char *copy = ss_strdup(name);
+	char *copy = ss_strndup(name, n);
 
 	if (!copy)
-		return false;
+		return SIZE_MAX;
 	if (!SS_ALLOC_GROW(a->inputs, a->ninputs + 1, a->inputs_cap)) {
 		ss_free(copy);
-		return false;
+		return SIZE_MAX;
 	}
 	in = &a->inputs[a->ninputs++];
 	memset(in, 0, sizeof(*in));
 	in->name = copy;
+	if (a->ninputs * 2 > a->by_name_cap) {
+		if (!reindex(a, a->by_name_cap ? a->by_name_cap * 2 : 64)) {
+			a->ninputs--;
+			ss_free(copy);
+			return SIZE_MAX;
+		}
+	} else {
+		*name_slot(a, copy, n) = a->ninputs;
+	}
+	return a->ninputs - 1;
+}
+
+/* List the current stream now if it ended without any request. */
+static bool close_stream(struct ss_agg *a)
+{
+	if (a->stream_name && a->stream_seen == 0 && a->stream_entry == SIZE_MAX) {
+		a->stream_entry = new_input(a, a->stream_name, strlen(a->stream_name));
+		if (a->stream_entry == SIZE_MAX)
+			return false;
+		a->inputs[a->stream_entry].empty_stream = true;
+		a->inputs[a->stream_entry].failed = a->stream_failed;
+	}
+	ss_free(a->stream_name);
+	a->stream_name = NULL;
 	return true;
+}
+
+bool ss_agg_begin_input(struct ss_agg *a, const char *name)
+{
+	if (!close_stream(a))
+		return false;
+	a->stream_name = ss_strdup(name);
+	a->stream_entry = SIZE_MAX;
+	a->stream_seen = 0;
+	a->stream_failed = false;
+	return a->stream_name != NULL;
 }
 
 void ss_agg_fail_input(struct ss_agg *a)
 {
-	if (a->ninputs)
-		a->inputs[a->ninputs - 1].failed = true;
+	a->stream_failed = true;
+	if (a->stream_entry != SIZE_MAX)
+		a->inputs[a->stream_entry].failed = true;
+}
+
+/* The entry a request is counted in; false when out of memory. */
+static bool entry_of(struct ss_agg *a, const struct ss_outcome *o, size_t *out)
+{
+	*out = SIZE_MAX;
+	if (o->input) {
+		size_t *slot;
+
+		a->read_enriched = true;
+		a->stream_seen++;
+		if (a->last_named != SIZE_MAX &&
+		    name_is(&a->inputs[a->last_named], o->input, o->input_len)) {
+			*out = a->last_named;
+			return true;
+		}
+		slot = a->by_name_cap ? name_slot(a, o->input, o->input_len) : NULL;
+		*out = slot && *slot ? *slot - 1 : new_input(a, o->input, o->input_len);
+		a->last_named = *out;
+		return *out != SIZE_MAX;
+	}
+	if (!a->stream_name)
+		return true;  /* counted in no input */
+	a->stream_seen++;
+	if (a->stream_entry == SIZE_MAX) {
+		a->stream_entry = new_input(a, a->stream_name, strlen(a->stream_name));
+		if (a->stream_entry == SIZE_MAX)
+			return false;
+		a->inputs[a->stream_entry].failed = a->stream_failed;
+	}
+	*out = a->stream_entry;
+	return true;
 }
 
 static bool hist_add(struct ss_results *r, const int64_t *h, size_t n)
@@ -94,6 +209,7 @@ static bool results_add_ok(struct ss_results *r, const struct ss_outcome *o)
 	r->sum_accepted += o->accepted;
 	r->sum_drafted += o->drafted;
 	if (o->has_steps) {
+		r->ok_with_steps++;
 		r->sum_steps += o->steps;
 		r->sum_accepted_with_steps += o->accepted;
 	}
@@ -126,9 +242,12 @@ static bool count_engine(struct ss_agg *a, const char *name)
 	}
 	if (!SS_ALLOC_GROW(a->engines, a->nengines + 1, a->engines_cap))
 		return false;
-	e = &a->engines[a->nengines++];
+	e = &a->engines[a->nengines];
 	memset(e, 0, sizeof(*e));
-	memcpy(e->name, name, strnlen(name, sizeof(e->name) - 1));
+	e->name = ss_strdup(name);
+	if (!e->name)
+		return false;
+	a->nengines++;
 	e->count = 1;
 	return true;
 }
@@ -136,9 +255,13 @@ static bool count_engine(struct ss_agg *a, const char *name)
 bool ss_agg_add(struct ss_agg *a, const struct ss_outcome *o)
 {
 	struct ss_results *r = target(a, o->phase);
+	size_t entry;
+
+	if (!entry_of(a, o, &entry))
+		return false;
 
 	if (o->status == SS_ST_OK || o->status == SS_ST_ZERO_STEP) {
-		if (!count_engine(a, o->engine))
+		if (!count_engine(a, ss_outcome_engine(o)))
 			return false;
 	}
 	if (r && o->status == SS_ST_OK && !results_add_ok(r, o))
@@ -151,8 +274,8 @@ bool ss_agg_add(struct ss_agg *a, const struct ss_outcome *o)
 		a->status[o->status]++;
 	if ((unsigned)o->phase < SS_PHASE_COUNT)
 		a->phases[o->phase]++;
-	if (a->ninputs) {
-		struct ss_input_info *in = &a->inputs[a->ninputs - 1];
+	if (entry != SIZE_MAX) {
+		struct ss_input_info *in = &a->inputs[entry];
 
 		in->requests++;
 		if ((unsigned)o->kind < SS_KIND_COUNT)
@@ -205,8 +328,11 @@ static bool results_finish(struct ss_results *r)
 				 (unsigned __int128)r->sum_drafted) * 100.0);
 	if (r->zero_step > 0)
 		set_run(r, SS_M_ZERO_STEP_REQUESTS, (double)r->zero_step);
-	if (r->ok > 0) {
+	/* SPEC 3: absent when no ok record has steps (llama.cpp without
+	 * draft_rounds), as AIPerf leaves it out. */
+	if (r->ok_with_steps > 0)
 		set_run(r, SS_M_TOTAL_STEPS, (double)r->sum_steps);
+	if (r->ok > 0) {
 		set_run(r, SS_M_TOTAL_ACCEPTED, (double)r->sum_accepted);
 		set_run(r, SS_M_TOTAL_DRAFT, (double)r->sum_drafted);
 	}
@@ -228,8 +354,36 @@ static int cmp_engine(const void *x, const void *y)
 	return strcmp(a->name, b->name);
 }
 
+/*
+ * Once requests were counted by their source.input, a stream that held
+ * none is an enriched file without a line (an empty shard's partial): not
+ * an input of the report (SPEC 8.1).
+ */
+static bool drop_empty_streams(struct ss_agg *a)
+{
+	size_t k = 0;
+
+	if (!a->read_enriched)
+		return true;
+	for (size_t i = 0; i < a->ninputs; i++) {
+		if (a->inputs[i].empty_stream && a->inputs[i].requests == 0) {
+			ss_free(a->inputs[i].name);
+			continue;
+		}
+		a->inputs[k++] = a->inputs[i];
+	}
+	if (k == a->ninputs)
+		return true;
+	a->ninputs = k;
+	a->last_named = SIZE_MAX;
+	a->stream_entry = SIZE_MAX;
+	return reindex(a, a->by_name_cap ? a->by_name_cap : 64);
+}
+
 bool ss_agg_finish(struct ss_agg *a)
 {
+	if (!close_stream(a) || !drop_empty_streams(a))
+		return false;
 	if (a->nengines > 1)
 		qsort(a->engines, a->nengines, sizeof(*a->engines), cmp_engine);
 	if (!results_finish(&a->main))

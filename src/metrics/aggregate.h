@@ -24,6 +24,7 @@ enum ss_phase_mode { SS_PHASES_PROFILING = 0, SS_PHASES_WARMUP, SS_PHASES_ALL };
 struct ss_results {
 	struct ss_vec_f64 values[SS_M_COUNT];  /* per-request metrics only */
 	__int128 sum_steps, sum_accepted, sum_drafted;
+	uint64_t ok_with_steps;   /* ok records that have a step count */
 	__int128 sum_accepted_with_steps;
 	uint64_t ok;                        /* ok records of the set */
 	uint64_t zero_step;
@@ -36,7 +37,7 @@ struct ss_results {
 };
 
 struct ss_engine_count {
-	char name[SS_ENGINE_NAME_MAX];
+	char *name;                 /* owned; any length (SPEC 2.6) */
 	uint64_t count;
 };
 
@@ -45,6 +46,7 @@ struct ss_input_info {
 	unsigned kinds;      /* bit (1 << enum ss_kind) per kind seen */
 	uint64_t requests;
 	bool failed;         /* the input could not be read (wholly or partly) */
+	bool empty_stream;   /* listed only because a stream of that name held nothing */
 };
 
 struct ss_agg {
@@ -58,20 +60,38 @@ struct ss_agg {
 	size_t nengines, engines_cap;
 	struct ss_input_info *inputs;
 	size_t ninputs, inputs_cap;
+	/* private: the stream being read, and inputs by name (enriched lines) */
+	char *stream_name;
+	size_t stream_entry;        /* index in inputs; SIZE_MAX: not listed yet */
+	uint64_t stream_seen;       /* requests of the stream, enriched ones too */
+	bool stream_failed;
+	bool read_enriched;         /* some request was counted by its source.input */
+	size_t *by_name;            /* hash table of entry index + 1 (0: free) */
+	size_t by_name_cap;         /* a power of two, or 0 */
+	size_t last_named;          /* the entry of the last named request */
 };
 
 void ss_agg_init(struct ss_agg *a, enum ss_phase_mode mode);
 void ss_agg_release(struct ss_agg *a);
-/* Start a new input; its requests follow. false when out of memory. */
+/*
+ * Start a new input stream; its requests follow. The stream is listed in
+ * `inputs` at its first request counted under its own name, or when it ends
+ * (the next ss_agg_begin_input() or ss_agg_finish()) with no request at all.
+ * false when out of memory.
+ */
 bool ss_agg_begin_input(struct ss_agg *a, const char *name);
 /* Mark the current input as failed (it could not be read to its end). */
 void ss_agg_fail_input(struct ss_agg *a);
 /*
- * Add one request's outcome to the current input (outcomes added before any
- * ss_agg_begin_input() are counted in the run but in no input). Uses
- * o->status, phase, kind, engine and, for ok outcomes, has_steps, steps,
- * accepted, drafted, values and hist/hist_len; o->record is not read.
- * false when out of memory.
+ * Add one request's outcome. It is counted under o->input (o->input_len
+ * bytes) when that is set: an enriched line read back (SPEC 8.1) counts
+ * under its source.input, listed in order of first appearance; else under
+ * the current stream (outcomes added before any ss_agg_begin_input() are
+ * counted in the run but in no input). Once a request was counted by its
+ * source.input, streams that held no request at all (enriched files
+ * without a line) are not listed. Uses o->status, phase, kind, engine and,
+ * for ok outcomes, has_steps, steps, accepted, drafted, values and
+ * hist/hist_len; o->record is not read. false when out of memory.
  */
 bool ss_agg_add(struct ss_agg *a, const struct ss_outcome *o);
 /*

@@ -25,7 +25,8 @@ struct ss_outcome {
 	enum ss_kind kind;
 	uint64_t line;
 	char reason[SS_REASON_MAX];      /* empty for ok */
-	char engine[SS_ENGINE_NAME_MAX]; /* ok and zero_step */
+	char engine[SS_ENGINE_NAME_MAX]; /* ok and zero_step (short names) */
+	const char *engine_long;         /* a longer name: borrowed, valid as `hist` */
 	/* For ok records: what the aggregation needs. */
 	bool has_steps;
 	int64_t steps, accepted, drafted;
@@ -38,6 +39,20 @@ struct ss_outcome {
 	size_t metadata_len;            /* 0: none */
 	const char *metrics;            /* a records line's `metrics` object */
 	size_t metrics_len;             /* 0: none */
+	const char *model;              /* the model name (SPEC 7.3), unescaped */
+	size_t model_len;               /* model NULL: none */
+	/* An enriched line read back (SPEC 8.1), borrowed like the views above: */
+	const char *input;              /* its source.input, unescaped; NULL: */
+	size_t input_len;               /*   counted under the stream's name */
+	/* (`line` and `kind` are then its source.line and source.kind) */
+	const char *verbatim;           /* the line, written back unchanged */
+	size_t verbatim_len;            /* verbatim NULL: the line is composed */
 };
+
+/* The outcome's engine name, however long. */
+static inline const char *ss_outcome_engine(const struct ss_outcome *o)
+{
+	return o->engine_long ? o->engine_long : o->engine;
+}
 
 #endif

@@ -31,7 +31,7 @@ const char *ss_status_label(enum ss_status s)
 const char *ss_kind_name(enum ss_kind k)
 {
 	static const char *const names[SS_KIND_COUNT] = {
-		"unknown", "raw", "records", "body", "sse",
+		"unknown", "raw", "records", "body", "sse", "enriched",
 	};
 	return (unsigned)k < SS_KIND_COUNT ? names[k] : "unknown";
 }
@@ -63,6 +63,7 @@ void ss_record_reset(struct ss_record *r)
 	struct ss_vec_i64 h = r->histogram, a = r->per_step_accepted,
 			 d = r->per_step_drafted;
 
+	ss_free(r->engine_long);
 	memset(r, 0, sizeof(*r));
 	h.len = a.len = d.len = 0;
 	r->histogram = h;
@@ -75,6 +76,7 @@ void ss_record_release(struct ss_record *r)
 	SS_VEC_RELEASE(&r->histogram);
 	SS_VEC_RELEASE(&r->per_step_accepted);
 	SS_VEC_RELEASE(&r->per_step_drafted);
+	ss_free(r->engine_long);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -130,8 +132,13 @@ bool ss_record_check(const struct ss_record *r, char *why, size_t whylen)
 			return false;
 		}
 	}
+	if (r->has_per_step_accepted && !r->has_steps) {
+		/* SPEC 2.5 (4, 5): the arrays need a step count to agree with. */
+		snprintf(why, whylen, "per_step_accepted is given without num_spec_steps");
+		return false;
+	}
 	if (r->has_per_step_accepted) {
-		if (!r->has_steps || (int64_t)r->per_step_accepted.len != r->num_spec_steps) {
+		if ((int64_t)r->per_step_accepted.len != r->num_spec_steps) {
 			snprintf(why, whylen,
 				 "per_step_accepted has %zu entries but num_spec_steps is %lld",
 				 r->per_step_accepted.len, (long long)r->num_spec_steps);
@@ -148,8 +155,13 @@ bool ss_record_check(const struct ss_record *r, char *why, size_t whylen)
 			return false;
 		}
 	}
+	if (r->has_per_step_drafted && !r->has_steps) {
+		/* SPEC 2.5 (4, 5): the arrays need a step count to agree with. */
+		snprintf(why, whylen, "per_step_drafted is given without num_spec_steps");
+		return false;
+	}
 	if (r->has_per_step_drafted) {
-		if (!r->has_steps || (int64_t)r->per_step_drafted.len != r->num_spec_steps) {
+		if ((int64_t)r->per_step_drafted.len != r->num_spec_steps) {
 			snprintf(why, whylen,
 				 "per_step_drafted has %zu entries but num_spec_steps is %lld",
 				 r->per_step_drafted.len, (long long)r->num_spec_steps);

@@ -47,6 +47,7 @@ enum ss_kind {
 	SS_KIND_RECORDS,
 	SS_KIND_BODY,
 	SS_KIND_SSE,
+	SS_KIND_ENRICHED,   /* specscan's own per-request line, read back (SPEC 8.1) */
 	SS_KIND_COUNT
 };
 const char *ss_kind_name(enum ss_kind k);
@@ -69,7 +70,13 @@ enum ss_engine ss_engine_from_name(const char *name);
 #define SS_HIST_MAX_BUCKETS (1u << 20)
 
 struct ss_record {
-	char engine[SS_ENGINE_NAME_MAX]; /* NUL-terminated */
+	char engine[SS_ENGINE_NAME_MAX]; /* NUL-terminated (short names) */
+	/*
+	 * A records line's engine string is kept whatever its length (SPEC
+	 * 2.6): one of SS_ENGINE_NAME_MAX bytes or more is here (owned,
+	 * NUL-terminated), else NULL. Read the name with ss_record_engine().
+	 */
+	char *engine_long;
 	bool has_mean_acceptance_length;
 	double mean_acceptance_length;
 	double draft_acceptance_rate;    /* fraction */
@@ -88,6 +95,11 @@ struct ss_record {
 	bool has_per_step_drafted;
 	struct ss_vec_i64 per_step_drafted;
 };
+
+static inline const char *ss_record_engine(const struct ss_record *r)
+{
+	return r->engine_long ? r->engine_long : r->engine;
+}
 
 void ss_record_init(struct ss_record *r);
 void ss_record_reset(struct ss_record *r);

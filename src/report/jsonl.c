@@ -157,7 +157,7 @@ static void add_record(struct ss_buf *b, const struct ss_record *r)
 {
 	ss_buf_addc(b, '{');
 	add_key(b, "engine");
-	ss_report_add_text(b, r->engine, strnlen(r->engine, sizeof(r->engine)));
+	ss_report_add_text(b, ss_record_engine(r), strlen(ss_record_engine(r)));
 	if (r->has_mean_acceptance_length) {
 		ss_buf_addc(b, ',');
 		add_key(b, "mean_acceptance_length");
@@ -210,12 +210,28 @@ void ss_report_jsonl(struct ss_buf *out, struct ssj_parser *parser,
 		     const char *input_name, const struct ss_outcome *o)
 {
 	enum ss_status st = (unsigned)o->status < SS_ST_COUNT ? o->status : SS_ST_UNRECOGNIZED;
+	const char *kind = ss_kind_name(o->kind);
 
+	if (o->verbatim) {
+		/* an enriched line read back is written back unchanged (SPEC 8.1) */
+		ss_buf_add(out, o->verbatim, o->verbatim_len);
+		ss_buf_addc(out, '\n');
+		return;
+	}
 	ss_buf_adds(out, "{\"source\":{\"input\":");
-	ss_report_add_text(out, input_name, strlen(input_name));
+	if (o->input)  /* an enriched line read back keeps its source */
+		ss_report_add_text(out, o->input, o->input_len);
+	else
+		ss_report_add_text(out, input_name, strlen(input_name));
 	ss_buf_adds(out, ",\"line\":");
 	ss_buf_add_u64(out, o->line);
+	ss_buf_adds(out, ",\"kind\":");
+	ss_report_add_text(out, kind, strlen(kind));
 	ss_buf_addc(out, '}');
+	if (o->model) {
+		ss_buf_adds(out, ",\"model\":");
+		ss_report_add_text(out, o->model, o->model_len);
+	}
 
 	if (o->metadata_len) {
 		ss_buf_adds(out, ",\"metadata\":");

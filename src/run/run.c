@@ -17,6 +17,13 @@
 /* Bytes of text per batch: large enough to amortise hand-offs, small
  * enough to stay in cache and keep memory bounded. */
 #define BATCH_TARGET ((size_t)2 << 20)
+/*
+ * A batch this large holds a line far over the target: it is the only one
+ * in flight (no batch is read until it is collected), so however many
+ * threads run, one huge line is parsed at a time and memory stays within
+ * README's bound (64 MiB + 32 MiB x threads + 16 x record limit).
+ */
+#define BIG_BATCH (2 * BATCH_TARGET)
 
 /* How much nicer than the reader the workers are (see pool.c). */
 #define WORKER_NICE 5
@@ -31,10 +38,17 @@ struct slot {
 	struct ss_outcome *outs;
 	size_t nouts, outs_cap;
 	size_t *hist_off;          /* per outcome, into hists; SIZE_MAX: none */
+	size_t *eng_off;           /* per outcome, into engines; SIZE_MAX: none */
+	size_t eng_cap;
+	struct ss_buf engines;     /* long engine names (SPEC 2.6), NUL-ended */
 	size_t hist_cap;
 	struct ss_vec_i64 hists;
+	size_t *name_off;          /* per outcome, into names; SIZE_MAX: none */
+	size_t name_cap;
+	struct ss_buf names;       /* enriched lines' source.input, NUL-separated */
 	struct ss_buf jsonl;
 	bool nomem;
+	bool big;                  /* batch.len > BIG_BATCH */
 };
 
 struct worker {
@@ -58,7 +72,11 @@ static void slot_release(struct slot *s)
 	ss_free(s->fail_reason);
 	ss_free(s->outs);
 	ss_free(s->hist_off);
+	ss_free(s->eng_off);
+	ss_buf_release(&s->engines);
 	SS_VEC_RELEASE(&s->hists);
+	ss_free(s->name_off);
+	ss_buf_release(&s->names);
 	ss_buf_release(&s->jsonl);
 }
 
@@ -71,6 +89,8 @@ static void slot_clear(struct slot *s)
 	s->first_of_input = s->input_failed = s->nomem = false;
 	s->nouts = 0;
 	s->hists.len = 0;
+	ss_buf_reset(&s->engines);
+	ss_buf_reset(&s->names);
 	ss_buf_reset(&s->jsonl);
 }
 
@@ -114,7 +134,9 @@ static bool grow_outs(struct slot *s)
 	size_t need = s->nouts + 1;
 
 	return SS_ALLOC_GROW(s->outs, need, s->outs_cap) &&
-	       SS_ALLOC_GROW(s->hist_off, need, s->hist_cap);
+	       SS_ALLOC_GROW(s->hist_off, need, s->hist_cap) &&
+	       SS_ALLOC_GROW(s->eng_off, need, s->eng_cap) &&
+	       SS_ALLOC_GROW(s->name_off, need, s->name_cap);
 }
 
 /* Process every request of a slot's batch. */
@@ -160,10 +182,27 @@ static void process_slot(struct worker *w, struct slot *s, const struct ss_run_c
 				if (!SS_VEC_PUSH(&s->hists, o->hist[k]))
 					goto nomem;
 		}
+		s->eng_off[s->nouts] = SIZE_MAX;
+		if (o->engine_long) {
+			s->eng_off[s->nouts] = s->engines.len;
+			ss_buf_add(&s->engines, o->engine_long, strlen(o->engine_long) + 1);
+			if (s->engines.failed)
+				goto nomem;
+		}
+		s->name_off[s->nouts] = SIZE_MAX;
+		if (o->input) {
+			s->name_off[s->nouts] = s->names.len;
+			ss_buf_add(&s->names, o->input, o->input_len);
+			ss_buf_addc(&s->names, '\0');
+			if (s->names.failed)
+				goto nomem;
+		}
 		/* The borrowed views die with the processor's next request. */
+		o->engine_long = NULL;
 		o->hist = NULL;
 		o->record = NULL;
 		o->metadata = o->metrics = NULL;
+		o->model = o->input = o->verbatim = NULL;
 		s->nouts++;
 	}
 	return;
@@ -217,6 +256,10 @@ static bool fill_slot(struct reader *r, struct slot *s, struct ss_msg *msg)
 		}
 		if (n == SS_NEXT_FATAL) {
 			ss_msg_error(msg, "out of memory");
+			r->fatal = r->done = true;
+			return false;
+		}
+		if (n == SS_NEXT_REFUSED) {   /* said why; nothing may be written */
 			r->fatal = r->done = true;
 			return false;
 		}
@@ -276,12 +319,19 @@ static bool collect_slot(const struct ss_run_cfg *cfg, struct slot *s, struct ss
 
 		if (s->hist_off[i] != SIZE_MAX)
 			o->hist = s->hists.v + s->hist_off[i];
+		if (s->eng_off[i] != SIZE_MAX)
+			o->engine_long = s->engines.data + s->eng_off[i];
+		if (s->name_off[i] != SIZE_MAX) {
+			o->input = s->names.data + s->name_off[i];
+			o->input_len = strlen(o->input);
+		}
 		if (!ss_agg_add(agg, o))
 			return false;
 		if (o->status != SS_ST_OK) {
 			if (is_problem(o->status) || msg->verbosity > 0)
 				ss_msg_request(msg, (unsigned)o->status,
-					       ss_status_name(o->status), s->name, o->line,
+					       ss_status_name(o->status),
+					       o->input ? o->input : s->name, o->line,
 					       o->reason);
 		}
 	}
@@ -301,7 +351,13 @@ static bool collect_slot(const struct ss_run_cfg *cfg, struct slot *s, struct ss
 enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 			  struct ss_msg *msg)
 {
-	struct ss_inputs_opts iopts = {cfg->recursive};
+	struct ss_inputs_opts iopts = {.recursive = cfg->recursive,
+				       .stop = cfg->stop,
+				       .zstd_window_log = cfg->zstd_window_log,
+				       .spool_limit = cfg->spool_limit,
+				       .outputs = cfg->outputs,
+				       .shard_index = cfg->shard_index,
+				       .shard_count = cfg->shard_count};
 	struct reader r;
 	struct run_ctx rc;
 	struct ss_pool_ops ops;
@@ -310,6 +366,7 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 	size_t nthreads = cfg->threads > 1 ? (size_t)cfg->threads : 1;
 	size_t nslots = nthreads * 2 + 2;
 	bool fatal = false, sink_failed = false, interrupted = false;
+	size_t big_inflight = 0;
 	enum ss_framing framing = cfg->force_kind == SS_KIND_SSE ? SS_FRAMING_SSE
 				  : cfg->force_kind == SS_KIND_UNKNOWN ? SS_FRAMING_AUTO
 								       : SS_FRAMING_JSONL;
@@ -328,6 +385,8 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 	pool = rc.slots ? ss_pool_new(nslots, nthreads, &ops) : NULL;
 	r.it = ss_inputs_new(cfg->paths, cfg->npaths, &iopts, msg);
 	r.framer = ss_framer_new(cfg->max_record, framing);
+	if (r.framer)
+		ss_framer_set_stop(r.framer, cfg->stop);
 	if (!rc.slots || !pool || !r.it || !r.framer) {
 		ss_msg_error(msg, "out of memory");
 		fatal = true;
@@ -347,10 +406,14 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 		}
 		if (sink_failed)
 			break;  /* the records cannot be written: nothing will be */
-		/* Keep every slot busy while there is input. */
-		while (!r.done && !fatal && ss_pool_can_submit(pool)) {
-			if (!fill_slot(&r, &rc.slots[ss_pool_slot_to_fill(pool)], msg))
+		/* Keep every slot busy while there is input (one big batch alone). */
+		while (!r.done && !fatal && ss_pool_can_submit(pool) && big_inflight == 0) {
+			struct slot *fs = &rc.slots[ss_pool_slot_to_fill(pool)];
+
+			if (!fill_slot(&r, fs, msg))
 				break;
+			fs->big = fs->batch.len > BIG_BATCH;
+			big_inflight += fs->big;
 			ss_pool_submit(pool);
 			if (cfg->stop && *cfg->stop)
 				break;
@@ -363,6 +426,14 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 			if (!fatal && !collect_slot(cfg, s, agg, msg, &sink_failed)) {
 				ss_msg_error(msg, "out of memory");
 				fatal = true;
+			}
+			if (s->big) {
+				/* Give the huge line's memory back now, not when
+				 * the ring comes round to this slot again. */
+				ss_batch_reset(&s->batch);
+				ss_buf_release(&s->jsonl);
+				big_inflight--;
+				s->big = false;
 			}
 			ss_pool_release_oldest(pool);
 		}

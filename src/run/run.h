@@ -14,6 +14,7 @@
 
 #include "engines/request.h"
 #include "metrics/aggregate.h"
+#include "util/fileid.h"
 #include "util/msg.h"
 
 enum ss_run_status {
@@ -29,6 +30,7 @@ struct ss_run_cfg {
 	const char *const *paths;
 	size_t npaths;
 	bool recursive;
+	size_t shard_index, shard_count; /* shard_count 0: all inputs */
 	enum ss_kind force_kind;
 	enum ss_engine only_engine;
 	size_t max_record;
@@ -38,6 +40,9 @@ struct ss_run_cfg {
 	void *sink_ctx;
 	bool progress;
 	volatile sig_atomic_t *stop;   /* set by a signal handler */
+	unsigned zstd_window_log;      /* 0: libzstd's default */
+	uint64_t spool_limit;          /* 0: none */
+	const struct ss_fileids *outputs; /* inputs that are outputs are refused */
 	bool full_parse;               /* testing: no substring filter */
 };
 

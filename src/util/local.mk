@@ -7,7 +7,10 @@ libspecscan_la_SOURCES += \
 	src/util/grow.c src/util/grow.h \
 	src/util/msg.c src/util/msg.h \
 	src/util/ratio.c src/util/ratio.h \
-	src/util/text.c src/util/text.h
+	src/util/text.c src/util/text.h \
+	src/util/memplan.c src/util/memplan.h \
+	src/util/fileid.c src/util/fileid.h \
+	src/util/stdfds.c src/util/stdfds.h
 
 check_PROGRAMS += tests/unit/test_ratio
 TESTS += tests/unit/test_ratio
@@ -15,3 +18,10 @@ tests_unit_test_ratio_SOURCES = tests/unit/test_ratio.c
 tests_unit_test_ratio_CFLAGS = $(SS_TEST_CFLAGS)
 tests_unit_test_ratio_LDADD = $(SS_TEST_LIBS)
 nodist_EXTRA_tests_unit_test_ratio_SOURCES = src/cli/force-cxx-link.cxx
+
+check_PROGRAMS += tests/unit/test_memplan
+TESTS += tests/unit/test_memplan
+tests_unit_test_memplan_SOURCES = tests/unit/test_memplan.c
+tests_unit_test_memplan_CFLAGS = $(SS_TEST_CFLAGS)
+tests_unit_test_memplan_LDADD = $(SS_TEST_LIBS)
+nodist_EXTRA_tests_unit_test_memplan_SOURCES = src/cli/force-cxx-link.cxx

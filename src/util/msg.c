@@ -3,6 +3,8 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "util/alloc.h"
+
 void ss_msg_init(struct ss_msg *m, FILE *out, int verbosity)
 {
 	memset(m, 0, sizeof(*m));
@@ -10,12 +12,106 @@ void ss_msg_init(struct ss_msg *m, FILE *out, int verbosity)
 	m->verbosity = verbosity;
 }
 
+/*
+ * Length of the valid UTF-8 sequence at p (n bytes left) that is safe on a
+ * terminal; 0 when the byte at p must be escaped: an invalid, overlong or
+ * truncated sequence, a surrogate, a C1 control (U+0080..U+009F: 0x9B is
+ * a CSI to many terminals) or a bidirectional override (U+202A..U+202E,
+ * U+2066..U+2069), which could make a name read as something else.
+ */
+static size_t safe_utf8(const unsigned char *p, size_t n)
+{
+	unsigned c = p[0];
+	size_t len, i;
+	uint32_t cp;
+
+	if (c < 0xC2 || c > 0xF4)
+		return 0;
+	len = c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+	if (n < len)
+		return 0;
+	cp = c & (0x7F >> len);
+	for (i = 1; i < len; i++) {
+		if ((p[i] & 0xC0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (p[i] & 0x3F);
+	}
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+	    (cp >= 0xD800 && cp <= 0xDFFF) || (cp >= 0x80 && cp <= 0x9F) ||
+	    (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069))
+		return 0;
+	return len;
+}
+
+void ss_msg_put_escaped(FILE *out, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + n;
+
+	while (p < end) {
+		const unsigned char *run = p;
+		size_t k;
+
+		/* Printable ASCII and safe UTF-8 go out as they are. */
+		while (p < end) {
+			if (*p >= 0x20 && *p < 0x7F && *p != '\\')
+				p++;
+			else if (*p >= 0x80 && (k = safe_utf8(p, (size_t)(end - p))) > 0)
+				p += k;
+			else
+				break;
+		}
+		if (p > run)
+			fwrite(run, 1, (size_t)(p - run), out);
+		if (p == end)
+			break;
+		switch (*p) {
+		case '\\': fputs("\\\\", out); break;
+		case '\a': fputs("\\a", out); break;
+		case '\b': fputs("\\b", out); break;
+		case '\t': fputs("\\t", out); break;
+		case '\n': fputs("\\n", out); break;
+		case '\v': fputs("\\v", out); break;
+		case '\f': fputs("\\f", out); break;
+		case '\r': fputs("\\r", out); break;
+		default: fprintf(out, "\\%03o", (unsigned)*p); break;
+		}
+		p++;
+	}
+}
+
+/*
+ * Every message is formatted whole, then written escaped (as git quotes
+ * paths): names and reasons come from inputs (archive members, paths,
+ * records), and a raw newline or escape sequence in one could forge a
+ * line or drive the terminal.
+ */
 static void vsay(struct ss_msg *m, const char *fmt, va_list ap)
 {
+	char small[1024], *text = small;
+	va_list ap2;
+	int n;
+
+	va_copy(ap2, ap);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
+	if (n < 0) {
+		va_end(ap2);
+		return;
+	}
+	if ((size_t)n >= sizeof(small)) {
+		text = ss_malloc((size_t)n + 1);
+		if (text)
+			vsnprintf(text, (size_t)n + 1, fmt, ap2);
+		else
+			text = small;   /* out of memory: the message cut short */
+	}
+	va_end(ap2);
 	fputs("specscan: ", m->out);
-	vfprintf(m->out, fmt, ap);
+	ss_msg_put_escaped(m->out, text, text == small && (size_t)n >= sizeof(small)
+				   ? sizeof(small) - 1 : (size_t)n);
 	fputc('\n', m->out);
 	fflush(m->out);
+	if (text != small)
+		ss_free(text);
 }
 
 void ss_msg_error(struct ss_msg *m, const char *fmt, ...)
@@ -65,9 +161,14 @@ void ss_msg_request(struct ss_msg *m, unsigned kind, const char *kind_name,
 	if (m->verbosity < SS_VERBOSE && m->shown[kind] >= SS_MSG_REQUEST_LIMIT)
 		return;
 	m->shown[kind]++;
-	fprintf(m->out, "specscan: %s:%llu: %s%s%s\n", place,
-		(unsigned long long)line, kind_name, reason && *reason ? ": " : "",
-		reason ? reason : "");
+	fputs("specscan: ", m->out);
+	ss_msg_put_escaped(m->out, place, strlen(place));
+	fprintf(m->out, ":%llu: %s", (unsigned long long)line, kind_name);
+	if (reason && *reason) {
+		fputs(": ", m->out);
+		ss_msg_put_escaped(m->out, reason, strlen(reason));
+	}
+	fputc('\n', m->out);
 }
 
 void ss_msg_summary(struct ss_msg *m)

@@ -46,6 +46,14 @@ void ss_msg_info(struct ss_msg *m, const char *fmt, ...)
  */
 void ss_msg_request(struct ss_msg *m, unsigned kind, const char *kind_name,
 		    const char *place, uint64_t line, const char *reason);
+/*
+ * Write n bytes of s to out with control characters, backslashes, invalid
+ * UTF-8 and terminal-unsafe code points (C1 controls, bidi overrides)
+ * escaped as git quotes paths: \n, \t, \033, \377, \\. Every message of
+ * this module goes through it; anything else that prints input-derived
+ * text on a terminal should too.
+ */
+void ss_msg_put_escaped(FILE *out, const char *s, size_t n);
 /* One line per kind whose messages were cut short. */
 void ss_msg_summary(struct ss_msg *m);
 

@@ -240,8 +240,11 @@ def expected_metrics(recs, zero_steps=0):
     tot_acc = sum(r.acc for r in recs)
     tot_dr = sum(r.drafted for r in recs)
     acc_steps = sum(r.acc for r in recs if r.steps is not None)
-    if recs:
+    # SPEC 3: absent when no ok record has steps (llama.cpp without
+    # draft_rounds), as AIPerf omits it.
+    if any(r.steps is not None for r in recs):
         out["total_spec_decode_steps"] = {"avg": tot_steps}
+    if recs:
         out["total_accepted_draft_tokens"] = {"avg": tot_acc}
         out["total_draft_tokens"] = {"avg": tot_dr}
     if tot_steps:

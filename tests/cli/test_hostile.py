@@ -654,7 +654,16 @@ def test_fixture_accounting(c):
         accounting(c, rel + " (gzip)", [c.path("acct.gz", gzip.compress(data))])
         accounting(c, rel + " (zstd)", [c.path("acct.zst", zstd_frame(data))])
     for d in dirs:
-        accounting(c, os.path.relpath(d, top) + "/ -r", ["-r", d])
+        # SPEC 1.1: -r reads only artifact directories; a tree without one
+        # is an input error that says so (nothing readable: exit 3).
+        has_art = any(f in ("profile_export_raw.jsonl", "profile_export.jsonl")
+                      for _, _, fs in os.walk(d) for f in fs)
+        if has_art:
+            accounting(c, os.path.relpath(d, top) + "/ -r", ["-r", d])
+        else:
+            r = run(["-r", d])
+            check(os.path.relpath(d, top) + "/ -r: no artifact directory", r.rc == 3 and
+                  "no AIPerf artifact directory" in r.err, "(rc %d: %s)" % (r.rc, r.err[-300:]))
     accounting(c, "all files", files)
     check("fixture accounting: some files", len(files) > 0)
 

@@ -12,7 +12,11 @@ from sslib import SRCDIR, Case, main, run
 
 SPEC5 = ["format", "json", "csv", "records", "output-dir", "table", "no-table", "phase",
          "engine", "input-kind", "recursive", "max-record-size", "threads", "progress",
-         "no-progress", "strict", "force", "quiet", "verbose", "help", "version"]
+         "no-progress", "strict", "force", "quiet", "verbose", "help", "version",
+         # issue 13 (README "Reliability"): resource limits
+         "memory-limit", "spool-limit", "zstd-window-log",
+         # SPEC 8.2
+         "shard", "list-inputs"]
 
 
 def help_options():

@@ -14,6 +14,7 @@ Lines of the sample and their expected statuses (SPEC 2.1):
   9 profiling no_stats   non-streaming body, speculative_decoding null
 """
 
+import json
 import os
 import re
 import subprocess
@@ -226,7 +227,17 @@ class Sample(Case):
         src_lines = open(SAMPLE, "rb").read().decode("utf-8").split("\n")
         for i, o in enumerate(out, 1):
             where = "line %d" % i
-            self.assertEqual(o["source"], {"input": self.input, "line": i}, where)
+            # SPEC 4.4: the line kind, unknown for a line that is not JSON
+            kind = "unknown" if STATUS_BY_LINE[i] == "unparsable" else "raw"
+            self.assertEqual(o["source"], {"input": self.input, "line": i, "kind": kind}, where)
+            # SPEC 7.3's model: a raw line's payload.model, as the line says it
+            try:
+                model = json.loads(src_lines[i - 1]).get("payload", {}).get("model")
+            except ValueError:
+                model = None
+            self.assertEqual(o.get("model"), model, where)
+            if model:
+                self.assertEqual(list(o)[:2], ["source", "model"], where)
             self.assertEqual(o["spec_decode_status"], STATUS_BY_LINE[i], where)
             if STATUS_BY_LINE[i] == "ok":
                 self.assertNotIn("spec_decode_reason", o, where)

@@ -4,13 +4,15 @@
  * selection and spooling) on arbitrary bytes, every stream it yields read
  * to its end through the framer.
  *
- * The bytes are given twice: as a seekable file (a memfd, named through
- * /proc/self/fd) and as standard input fed by a pipe, since zip and 7z
- * take other paths when they can seek. Oracles beyond "no crash, no leak":
+ * The bytes are given as a seekable file (a memfd, named through
+ * /proc/self/fd) or as standard input fed by a pipe (zip and 7z take other
+ * paths when they can seek): one of the two per run, chosen by the input's
+ * length, so a run stays fast. Oracles beyond "no crash, no leak":
  * the iterator never reports running out of memory, ends after a bounded
  * number of steps, and every stream ends with END or ERROR. Decompression
- * bombs are cut off after a fixed number of decoded bytes per run, so a
- * run stays short.
+ * bombs are cut off after 256 KiB of decoded bytes per run (the framer
+ * window and record limit are small too), so a run stays short: thousands
+ * of runs a second, not tens.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -27,7 +29,7 @@
 #include "util/msg.h"
 
 #define CHECK(c) do { if (!(c)) __builtin_trap(); } while (0)
-#define DECODED_CAP ((size_t)8 << 20)
+#define DECODED_CAP ((size_t)256 << 10)
 #define MAX_STEPS 10000
 
 /* A stream that reads another (borrowed) up to a budget of bytes. */
@@ -66,7 +68,7 @@ static FILE *devnull;
 static void read_all(const char *path)
 {
 	const char *paths[1] = {path};
-	struct ss_inputs_opts opts = {false};
+	struct ss_inputs_opts opts = {.recursive = false};
 	struct ss_msg msg;
 	struct ss_inputs *it;
 	struct ss_framer *f;
@@ -75,11 +77,11 @@ static void read_all(const char *path)
 
 	ss_msg_init(&msg, devnull, SS_NORMAL);
 	it = ss_inputs_new(paths, path ? 1 : 0, &opts, &msg);
-	f = ss_framer_new((size_t)1 << 20, SS_FRAMING_AUTO);
+	f = ss_framer_new((size_t)64 << 10, SS_FRAMING_AUTO);
 	ss_batch_init(&b);
 	if (!it || !f)
 		goto out;
-	ss_framer_set_window(f, (size_t)64 << 10);
+	ss_framer_set_window(f, (size_t)16 << 10);
 	for (int steps = 0;; steps++) {
 		struct ss_stream *s;
 		const char *name;
@@ -104,7 +106,7 @@ static void read_all(const char *path)
 		ss_framer_start(f, &c.s);
 		do {
 			ss_batch_reset(&b);
-			r = ss_framer_fill(f, &b, (size_t)1 << 20);
+			r = ss_framer_fill(f, &b, (size_t)64 << 10);
 		} while (r == SS_FILL_MORE);
 		CHECK(r != SS_FILL_NOMEM);
 		CHECK(c.s.peek == NULL);   /* the framer never peeks */
@@ -194,7 +196,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!devnull)
 			abort();
 	}
-	run_file(data, size);
-	run_pipe(data, size);
+	if (size & 1)
+		run_pipe(data, size);
+	else
+		run_file(data, size);
 	return 0;
 }

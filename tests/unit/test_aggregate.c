@@ -2,6 +2,8 @@
 #include "fixtures_records.h"
 
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "metrics/aggregate.h"
 #include "util/alloc.h"
@@ -295,8 +297,10 @@ static void test_without_steps(void **state)
 	assert_false(a.main.has[SS_M_ACCEPTANCE_LENGTH]);
 	assert_true(a.main.has[SS_M_OVERALL_DAR]);
 	assert_double_is(a.main.stats[SS_M_OVERALL_DAR].avg, 0.0);
-	assert_true(a.main.has[SS_M_TOTAL_STEPS]);
-	assert_double_is(a.main.stats[SS_M_TOTAL_STEPS].avg, 0.0);
+	/* SPEC 3: no ok record has steps, so no total (AIPerf omits it). */
+	assert_false(a.main.has[SS_M_TOTAL_STEPS]);
+	assert_true(a.main.has[SS_M_TOTAL_DRAFT]);
+	assert_double_is(a.main.stats[SS_M_TOTAL_DRAFT].avg, 4.0);
 	assert_int_equal(a.main.hist_len, 0);
 	ss_agg_release(&a);
 }
@@ -343,6 +347,75 @@ static void test_out_of_memory(void **state)
 	assert_true(done);
 }
 
+/* An outcome counted under `name` (an enriched line read back, SPEC 8.1). */
+static void add_named(struct ss_agg *a, const char *name, enum ss_kind kind)
+{
+	struct ss_outcome o;
+
+	fx_outcome_status(&o, SS_ST_NO_STATS, SS_PHASE_PROFILING, kind, NULL);
+	o.input = name;
+	o.input_len = strlen(name);
+	assert_true(ss_agg_add(a, &o));
+}
+
+static void test_named_inputs(void **state)
+{
+	struct ss_agg a;
+	struct ss_outcome o;
+	char many[16];
+
+	(void)state;
+	ss_agg_init(&a, SS_PHASES_PROFILING);
+	assert_true(ss_agg_begin_input(&a, "part-0"));
+	add_named(&a, "a.jsonl", SS_KIND_RAW);
+	add_named(&a, "b.sse", SS_KIND_SSE);
+	assert_true(ss_agg_begin_input(&a, "part-1"));
+	add_named(&a, "b.sse", SS_KIND_SSE);
+	add_named(&a, "a.jsonl", SS_KIND_RAW);  /* not consecutive: still a.jsonl's */
+	/* a broken enriched line: counted under the file it is in */
+	fx_outcome_status(&o, SS_ST_MALFORMED, SS_PHASE_PROFILING, SS_KIND_ENRICHED, "bad");
+	assert_true(ss_agg_add(&a, &o));
+	assert_true(ss_agg_begin_input(&a, "part-2"));  /* an empty partial */
+	/* enough names to grow the table */
+	assert_true(ss_agg_begin_input(&a, "part-3"));
+	for (int i = 0; i < 100; i++) {
+		snprintf(many, sizeof(many), "m%d", i);
+		add_named(&a, many, SS_KIND_BODY);
+	}
+	add_named(&a, "m7", SS_KIND_RECORDS);
+	assert_true(ss_agg_finish(&a));
+
+	assert_int_equal(a.total, 106);
+	assert_int_equal(a.ninputs, 103);
+	assert_string_equal(a.inputs[0].name, "a.jsonl");
+	assert_int_equal(a.inputs[0].requests, 2);
+	assert_string_equal(ss_input_kind_name(&a.inputs[0]), "raw");
+	assert_string_equal(a.inputs[1].name, "b.sse");
+	assert_int_equal(a.inputs[1].requests, 2);
+	assert_string_equal(a.inputs[2].name, "part-1");
+	assert_int_equal(a.inputs[2].requests, 1);
+	assert_string_equal(ss_input_kind_name(&a.inputs[2]), "enriched");
+	assert_string_equal(a.inputs[3].name, "m0");
+	assert_string_equal(a.inputs[10].name, "m7");
+	assert_int_equal(a.inputs[10].requests, 2);
+	assert_string_equal(ss_input_kind_name(&a.inputs[10]), "mixed");
+	assert_string_equal(a.inputs[102].name, "m99");
+	ss_agg_release(&a);
+
+	/* without enriched lines, an input that held nothing is listed */
+	ss_agg_init(&a, SS_PHASES_PROFILING);
+	assert_true(ss_agg_begin_input(&a, "empty.jsonl"));
+	assert_true(ss_agg_begin_input(&a, "x.jsonl"));
+	fx_outcome_status(&o, SS_ST_NO_STATS, SS_PHASE_PROFILING, SS_KIND_BODY, NULL);
+	assert_true(ss_agg_add(&a, &o));
+	assert_true(ss_agg_finish(&a));
+	assert_int_equal(a.ninputs, 2);
+	assert_string_equal(a.inputs[0].name, "empty.jsonl");
+	assert_int_equal(a.inputs[0].requests, 0);
+	assert_string_equal(a.inputs[1].name, "x.jsonl");
+	ss_agg_release(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -351,6 +424,7 @@ int main(void)
 		cmocka_unit_test(test_values_without_steps),
 		cmocka_unit_test(test_values_huge_counts),
 		cmocka_unit_test(test_two_records),
+		cmocka_unit_test(test_named_inputs),
 		cmocka_unit_test(test_phases),
 		cmocka_unit_test(test_zero_step_and_statuses),
 		cmocka_unit_test(test_without_steps),

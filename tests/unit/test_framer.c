@@ -206,8 +206,12 @@ static void test_sse_oversize(void **state)
 {
 	(void)state;
 	/*
-	 * max 20: the first stream's events hold 18 + 7 bytes; the third has
-	 * a data line far over the limit (a long line for small windows).
+	 * max 30. A stream's size (SPEC 1.2) is its events' field lines with
+	 * their line ends plus each event's closing blank line, [DONE] event
+	 * included: the first stream is (26+1)+1 + (14+1)+1 + (12+1)+1 = 58
+	 * bytes, oversize; the second (14+1)+1 + (12+1)+1 = 30, exactly the
+	 * limit; the third has a data line far over the limit (a long line for
+	 * small windows); the last, cut by the end of input, is 14+1 = 15.
 	 */
 	check("data: {\"a\":\"0123456789\"}\n"                        /* 1 */
 	      "\n"
@@ -227,11 +231,20 @@ static void test_sse_oversize(void **state)
 	      "\n"
 	      ": a comment longer than the limit, which is just skipped\n"
 	      "data: {\"f\":3}\n",                                    /* 18 */
-	      20, SS_FRAMING_AUTO,
+	      30, SS_FRAMING_AUTO,
 	      "1:OVERSIZE\n7:{\"c\":1}\n11:OVERSIZE\n18:{\"f\":3}\n", true);
 	/* an oversize stream that ends at EOF */
 	check("data: 0123456789\ndata: 0123456789\n", 15, SS_FRAMING_SSE,
 	      "1:OVERSIZE\n", true);
+	/*
+	 * Keep-alive events (no data) and comments do not count: the stream
+	 * is (8+1)+1 + (12+1)+1 = 24 bytes with a limit of 24; one more byte
+	 * in its data line makes it oversize.
+	 */
+	check("data: {}\n\n: ping\nevent: ping\n\ndata:\n\ndata: [DONE]\n\n", 24,
+	      SS_FRAMING_SSE, "1:{}\n", true);
+	check("data: { }\n\n: ping\nevent: ping\n\ndata:\n\ndata: [DONE]\n\n", 24,
+	      SS_FRAMING_SSE, "1:OVERSIZE\n", true);
 }
 
 static void test_error_keeps_good_requests(void **state)

@@ -194,7 +194,7 @@ static void read_all(struct ss_buf *t, struct ss_stream *s)
 /* Transcript of all inputs; names under tmpdir are shown relative. */
 static void run(struct result *res, const char *const *paths, size_t n, bool recursive)
 {
-	struct ss_inputs_opts o = {recursive};
+	struct ss_inputs_opts o = {.recursive = recursive};
 	struct ss_buf t = SS_BUF_INIT;
 	struct ss_msg msg;
 	struct ss_inputs *it;
@@ -538,14 +538,15 @@ static void test_directories(void **state)
 
 	(void)state;
 	make_tree();
-	/* -r: byte-wise path order ('.' < '/'), one file per artifact dir */
+	/*
+	 * -r: byte-wise path order, one file per artifact dir, and nothing
+	 * else: the loose a.x.jsonl and z.jsonl.gz are not inputs (SPEC 1.1)
+	 */
 	p[0] = tpath("tree");
 	expect(p, 1, true,
-	       "tree/a.x.jsonl=AX\n\n"
 	       "tree/a/profile_export_raw.jsonl=ARAW\n\n"
 	       "tree/b/profile_export.jsonl=B\n\n"
-	       "tree/c/d/profile_export_raw.jsonl=CD\n\n"
-	       "tree/z.jsonl.gz=Z\n\n");
+	       "tree/c/d/profile_export_raw.jsonl=CD\n\n");
 	/* an artifact directory, with or without -r, and a trailing slash */
 	p[0] = tpath("tree/a/");
 	p[1] = tpath("tree/b");
@@ -567,11 +568,11 @@ static void test_directories(void **state)
 	assert_string_equal(r.msgs, want);
 	ss_free(r.text);
 	free(r.msgs);
-	/* an empty tree gives a warning and no input */
+	/* a tree without artifact directories is a failed input that says so */
 	p[0] = tpath("tree/e");
 	run(&r, p, 1, true);
-	assert_string_equal(r.text, "");
-	assert_non_null(strstr(r.msgs, "no input files found"));
+	assert_string_equal(r.text, "FAILED tree/e\n");
+	assert_non_null(strstr(r.msgs, "no AIPerf artifact directory found below it"));
 	ss_free(r.text);
 	free(r.msgs);
 }
@@ -616,7 +617,7 @@ static void test_out_of_memory(void **state)
 	p[1] = tpath("tree");
 	p[2] = tpath("two.jsonl");   /* zstd, from test_zstd_gzip */
 	for (n = 1; n < 1000; n++) {
-		struct ss_inputs_opts o = {true};
+		struct ss_inputs_opts o = {.recursive = true};
 		struct ss_msg msg;
 		struct ss_inputs *it;
 		bool fatal = false;

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "json/json.h"
@@ -178,6 +179,31 @@ static void test_doubles(void **state)
 	assert_int_equal(n.st, SSJ_ERANGE);
 	assert_int_equal(parse(ps, "{\"x\":\"1\"}", read_double, &n), SSJ_OK);
 	assert_int_equal(n.st, SSJ_ETYPE);
+	/*
+	 * More than 19 significant digits, correctly rounded (simdjson
+	 * 3.0.1 misread the first as 1.49e-10). The expected doubles are
+	 * the nearest ones, written exactly: 1/3 to 17 digits; 1 + 2^-53
+	 * plus a little is past the midpoint and rounds up to 1 + 2^-52,
+	 * the midpoint itself rounds to even (1.0).
+	 */
+	assert_int_equal(parse(ps, "{\"x\":0.33333333333333333333333333333}", read_double, &n), SSJ_OK);
+	assert_int_equal(n.st, SSJ_OK);
+	assert_true(n.d == 0.33333333333333331);
+	assert_int_equal(parse(ps, "{\"x\":1.00000000000000011102230246251565404236316680908203126}",
+			       read_double, &n), SSJ_OK);
+	assert_true(n.d == 1.0000000000000002220446049250313);
+	assert_int_equal(parse(ps, "{\"x\":1.00000000000000011102230246251565404236316680908203125}",
+			       read_double, &n), SSJ_OK);
+	assert_true(n.d == 1.0);
+	assert_int_equal(parse(ps, "{\"x\":1234567890123456789012345678e-27}", read_double, &n), SSJ_OK);
+	assert_true(n.d == 1.234567890123456789);
+	assert_int_equal(parse(ps, "{\"x\":10000000000000000000000000000000e400}", read_double, &n), SSJ_OK);
+	assert_int_equal(n.st, SSJ_ERANGE);
+	/* An integer literal converts exactly: -0 is +0.0. */
+	assert_int_equal(parse(ps, "{\"x\":-0}", read_double, &n), SSJ_OK);
+	assert_true(n.d == 0.0 && !signbit(n.d));
+	assert_int_equal(parse(ps, "{\"x\":-0.0}", read_double, &n), SSJ_OK);
+	assert_true(n.d == 0.0 && signbit(n.d));
 	ssj_parser_free(ps);
 }
 

@@ -29,7 +29,22 @@ static bool plain(bool content_seen, const char *text, const char *after)
 	memcpy(buf, text, n);
 	memset(buf + n, ' ', SS_BATCH_PADDING);
 	memcpy(buf + n, after, m);
-	r = ss_keyscan_worth_plain(content_seen, buf, n);
+	r = ss_keyscan_worth_plain(content_seen, true, buf, n);
+	free(buf);
+	return r;
+}
+
+/* The same with no model seen yet. */
+static bool plain_no_model(const char *text)
+{
+	size_t n = strlen(text);
+	char *buf = malloc(n + SS_BATCH_PADDING);
+	bool r;
+
+	assert_non_null(buf);
+	memcpy(buf, text, n);
+	memset(buf + n, ' ', SS_BATCH_PADDING);
+	r = ss_keyscan_worth_plain(true, false, buf, n);
 	free(buf);
 	return r;
 }
@@ -74,6 +89,17 @@ static void test_plain_payload_and_content_keys(void **state)
 	assert_false(plain(true, "{\"tool_calls\":[],\"id\":\"x\"}", ""));
 	/* keys that merely end like one that matters */
 	assert_false(plain(true, "{\"pusage\":1,\"xtimings\":2,\"ng\":3}", ""));
+}
+
+/* `model` matters until a model was seen. */
+static void test_plain_model(void **state)
+{
+	const char *chunk = "{\"id\":\"c\",\"model\":\"m\",\"choices\":[{\"delta\":{}}]}";
+
+	(void)state;
+	assert_true(plain_no_model(chunk));
+	assert_false(plain(true, chunk, ""));
+	assert_false(plain_no_model("{\"xmodel\":1,\"label\":2}"));
 }
 
 static void test_plain_cannot_judge(void **state)
@@ -133,6 +159,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plain_payload_and_content_keys),
+		cmocka_unit_test(test_plain_model),
 		cmocka_unit_test(test_plain_cannot_judge),
 		cmocka_unit_test(test_plain_not_keys),
 		cmocka_unit_test(test_plain_long_texts),

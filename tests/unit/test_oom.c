@@ -78,6 +78,15 @@ static const char *const lines[] = {
 	"{\"choices\":[{\"text\":\"x\"}]}",
 	"{\"hello\":1}",
 	"{\"choices\":[",
+	/* enriched lines read back (SPEC 8.1): valid, then broken */
+	"{\"source\":{\"input\":\"other.jsonl\",\"line\":3,\"kind\":\"raw\"},\"model\":\"m\","
+	"\"metadata\":{\"benchmark_phase\":\"warmup\"},\"spec_decode_acceptance\":{\"engine\":\"vllm\","
+	"\"mean_acceptance_length\":3.25,\"draft_acceptance_rate\":0.5625,"
+	"\"acceptance_histogram\":{\"0\":1,\"1\":1,\"2\":2,\"3\":3,\"4\":1},"
+	"\"num_accepted_draft_tokens\":18,\"num_draft_tokens\":32,\"num_spec_steps\":8},"
+	"\"spec_decode_status\":\"ok\"}",
+	"{\"source\":{\"input\":\"other.jsonl\",\"line\":4,\"kind\":\"raw\"},"
+	"\"spec_decode_status\":\"bogus\"}",
 };
 
 static const char sse_text[] =

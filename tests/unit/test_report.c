@@ -526,7 +526,7 @@ static void test_jsonl_ok(void **state)
 	o.kind = SS_KIND_BODY;
 	jsonl(&got, "run.jsonl", &o);
 	assert_string_equal(got.data,
-		"{\"source\":{\"input\":\"run.jsonl\",\"line\":12},"
+		"{\"source\":{\"input\":\"run.jsonl\",\"line\":12,\"kind\":\"body\"},"
 		"\"metrics\":{"
 		"\"spec_decode_acceptance_length\":{\"value\":3.25,\"unit\":\"ratio\"},"
 		"\"spec_decode_draft_acceptance_rate\":{\"value\":56.25,\"unit\":\"%\"},"
@@ -548,7 +548,7 @@ static void test_jsonl_ok(void **state)
 	fx_outcome_of(&o, &r, SS_PHASE_PROFILING, 2);
 	jsonl(&got, "l.jsonl", &o);
 	assert_string_equal(got.data,
-		"{\"source\":{\"input\":\"l.jsonl\",\"line\":2},"
+		"{\"source\":{\"input\":\"l.jsonl\",\"line\":2,\"kind\":\"raw\"},"
 		"\"metrics\":{"
 		"\"spec_decode_draft_acceptance_rate\":{\"value\":25.0,\"unit\":\"%\"},"
 		"\"spec_decode_accepted_draft_tokens\":{\"value\":1,\"unit\":\"tokens\"},"
@@ -575,7 +575,7 @@ static void test_jsonl_zero_step(void **state)
 	o.metadata_len = strlen(meta);
 	jsonl(&got, "run.jsonl", &o);
 	assert_string_equal(got.data,
-		"{\"source\":{\"input\":\"run.jsonl\",\"line\":3},"
+		"{\"source\":{\"input\":\"run.jsonl\",\"line\":3,\"kind\":\"raw\"},"
 		"\"metadata\":{\"benchmark_phase\":\"warmup\"},"
 		"\"spec_decode_acceptance\":{\"engine\":\"vllm\",\"mean_acceptance_length\":1.0,"
 		"\"draft_acceptance_rate\":0.0,\"acceptance_histogram\":{},"
@@ -597,7 +597,7 @@ static void test_jsonl_malformed(void **state)
 	o.line = 7;
 	jsonl(&got, "a\\b\xff.jsonl", &o);
 	assert_string_equal(got.data,
-		"{\"source\":{\"input\":\"a\\\\b\\ufffd.jsonl\",\"line\":7},"
+		"{\"source\":{\"input\":\"a\\\\b\\ufffd.jsonl\",\"line\":7,\"kind\":\"raw\"},"
 		"\"spec_decode_status\":\"malformed\","
 		"\"spec_decode_reason\":\"histogram sums to 42 but num_spec_steps is 43\"}\n");
 
@@ -605,7 +605,7 @@ static void test_jsonl_malformed(void **state)
 	fx_outcome_status(&o, SS_ST_UNPARSABLE, SS_PHASE_PROFILING, SS_KIND_UNKNOWN, NULL);
 	jsonl(&got, "x", &o);
 	assert_string_equal(got.data,
-		"{\"source\":{\"input\":\"x\",\"line\":1},"
+		"{\"source\":{\"input\":\"x\",\"line\":1,\"kind\":\"unknown\"},"
 		"\"spec_decode_status\":\"unparsable\","
 		"\"spec_decode_reason\":\"not a JSON object\"}\n");
 	ss_buf_release(&got);
@@ -661,7 +661,7 @@ static void test_jsonl_records_line(void **state)
 		&o.metadata, &o.metadata_len, &o.metrics, &o.metrics_len);
 	jsonl(&got, "p.jsonl", &o);
 	assert_string_equal(got.data,
-		"{\"source\":{\"input\":\"p.jsonl\",\"line\":1},"
+		"{\"source\":{\"input\":\"p.jsonl\",\"line\":1,\"kind\":\"records\"},"
 		"\"metadata\":{\"x_request_id\":\"r1\",\"benchmark_phase\":\"profiling\"},"
 		"\"metrics\":{\"request_latency\":{\"value\":12.5,\"unit\":\"ms\"},"
 		"\"output_token_count\":{\"value\": 40, \"unit\": \"tokens\"},"
@@ -689,11 +689,37 @@ static void test_jsonl_records_line(void **state)
 		&o.metadata, &o.metadata_len, &o.metrics, &o.metrics_len);
 	jsonl(&got, "p.jsonl", &o);
 	assert_string_equal(got.data,
-		"{\"source\":{\"input\":\"p.jsonl\",\"line\":1},"
+		"{\"source\":{\"input\":\"p.jsonl\",\"line\":1,\"kind\":\"records\"},"
 		"\"metadata\":{\"benchmark_phase\":\"profiling\"},"
 		"\"metrics\":{\"request_latency\":{\"value\":1,\"unit\":\"ms\"}},"
 		"\"spec_decode_status\":\"error\",\"spec_decode_reason\":\"the request failed\"}\n");
 	free(line);
+	ss_buf_release(&got);
+}
+
+/* SPEC 4.4's model after source; SPEC 8.1: a line read back is kept as is. */
+static void test_jsonl_model_and_verbatim(void **state)
+{
+	static const char line[] = "{\"source\":{\"input\":\"a\",\"line\":1,\"kind\":\"sse\"},"
+				   "\"spec_decode_status\":\"no_stats\", \"x\":1}";
+	struct ss_outcome o;
+	struct ss_buf got = SS_BUF_INIT;
+
+	(void)state;
+	fx_outcome_status(&o, SS_ST_NO_STATS, SS_PHASE_PROFILING, SS_KIND_SSE, "none");
+	o.model = "org/m\"1";
+	o.model_len = strlen(o.model);
+	jsonl(&got, "s.sse", &o);
+	assert_string_equal(got.data,
+		"{\"source\":{\"input\":\"s.sse\",\"line\":1,\"kind\":\"sse\"},"
+		"\"model\":\"org/m\\\"1\","
+		"\"spec_decode_status\":\"no_stats\",\"spec_decode_reason\":\"none\"}\n");
+	ss_buf_reset(&got);
+	o.verbatim = line;
+	o.verbatim_len = strlen(line);
+	jsonl(&got, "other", &o);
+	assert_string_equal(got.data, "{\"source\":{\"input\":\"a\",\"line\":1,\"kind\":\"sse\"},"
+				      "\"spec_decode_status\":\"no_stats\", \"x\":1}\n");
 	ss_buf_release(&got);
 }
 
@@ -762,6 +788,7 @@ int main(void)
 		cmocka_unit_test(test_jsonl_zero_step),
 		cmocka_unit_test(test_jsonl_malformed),
 		cmocka_unit_test(test_jsonl_records_line),
+		cmocka_unit_test(test_jsonl_model_and_verbatim),
 		cmocka_unit_test(test_json_histogram_uncapped),
 		cmocka_unit_test(test_out_of_memory),
 	};
