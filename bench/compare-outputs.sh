@@ -5,10 +5,10 @@
 #
 # Runs both over every fixture in testdata/ (each file, each artifact
 # directory, the whole tree with -r, a tar.zst of it) and over a generated
-# corpus (bench/gen_corpus.py: raw, records and bodies of --size each, the
-# raw one also as .zst), each with -f json, csv, table and jsonl, and with
-# --records FILE -f none; under SPECSCAN_SIMD unset and =generic, and -j 1
-# and -j 2. Compares stdout, stderr, the records file and the exit status.
+# corpus (bench/gen_corpus.py: raw, records, bodies and SSE of --size each,
+# the raw one also as .zst), each with -f json, csv, table and jsonl, and
+# with --records FILE -f none; under SPECSCAN_SIMD unset, =avx512 and
+# =generic, and -j 1 and -j 2. Compares stdout, stderr, the records file and the exit status.
 # Prints one line per difference and a summary; exit 0 when all agree.
 set -euo pipefail
 
@@ -41,7 +41,7 @@ for d in testdata/artifacts/*/; do inputs+=("${d%/}"); done
 inputs+=("-r testdata")
 tar -cf - testdata | zstd -q -c > "$work/testdata.tar.zst"
 inputs+=("$work/testdata.tar.zst")
-for kind in raw records bodies; do
+for kind in raw records bodies sse; do
 	python3 bench/gen_corpus.py --kind "$kind" --size "$size" -o "$work/$kind.jsonl"
 	inputs+=("$work/$kind.jsonl")
 done
@@ -62,7 +62,7 @@ run() {
 runs=0 diffs=0
 for input in "${inputs[@]}"; do
 	read -r -a args <<< "$input"
-	for simd in best generic; do
+	for simd in best avx512 generic; do
 		for j in 1 2; do
 			for mode in json csv table jsonl records; do
 				if [ "$mode" = records ]; then
@@ -73,8 +73,8 @@ for input in "${inputs[@]}"; do
 				for side in old new; do
 					bin=$old; [ $side = new ] && bin=$new
 					rm -f "$work/REC"
-					if [ $simd = generic ]; then
-						SPECSCAN_SIMD=generic run "$bin" $side -j $j "${opt[@]}" "${args[@]}"
+					if [ $simd != best ]; then
+						SPECSCAN_SIMD=$simd run "$bin" $side -j $j "${opt[@]}" "${args[@]}"
 					else
 						run "$bin" $side -j $j "${opt[@]}" "${args[@]}"
 					fi

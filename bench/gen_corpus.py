@@ -11,6 +11,12 @@ Kinds:
   records  AIPerf profile_export.jsonl lines with a spec_decode_acceptance
            record (same mix of warmup and failed requests).
   bodies   non-streaming vLLM chat.completion response bodies.
+  sse      an SSE capture (what `curl -N` saves) of streaming vLLM chat
+           requests, one stream per request: a `data:` event per chunk (the
+           same chunks as a raw line's packets), a final usage chunk with
+           metrics.speculative_decoding, then `data: [DONE]`.  About 1% of
+           the streams stop early (no usage chunk, so no_stats, then
+           [DONE]); a `: keep-alive` comment now and then.
 
 The output depends only on --seed, --kind and --size, and a smaller --size
 gives a prefix of a larger one (lines are generated one after another until
@@ -137,9 +143,10 @@ class Gen:
         return body
 
     # -- raw ---------------------------------------------------------------
-    def raw_line(self):
-        self.n += 1
-        phase, failed = self.phase_and_error()
+    def stream_chunks(self, failed):
+        """The SSE chunks (JSON texts) of one streaming request, one at a
+        time (a generator: the caller's own draws between chunks keep the
+        raw corpus what it always was for a given seed)."""
         cid = "chatcmpl-%016x" % self.rng.getrandbits(64)
         created = T0_NS // 10**9 + self.n
         head = ('{"id":"%s","object":"chat.completion.chunk","created":%d,'
@@ -148,38 +155,40 @@ class Gen:
         steps = spec["num_spec_steps"]
         # one chunk per verify step; a failed request stops part way
         nchunks = steps if not failed else self.rand_int(0, steps // 2)
-        perf = 1000 + self.n * 10_000_000
-        start_perf = perf
-        responses = []
-
-        def add(chunk_text):
-            nonlocal perf
-            perf += self.rand_int(2_000_000, 30_000_000)
-            responses.append('{"perf_ns":%d,"packets":[{"name":"data","value":%s}]}'
-                             % (perf, json.dumps(chunk_text)))
-
-        add(head + '[{"index":0,"delta":{"role":"assistant","content":""},'
-            '"logprobs":null,"finish_reason":null}]}')
+        yield (head + '[{"index":0,"delta":{"role":"assistant","content":""},'
+               '"logprobs":null,"finish_reason":null}]}')
         for i in range(nchunks):
             text = self.words(self.rand_int(1, 6))
             if i:
                 text = " " + text
             last = (i == nchunks - 1) and not failed
             finish = '"stop","stop_reason":null' if last else "null"
-            add(head + '[{"index":0,"delta":{"content":%s},"logprobs":null,'
-                '"finish_reason":%s}]}' % (json.dumps(text), finish))
+            yield (head + '[{"index":0,"delta":{"content":%s},"logprobs":null,'
+                   '"finish_reason":%s}]}' % (json.dumps(text), finish))
+        if not failed:
+            prompt = self.rand_int(20, 400)
+            completion = steps + spec["num_accepted_draft_tokens"]
+            usage = {"prompt_tokens": prompt, "total_tokens": prompt + completion,
+                     "completion_tokens": completion}
+            yield (head + "[],\"usage\":%s,\"metrics\":{\"speculative_decoding\":%s}}"
+                   % (json.dumps(usage, separators=(",", ":")),
+                      json.dumps(spec, separators=(",", ":"))))
+
+    def raw_line(self):
+        self.n += 1
+        phase, failed = self.phase_and_error()
+        perf = 1000 + self.n * 10_000_000
+        start_perf = perf
+        responses = []
+        for chunk_text in self.stream_chunks(failed):
+            perf += self.rand_int(2_000_000, 30_000_000)
+            responses.append('{"perf_ns":%d,"packets":[{"name":"data","value":%s}]}'
+                             % (perf, json.dumps(chunk_text)))
         error = "null"
         if failed:
             error = json.dumps({"code": 503, "type": "ServiceUnavailable",
                                 "message": "upstream connection reset by peer"})
         else:
-            prompt = self.rand_int(20, 400)
-            completion = steps + spec["num_accepted_draft_tokens"]
-            usage = {"prompt_tokens": prompt, "total_tokens": prompt + completion,
-                     "completion_tokens": completion}
-            add(head + "[],\"usage\":%s,\"metrics\":{\"speculative_decoding\":%s}}"
-                % (json.dumps(usage, separators=(",", ":")),
-                   json.dumps(spec, separators=(",", ":"))))
             perf += 100_000
             responses.append('{"perf_ns":%d,"packets":[{"name":"data","value":"[DONE]"}]}'
                              % perf)
@@ -191,6 +200,20 @@ class Gen:
                 % (json.dumps(meta, separators=(",", ":")), start_perf,
                    503 if failed else 200, ",".join(responses), error,
                    json.dumps(self.request_payload(True), separators=(",", ":"))))
+
+    # -- sse -----------------------------------------------------------------
+    def sse_stream(self):
+        """One request of an SSE capture: its events, then [DONE] (a stream
+        cut short has no usage chunk)."""
+        self.n += 1
+        failed = self.rng.random() < 0.01
+        out = []
+        for i, chunk_text in enumerate(self.stream_chunks(failed)):
+            if i % 50 == 49:
+                out.append(": keep-alive\n\n")
+            out.append("data: %s\n\n" % chunk_text)
+        out.append("data: [DONE]\n\n")
+        return "".join(out)
 
     # -- records -----------------------------------------------------------
     def records_line(self):
@@ -263,13 +286,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--size", type=parse_size, default=parse_size("100M"),
                     help="approximate uncompressed size, e.g. 100M, 1G (default 100M)")
-    ap.add_argument("--kind", choices=("raw", "records", "bodies"), default="raw")
+    ap.add_argument("--kind", choices=("raw", "records", "bodies", "sse"), default="raw")
     ap.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     ap.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
     args = ap.parse_args()
 
     gen = Gen(args.seed)
-    make = {"raw": gen.raw_line, "records": gen.records_line, "bodies": gen.body_line}[args.kind]
+    make = {"raw": gen.raw_line, "records": gen.records_line, "bodies": gen.body_line,
+            "sse": gen.sse_stream}[args.kind]
     out = open(args.output, "w", encoding="ascii", newline="\n") if args.output else sys.stdout
     written = 0
     try:

@@ -6,6 +6,7 @@
 #include <langinfo.h>
 #include <locale.h>
 #include <malloc.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,10 +113,24 @@ static bool color_allowed(int fd)
 	return isatty(fd) && !(nc && *nc);
 }
 
-static int online_cpus(void)
+/*
+ * The default -j: the CPUs this process may run on (its affinity, so
+ * taskset and cpusets count; else the online ones), less one for the
+ * reading thread, which also parses whenever it is ahead (run/pool.h). So
+ * the busy threads never outnumber the cores.
+ */
+static int default_threads(void)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	long n = -1;
+#ifdef CPU_COUNT
+	cpu_set_t set;
 
+	if (sched_getaffinity(0, sizeof(set), &set) == 0)
+		n = CPU_COUNT(&set);
+#endif
+	if (n < 1)
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+	n -= 1;
 	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
 }
 
@@ -217,12 +232,15 @@ static bool fit_memory(struct ss_options *o, struct ss_msg *msg)
 {
 	uint64_t limit = o->memory_limit ? o->memory_limit : ss_mem_default_limit(), min;
 	struct ss_memplan p;
+	unsigned workers;
 
 	if (!o->threads)
-		o->threads = online_cpus();
+		o->threads = default_threads();
 	if (!limit)
 		return true;
-	if (!ss_memplan_fit(limit, (unsigned)o->threads, o->max_record, &p, &min)) {
+	/* The reading thread parses too when it is ahead (run/pool.h): the
+	 * bound counts it beside the workers. */
+	if (!ss_memplan_fit(limit, (unsigned)o->threads + 1, 2, o->max_record, &p, &min)) {
 		if (!o->memory_limit)
 			return true;   /* a tiny machine: run as asked */
 		fprintf(stderr, "specscan: --memory-limit is too small: at least %llu bytes "
@@ -231,14 +249,15 @@ static bool fit_memory(struct ss_options *o, struct ss_msg *msg)
 			(unsigned long long)min, (unsigned long long)((min + (1 << 20) - 1) >> 20));
 		return false;
 	}
+	workers = p.threads - 1;
 	if (p.threads_lowered)
-		ss_msg_info(msg, "memory limit: %u worker threads instead of %d", p.threads,
+		ss_msg_info(msg, "memory limit: %u worker threads instead of %d", workers,
 			    o->threads);
 	/* It changes which requests are read: always said. */
 	if (p.record_lowered)
 		ss_msg_warn(msg, "memory limit: records longer than %llu bytes are "
 			    "oversize (see --memory-limit)", (unsigned long long)p.max_record);
-	o->threads = (int)p.threads;
+	o->threads = (int)workers;
 	o->max_record = (size_t)p.max_record;
 	return true;
 }
@@ -294,7 +313,7 @@ static int run(const struct ss_options *o, struct ss_outputs *outs, struct ss_ag
 	cfg.force_kind = o->input_kind;
 	cfg.only_engine = o->engine;
 	cfg.max_record = o->max_record;
-	cfg.threads = o->threads ? o->threads : online_cpus();
+	cfg.threads = o->threads ? o->threads : default_threads();
 	cfg.stop = &stop_requested;
 	cfg.progress = o->progress == 1 || (o->progress < 0 && o->verbosity >= 0 && isatty(2));
 	cfg.sink = records_sink;
@@ -448,8 +467,9 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	install_signals();
-	/* The bootstrap's resamples run on as many threads as the workers. */
-	o.analysis.threads = (unsigned)(o.threads ? o.threads : online_cpus());
+	/* The bootstrap's resamples run once the reading is over: on the
+	 * workers' threads and the reading thread's (fit_memory() set o.threads). */
+	o.analysis.threads = (unsigned)(o.threads > 0 ? o.threads + 1 : default_threads() + 1);
 
 	ss_outputs_init(&outs, o.force, o.inputs, o.ninputs);
 	if (!open_outputs(&outs, &o, &msg)) {

@@ -61,7 +61,7 @@ const struct ss_option_desc ss_option_table[] = {
 	{"memory-limit", 0, OPT_MEMORY_LIMIT, "SIZE", "stay within SIZE of memory, lowering threads and the record limit (default: half of RAM)", NULL, NULL, NULL},
 	{"spool-limit", 0, OPT_SPOOL_LIMIT, "SIZE", "hold at most SIZE of archive members on disk (default: half the free space of $TMPDIR, at most 64 x the record limit)", NULL, NULL, NULL},
 	{"zstd-window-log", 0, OPT_ZSTD_WINDOW_LOG, "N", "accept zstd frames with windows up to 2^N bytes (10..31, as zstd --long; default 27)", NULL, NULL, NULL},
-	{"threads", 'j', 'j', "N", "worker threads (default: online CPUs)", NULL, NULL, NULL},
+	{"threads", 'j', 'j', "N", "worker threads (default: usable CPUs - 1)", NULL, NULL, NULL},
 	{"progress", 0, OPT_PROGRESS, NULL, "show progress on stderr", NULL, NULL, NULL},
 	{"no-progress", 0, OPT_NO_PROGRESS, NULL, "do not (default: on when stderr is a terminal)", NULL, NULL, NULL},
 	{"strict", 0, OPT_STRICT, NULL, "exit 1 when a request is malformed, unparsable or oversize", NULL, NULL, NULL},

@@ -290,17 +290,14 @@ static void set_multi(struct ss_capture *c, const char *fmt, long long a)
 	snprintf(c->multi_reason, sizeof(c->multi_reason), fmt, a);
 }
 
-bool ss_capture_object(struct ss_capture *c, struct ssj_parser *parser,
-		       const char *text, size_t len)
+/* What one object said (its scan done), into the capture. */
+static bool capture_scanned(struct ss_capture *c, struct ssj_parser *parser,
+			    const struct object_scan *scan)
 {
-	struct object_scan o;
+	struct object_scan o = *scan;
 	struct span chosen = {NULL, 0};
 	enum ss_payload_loc loc = SS_LOC_NONE;
 	struct peek k;
-
-	memset(&o, 0, sizeof(o));
-	if (ssj_parse(parser, text, len, object_field, &o) != SSJ_OK || o.failed)
-		return true;  /* not a valid JSON object: skipped */
 
 	if (o.content)
 		c->content = true;
@@ -382,4 +379,25 @@ bool ss_capture_object(struct ss_capture *c, struct ssj_parser *parser,
 		return false;
 	}
 	return true;
+}
+
+bool ss_capture_object(struct ss_capture *c, struct ssj_parser *parser,
+		       const char *text, size_t len)
+{
+	struct object_scan o;
+
+	memset(&o, 0, sizeof(o));
+	if (ssj_parse(parser, text, len, object_field, &o) != SSJ_OK || o.failed)
+		return true;  /* not a valid JSON object: skipped */
+	return capture_scanned(c, parser, &o);
+}
+
+bool ss_capture_object_again(struct ss_capture *c, struct ssj_parser *parser)
+{
+	struct object_scan o;
+
+	memset(&o, 0, sizeof(o));
+	if (ssj_parse_again(parser, object_field, &o) != SSJ_OK || o.failed)
+		return true;
+	return capture_scanned(c, parser, &o);
 }

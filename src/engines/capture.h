@@ -54,5 +54,10 @@ void ss_capture_reset(struct ss_capture *c);
  */
 bool ss_capture_object(struct ss_capture *c, struct ssj_parser *parser,
 		       const char *text, size_t len);
+/*
+ * The same for the object `parser` has just parsed (ssj_parse_again()'s
+ * condition), without indexing its text again; the parser is then reused.
+ */
+bool ss_capture_object_again(struct ss_capture *c, struct ssj_parser *parser);
 
 #endif

@@ -20,6 +20,15 @@
 bool ss_keyscan_worth(bool content_seen, const char *escaped, size_t n);
 
 /*
+ * The same question for an object given as plain JSON text (an SSE
+ * event), which must be padded like every batch text: SS_BATCH_PADDING
+ * readable bytes after its end (the last vector step reads past it). A
+ * `model` key matters too while no model was seen (SPEC 7.3's model is
+ * the first object's that names one).
+ */
+bool ss_keyscan_worth_plain(bool content_seen, bool model_seen, const char *text, size_t n);
+
+/*
  * In a longer text holding such escaped objects (a whole line), the first
  * position at or after `from` where a payload or usage key may end, or
  * something the fast scan cannot judge is; `n` when there is none. Any

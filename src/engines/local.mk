@@ -14,3 +14,10 @@ tests_unit_test_request_SOURCES = tests/unit/test_request.c
 tests_unit_test_request_CFLAGS = $(SS_TEST_CFLAGS)
 tests_unit_test_request_LDADD = $(SS_TEST_LIBS)
 nodist_EXTRA_tests_unit_test_request_SOURCES = src/cli/force-cxx-link.cxx
+
+check_PROGRAMS += tests/unit/test_keyscan
+TESTS += tests/unit/test_keyscan
+tests_unit_test_keyscan_SOURCES = tests/unit/test_keyscan.c
+tests_unit_test_keyscan_CFLAGS = $(SS_TEST_CFLAGS)
+tests_unit_test_keyscan_LDADD = $(SS_TEST_LIBS)
+nodist_EXTRA_tests_unit_test_keyscan_SOURCES = src/cli/force-cxx-link.cxx

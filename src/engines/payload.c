@@ -4,17 +4,25 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const field_names[SS_F_COUNT] = {
-	"acceptance_histogram", "num_spec_steps", "mean_acceptance_length",
-	"draft_acceptance_rate", "num_accepted_draft_tokens", "num_draft_tokens",
-	"num_spec_tokens", "per_step_accepted", "per_step_drafted",
-	"total_accepted_draft_tokens", "total_draft_tokens", "acceptance_rate",
-	"draft_n", "draft_n_accepted", "draft_rounds",
-	"spec_verify_ct", "spec_num_correct_drafts", "spec_accepted_drafts",
-	"spec_accept_token_num", "spec_num_proposed_drafts", "spec_proposed_drafts",
-	"spec_draft_token_num", "spec_correct_drafts_histogram", "spec_accept_histogram",
-	"engine", "completion_tokens",
-};
+/* The names, in enum ss_field_id order, with their lengths for lookup(). */
+#define FIELD_NAMES(X)                                                              \
+	X("acceptance_histogram") X("num_spec_steps") X("mean_acceptance_length")   \
+	X("draft_acceptance_rate") X("num_accepted_draft_tokens")                   \
+	X("num_draft_tokens") X("num_spec_tokens") X("per_step_accepted")           \
+	X("per_step_drafted") X("total_accepted_draft_tokens")                      \
+	X("total_draft_tokens") X("acceptance_rate") X("draft_n")                   \
+	X("draft_n_accepted") X("draft_rounds") X("spec_verify_ct")                 \
+	X("spec_num_correct_drafts") X("spec_accepted_drafts")                      \
+	X("spec_accept_token_num") X("spec_num_proposed_drafts")                    \
+	X("spec_proposed_drafts") X("spec_draft_token_num")                         \
+	X("spec_correct_drafts_histogram") X("spec_accept_histogram") X("engine")   \
+	X("completion_tokens")
+#define FIELD_NAME(lit) lit,
+#define FIELD_LEN(lit) sizeof(lit) - 1,
+
+static const char *const field_names[SS_F_COUNT] = {FIELD_NAMES(FIELD_NAME)};
+static const unsigned char field_lens[] = {FIELD_NAMES(FIELD_LEN)};
+_Static_assert(sizeof(field_lens) == SS_F_COUNT, "one length per field name");
 
 const char *ss_field_name(enum ss_field_id id)
 {
@@ -83,7 +91,7 @@ enum ss_int_error ss_parse_count(const char *s, size_t n, int64_t *out)
 static enum ss_field_id lookup(const char *key, size_t n)
 {
 	for (int i = 0; i < SS_F_COUNT; i++)
-		if (strlen(field_names[i]) == n && memcmp(field_names[i], key, n) == 0)
+		if (field_lens[i] == n && memcmp(field_names[i], key, n) == 0)
 			return (enum ss_field_id)i;
 	return SS_F_COUNT;
 }
@@ -266,12 +274,10 @@ static enum ssj_status collect_payload(struct ss_payload *pl, struct ssj_parser 
 
 	payload_reset(pl);
 	/* Payloads are small: check them to the letter (the line walk skips). */
-	if (validate) {
-		s = ssj_validate(parser, text, len);
-		if (s != SSJ_OK)
-			return s;
-	}
-	s = ssj_parse(parser, text, len, payload_field, &c);
+	if (validate)
+		s = ssj_validate_parse(parser, text, len, payload_field, &c);
+	else
+		s = ssj_parse(parser, text, len, payload_field, &c);
 	if (c.nomem)
 		return SSJ_ENOMEM;
 	if (c.err != SSJ_OK)

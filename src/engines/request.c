@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "engines/adapters.h"
+#include "engines/keyscan.h"
 #include "engines/processor.h"
 #include "json/unescape.h"
 #include "util/alloc.h"
@@ -602,9 +603,11 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 	if (ls->metadata.p) {
 		struct ss_meta_scan m = {false, -1, -1};
 
-		s = ssj_validate(p->inner, ls->metadata.p, ls->metadata.n);
-		if (s == SSJ_OK && ls->metadata_object)
-			s = ssj_parse(p->inner, ls->metadata.p, ls->metadata.n, ss_meta_field, &m);
+		if (ls->metadata_object)
+			s = ssj_validate_parse(p->inner, ls->metadata.p, ls->metadata.n, ss_meta_field,
+					       &m);
+		else
+			s = ssj_validate(p->inner, ls->metadata.p, ls->metadata.n);
 		if (s != SSJ_OK) {
 			if (s == SSJ_ENOMEM)
 				return false;
@@ -654,8 +657,11 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 	if (kind == SS_KIND_RECORDS)
 		return decide_records(p, o);
 	if (kind == SS_KIND_BODY) {
-		/* The line is itself the request's one object. */
-		if (!ss_capture_object(&p->cap, p->inner, text, len))
+		/*
+		 * The line is itself the request's one object: the walk
+		 * above parsed it, and its index serves again.
+		 */
+		if (!ss_capture_object_again(&p->cap, p->outer))
 			return false;
 	}
 	return decide_captured(p, o, kind == SS_KIND_RAW && ls->n_multi);
@@ -712,9 +718,19 @@ bool ss_process(struct ss_processor *p, const struct ss_request_text *req,
 	}
 	if (req->sse) {
 		o->kind = SS_KIND_SSE;
-		for (size_t i = 0; i < req->nparts; i++)
+		for (size_t i = 0; i < req->nparts; i++) {
+			/*
+			 * Most events of a stream are content chunks that can
+			 * change nothing once content was seen: the key scan
+			 * passes them by, unless full_parse.
+			 */
+			if (!p->opts.full_parse &&
+			    !ss_keyscan_worth_plain(p->cap.content, p->cap.has_model, req->parts[i],
+						    req->lens[i]))
+				continue;
 			if (!ss_capture_object(&p->cap, p->inner, req->parts[i], req->lens[i]))
 				return false;
+		}
 		return decide_captured(p, o, false) && find_model(p, o, true);
 	}
 	if (req->nparts != 1) {

@@ -49,12 +49,17 @@ void ss_batch_release(struct ss_batch *b)
 
 bool ss_batch_reserve(struct ss_batch *b, size_t n)
 {
+	return ss_batch_reserve_at(b, b->len, n);
+}
+
+bool ss_batch_reserve_at(struct ss_batch *b, size_t used, size_t n)
+{
 	size_t need, cap;
 	char *p;
 
-	if (n > SIZE_MAX - SS_BATCH_PADDING - b->len)
+	if (n > SIZE_MAX - SS_BATCH_PADDING - used)
 		return false;
-	need = b->len + n + SS_BATCH_PADDING;
+	need = used + n + SS_BATCH_PADDING;
 	if (need <= b->cap)
 		return true;
 	cap = b->cap ? b->cap : 64 * 1024;

@@ -55,6 +55,12 @@ void ss_batch_reset(struct ss_batch *b);
 void ss_batch_release(struct ss_batch *b);
 /* Make room for `n` more bytes of text plus padding. false: out of memory. */
 bool ss_batch_reserve(struct ss_batch *b, size_t n);
+/*
+ * Make room for `n` bytes plus padding after the first `used` bytes of buf
+ * (used may exceed len: a reader filling buf before the texts are
+ * recorded). false: out of memory.
+ */
+bool ss_batch_reserve_at(struct ss_batch *b, size_t used, size_t n);
 /* Append a unit (its parts are appended after with ss_batch_add_part). */
 struct ss_unit *ss_batch_add_unit(struct ss_batch *b, uint64_t line, bool sse,
 				  bool oversize);

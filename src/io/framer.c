@@ -8,6 +8,12 @@
  * max_record plus one window. A line over the limit becomes an oversize
  * unit at once and its remaining bytes are dropped as they arrive.
  *
+ * Once a stream is known to be JSONL (after the first fill, or at once when
+ * the framing is forced), it is read straight into the batch and its lines
+ * are framed where they lie, without the copy: only the partial line after
+ * a batch's last line is copied, through the window, to the next batch
+ * (fill_direct). Memory then stays within the batch target plus one line.
+ *
  * SSE: the data of an event is written straight into the batch (lines
  * joined with '\n'); the event becomes a part of the current stream's unit
  * when a blank line ends it, unless it is `[DONE]` (the stream ends) or
@@ -29,6 +35,9 @@
 #include "util/alloc.h"
 
 #define WINDOW_SIZE ((size_t)4 << 20)
+/* Reads straight into a batch: the step once its target is met, or while a
+ * long line goes on (the reads before it aim at the target). */
+#define DIRECT_STEP ((size_t)64 << 10)
 /* A partial line is judged over the limit only with this many bytes. */
 #define LONG_PREFIX 8
 
@@ -46,6 +55,8 @@ struct ss_framer {
 	bool skipping;             /* inside an oversize line */
 	bool eof, over;            /* over: END or ERROR was returned */
 	enum ss_fill final;
+	const char *direct;        /* the batch's text during fill_direct */
+	bool capped;               /* the last fill ended at SS_BATCH_MAX_UNITS */
 
 	/* SSE: the event being read */
 	bool ev_active;            /* a field line of the event was seen */
@@ -175,6 +186,9 @@ static bool jsonl_line(struct ss_framer *f, struct ss_batch *b, const char *p,
 		return true;
 	if (len > f->max_record)
 		return ss_batch_add_unit(b, f->line, false, true) != NULL;
+	if (f->direct)   /* the line already lies in the batch */
+		return ss_batch_add_unit(b, f->line, false, false) &&
+		       ss_batch_add_part(b, (size_t)(p - f->direct), len);
 	if (!ss_batch_reserve(b, len))
 		return false;
 	memcpy(b->buf + b->len, p, len);
@@ -409,10 +423,166 @@ static bool boundary(const struct ss_framer *f)
 	return f->used != SS_FRAMING_SSE || (!f->st_active && !f->ev_active);
 }
 
+/* Keep the partial line p[0..n) in the window for the next batch. */
+static bool keep_tail(struct ss_framer *f, const char *p, size_t n)
+{
+	if (n > f->cap || !f->win) {
+		size_t cap = n > f->window ? n : f->window;
+		char *nw = ss_realloc(f->win, cap);
+
+		if (!nw)
+			return false;
+		f->win = nw;
+		f->cap = cap;
+	}
+	if (n)
+		memcpy(f->win, p, n);
+	f->pos = 0;
+	f->end = n;
+	return true;
+}
+
+/*
+ * ss_framer_fill for a JSONL stream: read into the batch after its text
+ * and frame the lines in place. Line numbers, blank and oversize lines
+ * are handled as in the window loop; the bytes of a line being skipped
+ * are dropped from the batch as they arrive.
+ */
+static enum ss_fill fill_direct(struct ss_framer *f, struct ss_batch *b, size_t target)
+{
+	size_t base = b->len, tail = f->end - f->pos, pos, end;
+
+	commit(f, b);
+	if (!ss_batch_reserve_at(b, base, tail + 1))
+		return SS_FILL_NOMEM;
+	if (tail)
+		memcpy(b->buf + base, f->win + f->pos, tail);
+	f->pos = f->end = 0;
+	pos = base;
+	end = base + tail;
+	for (;;) {
+		size_t got = 0, want, n;
+		enum ss_io r;
+		bool full = false;
+
+		f->direct = b->buf;
+		/* A byte-order mark before the first line: as in the window loop. */
+		if (!f->bom_done) {
+			size_t avail = end - pos, k = avail < 3 ? avail : 3;
+
+			if (memcmp(b->buf + pos, "\xEF\xBB\xBF", k) != 0)
+				f->bom_done = true;
+			else if (k == 3) {
+				pos += 3;
+				f->bom_done = true;
+			} else if (f->eof)
+				f->bom_done = true;
+		}
+		while (pos < end) {
+			char *p = b->buf + pos;
+			char *nl = memchr(p, '\n', end - pos);
+			size_t len;
+
+			if (!nl)
+				break;
+			len = (size_t)(nl - p);
+			pos += len + 1;
+			f->line++;
+			f->line_bytes = len + 1;
+			if (f->skipping) {
+				f->skipping = false;
+				continue;
+			}
+			if (!one_line(f, b, p, len))
+				goto nomem;
+			commit(f, b);
+			if (b->nunits >= SS_BATCH_MAX_UNITS) {
+				full = true;   /* the lines after it wait, as a tail */
+				break;
+			}
+		}
+		if (!full) {
+			if (f->skipping) {
+				end = pos;   /* the rest of a skipped line: dropped */
+			} else if (end - pos >= LONG_PREFIX && end - pos - 1 > f->max_record) {
+				if (!long_line(f, b, b->buf + pos, end - pos))
+					goto nomem;
+				end = pos;
+			}
+			if (f->eof)
+				break;
+		}
+		if (full || (end - base >= target && pos > base)) {
+			/*
+			 * The batch is full: the bytes after its last line wait.
+			 * After a batch of many tiny lines, reads are kept small
+			 * so that what waits stays small too.
+			 */
+			f->capped = full;
+			if (!keep_tail(f, b->buf + pos, end - pos))
+				goto nomem;
+			b->len = pos;
+			f->direct = NULL;
+			return SS_FILL_MORE;
+		}
+		want = DIRECT_STEP;
+		if (!f->capped && end - base < target && target - (end - base) > want)
+			want = target - (end - base);
+		if (want > f->window)
+			want = f->window;
+		if (!ss_batch_reserve_at(b, end, want))
+			goto nomem;
+		n = b->cap - end - SS_BATCH_PADDING;
+		if (n > want)
+			n = want;
+		if (f->stop && *f->stop)
+			r = ss_stream_fail(f->s, "interrupted");
+		else
+			r = ss_stream_read(f->s, b->buf + end, n, &got);
+		if (r == SS_IO_ERROR) {
+			/* Keep the requests before the failure, not a partial one. */
+			b->len = pos;
+			b->nunits = f->c_units;
+			b->nparts = f->c_parts;
+			f->direct = NULL;
+			f->over = true;
+			f->final = SS_FILL_ERROR;
+			return SS_FILL_ERROR;
+		}
+		if (r == SS_IO_END)
+			f->eof = true;
+		end += got;
+	}
+	/* End of input: the last line may lack its newline. */
+	if (f->skipping) {
+		f->line++;
+		f->skipping = false;
+	} else if (pos < end) {
+		char *p = b->buf + pos;
+		size_t len = end - pos;
+
+		pos = end;
+		f->line++;
+		f->line_bytes = len;
+		if (!one_line(f, b, p, len))
+			goto nomem;
+	}
+	b->len = end;
+	f->direct = NULL;
+	f->over = true;
+	f->final = SS_FILL_END;
+	return SS_FILL_END;
+nomem:
+	f->direct = NULL;
+	return SS_FILL_NOMEM;
+}
+
 enum ss_fill ss_framer_fill(struct ss_framer *f, struct ss_batch *b, size_t target)
 {
 	if (f->over)
 		return f->final;
+	if (f->used == SS_FRAMING_JSONL)
+		return fill_direct(f, b, target);
 	commit(f, b);
 	if (!f->win) {
 		f->cap = f->window;

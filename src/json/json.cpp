@@ -165,6 +165,27 @@ static enum ssj_status visit_object(ondemand::object obj, ssj_field_fn fn, void 
 	return SSJ_OK;
 }
 
+// The visit of ssj_parse() over a document already started.
+static enum ssj_status visit_root(struct ssj_parser *p, ssj_field_fn fn, void *ctx)
+{
+	ondemand::json_type t;
+	error_code e = P(p)->doc.type().get(t);
+	if (e)
+		return map_error(e);
+	if (t != ondemand::json_type::object)
+		return SSJ_ENOTOBJECT;
+	ondemand::object obj;
+	e = P(p)->doc.get_object().get(obj);
+	if (e)
+		return map_error(e);
+	enum ssj_status s = visit_object(obj, fn, ctx);
+	if (s != SSJ_OK)
+		return s;
+	if (!at_end(P(p)->doc))
+		return SSJ_ESYNTAX;
+	return SSJ_OK;
+}
+
 static enum ssj_status v_parse(struct ssj_parser *p, const char *text,
 				     size_t len, ssj_field_fn fn, void *ctx)
 {
@@ -172,22 +193,7 @@ static enum ssj_status v_parse(struct ssj_parser *p, const char *text,
 		enum ssj_status s = start(p, text, len);
 		if (s != SSJ_OK)
 			return s;
-		ondemand::json_type t;
-		error_code e = P(p)->doc.type().get(t);
-		if (e)
-			return map_error(e);
-		if (t != ondemand::json_type::object)
-			return SSJ_ENOTOBJECT;
-		ondemand::object obj;
-		e = P(p)->doc.get_object().get(obj);
-		if (e)
-			return map_error(e);
-		s = visit_object(obj, fn, ctx);
-		if (s != SSJ_OK)
-			return s;
-		if (!at_end(P(p)->doc))
-			return SSJ_ESYNTAX;
-		return SSJ_OK;
+		return visit_root(p, fn, ctx);
 	});
 }
 
@@ -328,6 +334,33 @@ static enum ssj_status v_validate(struct ssj_parser *p, const char *text,
 		if (!at_end(P(p)->doc))
 			return SSJ_ESYNTAX;
 		return SSJ_OK;
+	});
+}
+
+static enum ssj_status v_parse_again(struct ssj_parser *p, ssj_field_fn fn, void *ctx)
+{
+	return guard_status([&] {
+		P(p)->doc.rewind();
+		return visit_root(p, fn, ctx);
+	});
+}
+
+// The validating walk, then the visit over the same index (a rewind instead
+// of a second stage 1): payloads and metadata are checked, then read.
+static enum ssj_status v_validate_parse(struct ssj_parser *p, const char *text,
+				       size_t len, ssj_field_fn fn, void *ctx)
+{
+	return guard_status([&] {
+		enum ssj_status s = start(p, text, len);
+		if (s != SSJ_OK)
+			return s;
+		error_code e = walk(P(p)->doc, 0);
+		if (e)
+			return map_error(e);
+		if (!at_end(P(p)->doc))
+			return SSJ_ESYNTAX;
+		P(p)->doc.rewind();
+		return visit_root(p, fn, ctx);
 	});
 }
 
@@ -675,7 +708,7 @@ static const char *v_implementation(void)
 }
 
 extern "C" const struct ssj_ops SSJ_OPS_NAME = {
-	v_parser_new, v_parser_free, v_parse, v_validate, v_value_type,
+	v_parser_new, v_parser_free, v_parse, v_validate, v_validate_parse, v_parse_again, v_value_type,
 	v_value_is_null, v_value_bool, v_value_double, v_value_number_text,
 	v_value_string, v_value_raw_string, v_value_raw_json, v_object_foreach,
 	v_array_foreach, v_value_is_empty, v_array_foreach_span, v_strerror, v_version,

@@ -83,6 +83,20 @@ enum ssj_status ssj_parse(struct ssj_parser *p, const char *text, size_t len,
  */
 enum ssj_status ssj_validate(struct ssj_parser *p, const char *text, size_t len);
 
+/*
+ * ssj_validate() and, when the text is valid, ssj_parse() of the same text:
+ * the same result, but the text is indexed once for both walks.
+ */
+enum ssj_status ssj_validate_parse(struct ssj_parser *p, const char *text, size_t len,
+				   ssj_field_fn fn, void *ctx);
+
+/*
+ * ssj_parse() of the text this parser's last call parsed, without indexing
+ * it again. Only right after an ssj_parse() or ssj_validate_parse() on this
+ * parser that returned SSJ_OK, the text still alive and unchanged.
+ */
+enum ssj_status ssj_parse_again(struct ssj_parser *p, ssj_field_fn fn, void *ctx);
+
 enum ssj_type ssj_value_type(struct ssj_value *v);
 bool ssj_value_is_null(struct ssj_value *v);
 enum ssj_status ssj_value_bool(struct ssj_value *v, bool *out);

@@ -46,6 +46,17 @@ enum ssj_status ssj_validate(struct ssj_parser *p, const char *text, size_t len)
 	return ops()->validate(p, text, len);
 }
 
+enum ssj_status ssj_validate_parse(struct ssj_parser *p, const char *text, size_t len,
+				   ssj_field_fn fn, void *ctx)
+{
+	return ops()->validate_parse(p, text, len, fn, ctx);
+}
+
+enum ssj_status ssj_parse_again(struct ssj_parser *p, ssj_field_fn fn, void *ctx)
+{
+	return ops()->parse_again(p, fn, ctx);
+}
+
 enum ssj_type ssj_value_type(struct ssj_value *v) { return ops()->value_type(v); }
 bool ssj_value_is_null(struct ssj_value *v) { return ops()->value_is_null(v); }
 

@@ -20,6 +20,8 @@ struct ss_pool {
 	bool quit;
 	pthread_t *threads;
 	size_t nthreads, started;
+	void *caller;              /* the calling thread's worker state */
+	bool caller_made;
 	pthread_mutex_t lock;
 	pthread_cond_t work;       /* a slot was queued, or quitting */
 	pthread_cond_t done;       /* a slot was processed */
@@ -63,8 +65,13 @@ static void *worker_main(void *arg)
 	 * nothing when cores are idle. (Failure to lower it is harmless.)
 	 */
 #ifdef SYS_gettid
-	if (p->ops.worker_nice)
-		(void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), p->ops.worker_nice);
+	if (p->ops.worker_nice) {
+		/* Relative to the value inherited from the calling thread. */
+		int cur = getpriority(PRIO_PROCESS, 0);
+
+		(void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid),
+				  cur + p->ops.worker_nice);
+	}
 #endif
 	w = p->ops.worker_new ? p->ops.worker_new(p->ops.ctx) : NULL;
 
@@ -119,17 +126,38 @@ size_t ss_pool_slot_to_fill(const struct ss_pool *p)
 	return p->next_fill % p->nslots;
 }
 
+/* Do job `idx` in the calling thread (the lock is not held). */
+static void caller_work(struct ss_pool *p, size_t idx)
+{
+	if (!p->caller_made) {
+		p->caller_made = true;
+		p->caller = p->ops.worker_new ? p->ops.worker_new(p->ops.ctx) : NULL;
+	}
+	p->ops.work(p->ops.ctx, p->caller, idx);
+}
+
 void ss_pool_submit(struct ss_pool *p)
 {
 	size_t idx = p->next_fill % p->nslots;
+	bool now;
 
 	pthread_mutex_lock(&p->lock);
-	p->state[idx] = SLOT_QUEUED;
-	p->queue[(p->qhead + p->qlen) % p->nslots] = idx;
-	p->qlen++;
-	pthread_cond_signal(&p->work);
+	/* Every worker has a job waiting: the caller is ahead, it works. */
+	now = p->ops.caller_works && p->qlen >= p->started;
+	if (!now) {
+		p->state[idx] = SLOT_QUEUED;
+		p->queue[(p->qhead + p->qlen) % p->nslots] = idx;
+		p->qlen++;
+		pthread_cond_signal(&p->work);
+	}
 	pthread_mutex_unlock(&p->lock);
 	p->next_fill++;
+	if (now) {
+		caller_work(p, idx);
+		pthread_mutex_lock(&p->lock);
+		p->state[idx] = SLOT_DONE;
+		pthread_mutex_unlock(&p->lock);
+	}
 }
 
 size_t ss_pool_pending(const struct ss_pool *p)
@@ -142,8 +170,21 @@ size_t ss_pool_wait_oldest(struct ss_pool *p)
 	size_t idx = p->next_collect % p->nslots;
 
 	pthread_mutex_lock(&p->lock);
-	while (p->state[idx] != SLOT_DONE)
+	while (p->state[idx] != SLOT_DONE) {
+		if (p->ops.caller_works && p->qlen > 0) {
+			/* Rather than wait, do a job no worker took yet. */
+			size_t q = p->queue[p->qhead];
+
+			p->qhead = (p->qhead + 1) % p->nslots;
+			p->qlen--;
+			pthread_mutex_unlock(&p->lock);
+			caller_work(p, q);
+			pthread_mutex_lock(&p->lock);
+			p->state[q] = SLOT_DONE;
+			continue;
+		}
 		pthread_cond_wait(&p->done, &p->lock);
+	}
 	pthread_mutex_unlock(&p->lock);
 	return idx;
 }
@@ -166,6 +207,8 @@ void ss_pool_free(struct ss_pool *p)
 	pthread_mutex_unlock(&p->lock);
 	for (size_t i = 0; i < p->started; i++)
 		pthread_join(p->threads[i], NULL);
+	if (p->caller_made && p->ops.worker_free)
+		p->ops.worker_free(p->ops.ctx, p->caller);
 	ss_free(p->threads);
 	pthread_cond_destroy(&p->done);
 	pthread_cond_destroy(&p->work);

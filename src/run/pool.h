@@ -14,6 +14,15 @@
  * Backpressure: at most `nslots` jobs are submitted and not yet released;
  * ss_pool_can_submit() says whether one more fits.
  *
+ * The calling thread works too (when ops.caller_works): a job submitted
+ * while every worker already has one waiting is done at once by the
+ * calling thread, in ss_pool_submit(), and ss_pool_wait_oldest() does a
+ * queued job rather than wait. So the calling thread, a pipeline's serial
+ * stage (it reads and decompresses), parses whenever it is ahead, and N
+ * workers plus it keep N + 1 cores busy without ever making a core wait.
+ * Its scratch state comes from ops.worker_new, made in that thread the
+ * first time it works, freed by ss_pool_free().
+ *
  * Worker threads are started with SIGINT, SIGTERM and SIGHUP blocked, so
  * those signals reach the calling thread (and interrupt a blocked read).
  * The calling thread is the only one that may call the ss_pool_* functions.
@@ -37,6 +46,7 @@ struct ss_pool_ops {
 	/* Added to the workers' nice value (0: none), so that the calling
 	 * thread wins when they compete for cores. */
 	int worker_nice;
+	bool caller_works;   /* see above */
 };
 
 struct ss_pool;
@@ -52,11 +62,12 @@ size_t ss_pool_start(struct ss_pool *p);
 bool ss_pool_can_submit(const struct ss_pool *p);
 /* The slot the next job goes into; only when ss_pool_can_submit(). */
 size_t ss_pool_slot_to_fill(const struct ss_pool *p);
-/* Queue that slot for the workers. */
+/* Queue that slot for the workers (or do it now: see caller_works). */
 void ss_pool_submit(struct ss_pool *p);
 /* Jobs submitted and not yet released. */
 size_t ss_pool_pending(const struct ss_pool *p);
-/* Wait until the oldest pending job is done; its slot. Only when pending. */
+/* Wait until the oldest pending job is done (doing queued jobs meanwhile,
+ * when the caller works); its slot. Only when pending. */
 size_t ss_pool_wait_oldest(struct ss_pool *p);
 /* That slot is free again. */
 void ss_pool_release_oldest(struct ss_pool *p);

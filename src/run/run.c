@@ -417,6 +417,7 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 	ops.work = work;
 	ops.worker_free = worker_free;
 	ops.worker_nice = WORKER_NICE;
+	ops.caller_works = true;
 	pool = rc.slots ? ss_pool_new(nslots, nthreads, &ops) : NULL;
 	r.it = ss_inputs_new(cfg->paths, cfg->npaths, &iopts, msg);
 	r.framer = ss_framer_new(cfg->max_record, framing);

@@ -17,13 +17,16 @@ static enum ss_simd detect(void)
 	    __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("pclmul")) {
 		best = SS_SIMD_AVX2;
 		if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw"))
-			best = SS_SIMD_AVX512;
+			best = __builtin_cpu_supports("avx512vbmi") ? SS_SIMD_AVX512_VBMI
+								    : SS_SIMD_AVX512;
 	}
 #endif
 	if (force && strcmp(force, "generic") == 0)
 		best = SS_SIMD_GENERIC;
 	else if (force && strcmp(force, "avx2") == 0 && best > SS_SIMD_AVX2)
 		best = SS_SIMD_AVX2;
+	else if (force && strcmp(force, "avx512") == 0 && best > SS_SIMD_AVX512)
+		best = SS_SIMD_AVX512;
 	return best;
 }
 

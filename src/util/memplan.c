@@ -15,14 +15,15 @@ uint64_t ss_mem_bound(unsigned threads, uint64_t max_record)
 	return SS_MEM_BASE + t + SS_MEM_PER_RECORD * max_record;
 }
 
-bool ss_memplan_fit(uint64_t limit, unsigned threads, uint64_t max_record,
-		    struct ss_memplan *out, uint64_t *min_limit)
+bool ss_memplan_fit(uint64_t limit, unsigned threads, unsigned min_threads,
+		    uint64_t max_record, struct ss_memplan *out, uint64_t *min_limit)
 {
 	uint64_t room, rec;
-	unsigned t = threads ? threads : 1;
+	unsigned lo = min_threads ? min_threads : 1;
+	unsigned t = threads > lo ? threads : lo;
 
 	memset(out, 0, sizeof(*out));
-	*min_limit = ss_mem_bound(1, SS_MIN_RECORD);
+	*min_limit = ss_mem_bound(lo, SS_MIN_RECORD);
 	if (limit < *min_limit)
 		return false;
 	out->threads = t;
@@ -31,7 +32,7 @@ bool ss_memplan_fit(uint64_t limit, unsigned threads, uint64_t max_record,
 		return true;
 	/* Threads may take at most half of what the base leaves. */
 	room = limit - SS_MEM_BASE;
-	while (t > 1 && SS_MEM_PER_THREAD * (uint64_t)t > room / 2)
+	while (t > lo && SS_MEM_PER_THREAD * (uint64_t)t > room / 2)
 		t--;
 	if (t != out->threads) {
 		out->threads = t;

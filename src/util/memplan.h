@@ -46,12 +46,12 @@ struct ss_memplan {
 uint64_t ss_mem_bound(unsigned threads, uint64_t max_record);
 
 /*
- * Fit `threads` and `max_record` into `limit` bytes. false: the limit is
- * too small even for one thread and SS_MIN_RECORD (*min_limit says what
- * would do).
+ * Fit `threads` (never fewer than `min_threads`, at least 1) and
+ * `max_record` into `limit` bytes. false: the limit is too small even for
+ * `min_threads` and SS_MIN_RECORD (*min_limit says what would do).
  */
-bool ss_memplan_fit(uint64_t limit, unsigned threads, uint64_t max_record,
-		    struct ss_memplan *out, uint64_t *min_limit);
+bool ss_memplan_fit(uint64_t limit, unsigned threads, unsigned min_threads,
+		    uint64_t max_record, struct ss_memplan *out, uint64_t *min_limit);
 
 /*
  * The default --memory-limit: half of the memory the process may use (the

@@ -274,12 +274,13 @@ def case(fn):
 def memory_many_tiny_lines(t):
     """A 20 MB gzip-compressed stream of ten million 1-byte lines: each
     request's state must not stay in flight in bulk. `1` is JSON but not
-    an object: 10,000,000 unparsable. Bound: 64 + 64*2 + 16*1 = 208 MiB
+    an object: 10,000,000 unparsable. Bound (-j2: two workers and the
+    reading thread parse): 64 + 64*3 + 16*1 = 272 MiB
     (the record limit is set to 1M to make the bound tight; before the
     fix: 5.9 GB, here out of memory at the address-space cap)."""
     n = 10_000_000
     gz = t.file("tiny.gz", gzip.compress(b"1\n" * n, 1))
-    bound = mem_bound_kb(2, 1 * MiB)
+    bound = mem_bound_kb(3, 1 * MiB)
     r = run(["-j2", "--max-record-size", "1M", "-q", gz], timeout=120,
             as_kb=2 * bound + (1 << 20))
     want_rc(r, 0)
@@ -299,11 +300,12 @@ def memory_huge_lines_threads(t):
     """Sixteen 20 MiB lines of `[0,0,...]` at -j8 with --max-record-size
     21M: every structural character costs the parser (5.7 bytes a byte);
     the lines must not be parsed (and held) eight at a time. Not objects:
-    16 unparsable. Bound: 64 + 64*8 + 16*21 = 912 MiB (before the fix:
+    16 unparsable. Bound (eight workers and the reading thread):
+    64 + 64*9 + 16*21 = 976 MiB (before the fix:
     about 1.3 GiB)."""
     line = zero_array_line(20 * MiB + 1)
     p = t.file("zeros.jsonl", line * 16)
-    bound = mem_bound_kb(8, 21 * MiB)
+    bound = mem_bound_kb(9, 21 * MiB)
     r = run(["-j8", "--max-record-size", "21M", p], timeout=120,
             as_kb=2 * bound + (1 << 20))
     os.unlink(p)
@@ -316,9 +318,10 @@ def memory_huge_lines_threads(t):
 @case
 def memory_limit_option(t):
     """--memory-limit 256M with the default record limit (256M) at -j2:
-    threads may take half of the 192 MiB above the base, so one (64 MiB);
-    the record limit is lowered so that 64 + 64*1 + 16*L <= 256 MiB, i.e.
-    L = 8 MiB, so two 30 MiB lines are oversize; a small line is still
+    the parsing threads (workers and the reading thread) may take half of
+    the 192 MiB above the base but never fewer than two (one worker and the
+    reader), so 128 MiB; the record limit is lowered so that
+    64 + 64*2 + 16*L <= 256 MiB, i.e. L = 4 MiB, so two 30 MiB lines are oversize; a small line is still
     read. Peak RSS stays under 256 MiB."""
     big = zero_array_line(30 * MiB + 1)
     p = t.file("big.jsonl", big + GOOD.encode() + big)

@@ -44,6 +44,12 @@ struct fixture {
 	bool gate_closed;      /* every job waits while closed */
 	bool no_worker_state;
 	int workers_made, workers_freed;
+	/* caller_works: the calling thread is never held by the gate; the
+	 * job `open_gate_on` (>= 0) opens it when it finishes. */
+	bool caller_works;
+	pthread_t caller;
+	int caller_jobs;
+	int open_gate_on;
 };
 
 static void *t_worker_new(void *ctx)
@@ -90,11 +96,19 @@ static void t_work(void *ctx, void *w, size_t slot)
 	struct fixture *f = ctx;
 	struct job *j = &f->slots[slot];
 
+	bool by_caller;
+
 	pthread_mutex_lock(&f->lock);
+	by_caller = f->caller_works && pthread_equal(pthread_self(), f->caller);
 	f->nwork++;
+	if (by_caller)
+		f->caller_jobs++;
 	pthread_cond_broadcast(&f->changed);
-	while (f->gate_closed || (j->wait_for >= 0 && !f->finished[j->wait_for]))
+	while ((f->gate_closed && !by_caller) ||
+	       (j->wait_for >= 0 && !f->finished[j->wait_for]))
 		wait_changed(f);
+	if (j->id == f->open_gate_on)
+		f->gate_closed = false;
 	j->failed = w == NULL;
 	j->done_rank = f->ndone++;
 	f->finished[j->id] = true;
@@ -109,6 +123,7 @@ static struct fixture *fixture_new(void)
 	assert_non_null(f);
 	pthread_mutex_init(&f->lock, NULL);
 	pthread_cond_init(&f->changed, NULL);
+	f->open_gate_on = -1;
 	return f;
 }
 
@@ -129,6 +144,7 @@ static struct ss_pool *pool_new(struct fixture *f, size_t nslots, size_t nthread
 	ops.worker_new = t_worker_new;
 	ops.work = t_work;
 	ops.worker_free = t_worker_free;
+	ops.caller_works = f->caller_works;
 	p = ss_pool_new(nslots, nthreads, &ops);
 	assert_non_null(p);
 	assert_int_equal(ss_pool_start(p), nthreads);
@@ -239,6 +255,46 @@ static void test_backpressure(void **state)
 	fixture_free(f);
 }
 
+/*
+ * caller_works: a job submitted while every worker has one waiting is done
+ * by the calling thread at once, and waiting for the oldest job, it does a
+ * queued one instead; results still come back in order, and the calling
+ * thread's worker state is made once and freed.
+ */
+static void test_caller_works(void **state)
+{
+	struct fixture *f = fixture_new();
+	struct ss_pool *p;
+
+	(void)state;
+	f->caller_works = true;
+	f->caller = pthread_self();
+	f->gate_closed = true;
+	f->open_gate_on = 1;
+	p = pool_new(f, 4, 1);
+	submit(p, f, 0, -1);
+	/* The worker holds job 0 at the gate. */
+	pthread_mutex_lock(&f->lock);
+	while (f->nwork < 1)
+		wait_changed(f);
+	pthread_mutex_unlock(&f->lock);
+	submit(p, f, 1, -1);      /* queued: the worker has none waiting */
+	assert_int_equal(f->caller_jobs, 0);
+	submit(p, f, 2, -1);      /* the worker has one waiting: done now */
+	assert_int_equal(f->caller_jobs, 1);
+	assert_int_equal(f->slots[2].done_rank, 0);
+	/* Waiting for job 0, the caller does the queued job 1 (which opens
+	 * the gate), then job 0 finishes. */
+	assert_int_equal(take(p, f, 0), 2);
+	assert_int_equal(f->caller_jobs, 2);
+	assert_int_equal(take(p, f, 1), 1);
+	assert_int_equal(take(p, f, 2), 0);
+	ss_pool_free(p);
+	assert_int_equal(f->workers_made, 2);
+	assert_int_equal(f->workers_freed, 2);
+	fixture_free(f);
+}
+
 /* No input at all: start and stop without a job. */
 static void test_empty(void **state)
 {
@@ -345,6 +401,7 @@ static void test_new_out_of_memory(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_caller_works),
 		cmocka_unit_test(test_order_despite_completion),
 		cmocka_unit_test(test_order_many),
 		cmocka_unit_test(test_backpressure),

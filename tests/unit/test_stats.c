@@ -4,6 +4,10 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
 #include "metrics/stats.h"
 
 /* Exact comparison: the expected doubles are the SPEC's shortest texts. */
@@ -109,6 +113,59 @@ static void test_sum_in_input_order(void **state)
 	assert_double_is(s.sum, 1e16);
 }
 
+/* Insertion sort: slow, obviously right, independent of the one in stats.c. */
+static void slow_sort(double *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		double x = v[i];
+		size_t j = i;
+
+		while (j > 0 && v[j - 1] > x) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = x;
+	}
+}
+
+/*
+ * Large inputs take the radix sort: its order must be the plain sort's,
+ * for negative, tiny, huge and repeated values, and with -0.0 next to 0.0
+ * (kept in input order, as a stable comparison sort keeps them).
+ */
+static void test_large_inputs_sorted(void **state)
+{
+	enum { N = 6000 };
+	static double v[N], want[N], scratch[N];
+	uint64_t x = 88172645463325252ULL;
+	struct ss_stats s;
+
+	(void)state;
+	for (int round = 0; round < 4; round++) {
+		for (size_t i = 0; i < N; i++) {
+			double d;
+
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			switch (round) {
+			case 0: d = (double)(x % 200) - 50.0; break;  /* many repeats */
+			case 1: d = ldexp((double)(x >> 11), (int)(x % 200) - 150) *
+				    ((x >> 3) & 1 ? -1.0 : 1.0); break;
+			case 2: d = 1.0 + (double)(x >> 11) / 9007199254740992.0; break;
+			default: d = (x & 3) == 0 ? -0.0 : (x & 3) == 1 ? 0.0 : (double)(x % 7); break;
+			}
+			v[i] = want[i] = d;
+		}
+		slow_sort(want, N);
+		ss_stats_compute(v, N, scratch, &s);
+		for (size_t i = 0; i < N; i++) {
+			assert_true(scratch[i] == want[i]);
+			assert_int_equal(signbit(scratch[i]) != 0, signbit(want[i]) != 0);
+		}
+		assert_double_is(s.min, want[0]);
+		assert_double_is(s.max, want[N - 1]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -117,6 +174,7 @@ int main(void)
 		cmocka_unit_test(test_single_value),
 		cmocka_unit_test(test_percentiles_of_five),
 		cmocka_unit_test(test_sum_in_input_order),
+		cmocka_unit_test(test_large_inputs_sorted),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
