@@ -14,6 +14,10 @@ CLI_TESTS = \
 	tests/cli/test_edges.py \
 	tests/cli/test_accounting.py \
 	tests/cli/test_determinism.py \
+	tests/cli/test_htmlcheck.py \
+	tests/cli/test_html.py \
+	tests/cli/test_progress.py \
+	tests/cli/test_analysis.py \
 	tests/cli/test_slurm.py \
 	tests/cli/test_shard.py
 
@@ -36,4 +40,4 @@ AM_TESTS_ENVIRONMENT = \
 # The scripts need the binary built first.
 $(CLI_TESTS:.py=.log): specscan$(EXEEXT)
 
-EXTRA_DIST += tests/cli/sslib.py $(CLI_TESTS) testdata/make_fixtures.py
+EXTRA_DIST += tests/cli/sslib.py tests/cli/htmlcheck.py $(CLI_TESTS) testdata/make_fixtures.py

@@ -22,6 +22,7 @@
 #include "run/run.h"
 #include "json/json.h"
 #include "metrics/aggregate.h"
+#include "report/numfmt.h"
 #include "report/report.h"
 #include "util/alloc.h"
 #include "io/spool.h"
@@ -31,7 +32,7 @@
 #include "util/msg.h"
 #include "util/stdfds.h"
 
-enum { EXIT_OK = 0, EXIT_PARTIAL = 1, EXIT_USAGE = 2, EXIT_NOTHING = 3 };
+enum { EXIT_OK = 0, EXIT_PARTIAL = 1, EXIT_USAGE = 2, EXIT_NOTHING = 3, EXIT_EXPECT = 4 };
 
 static volatile sig_atomic_t stop_requested;
 
@@ -69,7 +70,7 @@ static void print_version(void)
 }
 
 /* The outputs the options ask for, in the order their errors are reported:
- * stdout, --json, --csv, --records, then --output-dir. */
+ * stdout, --json, --csv, --records, --html, then --output-dir. */
 static bool open_outputs(struct ss_outputs *outs, const struct ss_options *o,
 			 struct ss_msg *msg)
 {
@@ -84,6 +85,8 @@ static bool open_outputs(struct ss_outputs *outs, const struct ss_options *o,
 	if (o->csv_path && !ss_outputs_add(outs, SS_OUT_CSV, o->csv_path, msg))
 		return false;
 	if (o->records_path && !ss_outputs_add(outs, SS_OUT_RECORDS, o->records_path, msg))
+		return false;
+	if (o->html_path && !ss_outputs_add(outs, SS_OUT_HTML, o->html_path, msg))
 		return false;
 	if (o->output_dir && !ss_outputs_add_dir(outs, o->output_dir, msg))
 		return false;
@@ -114,6 +117,54 @@ static int online_cpus(void)
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
 	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+}
+
+/* --compare named no group: a usage error that lists them (SPEC 7.4). */
+static void no_baseline(const struct ss_agg *a, const char *value)
+{
+	struct ss_buf b = SS_BUF_INIT;
+
+	ss_buf_addf(&b, "specscan: --compare: no group '%s'; the groups are: ", value);
+	for (size_t i = 0; i < a->groups.n; i++) {
+		if (i)
+			ss_buf_adds(&b, ", ");
+		ss_kv_add_text(&b, ss_group_table_key(&a->groups, a->group_order[i]));
+	}
+	if (a->groups.n == 0)
+		ss_buf_adds(&b, "(none)");
+	ss_buf_adds(&b, "\nTry 'specscan --help' for more information.\n");
+	fwrite(b.data ? b.data : "", 1, b.len, stderr);
+	ss_buf_release(&b);
+}
+
+/* SPEC 7.5: name each failed --expect on stderr; true when all held. */
+static bool check_expectations(const struct ss_options *o, const struct ss_agg *a,
+			       const struct ss_analysis *an)
+{
+	bool all = true;
+
+	for (size_t i = 0; i < o->analysis.nexpects; i++) {
+		const struct ss_expect *e = &o->analysis.expects[i];
+		bool has;
+		double v;
+
+		ss_analysis_expect_value(an, a, e, &has, &v);
+		if (ss_expect_holds(e, has, v))
+			continue;
+		all = false;
+		if (has) {
+			struct ss_buf b = SS_BUF_INIT;
+
+			ss_buf_add_double(&b, v);
+			fprintf(stderr, "specscan: expectation failed: %s (the value is %s)\n",
+				e->text, b.data ? b.data : "?");
+			ss_buf_release(&b);
+		} else {
+			fprintf(stderr, "specscan: expectation failed: %s (no such value in the "
+					"results)\n", e->text);
+		}
+	}
+	return all;
 }
 
 /* How many outputs go to standard output. */
@@ -250,6 +301,7 @@ static int run(const struct ss_options *o, struct ss_outputs *outs, struct ss_ag
 	cfg.sink_ctx = outs;
 	cfg.want_jsonl = ss_outputs_want(outs, SS_OUT_RECORDS);
 	cfg.full_parse = getenv("SPECSCAN_FULL_PARSE") != NULL;
+	cfg.group_by = &o->analysis.group_by;
 	cfg.zstd_window_log = o->zstd_window_log;
 	cfg.spool_limit = o->spool_limit ? o->spool_limit : ss_spool_default_limit(o->max_record);
 	cfg.outputs = &ids;
@@ -284,25 +336,29 @@ static int run(const struct ss_options *o, struct ss_outputs *outs, struct ss_ag
  * `status` is the run's; the final one is returned.
  */
 static int write_reports(const struct ss_options *o, struct ss_outputs *outs,
-			 const struct ss_agg *agg, struct ss_msg *msg, int status)
+			 const struct ss_agg *agg, const struct ss_analysis *an, struct ss_msg *msg,
+			 int status)
 {
-	bool table;
+	bool table, to_stdout = o->format == SS_FMT_TABLE || o->format == SS_FMT_MARKDOWN;
 
-	if (!ss_outputs_render(outs, agg, PACKAGE_VERSION, msg)) {
+	if (!ss_outputs_render(outs, agg, an, PACKAGE_VERSION, msg)) {
 		ss_outputs_abort(outs);
 		return EXIT_NOTHING;
 	}
-	if (o->format == SS_FMT_TABLE) {
+	if (to_stdout) {
 		struct ss_buf t = SS_BUF_INIT;
 
-		ss_report_table(&t, agg, utf8_locale(), color_allowed(1));
+		if (o->format == SS_FMT_MARKDOWN)
+			ss_report_markdown(&t, agg, an);
+		else
+			ss_report_table_full(&t, agg, an, utf8_locale(), color_allowed(1));
 		if (fwrite(t.data ? t.data : "", 1, t.len, stdout) != t.len || t.failed)
 			status = EXIT_NOTHING;
 		ss_buf_release(&t);
 	}
 	if (!ss_outputs_commit(outs, msg))
 		status = EXIT_NOTHING;
-	if (o->format == SS_FMT_TABLE && fflush(stdout) != 0) {
+	if (to_stdout && fflush(stdout) != 0) {
 		ss_msg_error(msg, "cannot write to standard output: %s", strerror(errno));
 		status = EXIT_NOTHING;
 	}
@@ -310,7 +366,7 @@ static int write_reports(const struct ss_options *o, struct ss_outputs *outs,
 	if (table && status != EXIT_NOTHING) {
 		struct ss_buf t = SS_BUF_INIT;
 
-		ss_report_table(&t, agg, utf8_locale(), color_allowed(2));
+		ss_report_table_full(&t, agg, an, utf8_locale(), color_allowed(2));
 		fwrite(t.data ? t.data : "", 1, t.len, stderr);
 		ss_buf_release(&t);
 	}
@@ -318,6 +374,9 @@ static int write_reports(const struct ss_options *o, struct ss_outputs *outs,
 	    (agg->status[SS_ST_MALFORMED] || agg->status[SS_ST_UNPARSABLE] ||
 	     agg->status[SS_ST_OVERSIZE]))
 		status = EXIT_PARTIAL;
+	/* Exit 4 only when nothing graver (1, 3) happened; the messages always. */
+	if (status != EXIT_NOTHING && !check_expectations(o, agg, an) && status == EXIT_OK)
+		status = EXIT_EXPECT;
 	return status;
 }
 
@@ -328,6 +387,9 @@ int main(int argc, char **argv)
 	struct ss_msg msg;
 	struct ss_outputs outs;
 	struct ss_agg agg;
+	struct ss_analysis an, an_html;
+	struct ss_analysis_opts html_opts;
+	bool html;
 	const char *what;
 	bool closed[3];
 	int status;
@@ -350,14 +412,16 @@ int main(int argc, char **argv)
 #endif
 	/* Only character classification follows the locale: numbers never do. */
 	setlocale(LC_CTYPE, "");
-	if (!ss_options_parse(&o, argc, argv, stderr))
+	if (!ss_options_parse(&o, argc, argv, stderr)) {
+		ss_options_release(&o);
 		return EXIT_USAGE;
-	if (o.help) {
-		ss_options_help(stdout);
-		return fflush(stdout) == 0 ? EXIT_OK : EXIT_NOTHING;
 	}
-	if (o.version) {
-		print_version();
+	if (o.help || o.version) {
+		if (o.help)
+			ss_options_help(stdout);
+		else
+			print_version();
+		ss_options_release(&o);
 		return fflush(stdout) == 0 ? EXIT_OK : EXIT_NOTHING;
 	}
 	if (o.list_inputs)
@@ -380,26 +444,68 @@ int main(int argc, char **argv)
 		/* Waiting for a capture typed at a terminal helps no one. */
 		fprintf(stderr, "specscan: no input given, and standard input is a terminal\n"
 				"Try 'specscan --help' for more information.\n");
+		ss_options_release(&o);
 		return EXIT_USAGE;
 	}
 	install_signals();
+	/* The bootstrap's resamples run on as many threads as the workers. */
+	o.analysis.threads = (unsigned)(o.threads ? o.threads : online_cpus());
 
 	ss_outputs_init(&outs, o.force, o.inputs, o.ninputs);
 	if (!open_outputs(&outs, &o, &msg)) {
 		ss_outputs_abort(&outs);
+		ss_options_release(&o);
 		return EXIT_NOTHING;
 	}
+	/* The page always shows acceptance by position and the intervals
+	 * (SPEC 9.1): keep what they need even when the other reports do not
+	 * ask for them, and analyse a second time for the page alone. */
+	html = ss_outputs_want(&outs, SS_OUT_HTML);
 	ss_agg_init(&agg, o.phase);
+	ss_agg_keep(&agg, o.analysis.ci || html, ss_analysis_needs_positions(&o.analysis) || html,
+		    o.analysis.group_by.n);
+	memset(&an, 0, sizeof(an));
+	memset(&an_html, 0, sizeof(an_html));
+	html_opts = o.analysis;          /* shallow: borrows the group keys */
+	html_opts.positions = html_opts.ci = true;
+	html_opts.expects = NULL;
+	html_opts.nexpects = 0;
 	status = run(&o, &outs, &agg, &msg);
 	if (status != EXIT_NOTHING && !ss_agg_finish(&agg)) {
 		ss_msg_error(&msg, "out of memory");
 		status = EXIT_NOTHING;
 	}
-	if (status == EXIT_NOTHING)
+	if (status != EXIT_NOTHING) {
+		switch (ss_analysis_run(&an, &agg, &o.analysis)) {
+		case SS_AN_OK:
+			break;
+		case SS_AN_NO_BASELINE:
+			no_baseline(&agg, o.analysis.compare);
+			status = EXIT_USAGE;
+			break;
+		case SS_AN_NOMEM:
+			ss_msg_error(&msg, "out of memory");
+			status = EXIT_NOTHING;
+			break;
+		}
+	}
+	/* The run's own analysis serves when it already has both parts. */
+	if (html && status != EXIT_NOTHING && status != EXIT_USAGE &&
+	    !(o.analysis.ci && o.analysis.positions)) {
+		if (ss_analysis_run(&an_html, &agg, &html_opts) == SS_AN_NOMEM) {
+			ss_msg_error(&msg, "out of memory");
+			status = EXIT_NOTHING;
+		}
+		outs.html_analysis = &an_html;
+	}
+	if (status == EXIT_NOTHING || status == EXIT_USAGE)
 		ss_outputs_abort(&outs);   /* a run that failed writes nothing */
 	else
-		status = write_reports(&o, &outs, &agg, &msg, status);
+		status = write_reports(&o, &outs, &agg, &an, &msg, status);
 	ss_outputs_release(&outs);
+	ss_analysis_release(&an_html);
+	ss_analysis_release(&an);
 	ss_agg_release(&agg);
+	ss_options_release(&o);
 	return status;
 }

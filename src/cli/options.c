@@ -14,12 +14,13 @@ enum {
 	OPT_JSON = 256, OPT_CSV, OPT_RECORDS, OPT_TABLE, OPT_NO_TABLE, OPT_PHASE,
 	OPT_ENGINE, OPT_INPUT_KIND, OPT_MAX_RECORD, OPT_PROGRESS, OPT_NO_PROGRESS,
 	OPT_STRICT, OPT_FORCE, OPT_MEMORY_LIMIT, OPT_SPOOL_LIMIT, OPT_ZSTD_WINDOW_LOG,
-	OPT_SHARD, OPT_LIST_INPUTS
+	OPT_SHARD, OPT_LIST_INPUTS, OPT_HTML
 };
 
 static const struct ss_option_value formats[] = {
 	{"json", SS_FMT_JSON, true}, {"csv", SS_FMT_CSV, false},
-	{"table", SS_FMT_TABLE, false}, {"jsonl", SS_FMT_JSONL, false},
+	{"table", SS_FMT_TABLE, false}, {"markdown", SS_FMT_MARKDOWN, false},
+	{"jsonl", SS_FMT_JSONL, false},
 	{"none", SS_FMT_NONE, false}, {NULL, 0, false},
 };
 
@@ -48,7 +49,8 @@ const struct ss_option_desc ss_option_table[] = {
 	{"json", 0, OPT_JSON, "FILE", "also write the aggregate JSON to FILE (- = stdout)", NULL, NULL, NULL},
 	{"csv", 0, OPT_CSV, "FILE", "also write the aggregate CSV to FILE", NULL, NULL, NULL},
 	{"records", 0, OPT_RECORDS, "FILE", "also write the enriched per-request JSONL to FILE", NULL, NULL, NULL},
-	{"output-dir", 'o', 'o', "DIR", "write spec_decode.json, .csv and _records.jsonl into DIR", NULL, NULL, NULL},
+	{"html", 0, OPT_HTML, "FILE", "also write the HTML report (charts, self-contained) to FILE", NULL, NULL, NULL},
+	{"output-dir", 'o', 'o', "DIR", "write spec_decode.json, .csv, _records.jsonl and .html into DIR", NULL, NULL, NULL},
 	{"table", 0, OPT_TABLE, NULL, "print the Spec Decode section on stderr", NULL, NULL, NULL},
 	{"no-table", 0, OPT_NO_TABLE, NULL, "do not print it (default: on when stderr is a terminal)", NULL, NULL, NULL},
 	{"phase", 0, OPT_PHASE, "PHASE", "main results from ", phases, "phase", " or "},
@@ -64,6 +66,14 @@ const struct ss_option_desc ss_option_table[] = {
 	{"no-progress", 0, OPT_NO_PROGRESS, NULL, "do not (default: on when stderr is a terminal)", NULL, NULL, NULL},
 	{"strict", 0, OPT_STRICT, NULL, "exit 1 when a request is malformed, unparsable or oversize", NULL, NULL, NULL},
 	{"force", 0, OPT_FORCE, NULL, "replace existing output files", NULL, NULL, NULL},
+	{"positions", 0, SS_OPT_POSITIONS, NULL, "acceptance by draft position and the shorter-draft table", NULL, NULL, NULL},
+	{"draft-cost", 0, SS_OPT_DRAFT_COST, "C", "draft token cost per target pass: speedup, suggested k", NULL, NULL, NULL},
+	{"ci", 0, SS_OPT_CI, "LEVEL", "bootstrap intervals at LEVEL % (e.g. 95)", NULL, NULL, NULL},
+	{"bootstrap", 0, SS_OPT_BOOTSTRAP, "B", "resamples for --ci (default 1000, at most 1000000)", NULL, NULL, NULL},
+	{"seed", 0, SS_OPT_SEED, "S", "seed of the resamples (default 1)", NULL, NULL, NULL},
+	{"group-by", 0, SS_OPT_GROUP_BY, "KEYS", "results per group of input, engine, k, phase, model, osl, meta.NAME", NULL, NULL, NULL},
+	{"compare", 0, SS_OPT_COMPARE, "VALUE", "differences against the group VALUE (one --group-by key)", NULL, NULL, NULL},
+	{"expect", 0, SS_OPT_EXPECT, "EXPR", "exit 4 unless TAG>=VALUE holds (>, <=, < too; repeatable)", NULL, NULL, NULL},
 	{"shard", 0, OPT_SHARD, "I/N", "read only block I of N of the resolved inputs (0 <= I < N)", NULL, NULL, NULL},
 	{"list-inputs", 0, OPT_LIST_INPUTS, NULL, "print the resolved inputs (of the shard), one a line, and exit", NULL, NULL, NULL},
 	{"quiet", 'q', 'q', NULL, "fewer messages", NULL, NULL, NULL},
@@ -118,7 +128,8 @@ void ss_options_help(FILE *out)
 		}
 	}
 	fputs("\nExit status: 0 report written; 1 report written but an input could not\n"
-	      "be read (or --strict found bad requests); 2 usage error; 3 nothing written.\n",
+	      "be read (or --strict found bad requests); 2 usage error; 3 nothing written;\n"
+	      "4 report written but an --expect failed.\n",
 	      out);
 }
 
@@ -223,6 +234,7 @@ bool ss_options_parse(struct ss_options *o, int argc, char **argv, FILE *err)
 	int c;
 
 	memset(o, 0, sizeof(*o));
+	ss_analysis_opts_init(&o->analysis);
 	/* A leading ':' makes a missing argument ':', not an unknown option. */
 	shortopts[s++] = ':';
 	o->table = -1;
@@ -255,6 +267,7 @@ bool ss_options_parse(struct ss_options *o, int argc, char **argv, FILE *err)
 		case OPT_JSON: o->json_path = optarg; break;
 		case OPT_CSV: o->csv_path = optarg; break;
 		case OPT_RECORDS: o->records_path = optarg; break;
+		case OPT_HTML: o->html_path = optarg; break;
 		case 'o': o->output_dir = optarg; break;
 		case OPT_TABLE: o->table = 1; break;
 		case OPT_NO_TABLE: o->table = 0; break;
@@ -320,6 +333,12 @@ bool ss_options_parse(struct ss_options *o, int argc, char **argv, FILE *err)
 		case 'v': o->verbosity = 1; break;
 		case 'h': o->help = true; break;
 		case 'V': o->version = true; break;
+		case SS_OPT_POSITIONS: case SS_OPT_DRAFT_COST: case SS_OPT_CI:
+		case SS_OPT_BOOTSTRAP: case SS_OPT_SEED: case SS_OPT_GROUP_BY:
+		case SS_OPT_COMPARE: case SS_OPT_EXPECT:
+			if (!ss_options_analysis(&o->analysis, c, optarg, err))
+				return false;
+			break;
 		case ':': {
 			/* The option as typed: "-j" even when it came as "-rj". */
 			const char *opt = argv[optind - 1];
@@ -335,5 +354,10 @@ bool ss_options_parse(struct ss_options *o, int argc, char **argv, FILE *err)
 	}
 	o->inputs = (const char *const *)(argv + optind);
 	o->ninputs = (size_t)(argc - optind);
-	return true;
+	return ss_options_analysis_check(&o->analysis, err);
+}
+
+void ss_options_release(struct ss_options *o)
+{
+	ss_analysis_opts_release(&o->analysis);
 }

@@ -10,14 +10,23 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "analysis/analyze.h"
 #include "model/record.h"
 #include "metrics/aggregate.h"
 
-enum ss_format { SS_FMT_JSON = 0, SS_FMT_CSV, SS_FMT_TABLE, SS_FMT_JSONL, SS_FMT_NONE };
+enum ss_format {
+	SS_FMT_JSON = 0, SS_FMT_CSV, SS_FMT_TABLE, SS_FMT_MARKDOWN, SS_FMT_JSONL, SS_FMT_NONE
+};
+
+/* Ids of the SPEC 7.7 options (options_analysis.c), above any character. */
+enum {
+	SS_OPT_POSITIONS = 512, SS_OPT_DRAFT_COST, SS_OPT_CI, SS_OPT_BOOTSTRAP, SS_OPT_SEED,
+	SS_OPT_GROUP_BY, SS_OPT_COMPARE, SS_OPT_EXPECT
+};
 
 struct ss_options {
 	enum ss_format format;
-	const char *json_path, *csv_path, *records_path, *output_dir;
+	const char *json_path, *csv_path, *records_path, *html_path, *output_dir;
 	int table;                 /* -1: auto */
 	enum ss_phase_mode phase;
 	enum ss_engine engine;     /* SS_ENGINE_NONE: all */
@@ -37,6 +46,7 @@ struct ss_options {
 	bool list_inputs;          /* print the resolved units and exit */
 	const char *const *inputs;
 	size_t ninputs;
+	struct ss_analysis_opts analysis; /* SPEC 7; owned (ss_options_release) */
 };
 
 /* One accepted value of an enumerated option, and what it sets. */
@@ -77,6 +87,12 @@ extern const struct ss_option_desc ss_option_table[];
  */
 bool ss_options_parse(struct ss_options *o, int argc, char **argv, FILE *err);
 void ss_options_help(FILE *out);
+void ss_options_release(struct ss_options *o);
+
+/* One SPEC 7.7 option (id SS_OPT_*); false after a usage message to err. */
+bool ss_options_analysis(struct ss_analysis_opts *a, int id, const char *arg, FILE *err);
+/* The checks between them once all are read (--compare needs one key). */
+bool ss_options_analysis_check(const struct ss_analysis_opts *a, FILE *err);
 
 /* "I/N" (decimal, 0 <= I < N) -> I and N; false when not such a pair. */
 bool ss_parse_shard(const char *s, size_t *index, size_t *count);

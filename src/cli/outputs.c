@@ -5,31 +5,56 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <archive.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "json/json.h"
+#include "report/html.h"
 #include "report/report.h"
 #include "util/alloc.h"
 #include "util/buf.h"
 #include "util/text.h"
 
-static void render_json(struct ss_buf *out, const struct ss_agg *a, const char *version)
+static void render_json(struct ss_buf *out, const struct ss_agg *a,
+			const struct ss_analysis *an, const char *version)
 {
-	ss_report_json(out, a, version);
+	ss_report_json_full(out, a, an, version);
 }
 
-static void render_csv(struct ss_buf *out, const struct ss_agg *a, const char *version)
+static void render_csv(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an,
+		       const char *version)
 {
 	(void)version;
 	ss_report_csv(out, a);
+	ss_report_csv_analysis(out, a, an);
+}
+
+/* The libraries' versions as --version prints them, without the SIMD
+ * implementation (a property of the machine, not of the build): the page
+ * must not change from one host to another. */
+static void render_html(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an,
+			const char *version)
+{
+	char libs[256];
+	struct ss_html_opts o = {version, libs};
+
+	snprintf(libs, sizeof(libs), "simdjson %s, zstd %s, zlib %s, %s", ssj_version(),
+		 ZSTD_versionString(), zlibVersion(), archive_version_string());
+	ss_report_html(out, a, an, &o);
 }
 
 /* One row per kind, indexed by enum ss_out_kind. */
 static const struct {
 	const char *dir_name;     /* its file in an --output-dir */
 	/* Render from the finished aggregate; NULL: streamed during the run. */
-	void (*render)(struct ss_buf *out, const struct ss_agg *a, const char *version);
+	void (*render)(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an,
+		       const char *version);
 } ss_out_kinds[SS_OUT_KINDS] = {
 	[SS_OUT_JSON] = {"spec_decode.json", render_json},
 	[SS_OUT_CSV] = {"spec_decode.csv", render_csv},
 	[SS_OUT_RECORDS] = {"spec_decode_records.jsonl", NULL},
+	[SS_OUT_HTML] = {"spec_decode.html", render_html},
 };
 
 void ss_outputs_init(struct ss_outputs *l, bool force, const char *const *inputs,
@@ -109,8 +134,8 @@ bool ss_outputs_write(struct ss_outputs *l, enum ss_out_kind kind, const char *d
 	return ok;
 }
 
-bool ss_outputs_render(struct ss_outputs *l, const struct ss_agg *agg, const char *version,
-		       struct ss_msg *msg)
+bool ss_outputs_render(struct ss_outputs *l, const struct ss_agg *agg,
+		       const struct ss_analysis *an, const char *version, struct ss_msg *msg)
 {
 	struct ss_buf text[SS_OUT_KINDS];
 	bool ok = true;
@@ -118,7 +143,9 @@ bool ss_outputs_render(struct ss_outputs *l, const struct ss_agg *agg, const cha
 	for (int k = 0; k < SS_OUT_KINDS; k++) {
 		ss_buf_init(&text[k]);
 		if (ss_out_kinds[k].render && ss_outputs_want(l, (enum ss_out_kind)k)) {
-			ss_out_kinds[k].render(&text[k], agg, version);
+			ss_out_kinds[k].render(&text[k], agg,
+					       k == SS_OUT_HTML && l->html_analysis ? l->html_analysis : an,
+					       version);
 			if (text[k].failed)
 				ok = false;
 		}

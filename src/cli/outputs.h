@@ -19,11 +19,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "analysis/analyze.h"
 #include "cli/outfile.h"
 #include "metrics/aggregate.h"
 #include "util/msg.h"
 
-enum ss_out_kind { SS_OUT_JSON = 0, SS_OUT_CSV, SS_OUT_RECORDS, SS_OUT_KINDS };
+enum ss_out_kind { SS_OUT_JSON = 0, SS_OUT_CSV, SS_OUT_RECORDS, SS_OUT_HTML, SS_OUT_KINDS };
 
 struct ss_output {
 	enum ss_out_kind kind;
@@ -40,6 +41,9 @@ struct ss_outputs {
 	bool force;
 	const char *const *inputs;
 	size_t ninputs;
+	/* The analysis the HTML page is rendered with (SPEC 9.1 always shows
+	 * 7.1 and 7.2); NULL: the run's. */
+	const struct ss_analysis *html_analysis;
 };
 
 void ss_outputs_init(struct ss_outputs *l, bool force, const char *const *inputs,
@@ -56,12 +60,13 @@ bool ss_outputs_want(const struct ss_outputs *l, enum ss_out_kind kind);
 bool ss_outputs_write(struct ss_outputs *l, enum ss_out_kind kind, const char *data,
 		      size_t len);
 /*
- * Render every kind that has an aggregate renderer and is wanted, then
- * write each into its outputs. false (with "out of memory") when a
- * rendering failed: nothing was written then.
+ * Render every kind that has an aggregate renderer and is wanted (with
+ * SPEC 7's parts from `an`, which may be NULL), then write each into its
+ * outputs. false (with "out of memory") when a rendering failed: nothing
+ * was written then.
  */
-bool ss_outputs_render(struct ss_outputs *l, const struct ss_agg *agg, const char *version,
-		       struct ss_msg *msg);
+bool ss_outputs_render(struct ss_outputs *l, const struct ss_agg *agg,
+		       const struct ss_analysis *an, const char *version, struct ss_msg *msg);
 /* Name every output whose write failed (one message each). */
 void ss_outputs_report_failed(const struct ss_outputs *l, struct ss_msg *msg);
 /* Commit every output (all are tried); false when any failed. */

@@ -53,6 +53,11 @@ struct ss_inputs {
 	char *fail_name;
 	struct ss_container *ctr;
 	struct ss_inputs_opts opts;
+	/* progress (ss_inputs_progress): the last file opened from a path,
+	 * the sizes of those before it, the sizes of all */
+	int prog_fd;
+	uint64_t prog_size, prog_before, prog_total;
+	bool prog_known;
 };
 
 enum step { STEP_OK, STEP_FAILED, STEP_FATAL, STEP_AGAIN, STEP_REFUSED };
@@ -181,6 +186,94 @@ static enum step member_next(struct ss_inputs *it)
 
 /* ---- files ---- */
 
+/* The file on `fd` is now the one being read: the one before is done. */
+static void track_file(struct ss_inputs *it, int fd)
+{
+	struct stat st;
+
+	it->prog_before += it->prog_size;
+	it->prog_fd = fd;
+	it->prog_size = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+}
+
+/* The size a path adds to the total; false when it cannot be known. */
+static bool path_size(const char *path, bool recursive, uint64_t *size)
+{
+	struct stat st;
+	bool nomem;
+	char *art;
+
+	*size = 0;
+	if (strcmp(path, "-") == 0)
+		return fstat(0, &st) == 0 && S_ISREG(st.st_mode) &&
+		       (*size = (uint64_t)st.st_size, true);
+	if (stat(path, &st) != 0)
+		return true;            /* fails when opened: adds nothing */
+	if (S_ISREG(st.st_mode)) {
+		*size = (uint64_t)st.st_size;
+		return true;
+	}
+	if (!S_ISDIR(st.st_mode))
+		return false;
+	art = ss_artifact_file(path, &nomem);
+	if (art) {
+		if (stat(art, &st) == 0 && S_ISREG(st.st_mode))
+			*size = (uint64_t)st.st_size;
+		ss_free(art);
+		return true;
+	}
+	/* a tree (-r) is walked when its turn comes; not before, for a bar */
+	return !recursive;
+}
+
+/* The total for ss_inputs_progress(): the files of a resolved list (a
+ * shard reads only its own), else what the paths name. */
+static void progress_total(struct ss_inputs *it)
+{
+	uint64_t size;
+
+	it->prog_known = true;
+	it->prog_total = 0;
+	if (it->resolved) {
+		for (size_t i = 0; i < it->files.len; i++) {
+			const struct ss_file_entry *fe = &it->files.v[i];
+
+			if (fe->err)
+				continue;
+			if (!path_size(fe->path ? fe->path : "-", false, &size))
+				it->prog_known = false;
+			it->prog_total += size;
+		}
+	} else {
+		for (size_t i = 0; i < (it->npaths ? it->npaths : 1); i++) {
+			if (!path_size(it->npaths ? it->paths[i] : "-", it->recursive, &size))
+				it->prog_known = false;
+			it->prog_total += size;
+		}
+	}
+	if (!it->prog_known)
+		it->prog_total = 0;
+}
+
+bool ss_inputs_progress(const struct ss_inputs *it, uint64_t *done, uint64_t *total)
+{
+	uint64_t cur = 0;
+
+	if (it->prog_fd >= 0 && it->prog_size) {
+		off_t pos = lseek(it->prog_fd, 0, SEEK_CUR);
+
+		/* a closed file (EBADF) was read to its end */
+		cur = pos < 0 ? it->prog_size : (uint64_t)pos;
+		if (cur > it->prog_size)
+			cur = it->prog_size;
+	}
+	*done = it->prog_before + cur;
+	*total = it->prog_known ? it->prog_total : 0;
+	if (it->prog_known && *done > *total)
+		*done = *total;         /* a file that grew while being read */
+	return it->prog_known;
+}
+
 /*
  * Whether the open file `fd` is one of the outputs (by device and inode,
  * so also through a link, a walk or a redirected stdin): then it is
@@ -246,6 +339,7 @@ static enum step open_file(struct ss_inputs *it, struct ss_file_entry *fe)
 			close(fd);
 		return STEP_FATAL;
 	}
+	track_file(it, fd);
 	s = ss_source_fd_new(fd, fe->path != NULL);
 	if (!s) {
 		ss_free(name);
@@ -300,10 +394,12 @@ struct ss_inputs *ss_inputs_new(const char *const *paths, size_t n,
 	if (opts)
 		it->opts = *opts;
 	it->msg = msg;
+	it->prog_fd = -1;
 	if (opts && (opts->resolve || opts->shard_count > 0) && !resolve(it, opts)) {
 		ss_inputs_free(it);
 		return NULL;
 	}
+	progress_total(it);
 	return it;
 }
 

@@ -70,4 +70,17 @@ const char *ss_inputs_unit_name(const struct ss_inputs *it, size_t i);
 enum ss_next ss_inputs_next(struct ss_inputs *it, struct ss_stream **out,
 			    const char **name);
 
+/*
+ * How far the reading is, for a progress display (call it from the thread
+ * that calls ss_inputs_next). *done: bytes of the input files consumed so
+ * far: for a compressed file or an archive the compressed bytes, read off
+ * the file's position, so the decoders' work is measured against the
+ * sizes on disk. *total: the sizes of the files the paths name, taken
+ * when the iterator was made. Returns false when the total is not
+ * knowable: standard input or a path that is a pipe, a FIFO or a device,
+ * or a tree walked with -r (*total is then 0 and *done counts what has
+ * been read of regular files).
+ */
+bool ss_inputs_progress(const struct ss_inputs *it, uint64_t *done, uint64_t *total);
+
 #endif

@@ -16,6 +16,8 @@ static void results_release(struct ss_results *r)
 	for (int m = 0; m < SS_M_COUNT; m++)
 		ss_free(r->values[m].v);
 	ss_free(r->hist);
+	ss_samples_release(&r->samples);
+	ss_positions_release(&r->positions);
 	results_init(r);
 }
 
@@ -29,10 +31,22 @@ void ss_agg_init(struct ss_agg *a, enum ss_phase_mode mode)
 	results_init(&a->warmup);
 }
 
+void ss_agg_keep(struct ss_agg *a, bool samples, bool positions, size_t nkeys)
+{
+	a->main.keep_samples = samples;
+	a->main.keep_positions = positions;
+	ss_group_table_init(&a->groups, nkeys);
+}
+
 void ss_agg_release(struct ss_agg *a)
 {
 	results_release(&a->main);
 	results_release(&a->warmup);
+	for (size_t g = 0; g < a->groups.n; g++)
+		results_release(&a->group[g].res);
+	ss_free(a->group);
+	ss_free(a->group_order);
+	ss_group_table_release(&a->groups);
 	for (size_t i = 0; i < a->nengines; i++)
 		ss_free(a->engines[i].name);
 	ss_free(a->engines);
@@ -205,6 +219,23 @@ static bool results_add_ok(struct ss_results *r, const struct ss_outcome *o)
 	}
 	if (o->hist_len && !hist_add(r, o->hist, o->hist_len))
 		return false;
+	if (r->keep_samples) {
+		struct ss_sample x;
+
+		x.has_al = o->values.has[SS_M_ACCEPTANCE_LENGTH];
+		x.al = o->values.v[SS_M_ACCEPTANCE_LENGTH];
+		x.has_dar = o->values.has[SS_M_DRAFT_ACCEPTANCE_RATE];
+		x.dar = o->values.v[SS_M_DRAFT_ACCEPTANCE_RATE];
+		x.has_steps = o->has_steps;
+		x.steps = o->steps;
+		x.accepted = o->accepted;
+		x.drafted = o->drafted;
+		if (!ss_samples_add(&r->samples, &x))
+			return false;
+	}
+	if (r->keep_positions &&
+	    !ss_positions_add(&r->positions, o->hist, o->hist_len, o->has_k, o->k))
+		return false;
 	r->ok++;
 	r->sum_accepted += o->accepted;
 	r->sum_drafted += o->drafted;
@@ -281,6 +312,57 @@ bool ss_agg_add(struct ss_agg *a, const struct ss_outcome *o)
 		if ((unsigned)o->kind < SS_KIND_COUNT)
 			in->kinds |= 1u << o->kind;
 	}
+	return true;
+}
+
+/* The group of `key`, created (empty, keeping what main keeps) when new. */
+static struct ss_group *group_of(struct ss_agg *a, const struct ss_kv *key)
+{
+	size_t id;
+	bool is_new;
+
+	if (a->groups.n == a->group_cap) {
+		size_t cap = a->group_cap ? a->group_cap * 2 : 8;
+		struct ss_group *g = ss_reallocarray(a->group, cap, sizeof(*g));
+
+		if (!g)
+			return NULL;
+		a->group = g;
+		a->group_cap = cap;
+	}
+	if (!ss_group_table_id(&a->groups, key, &id, &is_new))
+		return NULL;
+	if (is_new) {
+		struct ss_group *g = &a->group[id];
+
+		memset(g, 0, sizeof(*g));
+		results_init(&g->res);
+		g->res.keep_samples = a->main.keep_samples;
+		g->res.keep_positions = a->main.keep_positions;
+	}
+	return &a->group[id];
+}
+
+bool ss_agg_add_keyed(struct ss_agg *a, const struct ss_outcome *o, const struct ss_kv *key)
+{
+	struct ss_group *g;
+
+	if (!ss_agg_add(a, o))
+		return false;
+	if (a->groups.nkeys == 0)
+		return true;
+	g = group_of(a, key);
+	if (!g)
+		return false;
+	g->total++;
+	if ((unsigned)o->status < SS_ST_COUNT)
+		g->status[o->status]++;
+	if (target(a, o->phase) != &a->main)
+		return true;
+	if (o->status == SS_ST_OK && !results_add_ok(&g->res, o))
+		return false;
+	if (o->status == SS_ST_ZERO_STEP)
+		g->res.zero_step++;
 	return true;
 }
 
@@ -386,9 +468,21 @@ bool ss_agg_finish(struct ss_agg *a)
 		return false;
 	if (a->nengines > 1)
 		qsort(a->engines, a->nengines, sizeof(*a->engines), cmp_engine);
-	if (!results_finish(&a->main))
+	if (!results_finish(&a->main) || !results_finish(&a->warmup))
 		return false;
-	return results_finish(&a->warmup);
+	for (size_t g = 0; g < a->groups.n; g++)
+		if (!results_finish(&a->group[g].res))
+			return false;
+	if (a->groups.n) {
+		size_t *order = ss_reallocarray(a->group_order, a->groups.n, sizeof(*order));
+
+		if (!order)
+			return false;
+		a->group_order = order;
+		if (!ss_group_table_sorted(&a->groups, order))
+			return false;
+	}
+	return true;
 }
 
 const char *ss_input_kind_name(const struct ss_input_info *in)

@@ -13,6 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "metrics/groups.h"
+#include "metrics/poshist.h"
+#include "metrics/samples.h"
 #include "model/outcome.h"
 #include "metrics/stats.h"
 #include "metrics/values.h"
@@ -31,9 +34,20 @@ struct ss_results {
 	__int128 *hist;                     /* pooled, dense */
 	size_t hist_len;                    /* allocated buckets (some may be 0) */
 	size_t hist_cap;
+	/* Kept for SPEC 7 when asked (ss_agg_keep), main results and groups only: */
+	bool keep_samples, keep_positions;
+	struct ss_samples samples;          /* one per ok record, input order */
+	struct ss_positions positions;      /* histograms pooled per k */
 	/* Filled by ss_agg_finish(): */
 	bool has[SS_M_COUNT];
 	struct ss_stats stats[SS_M_COUNT];  /* run-level metrics: only .avg */
+};
+
+/* One group of --group-by (SPEC 7.3): its own accounting and results. */
+struct ss_group {
+	uint64_t total;
+	uint64_t status[SS_ST_COUNT];
+	struct ss_results res;              /* from the main results' phases */
 };
 
 struct ss_engine_count {
@@ -60,6 +74,11 @@ struct ss_agg {
 	size_t nengines, engines_cap;
 	struct ss_input_info *inputs;
 	size_t ninputs, inputs_cap;
+	/* Groups (SPEC 7.3), when ss_agg_keep() was given keys: */
+	struct ss_group_table groups;       /* key values -> group id */
+	struct ss_group *group;             /* by id, groups.n of them */
+	size_t group_cap;
+	size_t *group_order;                /* ss_agg_finish(): ids in key order */
 	/* private: the stream being read, and inputs by name (enriched lines) */
 	char *stream_name;
 	size_t stream_entry;        /* index in inputs; SIZE_MAX: not listed yet */
@@ -73,6 +92,14 @@ struct ss_agg {
 
 void ss_agg_init(struct ss_agg *a, enum ss_phase_mode mode);
 void ss_agg_release(struct ss_agg *a);
+/*
+ * Keep what SPEC 7 reads, for the main results and every group: with
+ * `samples`, each ok record's bootstrap sample (7.2); with `positions`,
+ * histograms pooled per k (7.1); with nkeys > 0, a group per distinct
+ * tuple of nkeys key values (7.3, outcomes then come through
+ * ss_agg_add_keyed). Call before the first outcome.
+ */
+void ss_agg_keep(struct ss_agg *a, bool samples, bool positions, size_t nkeys);
 /*
  * Start a new input stream; its requests follow. The stream is listed in
  * `inputs` at its first request counted under its own name, or when it ends
@@ -95,7 +122,14 @@ void ss_agg_fail_input(struct ss_agg *a);
  */
 bool ss_agg_add(struct ss_agg *a, const struct ss_outcome *o);
 /*
- * Compute statistics (and sort the engines); false when out of memory.
+ * ss_agg_add(), and the outcome also goes to the group of `key` (nkeys
+ * values; strings borrowed): its accounting, and its results when the
+ * outcome's phase feeds the main results.
+ */
+bool ss_agg_add_keyed(struct ss_agg *a, const struct ss_outcome *o, const struct ss_kv *key);
+/*
+ * Compute statistics (and sort the engines and the groups); false when
+ * out of memory.
  * May be called again after more outcomes were added.
  */
 bool ss_agg_finish(struct ss_agg *a);

@@ -3,7 +3,10 @@
 libspecscan_la_SOURCES += \
 	src/metrics/values.c src/metrics/values.h \
 	src/metrics/stats.c src/metrics/stats.h \
-	src/metrics/aggregate.c src/metrics/aggregate.h
+	src/metrics/aggregate.c src/metrics/aggregate.h \
+	src/metrics/samples.c src/metrics/samples.h \
+	src/metrics/poshist.c src/metrics/poshist.h \
+	src/metrics/groups.c src/metrics/groups.h
 
 check_PROGRAMS += tests/unit/test_stats tests/unit/test_aggregate
 TESTS += tests/unit/test_stats tests/unit/test_aggregate

@@ -67,6 +67,9 @@ void ss_req_values_of(const struct ss_record *r, struct ss_req_values *out)
 
 void ss_outcome_values(struct ss_outcome *o)
 {
-	if (o->status == SS_ST_OK && o->record)
+	if (o->status == SS_ST_OK && o->record) {
 		ss_req_values_of(o->record, &o->values);
+		o->has_k = o->record->has_spec_tokens;
+		o->k = o->record->num_spec_tokens;
+	}
 }

@@ -102,6 +102,16 @@ static void key(struct ss_buf *b, int ind, const char *k)
 	ss_buf_adds(b, ": ");
 }
 
+void ss_report_indent(struct ss_buf *b, int n)
+{
+	indent(b, n);
+}
+
+void ss_report_key(struct ss_buf *b, int ind, const char *k)
+{
+	key(b, ind, k);
+}
+
 static void dkey(struct ss_buf *b, int ind, const char *k, double v)
 {
 	ss_buf_addc(b, ',');
@@ -235,21 +245,16 @@ static void add_specscan(struct ss_buf *b, const struct ss_agg *a,
 	ss_buf_addc(b, '}');
 }
 
-void ss_report_json(struct ss_buf *out, const struct ss_agg *a, const char *version)
+void ss_report_add_results(struct ss_buf *out, const struct ss_results *r, int ind, bool *first)
 {
-	const struct ss_results *r = &a->main;
-	bool first = false;
-
-	ss_buf_addc(out, '{');
-	key(out, 2, "specscan");
-	add_specscan(out, a, version);
-
 	if (!hist_empty(r)) {
 		bool any = false;
 		char num[24];
 
-		ss_buf_addc(out, ',');
-		key(out, 2, "pooled_spec_decode_acceptance_histogram");
+		if (!*first)
+			ss_buf_addc(out, ',');
+		*first = false;
+		key(out, ind, "pooled_spec_decode_acceptance_histogram");
 		ss_buf_addc(out, '{');
 		for (size_t j = 0; j < r->hist_len; j++) {
 			if (!r->hist[j])
@@ -258,14 +263,30 @@ void ss_report_json(struct ss_buf *out, const struct ss_agg *a, const char *vers
 				ss_buf_addc(out, ',');
 			any = true;
 			snprintf(num, sizeof(num), "%zu", j);
-			key(out, 4, num);
+			key(out, ind + 2, num);
 			ss_buf_add_i128(out, r->hist[j]);
 		}
-		indent(out, 2);
+		indent(out, ind);
 		ss_buf_addc(out, '}');
 	}
+	add_metrics(out, r, ind, first);
+}
 
-	add_metrics(out, r, 2, &first);
+void ss_report_json(struct ss_buf *out, const struct ss_agg *a, const char *version)
+{
+	ss_report_json_full(out, a, NULL, version);
+}
+
+void ss_report_json_full(struct ss_buf *out, const struct ss_agg *a,
+			 const struct ss_analysis *an, const char *version)
+{
+	const struct ss_results *r = &a->main;
+	bool first = false;
+
+	ss_buf_addc(out, '{');
+	key(out, 2, "specscan");
+	add_specscan(out, a, version);
+	ss_report_add_results(out, r, 2, &first);
 
 	if (a->mode == SS_PHASES_PROFILING && ss_results_any(&a->warmup)) {
 		bool wfirst = true;
@@ -277,6 +298,8 @@ void ss_report_json(struct ss_buf *out, const struct ss_agg *a, const char *vers
 		indent(out, 2);
 		ss_buf_addc(out, '}');
 	}
+	if (an && an->any)
+		ss_report_json_analysis(out, a, an);
 	indent(out, 0);
 	ss_buf_adds(out, "}\n");
 }

@@ -8,8 +8,9 @@
 
 #include "report/numfmt.h"
 #include "report/report.h"
+#include "report/report_int.h"
 
-static void add_cell(struct ss_buf *b, const char *s)
+void ss_report_csv_cell(struct ss_buf *b, const char *s)
 {
 	if (!strpbrk(s, ",\"\r\n")) {
 		ss_buf_adds(b, s);
@@ -25,7 +26,7 @@ static void add_cell(struct ss_buf *b, const char *s)
 }
 
 /* The first cell: header + " (unit)", except for counts of things. */
-static void add_label(struct ss_buf *b, int m)
+void ss_report_csv_label(struct ss_buf *b, int m)
 {
 	const struct ss_metric_info *mi = &ss_metric_table[m];
 	char label[128];
@@ -34,7 +35,7 @@ static void add_label(struct ss_buf *b, int m)
 		snprintf(label, sizeof(label), "%s", mi->header);
 	else
 		snprintf(label, sizeof(label), "%s (%s)", mi->header, mi->unit);
-	add_cell(b, label);
+	ss_report_csv_cell(b, label);
 }
 
 static int cmp_tag(const void *x, const void *y)
@@ -45,8 +46,7 @@ static int cmp_tag(const void *x, const void *y)
 }
 
 /* The metrics of one kind present in r, sorted by tag; returns how many. */
-static int sorted_metrics(const struct ss_results *r, bool per_request,
-			  int out[SS_M_COUNT])
+int ss_report_sorted_metrics(const struct ss_results *r, bool per_request, int out[SS_M_COUNT])
 {
 	int n = 0;
 
@@ -57,38 +57,41 @@ static int sorted_metrics(const struct ss_results *r, bool per_request,
 	return n;
 }
 
+void ss_report_csv_stats(struct ss_buf *out, const struct ss_stats *st)
+{
+	const double cells[] = {
+		st->avg, st->min, st->max, st->sum, st->p1,  st->p5,  st->p10,
+		st->p25, st->p50, st->p75, st->p90, st->p95, st->p99, st->std,
+	};
+
+	for (size_t c = 0; c < sizeof(cells) / sizeof(cells[0]); c++) {
+		ss_buf_addc(out, ',');
+		ss_buf_add_fixed2(out, cells[c]);
+	}
+}
+
 void ss_report_csv(struct ss_buf *out, const struct ss_agg *a)
 {
 	const struct ss_results *r = &a->main;
 	int rows[SS_M_COUNT];
-	int n = sorted_metrics(r, true, rows);
+	int n = ss_report_sorted_metrics(r, true, rows);
 
 	if (n) {
 		ss_buf_adds(out, "Metric,avg,min,max,sum,p1,p5,p10,p25,p50,p75,p90,p95,p99,std\r\n");
 		for (int i = 0; i < n; i++) {
-			const struct ss_stats *st = &r->stats[rows[i]];
-			const double cells[] = {
-				st->avg, st->min, st->max, st->sum, st->p1,
-				st->p5, st->p10, st->p25, st->p50, st->p75,
-				st->p90, st->p95, st->p99, st->std,
-			};
-
-			add_label(out, rows[i]);
-			for (size_t c = 0; c < sizeof(cells) / sizeof(cells[0]); c++) {
-				ss_buf_addc(out, ',');
-				ss_buf_add_fixed2(out, cells[c]);
-			}
+			ss_report_csv_label(out, rows[i]);
+			ss_report_csv_stats(out, &r->stats[rows[i]]);
 			ss_buf_adds(out, "\r\n");
 		}
 	}
-	int nrun = sorted_metrics(r, false, rows);
+	int nrun = ss_report_sorted_metrics(r, false, rows);
 
 	if (nrun) {
 		if (n)
 			ss_buf_adds(out, "\r\n");
 		ss_buf_adds(out, "Metric,Value\r\n");
 		for (int i = 0; i < nrun; i++) {
-			add_label(out, rows[i]);
+			ss_report_csv_label(out, rows[i]);
 			ss_buf_addc(out, ',');
 			ss_buf_add_fixed2(out, r->stats[rows[i]].avg);
 			ss_buf_adds(out, "\r\n");

@@ -1,13 +1,19 @@
-# report stage: number formatting, aggregate JSON, CSV, the console table
-# and the enriched per-request JSONL
+# report stage: number formatting, aggregate JSON, CSV, the console table,
+# the enriched per-request JSONL and the SVG charts of the HTML report
 libspecscan_la_SOURCES += \
 	src/report/numfmt.c src/report/numfmt.h \
 	src/report/report.h src/report/report_int.h \
 	src/report/aggjson.c src/report/csv.c \
-	src/report/table.c src/report/jsonl.c
+	src/report/table.c src/report/jsonl.c \
+	src/report/chart.c src/report/chart.h \
+	src/report/html.c src/report/html.h \
+	src/report/grid.c src/report/grid.h \
+	src/report/analysis_json.c src/report/analysis_csv.c \
+	src/report/analysis_text.c src/report/analysis_text.h \
+	src/report/markdown.c
 
-check_PROGRAMS += tests/unit/test_numfmt tests/unit/test_report
-TESTS += tests/unit/test_numfmt tests/unit/test_report
+check_PROGRAMS += tests/unit/test_numfmt tests/unit/test_report tests/unit/test_chart
+TESTS += tests/unit/test_numfmt tests/unit/test_report tests/unit/test_chart
 
 tests_unit_test_numfmt_SOURCES = tests/unit/test_numfmt.c
 tests_unit_test_numfmt_CFLAGS = $(SS_TEST_CFLAGS)
@@ -19,9 +25,20 @@ tests_unit_test_report_CFLAGS = $(SS_TEST_CFLAGS)
 tests_unit_test_report_LDADD = $(SS_TEST_LIBS)
 nodist_EXTRA_tests_unit_test_report_SOURCES = src/cli/force-cxx-link.cxx
 
+tests_unit_test_chart_SOURCES = tests/unit/test_chart.c
+tests_unit_test_chart_CFLAGS = $(SS_TEST_CFLAGS)
+tests_unit_test_chart_LDADD = $(SS_TEST_LIBS)
+nodist_EXTRA_tests_unit_test_chart_SOURCES = src/cli/force-cxx-link.cxx
+
 # A helper for tests/cli/test_repr.py (doubles against Python's repr).
 check_PROGRAMS += tests/unit/repr_tool
 tests_unit_repr_tool_SOURCES = tests/unit/repr_tool.c
 tests_unit_repr_tool_LDADD = libspecscan.la $(SS_LIBS)
 nodist_EXTRA_tests_unit_repr_tool_SOURCES = src/cli/force-cxx-link.cxx
 TESTS += tests/cli/test_repr.py
+
+# A page with one chart of each kind, for tests/cli/test_htmlcheck.py.
+check_PROGRAMS += tests/unit/chart_demo
+tests_unit_chart_demo_SOURCES = tests/unit/chart_demo.c
+tests_unit_chart_demo_LDADD = libspecscan.la $(SS_LIBS)
+nodist_EXTRA_tests_unit_chart_demo_SOURCES = src/cli/force-cxx-link.cxx

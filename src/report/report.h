@@ -29,6 +29,7 @@
 
 #include <stdbool.h>
 
+#include "analysis/analyze.h"
 #include "model/outcome.h"
 #include "json/json.h"
 #include "metrics/aggregate.h"
@@ -36,12 +37,29 @@
 
 /* Aggregate JSON (4.1), 2-space indent, ending with a newline. */
 void ss_report_json(struct ss_buf *out, const struct ss_agg *a, const char *version);
+/* The same with SPEC 7's `analysis` key when `an` (may be NULL) holds any. */
+void ss_report_json_full(struct ss_buf *out, const struct ss_agg *a,
+			 const struct ss_analysis *an, const char *version);
 
 /* Aggregate CSV (4.2), CRLF line ends. Empty when no metric exists. */
 void ss_report_csv(struct ss_buf *out, const struct ss_agg *a);
 
+/*
+ * SPEC 7's CSV sections (positions, intervals, groups), each after an
+ * empty line when anything precedes it in `out`.
+ */
+void ss_report_csv_analysis(struct ss_buf *out, const struct ss_agg *a,
+			    const struct ss_analysis *an);
+
 /* The console Spec Decode section (4.3). */
 void ss_report_table(struct ss_buf *out, const struct ss_agg *a, bool utf8, bool color);
+/* The same with SPEC 7's lines and the `Spec Decode by KEY` table (an may be NULL). */
+void ss_report_table_full(struct ss_buf *out, const struct ss_agg *a,
+			  const struct ss_analysis *an, bool utf8, bool color);
+
+/* `-f markdown` (SPEC 9.2): the console section as GitHub Markdown. */
+void ss_report_markdown(struct ss_buf *out, const struct ss_agg *a,
+			const struct ss_analysis *an);
 
 /*
  * The enriched JSONL line (4.4) of one request, newline included.

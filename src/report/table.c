@@ -8,16 +8,18 @@
 
 #include "report/numfmt.h"
 #include "report/report.h"
+#include "report/report_int.h"
 
 #define NCOLS 8 /* Metric, then the seven statistics */
 #define LABEL_WRAP 30
 
-static const int table_rows[] = {
+const int ss_report_table_rows[SS_REPORT_TABLE_NROWS] = {
 	SS_M_ACCEPTANCE_LENGTH, SS_M_TOKEN_WEIGHTED_AL,
 	SS_M_DRAFT_ACCEPTANCE_RATE, SS_M_OVERALL_DAR,
 	SS_M_ACCEPTED_PER_VERIFIED, SS_M_STEPS, SS_M_ZERO_STEP_REQUESTS,
 };
-#define NROWS (int)(sizeof(table_rows) / sizeof(table_rows[0]))
+#define NROWS SS_REPORT_TABLE_NROWS
+#define table_rows ss_report_table_rows
 
 static const char *const col_names[NCOLS] = {
 	"Metric", "avg", "min", "max", "p99", "p90", "p50", "std",
@@ -201,7 +203,7 @@ static void add_percent(struct ss_buf *out, const char *key, __int128 count,
 	ss_buf_addc(out, '%');
 }
 
-static void add_histogram(struct ss_buf *out, const struct ss_results *r)
+void ss_report_hist_line(struct ss_buf *out, const struct ss_results *r, const char *prefix)
 {
 	__int128 sum = 0, rest = 0;
 	size_t top = 0;
@@ -217,7 +219,8 @@ static void add_histogram(struct ss_buf *out, const struct ss_results *r)
 	}
 	if (!any)
 		return;
-	ss_buf_adds(out, "  Accepted drafts per step (% of steps):  ");
+	ss_buf_adds(out, prefix);
+	ss_buf_adds(out, "Accepted drafts per step (% of steps):  ");
 	for (size_t j = 0; j <= top && j < 8; j++) {
 		if (j)
 			ss_buf_adds(out, "   ");
@@ -233,11 +236,11 @@ static void add_histogram(struct ss_buf *out, const struct ss_results *r)
 	ss_buf_addc(out, '\n');
 }
 
-static void add_accounting(struct ss_buf *out, const struct ss_agg *a)
+void ss_report_accounting_line(struct ss_buf *out, const struct ss_agg *a, const char *prefix)
 {
 	bool first = true;
 
-	ss_buf_adds(out, "  ");
+	ss_buf_adds(out, prefix);
 	ss_buf_add_u64_grouped(out, a->total);
 	ss_buf_adds(out, a->total == 1 ? " request" : " requests");
 	for (int s = 0; s < SS_ST_COUNT; s++) {
@@ -254,7 +257,17 @@ static void add_accounting(struct ss_buf *out, const struct ss_agg *a)
 
 void ss_report_table(struct ss_buf *out, const struct ss_agg *a, bool utf8, bool color)
 {
+	ss_report_table_full(out, a, NULL, utf8, color);
+}
+
+void ss_report_table_full(struct ss_buf *out, const struct ss_agg *a,
+			  const struct ss_analysis *an, bool utf8, bool color)
+{
 	add_table(out, &a->main, utf8, color);
-	add_histogram(out, &a->main);
-	add_accounting(out, a);
+	ss_report_hist_line(out, &a->main, "  ");
+	if (an && an->any)
+		ss_report_text_analysis(out, a, an, utf8);
+	ss_report_accounting_line(out, a, "  ");
+	if (an && an->any && an->opts->group_by.n)
+		ss_report_text_groups(out, a, an, utf8, color);
 }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "run/reqkeys.h"
 #include "io/batch.h"
 #include "io/framer.h"
 #include "io/inputs.h"
@@ -47,6 +48,7 @@ struct slot {
 	size_t name_cap;
 	struct ss_buf names;       /* enriched lines' source.input, NUL-separated */
 	struct ss_buf jsonl;
+	struct ss_keybuf keys;     /* --group-by values, one tuple per outcome */
 	bool nomem;
 	bool big;                  /* batch.len > BIG_BATCH */
 };
@@ -78,6 +80,7 @@ static void slot_release(struct slot *s)
 	ss_free(s->name_off);
 	ss_buf_release(&s->names);
 	ss_buf_release(&s->jsonl);
+	ss_keybuf_release(&s->keys);
 }
 
 static void slot_clear(struct slot *s)
@@ -92,6 +95,7 @@ static void slot_clear(struct slot *s)
 	ss_buf_reset(&s->engines);
 	ss_buf_reset(&s->names);
 	ss_buf_reset(&s->jsonl);
+	ss_keybuf_reset(&s->keys);
 }
 
 static void worker_free(void *ctx, void *arg)
@@ -175,6 +179,9 @@ static void process_slot(struct worker *w, struct slot *s, const struct ss_run_c
 			if (s->jsonl.failed)
 				goto nomem;
 		}
+		if (cfg->group_by && cfg->group_by->n &&
+		    !ss_keybuf_add(&s->keys, cfg->group_by, s->name, o, w->parser))
+			goto nomem;
 		s->hist_off[s->nouts] = SIZE_MAX;
 		if (o->hist_len) {
 			s->hist_off[s->nouts] = s->hists.len;
@@ -347,8 +354,15 @@ static bool collect_slot(const struct ss_run_cfg *cfg, struct slot *s, struct ss
 			o->input = s->names.data + s->name_off[i];
 			o->input_len = strlen(o->input);
 		}
-		if (!ss_agg_add(agg, o))
+		if (cfg->group_by && cfg->group_by->n) {
+			struct ss_kv key[SS_GROUP_MAX_KEYS];
+
+			ss_keybuf_tuple(&s->keys, cfg->group_by->n, i, key);
+			if (!ss_agg_add_keyed(agg, o, key))
+				return false;
+		} else if (!ss_agg_add(agg, o)) {
 			return false;
+		}
 		if (o->status != SS_ST_OK) {
 			if (is_problem(o->status) || msg->verbosity > 0)
 				ss_msg_request(msg, (unsigned)o->status,
@@ -458,7 +472,12 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 			}
 			ss_pool_release_oldest(pool);
 		}
-		ss_progress_update(&prog, r.bytes, agg->total);
+		if (prog.out) {
+			uint64_t done, size;
+
+			ss_inputs_progress(r.it, &done, &size);
+			ss_progress_update(&prog, r.bytes, agg->total, done, size);
+		}
 	}
 out:
 	ss_pool_free(pool);   /* drops queued work when stopping early */

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/groupkey.h"
 #include "engines/request.h"
 #include "metrics/aggregate.h"
 #include "util/fileid.h"
@@ -44,6 +45,7 @@ struct ss_run_cfg {
 	uint64_t spool_limit;          /* 0: none */
 	const struct ss_fileids *outputs; /* inputs that are outputs are refused */
 	bool full_parse;               /* testing: no substring filter */
+	const struct ss_group_spec *group_by; /* SPEC 7.3; NULL or no key: none */
 };
 
 /* Requests whose status --strict counts are tallied in the aggregate. */

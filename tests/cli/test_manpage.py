@@ -10,9 +10,11 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sslib import SRCDIR, Case, main, run
 
-SPEC5 = ["format", "json", "csv", "records", "output-dir", "table", "no-table", "phase",
+SPEC5 = ["format", "json", "csv", "records", "html", "output-dir", "table", "no-table", "phase",
          "engine", "input-kind", "recursive", "max-record-size", "threads", "progress",
          "no-progress", "strict", "force", "quiet", "verbose", "help", "version",
+         # SPEC 7.7
+         "positions", "draft-cost", "ci", "bootstrap", "seed", "group-by", "compare", "expect",
          # issue 13 (README "Reliability"): resource limits
          "memory-limit", "spool-limit", "zstd-window-log",
          # SPEC 8.2

@@ -11,7 +11,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sslib import Case, TempDir, loads, main, run, td
 
 SAMPLE = td("sample", "aiperf_raw_vllm.jsonl")
-NAMES = ["spec_decode.csv", "spec_decode.json", "spec_decode_records.jsonl"]
+NAMES = ["spec_decode.csv", "spec_decode.html", "spec_decode.json", "spec_decode_records.jsonl"]
 
 
 class Outputs(Case):

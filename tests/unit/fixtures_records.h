@@ -88,6 +88,8 @@ static inline void fx_outcome_of(struct ss_outcome *o, const struct ss_record *r
 		o->steps = r->num_spec_steps;
 		o->accepted = r->num_accepted_draft_tokens;
 		o->drafted = r->num_draft_tokens;
+		o->has_k = r->has_spec_tokens;
+		o->k = r->num_spec_tokens;
 		ss_req_values_of(r, &o->values);
 		if (r->has_histogram) {
 			o->hist = r->histogram.v;

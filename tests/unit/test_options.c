@@ -110,7 +110,7 @@ static void test_unknown_value(void **state)
 	static const struct {
 		const char *opt, *msg;
 	} cases[] = {
-		{"--format", "specscan: unknown format 'x' (json, csv, table, jsonl, none)\n"},
+		{"--format", "specscan: unknown format 'x' (json, csv, table, markdown, jsonl, none)\n"},
 		{"--phase", "specscan: unknown phase 'x' (profiling, warmup, all)\n"},
 		{"--engine", "specscan: unknown engine 'x' (vllm, tensorrt_llm, llamacpp, sglang)\n"},
 		{"--input-kind", "specscan: unknown input kind 'x' (auto, raw, records, body, sse, enriched)\n"},
@@ -163,7 +163,7 @@ static void test_help_lists_values(void **state)
 	ss_options_help(out);
 	fclose(out);
 	assert_non_null(strstr(text,
-		"\n  -f, --format FMT               stdout format: json (default), csv, table, jsonl, none\n"));
+		"\n  -f, --format FMT               stdout format: json (default), csv, table, markdown, jsonl, none\n"));
 	assert_non_null(strstr(text,
 		"\n      --phase PHASE              main results from profiling (default), warmup or all\n"));
 	assert_non_null(strstr(text,

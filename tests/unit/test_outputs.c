@@ -181,7 +181,7 @@ static void test_dir_names(void **state)
 	snprintf(sub, sizeof(sub), "%s/sub", dir);
 	ss_outputs_init(&l, false, NULL, 0);
 	assert_true(ss_outputs_add_dir(&l, sub, &msg));
-	assert_int_equal(l.n, 3);
+	assert_int_equal(l.n, 4);
 	assert_true(ss_outputs_commit(&l, &msg));
 	ss_outputs_release(&l);
 	snprintf(p, sizeof(p), "%s/spec_decode.json", sub);
@@ -191,6 +191,9 @@ static void test_dir_names(void **state)
 	assert_int_equal(access(p, F_OK), 0);
 	unlink(p);
 	snprintf(p, sizeof(p), "%s/spec_decode_records.jsonl", sub);
+	assert_int_equal(access(p, F_OK), 0);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/spec_decode.html", sub);
 	assert_int_equal(access(p, F_OK), 0);
 	unlink(p);
 	assert_int_equal(rmdir(sub), 0);

@@ -1,0 +1,294 @@
+#include "analysis/analyze.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "util/alloc.h"
+
+const int ss_boot_metric[SS_BS_COUNT] = {
+	[SS_BS_AL] = SS_M_ACCEPTANCE_LENGTH,
+	[SS_BS_TWAL] = SS_M_TOKEN_WEIGHTED_AL,
+	[SS_BS_DAR] = SS_M_DRAFT_ACCEPTANCE_RATE,
+	[SS_BS_ODAR] = SS_M_OVERALL_DAR,
+};
+
+void ss_analysis_opts_init(struct ss_analysis_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->level = 95.0;
+	o->resamples = 1000;
+	o->seed = 1;
+	o->rows_budget = (size_t)64 << 20;
+}
+
+void ss_analysis_opts_release(struct ss_analysis_opts *o)
+{
+	ss_group_spec_release(&o->group_by);
+	ss_free(o->expects);
+	ss_analysis_opts_init(o);
+}
+
+bool ss_analysis_needs_positions(const struct ss_analysis_opts *o)
+{
+	if (o->positions)
+		return true;
+	for (size_t i = 0; i < o->nexpects; i++)
+		if (o->expects[i].metric < 0)
+			return true;
+	return false;
+}
+
+static void set_release(struct ss_set_analysis *s)
+{
+	for (size_t i = 0; i < s->npos; i++)
+		ss_pos_result_release(&s->pos[i]);
+	ss_free(s->pos);
+	ss_free(s->rows);
+	memset(s, 0, sizeof(*s));
+}
+
+void ss_analysis_release(struct ss_analysis *an)
+{
+	set_release(&an->main);
+	for (size_t g = 0; g < an->ngroups; g++)
+		set_release(&an->group[g]);
+	ss_free(an->group);
+	memset(an, 0, sizeof(*an));
+}
+
+static bool set_positions(struct ss_set_analysis *s, const struct ss_results *r,
+			  const struct ss_analysis_opts *o)
+{
+	const struct ss_positions *p = &r->positions;
+
+	if (p->nk == 0)
+		return true;
+	s->pos = ss_calloc(p->nk, sizeof(*s->pos));
+	if (!s->pos)
+		return false;
+	for (size_t i = 0; i < p->nk; i++) {
+		if (!ss_pos_compute(&p->ks[i], o->has_cost, o->cost, &s->pos[i]))
+			return false;
+		s->npos++;
+	}
+	return true;
+}
+
+/* The value of statistic k in a result set: the avg, or the run-level value. */
+static bool stat_value(const struct ss_results *r, int k, double *v)
+{
+	int m = ss_boot_metric[k];
+
+	if (!r->has[m])
+		return false;
+	*v = r->stats[m].avg;
+	return true;
+}
+
+/* The result sets in stream order: 0 the main results, i + 1 the i-th group in key order. */
+static struct ss_set_analysis *set_at(struct ss_analysis *an, const struct ss_agg *a, size_t j)
+{
+	return j ? &an->group[a->group_order[j - 1]] : &an->main;
+}
+
+static const struct ss_samples *samples_at(const struct ss_agg *a, size_t j)
+{
+	return j ? &a->group[a->group_order[j - 1]].res.samples : &a->main.samples;
+}
+
+/* Set j's intervals, and a group's difference intervals against the baseline's rows. */
+static void finish_set(struct ss_analysis *an, const struct ss_agg *a,
+		       const struct ss_analysis_opts *o, size_t j, double *scratch,
+		       const double *base_rows)
+{
+	struct ss_set_analysis *s = set_at(an, a, j);
+	const uint32_t B = o->resamples;
+
+	for (int k = 0; k < SS_BS_COUNT; k++)
+		s->has_ci[k] = ss_boot_interval(s->rows, B, (enum ss_boot_stat)k, o->level, scratch,
+						&s->lo[k], &s->hi[k]);
+	if (!base_rows || j == 0 || a->group_order[j - 1] == an->baseline)
+		return;
+	for (int k = 0; k < SS_BS_COUNT; k++) {
+		struct ss_delta *d = &s->vs[k];
+
+		if (ss_boot_diff_interval(s->rows, base_rows, B, (enum ss_boot_stat)k, o->level,
+					  scratch, &d->lo, &d->hi)) {
+			d->has_ci = true;
+			d->significant = d->lo > 0.0 || d->hi < 0.0;
+		}
+	}
+}
+
+/*
+ * Resample every set. The rows (B x 4 doubles a set) of at most
+ * o->rows_budget bytes of sets exist at a time, plus the baseline's, kept
+ * for every difference: grouping by a field that is unique per request
+ * stays within memory. Sets keep their stream numbers, so the batching
+ * changes no byte of the results.
+ */
+static bool bootstrap_all(struct ss_analysis *an, const struct ss_agg *a,
+			  const struct ss_analysis_opts *o, double *scratch)
+{
+	const size_t row_bytes = (size_t)o->resamples * SS_BS_COUNT * sizeof(double);
+	size_t nsets = 1 + an->ngroups, per = o->rows_budget / row_bytes, base_j = 0;
+	const double *base_rows = NULL;
+	struct ss_boot_job *jobs;
+	bool ok = true;
+
+	if (per < 1)
+		per = 1;
+	if (per > nsets)
+		per = nsets;
+	jobs = ss_calloc(per, sizeof(*jobs));
+	if (!jobs)
+		return false;
+	if (an->has_baseline) {
+		struct ss_set_analysis *bs = &an->group[an->baseline];
+
+		for (size_t i = 0; i < an->ngroups; i++)
+			if (a->group_order[i] == an->baseline)
+				base_j = i + 1;
+		bs->rows = ss_malloc(row_bytes);
+		if (!bs->rows) {
+			ss_free(jobs);
+			return false;
+		}
+		jobs[0].samples = samples_at(a, base_j);
+		jobs[0].g = (uint32_t)base_j;
+		jobs[0].out = bs->rows;
+		ss_boot_run(jobs, 1, o->seed, o->resamples, o->threads);
+		base_rows = bs->rows;
+	}
+	for (size_t start = 0; ok && start < nsets; start += per) {
+		size_t end = start + per < nsets ? start + per : nsets, n = 0;
+
+		for (size_t j = start; j < end; j++) {
+			struct ss_set_analysis *s = set_at(an, a, j);
+
+			if (an->has_baseline && j == base_j)
+				continue;  /* resampled above */
+			s->rows = ss_malloc(row_bytes);
+			if (!s->rows) {
+				ok = false;
+				break;
+			}
+			jobs[n].samples = samples_at(a, j);
+			jobs[n].g = (uint32_t)j;
+			jobs[n].out = s->rows;
+			n++;
+		}
+		if (ok)
+			ss_boot_run(jobs, n, o->seed, o->resamples, o->threads);
+		for (size_t j = start; j < end; j++) {
+			struct ss_set_analysis *s = set_at(an, a, j);
+
+			if (ok && s->rows)
+				finish_set(an, a, o, j, scratch, base_rows);
+			if (!(an->has_baseline && j == base_j)) {
+				ss_free(s->rows);
+				s->rows = NULL;
+			}
+		}
+	}
+	ss_free(jobs);
+	return ok;
+}
+
+static int find_baseline(const struct ss_agg *a, const char *text, size_t *id)
+{
+	/* In key order: when values of several types read the same ("4"), the first wins. */
+	for (size_t i = 0; i < a->groups.n; i++) {
+		size_t g = a->group_order[i];
+
+		if (ss_kv_matches_text(ss_group_table_key(&a->groups, g), text)) {
+			*id = g;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+enum ss_an_status ss_analysis_run(struct ss_analysis *an, const struct ss_agg *a,
+				  const struct ss_analysis_opts *o)
+{
+	bool need_pos = ss_analysis_needs_positions(o);
+	double *scratch = NULL;
+
+	memset(an, 0, sizeof(*an));
+	an->opts = o;
+	an->any = o->positions || o->ci || o->group_by.n;
+	if (o->compare && !find_baseline(a, o->compare, &an->baseline))
+		return SS_AN_NO_BASELINE;
+	an->has_baseline = o->compare != NULL;
+
+	if (a->groups.n) {
+		an->group = ss_calloc(a->groups.n, sizeof(*an->group));
+		if (!an->group)
+			goto nomem;
+		an->ngroups = a->groups.n;
+	}
+	if (need_pos) {
+		if (!set_positions(&an->main, &a->main, o))
+			goto nomem;
+		for (size_t g = 0; o->positions && g < an->ngroups; g++)
+			if (!set_positions(&an->group[g], &a->group[g].res, o))
+				goto nomem;
+	}
+
+	/* Deltas need no resample. */
+	if (an->has_baseline) {
+		const struct ss_results *base = &a->group[an->baseline].res;
+
+		for (size_t g = 0; g < an->ngroups; g++) {
+			for (int k = 0; k < SS_BS_COUNT && g != an->baseline; k++) {
+				struct ss_delta *d = &an->group[g].vs[k];
+				double x, y;
+
+				if (stat_value(&a->group[g].res, k, &x) && stat_value(base, k, &y)) {
+					d->has = true;
+					d->delta = x - y;
+				}
+			}
+		}
+	}
+	if (o->ci) {
+		scratch = ss_reallocarray(NULL, o->resamples, sizeof(*scratch));
+		if (!scratch || !bootstrap_all(an, a, o, scratch))
+			goto nomem;
+	}
+	ss_free(scratch);
+	return SS_AN_OK;
+nomem:
+	ss_free(scratch);
+	ss_analysis_release(an);
+	return SS_AN_NOMEM;
+}
+
+void ss_analysis_expect_value(const struct ss_analysis *an, const struct ss_agg *a,
+			      const struct ss_expect *e, bool *has, double *v)
+{
+	*has = false;
+	*v = 0.0;
+	if (e->metric >= 0) {
+		const struct ss_results *r = &a->main;
+
+		if (r->has[e->metric]) {
+			*has = true;
+			*v = r->stats[e->metric].avg;
+		} else if (e->metric == SS_M_ZERO_STEP_REQUESTS) {
+			/* SPEC 7.5: an absent Zero-Step Requests counts as 0 */
+			*has = true;
+		}
+		return;
+	}
+	/* positionN: the pooled rate of position N of the largest k */
+	if (an->main.npos) {
+		const struct ss_pos_result *p = &an->main.pos[an->main.npos - 1];
+
+		if (p->defined && e->position >= 1 && e->position <= p->k) {
+			*has = true;
+			*v = p->pos[e->position - 1].rate;
+		}
+	}
+}

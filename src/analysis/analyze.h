@@ -1,0 +1,92 @@
+/*
+ * analyze.h - SPEC 7 over a finished aggregate: acceptance by position,
+ * bootstrap intervals, the comparison of groups with a baseline, and the
+ * values --expect gates read.
+ *
+ * Everything is computed from what the aggregate kept (ss_agg_keep) for
+ * the main results and each group, never from the input again, and does
+ * not depend on the thread count: each resample has its own stream (g, b),
+ * g = 0 for the main results and 1..G for the groups in their order.
+ */
+#ifndef SS_ANALYZE_H
+#define SS_ANALYZE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/bootstrap.h"
+#include "analysis/expect.h"
+#include "analysis/groupkey.h"
+#include "analysis/positions.h"
+#include "metrics/aggregate.h"
+
+struct ss_analysis_opts {
+	bool positions;           /* --positions (or --draft-cost) */
+	bool has_cost;            /* --draft-cost */
+	double cost;
+	bool ci;                  /* --ci */
+	double level;             /* (0, 100) */
+	uint32_t resamples;       /* --bootstrap, 1..10^6 */
+	uint64_t seed;            /* --seed */
+	struct ss_group_spec group_by; /* n = 0: no groups */
+	const char *compare;      /* --compare VALUE, NULL: none */
+	struct ss_expect *expects; /* owned */
+	size_t nexpects;
+	unsigned threads;         /* for the bootstrap */
+	size_t rows_budget;       /* bytes of resample rows at a time (64 MiB) */
+};
+
+void ss_analysis_opts_init(struct ss_analysis_opts *o);
+void ss_analysis_opts_release(struct ss_analysis_opts *o);
+/* Whether the aggregate must pool histograms per k (7.1 or a positionN gate). */
+bool ss_analysis_needs_positions(const struct ss_analysis_opts *o);
+
+/* 7.4: one statistic of a group against the baseline. */
+struct ss_delta {
+	bool has;          /* both sides have the value */
+	double delta;
+	bool has_ci;       /* with --ci, some resample defined both */
+	double lo, hi;
+	bool significant;  /* the interval excludes 0 */
+};
+
+/* What SPEC 7 adds to one result set (the main results or a group). */
+struct ss_set_analysis {
+	struct ss_pos_result *pos; /* one per pooled k, ascending; owned */
+	size_t npos;
+	double *rows;              /* the baseline's resamples (B x SS_BS_COUNT); owned */
+	bool has_ci[SS_BS_COUNT];
+	double lo[SS_BS_COUNT], hi[SS_BS_COUNT];
+	struct ss_delta vs[SS_BS_COUNT]; /* --compare, groups but the baseline */
+};
+
+struct ss_analysis {
+	const struct ss_analysis_opts *opts;
+	bool any;                   /* some part of 7 is in the reports */
+	struct ss_set_analysis main;
+	struct ss_set_analysis *group; /* by group id (struct ss_agg) */
+	size_t ngroups;
+	bool has_baseline;
+	size_t baseline;            /* group id */
+};
+
+/* The metric of each bootstrap statistic, and the reverse (-1: none). */
+extern const int ss_boot_metric[SS_BS_COUNT];
+
+enum ss_an_status { SS_AN_OK = 0, SS_AN_NOMEM, SS_AN_NO_BASELINE };
+
+/*
+ * Compute everything `o` asks for from the finished aggregate `a` (which
+ * must outlive `an`). SS_AN_NO_BASELINE: --compare names no group (the
+ * caller lists them; a usage error).
+ */
+enum ss_an_status ss_analysis_run(struct ss_analysis *an, const struct ss_agg *a,
+				  const struct ss_analysis_opts *o);
+void ss_analysis_release(struct ss_analysis *an);
+
+/* The value a --expect gate compares: false (has) when it is absent. */
+void ss_analysis_expect_value(const struct ss_analysis *an, const struct ss_agg *a,
+			      const struct ss_expect *e, bool *has, double *v);
+
+#endif

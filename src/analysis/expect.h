@@ -1,0 +1,44 @@
+/*
+ * expect.h - the gates of `--expect TAG OP VALUE` (SPEC 7.5).
+ *
+ * TAG is a metric tag of SPEC 3 (looked up in a table the caller passes,
+ * so this stage needs no metric module) or `positionN` (N >= 1): the pooled
+ * rate of draft position N of the largest k (7.1), a fraction in [0, 1] as
+ * the JSON writes it. OP is one of >=, >, <=, <. VALUE is a finite decimal
+ * number. Blanks around the three parts are allowed.
+ */
+#ifndef SS_EXPECT_H
+#define SS_EXPECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum ss_expect_op { SS_OP_GE = 0, SS_OP_GT, SS_OP_LE, SS_OP_LT };
+
+struct ss_expect {
+	const char *text;     /* the argument as given; borrowed */
+	int metric;           /* index into the caller's tag table, or -1 */
+	uint32_t position;    /* >= 1 when metric is -1 */
+	enum ss_expect_op op;
+	double value;
+};
+
+/*
+ * Parse `text` against tags[0..ntags-1]. false on a usage error, with a
+ * message (no "specscan: " prefix) in err.
+ */
+bool ss_expect_parse(const char *text, const char *const *tags, size_t ntags,
+		     struct ss_expect *out, char *err, size_t errlen);
+
+/* "'>='" etc. */
+const char *ss_expect_op_text(enum ss_expect_op op);
+
+/*
+ * Whether the expectation holds for a metric value; an absent value
+ * (has = false) never holds. The caller passes 0 for an absent Zero-Step
+ * Requests count, as SPEC 7.5 says.
+ */
+bool ss_expect_holds(const struct ss_expect *e, bool has, double v);
+
+#endif

@@ -1,0 +1,73 @@
+#include "analysis/positions.h"
+
+#include <string.h>
+
+#include "util/alloc.h"
+#include "util/ratio.h"
+
+void ss_pos_result_release(struct ss_pos_result *r)
+{
+	ss_free(r->pos);
+	ss_free(r->what_if);
+	memset(r, 0, sizeof(*r));
+}
+
+bool ss_pos_compute(const struct ss_pos_k *pk, bool has_cost, double cost,
+		    struct ss_pos_result *out)
+{
+	uint32_t k = pk->k;
+	unsigned __int128 s0 = 0, prev, a = 0;
+	double best = 0.0;
+
+	memset(out, 0, sizeof(*out));
+	out->k = k;
+	out->requests = pk->requests;
+	out->has_cost = has_cost;
+	out->draft_cost = cost;
+	if (k > 0) {
+		out->pos = ss_calloc(k, sizeof(*out->pos));
+		out->what_if = ss_calloc(k, sizeof(*out->what_if));
+		if (!out->pos || !out->what_if) {
+			ss_pos_result_release(out);
+			return false;
+		}
+	}
+	for (uint32_t j = 0; j <= k; j++)
+		s0 += pk->h[j];
+	out->steps = s0;
+	out->defined = s0 > 0;
+
+	/* S_i = S_{i-1} - H[i-1]: the steps that accepted at least i drafts. */
+	prev = s0;
+	for (uint32_t i = 1; i <= k; i++) {
+		struct ss_pos_row *row = &out->pos[i - 1];
+		unsigned __int128 si = prev - pk->h[i - 1];
+
+		row->accepted = si;
+		row->rate = ss_ratio(si, s0);
+		row->has_conditional = prev > 0;
+		row->conditional = ss_ratio(si, prev);
+		prev = si;
+	}
+	if (!out->defined)
+		return true;
+
+	for (uint32_t kk = 1; kk <= k; kk++) {
+		struct ss_whatif_row *w = &out->what_if[kk - 1];
+
+		a += out->pos[kk - 1].accepted;
+		w->acceptance_length = 1.0 + ss_ratio(a, s0);
+		w->draft_acceptance_rate = ss_ratio(a, (unsigned __int128)kk * s0) * 100.0;
+		if (has_cost) {
+			w->speedup = w->acceptance_length / (1.0 + cost * (double)kk);
+			/* strictly larger: the smallest k' wins a tie */
+			if (w->speedup > 1.0 && w->speedup > best) {
+				best = w->speedup;
+				out->suggested_k = kk;
+			}
+		}
+	}
+	/* A(k) over S_0: the same one division as the token-weighted length. */
+	out->acceptance_length = 1.0 + ss_ratio(a, s0);
+	return true;
+}

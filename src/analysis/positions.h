@@ -1,0 +1,51 @@
+/*
+ * positions.h - acceptance by draft position and the shorter-draft table
+ * (SPEC 7.1), from the histograms the aggregate pools per draft length k
+ * (metrics/poshist.h). ss_pos_compute() derives one k's rows; every ratio
+ * is one division of exact integer sums (util/ratio.h).
+ */
+#ifndef SS_POSITIONS_H
+#define SS_POSITIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "metrics/poshist.h"
+
+struct ss_pos_row {
+	unsigned __int128 accepted; /* S_i */
+	double rate;                /* S_i / S_0 */
+	bool has_conditional;       /* S_{i-1} > 0 */
+	double conditional;         /* S_i / S_{i-1} */
+};
+
+struct ss_whatif_row {
+	double acceptance_length;     /* τ(k') = 1 + A(k') / S_0 */
+	double draft_acceptance_rate; /* A(k') / (k' S_0) × 100 */
+	double speedup;               /* τ(k') / (1 + C k'), with a draft cost */
+};
+
+/* The rows of one k; pos[i-1] is position i, what_if[k'-1] is draft length k'. */
+struct ss_pos_result {
+	uint32_t k;
+	uint64_t requests;
+	unsigned __int128 steps;  /* S_0 */
+	bool defined;             /* S_0 > 0: the ratios below exist */
+	double acceptance_length; /* 1 + Σ S_i / S_0 */
+	struct ss_pos_row *pos;   /* k rows, owned */
+	struct ss_whatif_row *what_if; /* k rows, owned */
+	bool has_cost;
+	double draft_cost;
+	uint32_t suggested_k;     /* 0 when no speedup exceeds 1.0 */
+};
+
+/*
+ * Compute the rows of `pk`; with has_cost, the speedups at draft cost
+ * `cost` (>= 0) and the suggested k. false when out of memory.
+ */
+bool ss_pos_compute(const struct ss_pos_k *pk, bool has_cost, double cost,
+		    struct ss_pos_result *out);
+void ss_pos_result_release(struct ss_pos_result *r);
+
+#endif

@@ -1,0 +1,126 @@
+/*
+ * options_analysis.c - the options of SPEC 7.7 (--positions, --draft-cost,
+ * --ci, --bootstrap, --seed, --group-by, --compare, --expect): their
+ * values and the checks between them. options.c's table lists them.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/options.h"
+#include "metrics/values.h"
+#include "util/alloc.h"
+
+static bool usage(FILE *err, const char *msg)
+{
+	fprintf(err, "specscan: %s\nTry 'specscan --help' for more information.\n", msg);
+	return false;
+}
+
+/* A plain decimal number (no hex, inf or nan), the whole text. */
+static bool parse_number(const char *s, double *out)
+{
+	char *end;
+
+	if (!*s || strspn(s, "0123456789+-.eE") != strlen(s))
+		return false;
+	errno = 0;
+	*out = strtod(s, &end);
+	return !errno && *end == '\0' && end != s && isfinite(*out);
+}
+
+/* An unsigned decimal integer, the whole text, at most max. */
+static bool parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+bool ss_options_analysis(struct ss_analysis_opts *a, int id, const char *arg, FILE *err)
+{
+	char msg[512];
+	uint64_t u;
+
+	switch (id) {
+	case SS_OPT_POSITIONS:
+		a->positions = true;
+		return true;
+	case SS_OPT_DRAFT_COST:
+		if (!parse_number(arg, &a->cost) || a->cost < 0) {
+			snprintf(msg, sizeof(msg), "invalid draft cost '%s' (a number >= 0)", arg);
+			return usage(err, msg);
+		}
+		a->has_cost = a->positions = true;
+		return true;
+	case SS_OPT_CI:
+		if (!parse_number(arg, &a->level) || !(a->level > 0 && a->level < 100)) {
+			snprintf(msg, sizeof(msg), "invalid level '%s' for --ci (a number between 0 and 100, e.g. 95)", arg);
+			return usage(err, msg);
+		}
+		a->ci = true;
+		return true;
+	case SS_OPT_BOOTSTRAP:
+		if (!parse_u64(arg, SS_BOOT_MAX_RESAMPLES, &u) || u < 1) {
+			snprintf(msg, sizeof(msg), "invalid resample count '%s' for --bootstrap (1 to 1000000)", arg);
+			return usage(err, msg);
+		}
+		a->resamples = (uint32_t)u;
+		return true;
+	case SS_OPT_SEED:
+		if (!parse_u64(arg, UINT64_MAX, &a->seed)) {
+			snprintf(msg, sizeof(msg), "invalid seed '%s' (0 to 18446744073709551615)", arg);
+			return usage(err, msg);
+		}
+		return true;
+	case SS_OPT_GROUP_BY:
+		ss_group_spec_release(&a->group_by);
+		switch (ss_group_spec_parse(arg, &a->group_by, msg, sizeof(msg))) {
+		case SS_GP_OK:
+			return true;
+		case SS_GP_NOMEM:
+			fprintf(err, "specscan: out of memory\n");
+			return false;
+		case SS_GP_USAGE:
+			break;
+		}
+		return usage(err, msg);
+	case SS_OPT_COMPARE:
+		a->compare = arg;
+		return true;
+	case SS_OPT_EXPECT: {
+		const char *tags[SS_M_COUNT];
+		struct ss_expect *e = ss_reallocarray(a->expects, a->nexpects + 1, sizeof(*e));
+
+		if (!e) {
+			fprintf(err, "specscan: out of memory\n");
+			return false;
+		}
+		a->expects = e;
+		for (int m = 0; m < SS_M_COUNT; m++)
+			tags[m] = ss_metric_table[m].tag;
+		if (!ss_expect_parse(arg, tags, SS_M_COUNT, &e[a->nexpects], msg, sizeof(msg)))
+			return usage(err, msg);
+		a->nexpects++;
+		return true;
+	}
+	}
+	return usage(err, "unknown analysis option");
+}
+
+bool ss_options_analysis_check(const struct ss_analysis_opts *a, FILE *err)
+{
+	if (a->compare && a->group_by.n != 1)
+		return usage(err, a->group_by.n ? "--compare needs --group-by with one key, not several"
+						 : "--compare needs --group-by with one key");
+	return true;
+}

@@ -1,0 +1,153 @@
+/*
+ * analysis_csv.c - SPEC 7's sections of the aggregate CSV, after 4.2's:
+ * acceptance by position and the shorter-draft table (main results), the
+ * intervals, then one row per group and metric. CRLF, numbers %.2f, counts
+ * as integers, absent cells empty, as in 4.2.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "report/numfmt.h"
+#include "report/report.h"
+#include "report/report_int.h"
+
+static void section_break(struct ss_buf *out)
+{
+	if (out->len)
+		ss_buf_adds(out, "\r\n");
+}
+
+static void add_positions(struct ss_buf *out, const struct ss_set_analysis *s, bool has_cost)
+{
+	if (s->npos == 0)
+		return;
+	section_break(out);
+	ss_buf_adds(out, "k,Position,Accepted,Rate (%),Conditional (%)\r\n");
+	for (size_t i = 0; i < s->npos; i++) {
+		const struct ss_pos_result *p = &s->pos[i];
+
+		for (uint32_t j = 0; j < p->k; j++) {
+			ss_buf_addf(out, "%u,%u,", p->k, j + 1);
+			ss_buf_add_i128(out, (__int128)p->pos[j].accepted);
+			ss_buf_addc(out, ',');
+			ss_buf_add_fixed2(out, p->pos[j].rate * 100.0);
+			ss_buf_addc(out, ',');
+			if (p->pos[j].has_conditional)
+				ss_buf_add_fixed2(out, p->pos[j].conditional * 100.0);
+			ss_buf_adds(out, "\r\n");
+		}
+	}
+	ss_buf_adds(out, "\r\nk,Draft Length,Acceptance Length,Draft Acceptance Rate (%),Speedup\r\n");
+	for (size_t i = 0; i < s->npos; i++) {
+		const struct ss_pos_result *p = &s->pos[i];
+
+		for (uint32_t j = 0; j < p->k; j++) {
+			ss_buf_addf(out, "%u,%u,", p->k, j + 1);
+			ss_buf_add_fixed2(out, p->what_if[j].acceptance_length);
+			ss_buf_addc(out, ',');
+			ss_buf_add_fixed2(out, p->what_if[j].draft_acceptance_rate);
+			ss_buf_addc(out, ',');
+			if (has_cost)
+				ss_buf_add_fixed2(out, p->what_if[j].speedup);
+			ss_buf_adds(out, "\r\n");
+		}
+	}
+}
+
+static void add_intervals(struct ss_buf *out, const struct ss_analysis_opts *o,
+			  const struct ss_set_analysis *s)
+{
+	bool any = false;
+
+	for (int k = 0; k < SS_BS_COUNT; k++)
+		any |= s->has_ci[k];
+	if (!any)
+		return;
+	section_break(out);
+	ss_buf_adds(out, "Metric,Level,Low,High\r\n");
+	for (int k = 0; k < SS_BS_COUNT; k++) {
+		if (!s->has_ci[k])
+			continue;
+		ss_report_csv_label(out, ss_boot_metric[k]);
+		ss_buf_addc(out, ',');
+		ss_buf_add_fixed2(out, o->level);
+		ss_buf_addc(out, ',');
+		ss_buf_add_fixed2(out, s->lo[k]);
+		ss_buf_addc(out, ',');
+		ss_buf_add_fixed2(out, s->hi[k]);
+		ss_buf_adds(out, "\r\n");
+	}
+}
+
+static void add_key_cells(struct ss_buf *out, const struct ss_kv *v, size_t n)
+{
+	struct ss_buf cell = SS_BUF_INIT;
+
+	for (size_t i = 0; i < n; i++) {
+		ss_buf_reset(&cell);
+		ss_kv_add_text(&cell, &v[i]);
+		if (cell.failed) {
+			out->failed = true;
+			break;
+		}
+		ss_report_csv_cell(out, cell.len ? cell.data : "");
+		ss_buf_addc(out, ',');
+	}
+	ss_buf_release(&cell);
+}
+
+static void add_groups(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an)
+{
+	const struct ss_group_spec *spec = &an->opts->group_by;
+	bool header = false;
+
+	for (size_t i = 0; i < a->groups.n; i++) {
+		size_t g = a->group_order[i];
+		const struct ss_results *r = &a->group[g].res;
+		const struct ss_kv *key = ss_group_table_key(&a->groups, g);
+		int rows[SS_M_COUNT];
+
+		for (int kind = 1; kind >= 0; kind--) {
+			int n = ss_report_sorted_metrics(r, kind == 1, rows);
+
+			for (int j = 0; j < n; j++) {
+				if (!header) {
+					section_break(out);
+					for (size_t k = 0; k < spec->n; k++) {
+						ss_report_csv_cell(out, spec->keys[k].name);
+						ss_buf_addc(out, ',');
+					}
+					ss_buf_adds(out, "Metric,avg,min,max,sum,p1,p5,p10,p25,"
+							 "p50,p75,p90,p95,p99,std\r\n");
+					header = true;
+				}
+				add_key_cells(out, key, spec->n);
+				ss_report_csv_label(out, rows[j]);
+				if (kind == 1) {
+					ss_report_csv_stats(out, &r->stats[rows[j]]);
+				} else {
+					ss_buf_addc(out, ',');
+					ss_buf_add_fixed2(out, r->stats[rows[j]].avg);
+					ss_buf_adds(out, ",,,,,,,,,,,,,");
+				}
+				ss_buf_adds(out, "\r\n");
+			}
+		}
+	}
+}
+
+void ss_report_csv_analysis(struct ss_buf *out, const struct ss_agg *a,
+			    const struct ss_analysis *an)
+{
+	const struct ss_analysis_opts *o;
+
+	if (!an || !an->any)
+		return;
+	o = an->opts;
+	if (o->positions)
+		add_positions(out, &an->main, o->has_cost);
+	if (o->ci)
+		add_intervals(out, o, &an->main);
+	if (o->group_by.n)
+		add_groups(out, a, an);
+}

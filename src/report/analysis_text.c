@@ -1,0 +1,244 @@
+/*
+ * analysis_text.c - SPEC 7 for people: the console lines of acceptance by
+ * position and of the intervals, and the `Spec Decode by KEY` table (also
+ * used by the Markdown writer).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/analysis_text.h"
+#include "report/numfmt.h"
+#include "report/report.h"
+#include "report/report_int.h"
+
+void ss_report_add_level(struct ss_buf *b, double level)
+{
+	/* 95 -> "95", 99.5 -> "99.5": the shortest text that reads back */
+	if (level == floor(level))
+		ss_buf_add_i64(b, (int64_t)level);
+	else
+		ss_buf_add_double(b, level);
+}
+
+void ss_report_pos_line(struct ss_buf *out, const struct ss_pos_result *p, const char *prefix)
+{
+	ss_buf_addf(out, "%sAcceptance by position (k=%u, ", prefix, p->k);
+	ss_buf_add_u64_grouped(out, (uint64_t)p->steps);
+	ss_buf_adds(out, p->steps == 1 ? " step):" : " steps):");
+	for (uint32_t i = 0; i < p->k; i++) {
+		ss_buf_addf(out, "  %u: ", i + 1);
+		ss_buf_add_fixed0(out, p->pos[i].rate * 100.0);
+		ss_buf_addc(out, '%');
+	}
+	ss_buf_addc(out, '\n');
+}
+
+void ss_report_whatif_line(struct ss_buf *out, const struct ss_pos_result *p, const char *prefix)
+{
+	ss_buf_addf(out, "%sIf the draft were shorter (k=%u):", prefix, p->k);
+	for (uint32_t i = 0; i < p->k; i++) {
+		ss_buf_addf(out, "  k=%u: ", i + 1);
+		ss_buf_add_fixed2_grouped(out, p->what_if[i].acceptance_length);
+	}
+	ss_buf_adds(out, " tokens/step");
+	if (p->has_cost) {
+		ss_buf_adds(out, "  speedup");
+		for (uint32_t i = 0; i < p->k; i++) {
+			ss_buf_addf(out, " k=%u: ", i + 1);
+			ss_buf_add_fixed2_grouped(out, p->what_if[i].speedup);
+			ss_buf_addc(out, 'x');
+			if (i + 1 < p->k)
+				ss_buf_addc(out, ' ');
+		}
+		if (p->suggested_k)
+			ss_buf_addf(out, "  suggested k=%u", p->suggested_k);
+		else
+			ss_buf_adds(out, "  no draft length pays at this cost");
+	}
+	ss_buf_addc(out, '\n');
+}
+
+void ss_report_intervals_line(struct ss_buf *out, const struct ss_analysis_opts *o,
+			      const struct ss_set_analysis *s, bool utf8, const char *prefix)
+{
+	bool first = true;
+
+	ss_buf_adds(out, prefix);
+	ss_report_add_level(out, o->level);
+	ss_buf_adds(out, "% intervals (");
+	ss_buf_add_u64_grouped(out, o->resamples);
+	ss_buf_adds(out, o->resamples == 1 ? " resample):" : " resamples):");
+	for (int k = 0; k < SS_BS_COUNT; k++) {
+		if (!s->has_ci[k])
+			continue;
+		ss_buf_adds(out, first ? " " : ", ");
+		first = false;
+		ss_buf_adds(out, ss_metric_table[ss_boot_metric[k]].header);
+		ss_buf_addc(out, ' ');
+		ss_buf_add_fixed2_grouped(out, s->lo[k]);
+		ss_buf_adds(out, utf8 ? "–" : "-");
+		ss_buf_add_fixed2_grouped(out, s->hi[k]);
+	}
+	if (first)
+		ss_buf_adds(out, " none (no resample defines a statistic)");
+	ss_buf_addc(out, '\n');
+}
+
+void ss_report_text_analysis(struct ss_buf *out, const struct ss_agg *a,
+			     const struct ss_analysis *an, bool utf8)
+{
+	const struct ss_analysis_opts *o = an->opts;
+
+	(void)a;
+	if (o->positions) {
+		for (size_t i = 0; i < an->main.npos; i++) {
+			ss_report_pos_line(out, &an->main.pos[i], "  ");
+			ss_report_whatif_line(out, &an->main.pos[i], "  ");
+		}
+		if (an->main.npos)
+			ss_buf_adds(out, "  (exact for chain drafters: draft model, EAGLE/MTP chains, "
+					 "n-gram; an estimate for tree drafting)\n");
+	}
+	if (o->ci && a->main.ok)
+		ss_report_intervals_line(out, o, &an->main, utf8, "  ");
+}
+
+/* A delta: signed, %.2f grouped, `*` when its interval excludes 0. */
+static void add_delta(struct ss_buf *b, const struct ss_delta *d)
+{
+	if (!d->has) {
+		ss_buf_adds(b, "N/A");
+		return;
+	}
+	if (d->delta >= 0)
+		ss_buf_addc(b, '+');
+	ss_buf_add_fixed2_grouped(b, d->delta);
+	if (d->significant)
+		ss_buf_addc(b, '*');
+}
+
+static void add_value(struct ss_buf *b, const struct ss_results *r, int m, bool p50)
+{
+	if (!r->has[m])
+		ss_buf_adds(b, "N/A");
+	else
+		ss_buf_add_fixed2_grouped(b, p50 ? r->stats[m].p50 : r->stats[m].avg);
+}
+
+void ss_report_groups_grid(struct ss_grid *g, const struct ss_agg *a,
+			   const struct ss_analysis *an, bool utf8)
+{
+	static const char *const u_heads[SS_BS_COUNT] = {"Δ AL", "Δ TWAL", "Δ DAR", "Δ ODAR"};
+	static const char *const a_heads[SS_BS_COUNT] = {"d AL", "d TWAL", "d DAR", "d ODAR"};
+	const struct ss_group_spec *spec = &an->opts->group_by;
+
+	for (size_t k = 0; k < spec->n; k++)
+		ss_grid_col(g, spec->keys[k].name, false);
+	ss_grid_col(g, "requests", true);
+	ss_grid_col(g, "with stats", true);
+	ss_grid_col(g, "AL avg", true);
+	ss_grid_col(g, "AL p50", true);
+	ss_grid_col(g, "TWAL", true);
+	ss_grid_col(g, "DAR avg (%)", true);
+	ss_grid_col(g, "ODAR (%)", true);
+	if (an->has_baseline)
+		for (int k = 0; k < SS_BS_COUNT; k++)
+			ss_grid_col(g, utf8 ? u_heads[k] : a_heads[k], true);
+
+	for (size_t i = 0; i < a->groups.n; i++) {
+		size_t id = a->group_order[i];
+		const struct ss_group *gr = &a->group[id];
+		const struct ss_kv *key = ss_group_table_key(&a->groups, id);
+
+		for (size_t k = 0; k < spec->n; k++) {
+			ss_grid_begin(g);
+			ss_kv_add_text(&g->text, &key[k]);
+			ss_grid_end(g);
+		}
+		ss_grid_begin(g);
+		ss_buf_add_u64_grouped(&g->text, gr->total);
+		ss_grid_end(g);
+		ss_grid_begin(g);
+		ss_buf_add_u64_grouped(&g->text, gr->status[SS_ST_OK]);
+		ss_grid_end(g);
+		ss_grid_begin(g);
+		add_value(&g->text, &gr->res, SS_M_ACCEPTANCE_LENGTH, false);
+		ss_grid_end(g);
+		ss_grid_begin(g);
+		add_value(&g->text, &gr->res, SS_M_ACCEPTANCE_LENGTH, true);
+		ss_grid_end(g);
+		ss_grid_begin(g);
+		add_value(&g->text, &gr->res, SS_M_TOKEN_WEIGHTED_AL, false);
+		ss_grid_end(g);
+		ss_grid_begin(g);
+		add_value(&g->text, &gr->res, SS_M_DRAFT_ACCEPTANCE_RATE, false);
+		ss_grid_end(g);
+		ss_grid_begin(g);
+		add_value(&g->text, &gr->res, SS_M_OVERALL_DAR, false);
+		ss_grid_end(g);
+		if (!an->has_baseline)
+			continue;
+		for (int k = 0; k < SS_BS_COUNT; k++) {
+			ss_grid_begin(g);
+			if (id == an->baseline)
+				ss_buf_adds(&g->text, k == 0 ? "baseline" : "");
+			else
+				add_delta(&g->text, &an->group[id].vs[k]);
+			ss_grid_end(g);
+		}
+	}
+}
+
+/* The legend under the group table. */
+void ss_report_groups_legend(struct ss_buf *out, const struct ss_analysis *an, const char *prefix)
+{
+	const struct ss_analysis_opts *o = an->opts;
+
+	ss_buf_adds(out, prefix);
+	ss_buf_adds(out, "AL: Acceptance Length; TWAL: Token-Weighted Acceptance Length; "
+			 "DAR: Draft Acceptance Rate; ODAR: Overall Draft Acceptance Rate");
+	if (an->has_baseline) {
+		ss_buf_adds(out, "; differences against the baseline");
+		if (o->ci) {
+			ss_buf_adds(out, ", * where the ");
+			ss_report_add_level(out, o->level);
+			ss_buf_adds(out, "% interval of the difference excludes 0");
+		}
+	}
+	ss_buf_addc(out, '\n');
+}
+
+void ss_report_groups_title(struct ss_buf *b, const struct ss_analysis *an)
+{
+	const struct ss_group_spec *spec = &an->opts->group_by;
+
+	ss_buf_adds(b, "Spec Decode by ");
+	for (size_t k = 0; k < spec->n; k++) {
+		if (k)
+			ss_buf_adds(b, ", ");
+		ss_buf_adds(b, spec->keys[k].name);
+	}
+}
+
+void ss_report_text_groups(struct ss_buf *out, const struct ss_agg *a,
+			   const struct ss_analysis *an, bool utf8, bool color)
+{
+	struct ss_grid g;
+	struct ss_buf title = SS_BUF_INIT;
+
+	if (a->groups.n == 0)
+		return;
+	ss_grid_init(&g);
+	ss_report_groups_grid(&g, a, an, utf8);
+	ss_report_groups_title(&title, an);
+	if (title.failed) {
+		out->failed = true;
+	} else {
+		ss_buf_addc(out, '\n');
+		ss_grid_box(out, &g, title.data, utf8, color);
+		ss_report_groups_legend(out, an, "  ");
+	}
+	ss_buf_release(&title);
+	ss_grid_release(&g);
+}

@@ -1,0 +1,212 @@
+/*
+ * markdown.c - `-f markdown` (SPEC 9.2): the console's Spec Decode table,
+ * histogram and accounting lines and, when asked for, SPEC 7's tables, as
+ * GitHub-flavoured Markdown to paste into a pull request or an issue.
+ * Numbers are printed as the console prints them.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "report/analysis_text.h"
+#include "report/grid.h"
+#include "report/numfmt.h"
+#include "report/report.h"
+#include "report/report_int.h"
+
+static const char *const stat_heads[] = {"avg", "min", "max", "p99", "p90", "p50", "std"};
+
+static void add_main_table(struct ss_buf *out, const struct ss_results *r)
+{
+	struct ss_grid g;
+
+	ss_grid_init(&g);
+	ss_grid_col(&g, "Metric", false);
+	for (size_t c = 0; c < sizeof(stat_heads) / sizeof(stat_heads[0]); c++)
+		ss_grid_col(&g, stat_heads[c], true);
+	for (int i = 0; i < SS_REPORT_TABLE_NROWS; i++) {
+		int m = ss_report_table_rows[i];
+		const struct ss_metric_info *mi = &ss_metric_table[m];
+		const struct ss_stats *s = &r->stats[m];
+		const double v[] = {s->avg, s->min, s->max, s->p99, s->p90, s->p50, s->std};
+
+		if (!r->has[m])
+			continue;
+		ss_grid_begin(&g);
+		ss_buf_addf(&g.text, "%s (%s)", mi->header, mi->unit);
+		ss_grid_end(&g);
+		for (size_t c = 0; c < sizeof(v) / sizeof(v[0]); c++) {
+			ss_grid_begin(&g);
+			if (mi->per_request || c == 0)
+				ss_buf_add_fixed2_grouped(&g.text, v[c]);
+			else
+				ss_buf_adds(&g.text, "N/A");
+			ss_grid_end(&g);
+		}
+	}
+	if (g.ncells) {
+		ss_buf_addc(out, '\n');
+		ss_grid_markdown(out, &g);
+	}
+	ss_grid_release(&g);
+}
+
+static void add_positions(struct ss_buf *out, const struct ss_pos_result *p)
+{
+	struct ss_grid g;
+
+	ss_buf_addf(out, "\n### Acceptance by position (k=%u, ", p->k);
+	ss_buf_add_u64_grouped(out, (uint64_t)p->steps);
+	ss_buf_adds(out, p->steps == 1 ? " step)\n\n" : " steps)\n\n");
+	ss_grid_init(&g);
+	ss_grid_col(&g, "Position", true);
+	ss_grid_col(&g, "Accepted", true);
+	ss_grid_col(&g, "Rate", true);
+	ss_grid_col(&g, "Conditional", true);
+	for (uint32_t i = 0; i < p->k; i++) {
+		ss_grid_begin(&g);
+		ss_buf_addf(&g.text, "%u", i + 1);
+		ss_grid_end(&g);
+		ss_grid_begin(&g);
+		if (p->pos[i].accepted <= UINT64_MAX)
+			ss_buf_add_u64_grouped(&g.text, (uint64_t)p->pos[i].accepted);
+		else
+			ss_buf_add_i128(&g.text, (__int128)p->pos[i].accepted);
+		ss_grid_end(&g);
+		ss_grid_begin(&g);
+		ss_buf_add_fixed0(&g.text, p->pos[i].rate * 100.0);
+		ss_buf_addc(&g.text, '%');
+		ss_grid_end(&g);
+		ss_grid_begin(&g);
+		if (p->pos[i].has_conditional) {
+			ss_buf_add_fixed0(&g.text, p->pos[i].conditional * 100.0);
+			ss_buf_addc(&g.text, '%');
+		} else {
+			ss_buf_adds(&g.text, "N/A");
+		}
+		ss_grid_end(&g);
+	}
+	ss_grid_markdown(out, &g);
+	ss_grid_release(&g);
+
+	ss_buf_addf(out, "\n### If the draft were shorter (k=%u)\n\n", p->k);
+	ss_grid_init(&g);
+	ss_grid_col(&g, "Draft length", true);
+	ss_grid_col(&g, "Acceptance Length (tokens/step)", true);
+	ss_grid_col(&g, "Draft Acceptance Rate (%)", true);
+	if (p->has_cost)
+		ss_grid_col(&g, "Speedup", true);
+	for (uint32_t i = 0; i < p->k; i++) {
+		ss_grid_begin(&g);
+		ss_buf_addf(&g.text, "%u", i + 1);
+		ss_grid_end(&g);
+		ss_grid_begin(&g);
+		ss_buf_add_fixed2_grouped(&g.text, p->what_if[i].acceptance_length);
+		ss_grid_end(&g);
+		ss_grid_begin(&g);
+		ss_buf_add_fixed2_grouped(&g.text, p->what_if[i].draft_acceptance_rate);
+		ss_grid_end(&g);
+		if (p->has_cost) {
+			ss_grid_begin(&g);
+			ss_buf_add_fixed2_grouped(&g.text, p->what_if[i].speedup);
+			ss_buf_addc(&g.text, 'x');
+			ss_grid_end(&g);
+		}
+	}
+	ss_grid_markdown(out, &g);
+	ss_grid_release(&g);
+	if (p->has_cost) {
+		ss_buf_adds(out, "\nDraft cost ");
+		ss_buf_add_double(out, p->draft_cost);
+		if (p->suggested_k)
+			ss_buf_addf(out, ": suggested k=%u.\n", p->suggested_k);
+		else
+			ss_buf_adds(out, ": no draft length pays at this cost.\n");
+	}
+}
+
+static void add_intervals(struct ss_buf *out, const struct ss_analysis_opts *o,
+			  const struct ss_set_analysis *s)
+{
+	struct ss_grid g;
+
+	ss_buf_adds(out, "\n### ");
+	ss_report_add_level(out, o->level);
+	ss_buf_adds(out, "% intervals (");
+	ss_buf_add_u64_grouped(out, o->resamples);
+	ss_buf_adds(out, o->resamples == 1 ? " resample)\n\n" : " resamples)\n\n");
+	ss_grid_init(&g);
+	ss_grid_col(&g, "Metric", false);
+	ss_grid_col(&g, "Low", true);
+	ss_grid_col(&g, "High", true);
+	for (int k = 0; k < SS_BS_COUNT; k++) {
+		const struct ss_metric_info *mi = &ss_metric_table[ss_boot_metric[k]];
+
+		if (!s->has_ci[k])
+			continue;
+		ss_grid_begin(&g);
+		ss_buf_addf(&g.text, "%s (%s)", mi->header, mi->unit);
+		ss_grid_end(&g);
+		ss_grid_begin(&g);
+		ss_buf_add_fixed2_grouped(&g.text, s->lo[k]);
+		ss_grid_end(&g);
+		ss_grid_begin(&g);
+		ss_buf_add_fixed2_grouped(&g.text, s->hi[k]);
+		ss_grid_end(&g);
+	}
+	if (g.ncells)
+		ss_grid_markdown(out, &g);
+	else
+		ss_buf_adds(out, "No resample defines a statistic.\n");
+	ss_grid_release(&g);
+}
+
+static void add_groups(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an)
+{
+	struct ss_grid g;
+
+	ss_buf_adds(out, "\n### ");
+	ss_report_groups_title(out, an);
+	ss_buf_adds(out, "\n\n");
+	ss_grid_init(&g);
+	ss_report_groups_grid(&g, a, an, true);
+	ss_grid_markdown(out, &g);
+	ss_grid_release(&g);
+	ss_buf_addc(out, '\n');
+	ss_report_groups_legend(out, an, "");
+}
+
+void ss_report_markdown(struct ss_buf *out, const struct ss_agg *a,
+			const struct ss_analysis *an)
+{
+	const struct ss_analysis_opts *o = an && an->any ? an->opts : NULL;
+
+	ss_buf_adds(out, "## Spec Decode\n");
+	add_main_table(out, &a->main);
+	if (a->main.hist_len) {
+		struct ss_buf line = SS_BUF_INIT;
+
+		ss_report_hist_line(&line, &a->main, "");
+		if (line.len) {
+			ss_buf_addc(out, '\n');
+			ss_buf_add(out, line.data, line.len);
+		}
+		out->failed |= line.failed;
+		ss_buf_release(&line);
+	}
+	ss_buf_addc(out, '\n');
+	ss_report_accounting_line(out, a, "");
+	if (!o)
+		return;
+	if (o->positions) {
+		for (size_t i = 0; i < an->main.npos; i++)
+			add_positions(out, &an->main.pos[i]);
+		if (an->main.npos)
+			ss_buf_adds(out, "\nThe shorter-draft figures are exact for chain drafters "
+					 "(draft model, EAGLE/MTP chains, n-gram) and an estimate "
+					 "for tree drafting.\n");
+	}
+	if (o->ci && a->main.ok)
+		add_intervals(out, o, &an->main);
+	if (o->group_by.n && a->groups.n)
+		add_groups(out, a, an);
+}

@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""Write run-a.jsonl and run-b.jsonl: two small runs of captured vLLM
+response bodies (k = 4), for the README's analysis tutorial. Run B's
+drafter accepts a little more often. Deterministic (a plain LCG), so the
+files are reproducible: python3 make_runs.py."""
+import json
+import os
+
+M = (1 << 64) - 1
+
+
+def lcg(x):
+    return (x * 6364136223846793005 + 1442695040888963407) & M
+
+
+def run(path, seed, accept_per_mille, n=400, k=4):
+    x = seed
+    lines = []
+    for i in range(n):
+        x = lcg(x)
+        steps = 20 + (x >> 40) % 60
+        hist = [0] * (k + 1)
+        for _ in range(steps):
+            a = 0
+            while a < k:
+                x = lcg(x)
+                if (x >> 33) % 1000 >= accept_per_mille:
+                    break
+                a += 1
+            hist[a] += 1
+        acc = sum(j * c for j, c in enumerate(hist))
+        x = lcg(x)
+        prompt = ("chat", "code", "summarize")[(x >> 50) % 3]
+        sd = {"acceptance_histogram": hist, "num_spec_steps": steps,
+              "mean_acceptance_length": 1 + acc / steps,
+              "draft_acceptance_rate": acc / (k * steps),
+              "num_accepted_draft_tokens": acc, "num_draft_tokens": k * steps,
+              "num_spec_tokens": k}
+        body = {"id": "cmpl-%d" % i, "model": "Qwen/Qwen3-8B",
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": prompt}}],
+                "usage": {"completion_tokens": steps + acc},
+                "metrics": {"speculative_decoding": sd}}
+        lines.append(json.dumps(body, separators=(",", ":")))
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+here = os.path.dirname(os.path.abspath(__file__))
+run(os.path.join(here, "run-a.jsonl"), 1, 700)
+run(os.path.join(here, "run-b.jsonl"), 2, 730)

@@ -1,0 +1,372 @@
+#!/usr/bin/env python3
+"""The HTML report (SPEC 9.1): --html FILE and spec_decode.html in -o DIR.
+
+Pages rendered and checked in headless Chromium (tests/cli/htmlcheck.py: no
+console error, no request, the expected SVG charts by title, no horizontal
+scrolling at 1280 px, a non-blank 1280x900 screenshot):
+
+  - the bundled testdata, every fixture at once (screenshot kept at
+    <build>/test-artifacts/html/testdata.png, and -full.png for the page);
+  - SPEC 6's two records (numbers of the histogram and distribution tables
+    worked out by hand below);
+  - a run with no spec-decode stats at all (no chart, a sentence instead);
+  - llama.cpp records only (no histogram: the page says what is missing);
+  - an input whose name is markup (escaped; the browser shows it as text).
+
+Without Chromium the browser checks are skipped (exit 77) after the checks
+that need no browser (bytes, determinism, escaping) have run.
+"""
+
+import html.parser
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import htmlcheck  # noqa: E402
+from sslib import FIXTURES, SPECSCAN, Case, TempDir, main, run, td  # noqa: E402
+
+BUILD = os.path.dirname(os.path.abspath(SPECSCAN))
+ARTIFACTS = os.environ.get("SPECSCAN_ARTIFACTS") or os.path.join(BUILD, "test-artifacts", "html")
+
+HIST_TITLE = "Accepted drafts per step (% of steps)"
+DIST_TITLE = "Acceptance length per request"
+POS4_TITLE = "Acceptance by draft position (k=4)"
+WHATIF4_TITLE = "If the draft were shorter (k=4)"
+SPEEDUP_TITLE = "Expected speedup by draft length"
+
+BROWSER = True
+try:
+    htmlcheck.chromium_path()
+except htmlcheck.BrowserMissing:
+    BROWSER = False
+
+
+def records_line(per_step, k, phase="profiling", engine="vllm"):
+    """An AIPerf records line of one vLLM request from its per-step accepted
+    counts (SPEC 6 style): histogram, totals and mean worked out here."""
+    steps = len(per_step)
+    acc = sum(per_step)
+    drafted = k * steps
+    hist = {}
+    for a in per_step:
+        hist[a] = hist.get(a, 0) + 1
+    hist = ",".join('"%d":%d' % (j, hist[j]) for j in sorted(hist))
+    mean = 1 + acc / steps
+    return ('{"metadata":{"benchmark_phase":"%s"},"metrics":{},"spec_decode_acceptance":'
+            '{"engine":"%s","mean_acceptance_length":%r,"draft_acceptance_rate":%r,'
+            '"acceptance_histogram":{%s},"num_accepted_draft_tokens":%d,"num_draft_tokens":%d,'
+            '"num_spec_steps":%d,"num_spec_tokens":%d}}\n'
+            % (phase, engine, mean, acc / drafted, hist, acc, drafted, steps, k))
+
+
+class Tables(html.parser.HTMLParser):
+    """The tables of a page: section id -> list of tables, each a list of
+    rows (lists of cell texts); the <title>; every <svg> title."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.sections, self.section = {}, None
+        self.table = self.row = self.cell = None
+        self.title, self.in_title = "", False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "section":
+            self.section = a.get("id")
+            self.sections.setdefault(self.section, [])
+        elif tag == "table":
+            self.table = []
+            self.sections.setdefault(self.section, []).append(self.table)
+        elif tag == "tr" and self.table is not None:
+            self.row = []
+            self.table.append(self.row)
+        elif tag in ("td", "th") and self.row is not None:
+            self.cell = ""
+        elif tag == "br" and self.cell is not None:
+            self.cell += " "
+        elif tag == "title" and self.section is None and self.table is None:
+            self.in_title = True
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self.cell is not None:
+            self.row.append(self.cell.strip())
+            self.cell = None
+        elif tag == "table":
+            self.table = self.row = None
+        elif tag == "title":
+            self.in_title = False
+
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell += data
+        if self.in_title:
+            self.title += data
+
+
+def parse(page_text):
+    p = Tables()
+    p.feed(page_text)
+    return p
+
+
+class Html(Case):
+    def page(self, args, tmp, name="page.html", rc=0):
+        path = os.path.join(tmp, name)
+        res = run(["-f", "none", "--html", path] + args)
+        self.assertRan(res, rc)
+        with open(path, "rb") as f:
+            data = f.read()
+        return path, data
+
+    def browser(self, path, png=None, svg_titles=None):
+        """The page in Chromium; svg_titles: the exact list expected."""
+        if not BROWSER:
+            return None
+        problems, facts = htmlcheck.check_page(
+            path, png=os.path.join(ARTIFACTS, png) if png else None,
+            svgs=len(svg_titles) if svg_titles is not None else None,
+            svg_titles=svg_titles or (), full_png=bool(png))
+        self.assertEqual(problems, [], "\n".join(problems))
+        if svg_titles is not None:
+            self.assertEqual(facts["svg_titles"], svg_titles)
+        self.assertEqual(facts["scripts"], 0)
+        return facts
+
+    def test_bundled_testdata(self):
+        paths = [td(rel) for _, rel, extra in FIXTURES if not extra]
+        with TempDir() as tmp:
+            path, data = self.page(paths, tmp, rc=0)
+            text = data.decode("utf-8")
+            self.assertTrue(text.startswith("<!DOCTYPE html>\n"))
+            for p in paths:
+                self.assertIn(p, text)
+            self.assertNotIn("http://", text.replace('xmlns="http://www.w3.org/2000/svg"', ""))
+            self.assertNotIn("https://", text)
+            self.assertNotIn("<script", text)
+            # the fixtures hold records of several draft lengths: one chart
+            # for all of them, not titled by k
+            self.browser(path, png="testdata.png",
+                         svg_titles=[HIST_TITLE, "Acceptance by draft position",
+                                     "If the draft were shorter", DIST_TITLE])
+
+    def test_spec6_numbers(self):
+        a = [2, 3, 1, 4, 2, 0, 3, 3]
+        b = [1, 1, 0]
+        with TempDir() as tmp:
+            src = os.path.join(tmp, "spec6.jsonl")
+            with open(src, "w") as f:
+                f.write(records_line(a, 4) + records_line(b, 4))
+            path, data = self.page(["--draft-cost", "0.1", src], tmp)
+            doc = parse(data.decode("utf-8"))
+            # pooled histogram {0:2, 1:3, 2:2, 3:3, 4:1}, 11 steps:
+            # 2/11 = 18.2%, 3/11 = 27.3%, 1/11 = 9.1%
+            hist = doc.sections["histogram"][0]
+            self.assertEqual(hist[0], ["Accepted drafts", "Steps", "% of steps"])
+            self.assertEqual(hist[1:], [["0", "2", "18.2"], ["1", "3", "27.3"], ["2", "2", "18.2"],
+                                        ["3", "3", "27.3"], ["4", "1", "9.1"],
+                                        ["total", "11", "100.0"]])
+            # acceptance lengths 3.25 and 1 + 2/3: 2 values -> 2 bins wanted,
+            # (3.25 - 1.667) / 2 = 0.79 -> width 1; [1,2) [2,3) [3,4)
+            dist = doc.sections["distribution"][0]
+            self.assertEqual(dist[1:], [["1", "2", "1", "50.0"], ["2", "3", "0", "0.0"],
+                                        ["3", "4", "1", "50.0"]])
+            # the Spec Decode table: SPEC 6's avg 2.458.. -> 2.46, token
+            # weighted 2.818.. -> 2.82, overall rate 45.45
+            table = {r[0]: r[1:] for r in doc.sections["spec-decode"][0]}
+            self.assertEqual(table["Acceptance Length (ratio)"][:3], ["2.46", "1.67", "3.25"])
+            self.assertEqual(table["Token-Weighted Acceptance Length (ratio)"],
+                             ["2.82"] + ["N/A"] * 6)
+            self.assertEqual(table["Overall Draft Acceptance Rate (%)"][0], "45.45")
+            # SPEC 7.1's vector: S = 9, 6, 4, 1 of 11 steps; rates 81.82,
+            # 54.55, 36.36, 9.09 %; conditional 9/11, 6/9, 4/6, 1/4
+            pos, whatif = doc.sections["positions"][0], doc.sections["positions"][1]
+            self.assertEqual(pos[0], ["k", "Position", "Steps accepted", "Rate (%)",
+                                      "Conditional (%)"])
+            self.assertEqual(pos[1:], [["4", "1", "9", "81.82", "81.82"],
+                                       ["4", "2", "6", "54.55", "66.67"],
+                                       ["4", "3", "4", "36.36", "66.67"],
+                                       ["4", "4", "1", "9.09", "25.00"]])
+            # tau 1 + 9/11, 1 + 15/11, 1 + 19/11, 1 + 20/11; rates 9/11,
+            # 15/22, 19/33, 20/44; speedups tau / (1 + 0.1 k')
+            self.assertEqual(whatif[1:], [["4", "1", "1.82", "81.82", "1.65"],
+                                          ["4", "2", "2.36", "68.18", "1.97"],
+                                          ["4", "3", "2.73", "57.58", "2.10"],
+                                          ["4", "4", "2.82", "45.45", "2.01"]])
+            self.assertIn("The best draft length is k&prime; = 3 (speedup 2.10&times;)",
+                          data.decode("utf-8"))
+            self.browser(path, png="spec6.png",
+                         svg_titles=[HIST_TITLE, POS4_TITLE, WHATIF4_TITLE, SPEEDUP_TITLE,
+                                     DIST_TITLE])
+
+    def test_long_histogram(self):
+        # buckets 0..30 one bar each, 31 and above share ">=31": steps with
+        # 0, 35, 40, 40 accepted drafts (k 40): 1 of 4 = 25.0%, 3 of 4 = 75.0%
+        with TempDir() as tmp:
+            src = os.path.join(tmp, "long.jsonl")
+            with open(src, "w") as f:
+                f.write(records_line([0, 35, 40, 40], 40))
+            path, data = self.page([src], tmp)
+            hist = parse(data.decode("utf-8")).sections["histogram"][0]
+            self.assertEqual(len(hist), 1 + 32 + 1)
+            self.assertEqual(hist[1], ["0", "1", "25.0"])
+            self.assertEqual(hist[2:32], [[str(j), "0", "0.0"] for j in range(1, 31)])
+            self.assertEqual(hist[32], [">=31", "3", "75.0"])
+
+    def test_no_stats(self):
+        with TempDir() as tmp:
+            src = os.path.join(tmp, "plain.jsonl")
+            with open(src, "w") as f:
+                f.write('{"model":"m","choices":[{"text":"hi"}]}\n{"foo":1}\n')
+            path, data = self.page([src], tmp)
+            text = data.decode("utf-8")
+            self.assertIn("No request of the main results carried speculative-decoding statistics",
+                          text)
+            self.assertNotIn("<svg", text)
+            doc = parse(text)
+            status = doc.sections["read"][1]
+            self.assertEqual(status[-1], ["total", "2", "100.0"])
+            self.browser(path, png="no_stats.png", svg_titles=[])
+
+    def test_llamacpp_only(self):
+        srcs = [td("engines", "llamacpp_bodies.jsonl"), td("engines", "llamacpp_stream.sse")]
+        with TempDir() as tmp:
+            path, data = self.page(srcs, tmp, rc=0)
+            text = data.decode("utf-8")
+            self.assertIn("No histogram: none of the requests with stats carries a per-step "
+                          "acceptance histogram", text)
+            self.assertIn("llama.cpp", text)
+            self.assertNotIn(HIST_TITLE, text)
+            # no position chart either, and why: 7 ok records... as counted
+            # by the accounting table, all without a histogram
+            doc = parse(text)
+            ok = [r for r in doc.sections["read"][1] if r[0].startswith("with stats")][0][1]
+            self.assertIn("No acceptance by position", text)
+            self.assertIn("Not pooled: %s requests without a histogram." % ok, text)
+            self.browser(path, png="llamacpp.png", svg_titles=[DIST_TITLE])
+
+    def test_hostile_name(self):
+        with TempDir() as tmp:
+            # no "/" in a file name: the markup is unclosed, which is worse
+            name = os.path.join(tmp, "<script>alert(\"&amp;\")'<b>x.jsonl")
+            with open(name, "w") as f:
+                f.write(records_line([1, 2], 2))
+            path, data = self.page([name], tmp)
+            text = data.decode("utf-8")
+            self.assertNotIn("<script", text)
+            self.assertNotIn("<b>x", text)
+            self.assertIn("&lt;script&gt;alert(&quot;&amp;amp;&quot;)&#39;&lt;b&gt;x.jsonl", text)
+            facts = self.browser(path, svg_titles=[HIST_TITLE, "Acceptance by draft position (k=2)",
+                                                   "If the draft were shorter (k=2)", DIST_TITLE])
+            if facts:
+                # the browser shows the name as text, exactly
+                self.assertEqual(facts["title"], "Spec Decode report: " + name)
+
+    def test_twenty_groups(self):
+        """20 inputs, --group-by input: one bar per group with its interval,
+        no overlapping labels (checked by the browser), the group table with
+        each group's mean acceptance length worked out here; --compare adds
+        the differences; the JSON is the same with and without --html."""
+        import random
+        rnd = random.Random(11)
+        with TempDir() as tmp:
+            d = os.path.join(tmp, "runs")
+            os.mkdir(d)
+            names, means = [], {}
+            for g in range(20):
+                name = os.path.join(d, "qwen3-8b-eagle3-temperature-0.%d-run-%02d.jsonl" % (g % 10, g))
+                lines, al = [], []
+                p = 0.3 + 0.03 * g
+                for _ in range(12):
+                    steps = []
+                    for _ in range(rnd.randint(3, 20)):
+                        a = 0
+                        while a < 4 and rnd.random() < p:
+                            a += 1
+                        steps.append(a)
+                    lines.append(records_line(steps, 4))
+                    al.append(1 + sum(steps) / len(steps))
+                with open(name, "w") as f:
+                    f.writelines(lines)
+                s = 0.0
+                for x in al:
+                    s += x
+                names.append(name)
+                means[name] = s / len(al)
+            args = ["--group-by", "input"] + names
+            json_alone = run(["-f", "json"] + args)
+            self.assertRan(json_alone, 0)
+            path = os.path.join(tmp, "groups.html")
+            res = run(["-f", "json", "--html", path] + args)
+            self.assertRan(res, 0)
+            self.assertEqual(res.out, json_alone.out, "--html changed the JSON")
+            with open(path, encoding="utf-8") as f:
+                doc = parse(f.read())
+            table = doc.sections["groups"][0]
+            self.assertEqual(table[0][:5], ["input", "Requests", "With stats", "AL avg", "AL p50"])
+            self.assertEqual([r[0] for r in table[1:]], sorted(names))
+            for r in table[1:]:
+                self.assertEqual(r[3], "%.2f" % means[r[0]], r[0])
+                self.assertRegex(r[5], r"^\d\.\d\d\u2013\d\.\d\d$")   # the interval
+            titles = [HIST_TITLE, POS4_TITLE, WHATIF4_TITLE, DIST_TITLE,
+                      "Acceptance length by input (95% intervals)"]
+            self.browser(path, png="groups20.png", svg_titles=titles)
+
+            # against the first group
+            base = sorted(names)[0]
+            res = run(["-f", "none", "--html", path, "--force", "--compare", base] + args)
+            self.assertRan(res, 0)
+            with open(path, encoding="utf-8") as f:
+                doc = parse(f.read())
+            deltas = doc.sections["groups"][1]
+            self.assertEqual(deltas[1][:2], [base, "baseline"])
+            for r in deltas[2:]:
+                want = means[r[0]] - means[base]
+                self.assertTrue(r[1].startswith("%+.2f" % want), (r, want))
+            self.browser(path, svg_titles=titles + ["Acceptance length minus the baseline's"])
+
+    def test_same_bytes(self):
+        paths = [td(rel) for _, rel, extra in FIXTURES if not extra]
+        with TempDir() as tmp:
+            _, one = self.page(["-j1"] + paths, tmp, "a.html")
+            _, two = self.page(["-j4"] + paths, tmp, "b.html")
+            _, three = self.page(["-j2"] + paths, tmp, "c.html")
+            self.assertEqual(one, two)
+            self.assertEqual(one, three)
+            # the analysis of the page (bootstrap over groups) too
+            ab = ["--group-by", "input", "--compare", td("analysis", "run-a.jsonl"),
+                  "--draft-cost", "0.15", td("analysis", "run-a.jsonl"), td("analysis", "run-b.jsonl")]
+            _, g1 = self.page(["-j1"] + ab, tmp, "g1.html")
+            _, g4 = self.page(["-j4"] + ab, tmp, "g4.html")
+            self.assertEqual(g1, g4)
+            # asking for the defaults (95%, positions) changes nothing: the
+            # run's own analysis then serves the page
+            _, g2 = self.page(["-j2", "--ci", "95", "--positions"] + ab, tmp, "g2.html")
+            self.assertEqual(g1, g2)
+            # -o DIR writes the same page
+            res = run(["-f", "none", "-j3", "-o", os.path.join(tmp, "out")] + paths)
+            self.assertRan(res, 0)
+            with open(os.path.join(tmp, "out", "spec_decode.html"), "rb") as f:
+                self.assertEqual(f.read(), one)
+
+    def test_refuses_to_overwrite(self):
+        with TempDir() as tmp:
+            path = os.path.join(tmp, "r.html")
+            with open(path, "w") as f:
+                f.write("keep")
+            res = run(["-f", "none", "--html", path, td("sample", "aiperf_raw_vllm.jsonl")])
+            self.assertEqual(res.rc, 3)
+            with open(path) as f:
+                self.assertEqual(f.read(), "keep")
+            self.assertEqual(sorted(os.listdir(tmp)), ["r.html"])
+
+
+if __name__ == "__main__":
+    if BROWSER:
+        main()
+    import unittest
+    result = unittest.main(exit=False, verbosity=2).result
+    if not result.wasSuccessful():
+        sys.exit(1)
+    print("SKIP: browser checks: %s not found (Debian package 'chromium')" % htmlcheck.CHROMIUM,
+          file=sys.stderr)
+    sys.exit(77)

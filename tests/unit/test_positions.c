@@ -1,0 +1,224 @@
+/*
+ * Unit tests of acceptance by position and the shorter-draft table (SPEC
+ * 7.1). The expected numbers are SPEC 7.1's test vector (SPEC 6's records A
+ * and B), worked by hand there; the exclusion cases are built here.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "analysis/positions.h"
+#include "util/alloc.h"
+
+#define assert_double_is(x, y) assert_true((x) == (y))
+
+/* SPEC 6: A = histogram [1,1,2,3,1] (k 4), B = [1,2,0,0,0] (k 4). */
+static const int64_t hist_a[] = {1, 1, 2, 3, 1};
+static const int64_t hist_b[] = {1, 2, 0, 0, 0};
+
+static void add_ab(struct ss_positions *p)
+{
+	assert_true(ss_positions_add(p, hist_a, 5, true, 4));
+	assert_true(ss_positions_add(p, hist_b, 5, true, 4));
+}
+
+static void test_spec_vector(void **state)
+{
+	struct ss_positions p;
+	struct ss_pos_result r;
+	const struct ss_pos_k *pk;
+
+	(void)state;
+	ss_positions_init(&p);
+	add_ab(&p);
+	assert_int_equal(p.nk, 1);
+	for (int i = 0; i < SS_PX_COUNT; i++)
+		assert_int_equal(p.excluded[i], 0);
+	pk = ss_positions_largest(&p);
+	assert_non_null(pk);
+	assert_true(ss_pos_compute(pk, false, 0.0, &r));
+	assert_int_equal(r.k, 4);
+	assert_int_equal(r.requests, 2);
+	assert_true(r.steps == 11);
+	assert_true(r.defined);
+	assert_double_is(r.acceptance_length, 2.8181818181818183);
+	/* S = 9, 6, 4, 1 */
+	assert_true(r.pos[0].accepted == 9);
+	assert_true(r.pos[1].accepted == 6);
+	assert_true(r.pos[2].accepted == 4);
+	assert_true(r.pos[3].accepted == 1);
+	assert_double_is(r.pos[0].rate, 0.8181818181818182);
+	assert_double_is(r.pos[1].rate, 0.5454545454545454);
+	assert_double_is(r.pos[2].rate, 0.36363636363636365);
+	assert_double_is(r.pos[3].rate, 0.09090909090909091);
+	for (int i = 0; i < 4; i++)
+		assert_true(r.pos[i].has_conditional);
+	assert_double_is(r.pos[0].conditional, 0.8181818181818182);
+	assert_double_is(r.pos[1].conditional, 0.6666666666666666);
+	assert_double_is(r.pos[2].conditional, 0.6666666666666666);
+	assert_double_is(r.pos[3].conditional, 0.25);
+	assert_double_is(r.what_if[0].acceptance_length, 1.8181818181818183);
+	assert_double_is(r.what_if[1].acceptance_length, 2.3636363636363633);
+	assert_double_is(r.what_if[2].acceptance_length, 2.7272727272727275);
+	assert_double_is(r.what_if[3].acceptance_length, 2.8181818181818183);
+	assert_double_is(r.what_if[0].draft_acceptance_rate, 81.81818181818183);
+	assert_double_is(r.what_if[1].draft_acceptance_rate, 68.18181818181817);
+	assert_double_is(r.what_if[2].draft_acceptance_rate, 57.57575757575758);
+	assert_double_is(r.what_if[3].draft_acceptance_rate, 45.45454545454545);
+	assert_false(r.has_cost);
+	assert_int_equal(r.suggested_k, 0);
+	ss_pos_result_release(&r);
+
+	/* --draft-cost 0.1 */
+	assert_true(ss_pos_compute(pk, true, 0.1, &r));
+	assert_true(r.has_cost);
+	assert_double_is(r.draft_cost, 0.1);
+	assert_double_is(r.what_if[0].speedup, 1.6528925619834711);
+	assert_double_is(r.what_if[1].speedup, 1.9696969696969695);
+	assert_double_is(r.what_if[2].speedup, 2.097902097902098);
+	assert_double_is(r.what_if[3].speedup, 2.012987012987013);
+	assert_int_equal(r.suggested_k, 3);
+	ss_pos_result_release(&r);
+	ss_positions_release(&p);
+}
+
+static void test_suggested_k_edges(void **state)
+{
+	struct ss_positions p;
+	struct ss_pos_result r;
+
+	(void)state;
+	ss_positions_init(&p);
+	add_ab(&p);
+	/* cost 0: τ grows with k', so the largest k' */
+	assert_true(ss_pos_compute(&p.ks[0], true, 0.0, &r));
+	assert_int_equal(r.suggested_k, 4);
+	ss_pos_result_release(&r);
+	/* cost 1: τ(k') / (1 + k') <= 1.8181818181818183 / 2 < 1: no k pays */
+	assert_true(ss_pos_compute(&p.ks[0], true, 1.0, &r));
+	assert_int_equal(r.suggested_k, 0);
+	assert_double_is(r.what_if[0].speedup, 1.8181818181818183 / 2.0);
+	ss_pos_result_release(&r);
+	ss_positions_release(&p);
+
+	/*
+	 * A tie: every step accepts nothing past position 1 (hist {1: 4}, k 2),
+	 * cost 0: τ(1) = τ(2) = 2.0; the smaller k' wins.
+	 */
+	static const int64_t h[] = {0, 4, 0};
+
+	ss_positions_init(&p);
+	assert_true(ss_positions_add(&p, h, 3, true, 2));
+	assert_true(ss_pos_compute(&p.ks[0], true, 0.0, &r));
+	assert_double_is(r.what_if[0].speedup, 2.0);
+	assert_double_is(r.what_if[1].speedup, 2.0);
+	assert_int_equal(r.suggested_k, 1);
+	/* position 2's conditional: S_2 / S_1 = 0 / 4 */
+	assert_double_is(r.pos[1].conditional, 0.0);
+	ss_pos_result_release(&r);
+	ss_positions_release(&p);
+}
+
+static void test_conditional_null(void **state)
+{
+	/* hist {0: 5} with k 3: S_1 = S_2 = S_3 = 0 */
+	static const int64_t h[] = {5};
+	struct ss_positions p;
+	struct ss_pos_result r;
+
+	(void)state;
+	ss_positions_init(&p);
+	assert_true(ss_positions_add(&p, h, 1, true, 3));
+	assert_true(ss_pos_compute(&p.ks[0], false, 0.0, &r));
+	assert_true(r.steps == 5);
+	assert_true(r.pos[0].has_conditional); /* S_0 = 5 */
+	assert_double_is(r.pos[0].conditional, 0.0);
+	assert_false(r.pos[1].has_conditional); /* S_1 = 0 */
+	assert_false(r.pos[2].has_conditional);
+	assert_double_is(r.pos[2].rate, 0.0);
+	assert_double_is(r.acceptance_length, 1.0);
+	assert_double_is(r.what_if[2].draft_acceptance_rate, 0.0);
+	ss_pos_result_release(&r);
+	ss_positions_release(&p);
+}
+
+static void test_exclusions(void **state)
+{
+	static const int64_t h3[] = {1, 0, 0, 2};    /* largest key 3 */
+	static const int64_t h3z[] = {1, 0, 2, 0, 0}; /* largest key 2, trailing zeros */
+	static const int64_t zeros[] = {0, 0};
+	struct ss_positions p;
+
+	(void)state;
+	ss_positions_init(&p);
+	assert_true(ss_positions_add(&p, NULL, 0, true, 4));      /* no histogram */
+	assert_true(ss_positions_add(&p, zeros, 2, false, 0));    /* no keys: no histogram first */
+	assert_true(ss_positions_add(&p, h3, 4, false, 0));       /* no k */
+	assert_true(ss_positions_add(&p, h3, 4, true, 4097));     /* k too large */
+	assert_true(ss_positions_add(&p, h3, 4, true, 5000));
+	assert_true(ss_positions_add(&p, h3, 4, true, 2));        /* key 3 > k 2 */
+	assert_true(ss_positions_add(&p, h3z, 5, true, 2));       /* key 2 <= k 2: used */
+	assert_true(ss_positions_add(&p, h3, 4, true, 4096));     /* the largest k allowed */
+	assert_int_equal(p.excluded[SS_PX_NO_HISTOGRAM], 2);
+	assert_int_equal(p.excluded[SS_PX_NO_K], 1);
+	assert_int_equal(p.excluded[SS_PX_K_TOO_LARGE], 2);
+	assert_int_equal(p.excluded[SS_PX_KEY_ABOVE_K], 1);
+	assert_int_equal(p.nk, 2);
+	assert_int_equal(p.ks[0].k, 2);
+	assert_int_equal(p.ks[1].k, 4096);
+	assert_int_equal(ss_positions_largest(&p)->k, 4096);
+	assert_true(p.ks[0].h[2] == 2);
+	assert_string_equal(ss_pos_excl_names[SS_PX_KEY_ABOVE_K], "key_above_k");
+	ss_positions_release(&p);
+}
+
+static void test_several_k_ascending(void **state)
+{
+	static const int64_t h[] = {1, 1};
+	struct ss_positions p;
+
+	(void)state;
+	ss_positions_init(&p);
+	assert_true(ss_positions_add(&p, h, 2, true, 5));
+	assert_true(ss_positions_add(&p, h, 2, true, 1));
+	assert_true(ss_positions_add(&p, h, 2, true, 3));
+	assert_true(ss_positions_add(&p, h, 2, true, 1));
+	assert_int_equal(p.nk, 3);
+	assert_int_equal(p.ks[0].k, 1);
+	assert_int_equal(p.ks[0].requests, 2);
+	assert_int_equal(p.ks[1].k, 3);
+	assert_int_equal(p.ks[2].k, 5);
+	ss_positions_release(&p);
+}
+
+static void test_oom(void **state)
+{
+	struct ss_positions p;
+	struct ss_pos_result r;
+
+	(void)state;
+	ss_positions_init(&p);
+	ss_alloc_fail_at(1, 1);
+	assert_false(ss_positions_add(&p, hist_a, 5, true, 4));
+	ss_alloc_fail_at(0, 0);
+	add_ab(&p);
+	ss_alloc_fail_at(2, 0);
+	assert_false(ss_pos_compute(&p.ks[0], false, 0.0, &r));
+	ss_alloc_fail_at(0, 0);
+	ss_positions_release(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_spec_vector),
+		cmocka_unit_test(test_suggested_k_edges),
+		cmocka_unit_test(test_conditional_null),
+		cmocka_unit_test(test_exclusions),
+		cmocka_unit_test(test_several_k_ascending),
+		cmocka_unit_test(test_oom),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
