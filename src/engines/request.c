@@ -567,6 +567,12 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 	 * --records unchanged, so validated whole, and validating first lets
 	 * the walk reuse the validated document.
 	 */
+	/*
+	 * Nothing of the previous line's walk may survive a line refused
+	 * before its walk: find_model() would read its spans (found by
+	 * fuzz_records: a dangling span, and another line's model).
+	 */
+	ls->parsed = false;
 	validated = len > 11 && memcmp(text, "{\"source\":{", 11) == 0;
 	if (validated) {
 		s = ssj_validate(p->outer, text, len);

@@ -844,6 +844,21 @@ def spec_nan_in_payload(t):
         want(rec["spec_decode_status"] == "unparsable", "unparsable: %s" % bad, rec)
 
 
+@case
+def stale_model_after_invalid_enriched(t):
+    """Found by fuzz_records: a line that starts like an enriched line but
+    is not valid JSON must not inherit the previous line's model (its
+    walk's spans pointed into the previous line, or freed memory)."""
+    body = '{"model":"m1","content":"x","timings":{"draft_n":4,"draft_n_accepted":2}}'
+    p = t.file("m.jsonl", body + '\n{"source":{"input":"a"}, bad\n')
+    r = run(["-f", "jsonl", "-q", p])
+    want_rc(r, 0)
+    ln = r.lines()
+    want(len(ln) == 2 and ln[0].get("model") == "m1", "line 1 has its model", r)
+    want(ln[1]["spec_decode_status"] == "unparsable" and "model" not in ln[1],
+         "line 2 has no model", r)
+
+
 def main():
     if not os.access(SPECSCAN, os.X_OK):
         print("test_hostile2: no specscan binary at %s" % SPECSCAN, file=sys.stderr)
