@@ -7,7 +7,8 @@
 # Runs both with --draft-cost 0.1 --ci 95 --group-by input --compare
 # testdata/analysis/run-a.jsonl, each with -f json, csv, table and markdown
 # and with --html FILE -f none, over the two analysis runs and over
-# -r testdata; also each analysis option alone, and --html without them.
+# -r testdata; also each analysis option alone, a baseline group of
+# -r testdata, and --html without them.
 # Compares stdout, stderr, the exit status and the HTML page.
 # Prints one line per difference and a summary; exit 0 when all agree.
 set -euo pipefail
@@ -35,8 +36,11 @@ cd "$top"
 
 inputs=("testdata/analysis/run-a.jsonl testdata/analysis/run-b.jsonl" "-r testdata")
 all="--draft-cost 0.1 --ci 95 --group-by input --compare testdata/analysis/run-a.jsonl"
+# (the run-a baseline is no group of -r testdata, a usage error to compare
+# too; the last set has a baseline that is one)
 optsets=("$all" "--draft-cost 0.1" "--ci 95" "--group-by input"
-	 "--group-by input --compare testdata/analysis/run-a.jsonl" "")
+	 "--group-by input --compare testdata/analysis/run-a.jsonl" ""
+	 "--draft-cost 0.1 --ci 95 --group-by input --compare testdata/records/profile_export.jsonl")
 
 # run BIN TAG ARGS...: stdout, stderr, status and the page under $work/TAG.
 run() {
