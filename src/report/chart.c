@@ -869,6 +869,17 @@ void ss_chart_bars(struct ss_buf *out, const struct ss_chart *c,
 
 static const char *const dashes[] = {NULL, "7 4", "2 3", "9 3 2 3"};
 
+/* The dash pattern of series i, so its line and its legend match (the
+ * first is solid). */
+static void dash_attr(struct ss_buf *b, size_t i)
+{
+	if (dashes[i % 4]) {
+		ss_buf_adds(b, " stroke-dasharray=\"");
+		ss_buf_adds(b, dashes[i % 4]);
+		ss_buf_addc(b, '"');
+	}
+}
+
 /* The marker of series i at (x, y). */
 static void marker(struct ss_buf *b, size_t i, double x, double y)
 {
@@ -991,11 +1002,7 @@ void ss_chart_lines(struct ss_buf *out, const struct ss_chart *c,
 		ss_buf_adds(out, "<path fill=\"none\" stroke=\"");
 		ss_buf_adds(out, col);
 		ss_buf_adds(out, "\" stroke-width=\"2\"");
-		if (dashes[i % 4]) {
-			ss_buf_adds(out, " stroke-dasharray=\"");
-			ss_buf_adds(out, dashes[i % 4]);
-			ss_buf_addc(out, '"');
-		}
+		dash_attr(out, i);
 		ss_buf_adds(out, " d=\"");
 		for (j = 0; j < s[i].n; j++) {
 			if (!isfinite(s[i].y[j]) || !isfinite(s[i].x[j])) {
@@ -1060,11 +1067,7 @@ void ss_chart_lines(struct ss_buf *out, const struct ss_chart *c,
 			ss_buf_adds(out, "\" stroke-width=\"2\" fill=\"");
 			ss_buf_adds(out, ss_chart_color(i));
 			ss_buf_addc(out, '"');
-			if (dashes[i % 4]) {
-				ss_buf_adds(out, " stroke-dasharray=\"");
-				ss_buf_adds(out, dashes[i % 4]);
-				ss_buf_addc(out, '"');
-			}
+			dash_attr(out, i);
 			ss_buf_adds(out, ">");
 			line(out, lx, ly - 4, lx + 26, ly - 4);
 			ss_buf_adds(out, "</g>\n<g fill=\"");

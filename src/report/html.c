@@ -528,6 +528,15 @@ static size_t pick_ks(const struct ss_set_analysis *s, size_t *shown)
 	return ns;
 }
 
+/* A chart title, with " (k=K)" when the chart shows the one draft length p. */
+static void pos_title(char *t, size_t n, const char *base, const struct ss_pos_result *p)
+{
+	if (p)
+		snprintf(t, n, "%s (k=%u)", base, (unsigned)p->k);
+	else
+		snprintf(t, n, "%s", base);
+}
+
 static void section_positions(struct ss_buf *b, const struct ss_agg *a, const struct ss_analysis *an)
 {
 	const struct ss_set_analysis *s = &an->main;
@@ -606,11 +615,8 @@ static void section_positions(struct ss_buf *b, const struct ss_agg *a, const st
 		}
 		off += p->k;
 	}
-	if (ns == 1)
-		snprintf(title, sizeof(title), "Acceptance by draft position (k=%u)",
-			 (unsigned)s->pos[shown[0]].k);
-	else
-		snprintf(title, sizeof(title), "Acceptance by draft position");
+	pos_title(title, sizeof(title), "Acceptance by draft position",
+		  ns == 1 ? &s->pos[shown[0]] : NULL);
 	ss_buf_adds(&desc, "Line chart of the share of verify steps, in percent, whose i-th draft "
 		    "token was accepted, by position i");
 	ss_buf_adds(&desc, ns == 1 ? ", with the conditional rate." : ", one line per draft length k.");
@@ -655,11 +661,8 @@ static void section_positions(struct ss_buf *b, const struct ss_agg *a, const st
 		series[i] = (struct ss_series){names[i], x + off, tau + off, p->k};
 		off += p->k;
 	}
-	if (ns == 1)
-		snprintf(title, sizeof(title), "If the draft were shorter (k=%u)",
-			 (unsigned)s->pos[shown[0]].k);
-	else
-		snprintf(title, sizeof(title), "If the draft were shorter");
+	pos_title(title, sizeof(title), "If the draft were shorter",
+		  ns == 1 ? &s->pos[shown[0]] : NULL);
 	ss_buf_adds(&desc, "Line chart of the acceptance length, in tokens per verify step, that "
 		    "each shorter draft length would have given.");
 	ss_buf_adds(b, "<div class=\"fig\">\n");
