@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/numfmt.h"
+#include "report/jsonw.h"
 #include "report/report.h"
 #include "report/report_int.h"
 
@@ -87,83 +87,40 @@ void ss_report_add_text(struct ss_buf *b, const char *s, size_t n)
 	ss_buf_addc(b, '"');
 }
 
-static void indent(struct ss_buf *b, int n)
-{
-	ss_buf_addc(b, '\n');
-	while (n-- > 0)
-		ss_buf_addc(b, ' ');
-}
-
-/* `"key": ` after the indentation */
-static void key(struct ss_buf *b, int ind, const char *k)
-{
-	indent(b, ind);
-	ss_report_add_text(b, k, strlen(k));
-	ss_buf_adds(b, ": ");
-}
-
-void ss_report_indent(struct ss_buf *b, int n)
-{
-	indent(b, n);
-}
-
-void ss_report_key(struct ss_buf *b, int ind, const char *k)
-{
-	key(b, ind, k);
-}
-
-static void dkey(struct ss_buf *b, int ind, const char *k, double v)
-{
-	ss_buf_addc(b, ',');
-	key(b, ind, k);
-	ss_buf_add_double(b, v);
-}
-
-void ss_report_add_metric_obj(struct ss_buf *b, const struct ss_results *r,
-			      int m, int ind)
+/* A metric's unit-and-values object `{"unit": ..., "avg": ...}` (run-level)
+ * or with all statistics (per-request). */
+static void add_metric_obj(struct ss_jsonw *w, const struct ss_results *r, int m)
 {
 	const struct ss_stats *st = &r->stats[m];
-	const char *unit = ss_metric_table[m].unit;
 
-	ss_buf_addc(b, '{');
-	key(b, ind, "unit");
-	ss_report_add_text(b, unit, strlen(unit));
-	dkey(b, ind, "avg", st->avg);
+	ss_jsonw_begin_object(w, ss_metric_table[m].tag);
+	ss_jsonw_str(w, "unit", ss_metric_table[m].unit);
+	ss_jsonw_double(w, "avg", st->avg);
 	if (ss_metric_table[m].per_request) {
-		dkey(b, ind, "p1", st->p1);
-		dkey(b, ind, "p5", st->p5);
-		dkey(b, ind, "p10", st->p10);
-		dkey(b, ind, "p25", st->p25);
-		dkey(b, ind, "p50", st->p50);
-		dkey(b, ind, "p75", st->p75);
-		dkey(b, ind, "p90", st->p90);
-		dkey(b, ind, "p95", st->p95);
-		dkey(b, ind, "p99", st->p99);
-		dkey(b, ind, "min", st->min);
-		dkey(b, ind, "max", st->max);
-		dkey(b, ind, "std", st->std);
-		ss_buf_addc(b, ',');
-		key(b, ind, "count");
-		ss_buf_add_u64(b, (uint64_t)st->count);
-		dkey(b, ind, "sum", st->sum);
+		ss_jsonw_double(w, "p1", st->p1);
+		ss_jsonw_double(w, "p5", st->p5);
+		ss_jsonw_double(w, "p10", st->p10);
+		ss_jsonw_double(w, "p25", st->p25);
+		ss_jsonw_double(w, "p50", st->p50);
+		ss_jsonw_double(w, "p75", st->p75);
+		ss_jsonw_double(w, "p90", st->p90);
+		ss_jsonw_double(w, "p95", st->p95);
+		ss_jsonw_double(w, "p99", st->p99);
+		ss_jsonw_double(w, "min", st->min);
+		ss_jsonw_double(w, "max", st->max);
+		ss_jsonw_double(w, "std", st->std);
+		ss_jsonw_u64(w, "count", (uint64_t)st->count);
+		ss_jsonw_double(w, "sum", st->sum);
 	}
-	indent(b, ind - 2);
-	ss_buf_addc(b, '}');
+	ss_jsonw_end_object(w);
 }
 
-/* The metrics of a result set as fields of the enclosing object. */
-static void add_metrics(struct ss_buf *b, const struct ss_results *r, int ind,
-			bool *first)
+/* The metrics of a result set as members of the enclosing object. */
+static void add_metrics(struct ss_jsonw *w, const struct ss_results *r)
 {
-	for (int m = 0; m < SS_M_COUNT; m++) {
-		if (!r->has[m])
-			continue;
-		if (!*first)
-			ss_buf_addc(b, ',');
-		*first = false;
-		key(b, ind, ss_metric_table[m].tag);
-		ss_report_add_metric_obj(b, r, m, ind + 2);
-	}
+	for (int m = 0; m < SS_M_COUNT; m++)
+		if (r->has[m])
+			add_metric_obj(w, r, m);
 }
 
 static bool hist_empty(const struct ss_results *r)
@@ -174,102 +131,59 @@ static bool hist_empty(const struct ss_results *r)
 	return true;
 }
 
-static void add_specscan(struct ss_buf *b, const struct ss_agg *a,
-			 const char *version)
+void ss_report_add_accounting(struct ss_jsonw *w, const char *key, uint64_t total,
+			      const uint64_t status[SS_ST_COUNT])
 {
-	ss_buf_addc(b, '{');
-	key(b, 4, "version");
-	ss_report_add_text(b, version, strlen(version));
-	ss_buf_addc(b, ',');
-
-	key(b, 4, "inputs");
-	ss_buf_addc(b, '[');
-	for (size_t i = 0; i < a->ninputs; i++) {
-		const struct ss_input_info *in = &a->inputs[i];
-		const char *kind = ss_input_kind_name(in);
-
-		if (i)
-			ss_buf_addc(b, ',');
-		indent(b, 6);
-		ss_buf_addc(b, '{');
-		key(b, 8, "name");
-		ss_report_add_text(b, in->name, strlen(in->name));
-		ss_buf_addc(b, ',');
-		key(b, 8, "kind");
-		ss_report_add_text(b, kind, strlen(kind));
-		ss_buf_addc(b, ',');
-		key(b, 8, "requests");
-		ss_buf_add_u64(b, in->requests);
-		indent(b, 6);
-		ss_buf_addc(b, '}');
-	}
-	if (a->ninputs)
-		indent(b, 4);
-	ss_buf_adds(b, "],");
-
-	key(b, 4, "requests");
-	ss_buf_addc(b, '{');
-	key(b, 6, "total");
-	ss_buf_add_u64(b, a->total);
-	for (int s = 0; s < SS_ST_COUNT; s++) {
-		ss_buf_addc(b, ',');
-		key(b, 6, ss_status_name((enum ss_status)s));
-		ss_buf_add_u64(b, a->status[s]);
-	}
-	indent(b, 4);
-	ss_buf_adds(b, "},");
-
-	key(b, 4, "phases");
-	ss_buf_addc(b, '{');
-	key(b, 6, "profiling");
-	ss_buf_add_u64(b, a->phases[SS_PHASE_PROFILING]);
-	ss_buf_addc(b, ',');
-	key(b, 6, "warmup");
-	ss_buf_add_u64(b, a->phases[SS_PHASE_WARMUP]);
-	indent(b, 4);
-	ss_buf_adds(b, "},");
-
-	/* ss_agg_finish() sorted them by name */
-	key(b, 4, "engines");
-	ss_buf_addc(b, '{');
-	for (size_t i = 0; i < a->nengines; i++) {
-		if (i)
-			ss_buf_addc(b, ',');
-		key(b, 6, a->engines[i].name);
-		ss_buf_add_u64(b, a->engines[i].count);
-	}
-	if (a->nengines)
-		indent(b, 4);
-	ss_buf_addc(b, '}');
-	indent(b, 2);
-	ss_buf_addc(b, '}');
+	ss_jsonw_begin_object(w, key);
+	ss_jsonw_u64(w, "total", total);
+	for (int s = 0; s < SS_ST_COUNT; s++)
+		ss_jsonw_u64(w, ss_status_name((enum ss_status)s), status[s]);
+	ss_jsonw_end_object(w);
 }
 
-void ss_report_add_results(struct ss_buf *out, const struct ss_results *r, int ind, bool *first)
+static void add_specscan(struct ss_jsonw *w, const struct ss_agg *a, const char *version)
+{
+	ss_jsonw_begin_object(w, "specscan");
+	ss_jsonw_str(w, "version", version);
+	ss_jsonw_begin_array(w, "inputs");
+	for (size_t i = 0; i < a->ninputs; i++) {
+		const struct ss_input_info *in = &a->inputs[i];
+
+		ss_jsonw_begin_object(w, NULL);
+		ss_jsonw_str(w, "name", in->name);
+		ss_jsonw_str(w, "kind", ss_input_kind_name(in));
+		ss_jsonw_u64(w, "requests", in->requests);
+		ss_jsonw_end_object(w);
+	}
+	ss_jsonw_end_array(w);
+	ss_report_add_accounting(w, "requests", a->total, a->status);
+	ss_jsonw_begin_object(w, "phases");
+	ss_jsonw_u64(w, "profiling", a->phases[SS_PHASE_PROFILING]);
+	ss_jsonw_u64(w, "warmup", a->phases[SS_PHASE_WARMUP]);
+	ss_jsonw_end_object(w);
+	/* ss_agg_finish() sorted them by name */
+	ss_jsonw_begin_object(w, "engines");
+	for (size_t i = 0; i < a->nengines; i++)
+		ss_jsonw_u64(w, a->engines[i].name, a->engines[i].count);
+	ss_jsonw_end_object(w);
+	ss_jsonw_end_object(w);
+}
+
+void ss_report_add_results(struct ss_jsonw *w, const struct ss_results *r)
 {
 	if (!hist_empty(r)) {
-		bool any = false;
 		char num[24];
 
-		if (!*first)
-			ss_buf_addc(out, ',');
-		*first = false;
-		key(out, ind, "pooled_spec_decode_acceptance_histogram");
-		ss_buf_addc(out, '{');
+		ss_jsonw_begin_object(w, "pooled_spec_decode_acceptance_histogram");
 		for (size_t j = 0; j < r->hist_len; j++) {
 			if (!r->hist[j])
 				continue;
-			if (any)
-				ss_buf_addc(out, ',');
-			any = true;
 			snprintf(num, sizeof(num), "%zu", j);
-			key(out, ind + 2, num);
-			ss_buf_add_i128(out, r->hist[j]);
+			ss_jsonw_i128(w, num, r->hist[j]);
 		}
-		indent(out, ind);
-		ss_buf_addc(out, '}');
+		ss_jsonw_end_object(w);
 	}
-	add_metrics(out, r, ind, first);
+	add_metrics(w, r);
 }
 
 void ss_report_json(struct ss_buf *out, const struct ss_agg *a, const char *version)
@@ -280,26 +194,19 @@ void ss_report_json(struct ss_buf *out, const struct ss_agg *a, const char *vers
 void ss_report_json_full(struct ss_buf *out, const struct ss_agg *a,
 			 const struct ss_analysis *an, const char *version)
 {
-	const struct ss_results *r = &a->main;
-	bool first = false;
+	struct ss_jsonw w;
 
-	ss_buf_addc(out, '{');
-	key(out, 2, "specscan");
-	add_specscan(out, a, version);
-	ss_report_add_results(out, r, 2, &first);
-
+	ss_jsonw_init(&w, out);
+	ss_jsonw_begin_object(&w, NULL);
+	add_specscan(&w, a, version);
+	ss_report_add_results(&w, &a->main);
 	if (a->mode == SS_PHASES_PROFILING && ss_results_any(&a->warmup)) {
-		bool wfirst = true;
-
-		ss_buf_addc(out, ',');
-		key(out, 2, "warmup_metrics");
-		ss_buf_addc(out, '{');
-		add_metrics(out, &a->warmup, 4, &wfirst);
-		indent(out, 2);
-		ss_buf_addc(out, '}');
+		ss_jsonw_begin_object(&w, "warmup_metrics");
+		add_metrics(&w, &a->warmup);
+		ss_jsonw_end_object(&w);
 	}
 	if (an && an->any)
-		ss_report_json_analysis(out, a, an);
-	indent(out, 0);
-	ss_buf_adds(out, "}\n");
+		ss_report_json_analysis(&w, a, an);
+	ss_jsonw_end_object(&w);
+	ss_buf_addc(out, '\n');
 }

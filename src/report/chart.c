@@ -171,6 +171,15 @@ static void coord(struct ss_buf *b, double v)
 		ss_chart_add_fixed(b, r, 1);
 }
 
+/* `text` and then the point "x y", as path data and transforms take it. */
+static void point(struct ss_buf *b, const char *text, double x, double y)
+{
+	ss_buf_adds(b, text);
+	coord(b, x);
+	ss_buf_addc(b, ' ');
+	coord(b, y);
+}
+
 /* -- scales and ticks --------------------------------------------------------- */
 
 void ss_scale_init(struct ss_scale *s, double d0, double d1, double r0, double r1)
@@ -550,10 +559,7 @@ static void svg_open(struct ss_buf *b, const struct ss_chart *c)
 	ss_buf_add_htmls(b, c->id);
 	ss_buf_adds(b, "-t ");
 	ss_buf_add_htmls(b, c->id);
-	ss_buf_adds(b, "-d\" viewBox=\"0 0 ");
-	coord(b, w);
-	ss_buf_addc(b, ' ');
-	coord(b, h);
+	point(b, "-d\" viewBox=\"0 0 ", w, h);
 	ss_buf_addc(b, '"');
 	attr_num(b, "width", w);
 	attr_num(b, "height", h);
@@ -663,10 +669,7 @@ static void draw_y_axis(struct ss_buf *b, const struct ss_chart *c, struct frame
 	ss_buf_adds(b, "<text");
 	attr_num(b, "x", 0);
 	attr_num(b, "y", 0);
-	ss_buf_adds(b, " transform=\"translate(");
-	coord(b, 8 + FONT_AXIS);
-	ss_buf_addc(b, ' ');
-	coord(b, (f->top + f->bottom) / 2);
+	point(b, " transform=\"translate(", 8 + FONT_AXIS, (f->top + f->bottom) / 2);
 	ss_buf_adds(b, ") rotate(-90)\" text-anchor=\"middle\" fill=\"" INK "\">");
 	ss_buf_add_htmls(b, c->y_label);
 	ss_buf_adds(b, "</text>\n");
@@ -723,10 +726,7 @@ static void draw_labels(struct ss_buf *b, const struct ss_labels *l, const char 
 		if (l->mode == SS_LABELS_HORIZONTAL) {
 			ss_buf_adds(b, " text-anchor=\"middle\"");
 		} else {
-			ss_buf_adds(b, " text-anchor=\"end\" transform=\"rotate(-45 ");
-			coord(b, lab->x);
-			ss_buf_addc(b, ' ');
-			coord(b, lab->y);
+			point(b, " text-anchor=\"end\" transform=\"rotate(-45 ", lab->x, lab->y);
 			ss_buf_adds(b, ")\"");
 		}
 		ss_buf_addc(b, '>');
@@ -869,6 +869,17 @@ void ss_chart_bars(struct ss_buf *out, const struct ss_chart *c,
 
 static const char *const dashes[] = {NULL, "7 4", "2 3", "9 3 2 3"};
 
+/* The dash pattern of series i, so its line and its legend match (the
+ * first is solid). */
+static void dash_attr(struct ss_buf *b, size_t i)
+{
+	if (dashes[i % 4]) {
+		ss_buf_adds(b, " stroke-dasharray=\"");
+		ss_buf_adds(b, dashes[i % 4]);
+		ss_buf_addc(b, '"');
+	}
+}
+
 /* The marker of series i at (x, y). */
 static void marker(struct ss_buf *b, size_t i, double x, double y)
 {
@@ -889,35 +900,17 @@ static void marker(struct ss_buf *b, size_t i, double x, double y)
 		attr_num(b, "height", 2 * r);
 		break;
 	case 2:
-		ss_buf_adds(b, "<path d=\"M");
-		coord(b, x);
-		ss_buf_addc(b, ' ');
-		coord(b, y - r * 1.2);
-		ss_buf_adds(b, "l");
-		coord(b, r * 1.1);
-		ss_buf_addc(b, ' ');
-		coord(b, r * 2);
+		point(b, "<path d=\"M", x, y - r * 1.2);
+		point(b, "l", r * 1.1, r * 2);
 		ss_buf_adds(b, "h");
 		coord(b, -r * 2.2);
 		ss_buf_adds(b, "z\"");
 		break;
 	default:
-		ss_buf_adds(b, "<path d=\"M");
-		coord(b, x);
-		ss_buf_addc(b, ' ');
-		coord(b, y - r * 1.3);
-		ss_buf_adds(b, "l");
-		coord(b, r * 1.3);
-		ss_buf_addc(b, ' ');
-		coord(b, r * 1.3);
-		ss_buf_adds(b, "l");
-		coord(b, -r * 1.3);
-		ss_buf_addc(b, ' ');
-		coord(b, r * 1.3);
-		ss_buf_adds(b, "l");
-		coord(b, -r * 1.3);
-		ss_buf_addc(b, ' ');
-		coord(b, -r * 1.3);
+		point(b, "<path d=\"M", x, y - r * 1.3);
+		point(b, "l", r * 1.3, r * 1.3);
+		point(b, "l", -r * 1.3, r * 1.3);
+		point(b, "l", -r * 1.3, -r * 1.3);
 		ss_buf_adds(b, "z\"");
 		break;
 	}
@@ -1009,11 +1002,7 @@ void ss_chart_lines(struct ss_buf *out, const struct ss_chart *c,
 		ss_buf_adds(out, "<path fill=\"none\" stroke=\"");
 		ss_buf_adds(out, col);
 		ss_buf_adds(out, "\" stroke-width=\"2\"");
-		if (dashes[i % 4]) {
-			ss_buf_adds(out, " stroke-dasharray=\"");
-			ss_buf_adds(out, dashes[i % 4]);
-			ss_buf_addc(out, '"');
-		}
+		dash_attr(out, i);
 		ss_buf_adds(out, " d=\"");
 		for (j = 0; j < s[i].n; j++) {
 			if (!isfinite(s[i].y[j]) || !isfinite(s[i].x[j])) {
@@ -1078,11 +1067,7 @@ void ss_chart_lines(struct ss_buf *out, const struct ss_chart *c,
 			ss_buf_adds(out, "\" stroke-width=\"2\" fill=\"");
 			ss_buf_adds(out, ss_chart_color(i));
 			ss_buf_addc(out, '"');
-			if (dashes[i % 4]) {
-				ss_buf_adds(out, " stroke-dasharray=\"");
-				ss_buf_adds(out, dashes[i % 4]);
-				ss_buf_addc(out, '"');
-			}
+			dash_attr(out, i);
 			ss_buf_adds(out, ">");
 			line(out, lx, ly - 4, lx + 26, ly - 4);
 			ss_buf_adds(out, "</g>\n<g fill=\"");

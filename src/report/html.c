@@ -528,6 +528,15 @@ static size_t pick_ks(const struct ss_set_analysis *s, size_t *shown)
 	return ns;
 }
 
+/* A chart title, with " (k=K)" when the chart shows the one draft length p. */
+static void pos_title(char *t, size_t n, const char *base, const struct ss_pos_result *p)
+{
+	if (p)
+		snprintf(t, n, "%s (k=%u)", base, (unsigned)p->k);
+	else
+		snprintf(t, n, "%s", base);
+}
+
 static void section_positions(struct ss_buf *b, const struct ss_agg *a, const struct ss_analysis *an)
 {
 	const struct ss_set_analysis *s = &an->main;
@@ -606,11 +615,8 @@ static void section_positions(struct ss_buf *b, const struct ss_agg *a, const st
 		}
 		off += p->k;
 	}
-	if (ns == 1)
-		snprintf(title, sizeof(title), "Acceptance by draft position (k=%u)",
-			 (unsigned)s->pos[shown[0]].k);
-	else
-		snprintf(title, sizeof(title), "Acceptance by draft position");
+	pos_title(title, sizeof(title), "Acceptance by draft position",
+		  ns == 1 ? &s->pos[shown[0]] : NULL);
 	ss_buf_adds(&desc, "Line chart of the share of verify steps, in percent, whose i-th draft "
 		    "token was accepted, by position i");
 	ss_buf_adds(&desc, ns == 1 ? ", with the conditional rate." : ", one line per draft length k.");
@@ -655,11 +661,8 @@ static void section_positions(struct ss_buf *b, const struct ss_agg *a, const st
 		series[i] = (struct ss_series){names[i], x + off, tau + off, p->k};
 		off += p->k;
 	}
-	if (ns == 1)
-		snprintf(title, sizeof(title), "If the draft were shorter (k=%u)",
-			 (unsigned)s->pos[shown[0]].k);
-	else
-		snprintf(title, sizeof(title), "If the draft were shorter");
+	pos_title(title, sizeof(title), "If the draft were shorter",
+		  ns == 1 ? &s->pos[shown[0]] : NULL);
 	ss_buf_adds(&desc, "Line chart of the acceptance length, in tokens per verify step, that "
 		    "each shorter draft length would have given.");
 	ss_buf_adds(b, "<div class=\"fig\">\n");
@@ -845,6 +848,35 @@ static void group_keys_text(struct ss_buf *b, const struct ss_analysis *an)
 	}
 }
 
+/* The table heads of the group keys, one `<th>` each. */
+static void group_key_heads(struct ss_buf *b, const struct ss_analysis *an)
+{
+	for (size_t k = 0; k < an->opts->group_by.n; k++) {
+		ss_buf_adds(b, "<th class=\"l\">");
+		ss_buf_add_htmls(b, an->opts->group_by.keys[k].name);
+		ss_buf_adds(b, "</th>");
+	}
+}
+
+/* A table row's `<tr>` and the key values of group `id`, a cell each. */
+static void group_key_cells(struct ss_buf *b, const struct ss_agg *a, size_t id)
+{
+	const struct ss_kv *kv = ss_group_table_key(&a->groups, id);
+
+	ss_buf_adds(b, "<tr>");
+	for (size_t k = 0; k < a->groups.nkeys; k++) {
+		struct ss_buf v = SS_BUF_INIT;
+
+		ss_kv_add_text(&v, &kv[k]);
+		ss_buf_adds(b, "<td class=\"name\">");
+		ss_buf_add_htmls(b, v.data ? v.data : "");
+		ss_buf_adds(b, "</td>");
+		if (v.failed)
+			b->failed = true;
+		ss_buf_release(&v);
+	}
+}
+
 static void add_opt2(struct ss_buf *b, const struct ss_results *r, int m)
 {
 	if (r->has[m])
@@ -902,29 +934,13 @@ static void section_deltas(struct ss_buf *b, const struct ss_agg *a, const struc
 	}
 	ss_buf_adds(b, "<div class=\"tw\"><table class=\"deltas groups\">\n<caption>Differences from the baseline</caption>\n"
 		    "<thead><tr>");
-	for (size_t k = 0; k < an->opts->group_by.n; k++) {
-		ss_buf_adds(b, "<th class=\"l\">");
-		ss_buf_add_htmls(b, an->opts->group_by.keys[k].name);
-		ss_buf_adds(b, "</th>");
-	}
+	group_key_heads(b, an);
 	ss_buf_adds(b, "<th>&Delta; AL</th><th>&Delta; TWAL</th><th>&Delta; DAR (%)</th>"
 		    "<th>&Delta; ODAR (%)</th></tr></thead>\n<tbody>\n");
 	for (size_t i = 0; i < a->groups.n; i++) {
 		size_t id = a->group_order[i];
-		const struct ss_kv *kv = ss_group_table_key(&a->groups, id);
 
-		ss_buf_adds(b, "<tr>");
-		for (size_t k = 0; k < a->groups.nkeys; k++) {
-			struct ss_buf v = SS_BUF_INIT;
-
-			ss_kv_add_text(&v, &kv[k]);
-			ss_buf_adds(b, "<td class=\"name\">");
-			ss_buf_add_htmls(b, v.data ? v.data : "");
-			ss_buf_adds(b, "</td>");
-			if (v.failed)
-				b->failed = true;
-			ss_buf_release(&v);
-		}
+		group_key_cells(b, a, id);
 		for (int k = 0; k < SS_BS_COUNT; k++) {
 			ss_buf_adds(b, "<td>");
 			if (id == an->baseline)
@@ -1098,11 +1114,7 @@ static void section_groups(struct ss_buf *b, const struct ss_agg *a, const struc
 	ss_buf_adds(b, "<div class=\"tw\"><table class=\"groups\">\n<caption>Every group (AL: acceptance length, TWAL: token-weighted "
 		    "acceptance length, DAR: draft acceptance rate, ODAR: overall draft acceptance "
 		    "rate)</caption>\n<thead><tr>");
-	for (size_t k = 0; k < an->opts->group_by.n; k++) {
-		ss_buf_adds(b, "<th class=\"l\">");
-		ss_buf_add_htmls(b, an->opts->group_by.keys[k].name);
-		ss_buf_adds(b, "</th>");
-	}
+	group_key_heads(b, an);
 	ss_buf_adds(b, "<th>Requests</th><th>With stats</th><th>AL avg</th><th>AL p50</th>");
 	if (ci)
 		ss_buf_adds(b, "<th>AL interval</th>");
@@ -1113,20 +1125,8 @@ static void section_groups(struct ss_buf *b, const struct ss_agg *a, const struc
 		const struct ss_group *grp = &a->group[id];
 		const struct ss_results *r = &grp->res;
 		const struct ss_set_analysis *g = &an->group[id];
-		const struct ss_kv *kv = ss_group_table_key(&a->groups, id);
 
-		ss_buf_adds(b, "<tr>");
-		for (size_t k = 0; k < a->groups.nkeys; k++) {
-			struct ss_buf v = SS_BUF_INIT;
-
-			ss_kv_add_text(&v, &kv[k]);
-			ss_buf_adds(b, "<td class=\"name\">");
-			ss_buf_add_htmls(b, v.data ? v.data : "");
-			ss_buf_adds(b, "</td>");
-			if (v.failed)
-				b->failed = true;
-			ss_buf_release(&v);
-		}
+		group_key_cells(b, a, id);
 		ss_buf_adds(b, "<td>");
 		ss_buf_add_u64_grouped(b, grp->total);
 		ss_buf_adds(b, "</td><td>");

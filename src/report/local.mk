@@ -3,7 +3,7 @@
 libspecscan_la_SOURCES += \
 	src/report/numfmt.c src/report/numfmt.h \
 	src/report/report.h src/report/report_int.h \
-	src/report/aggjson.c src/report/csv.c \
+	src/report/aggjson.c src/report/jsonw.c src/report/jsonw.h src/report/csv.c \
 	src/report/table.c src/report/jsonl.c \
 	src/report/chart.c src/report/chart.h \
 	src/report/html.c src/report/html.h \
@@ -12,8 +12,10 @@ libspecscan_la_SOURCES += \
 	src/report/analysis_text.c src/report/analysis_text.h \
 	src/report/markdown.c
 
-check_PROGRAMS += tests/unit/test_numfmt tests/unit/test_report tests/unit/test_chart
-TESTS += tests/unit/test_numfmt tests/unit/test_report tests/unit/test_chart
+check_PROGRAMS += tests/unit/test_numfmt tests/unit/test_report tests/unit/test_chart \
+	tests/unit/test_jsonw
+TESTS += tests/unit/test_numfmt tests/unit/test_report tests/unit/test_chart \
+	tests/unit/test_jsonw
 
 tests_unit_test_numfmt_SOURCES = tests/unit/test_numfmt.c
 tests_unit_test_numfmt_CFLAGS = $(SS_TEST_CFLAGS)
@@ -24,6 +26,11 @@ tests_unit_test_report_SOURCES = tests/unit/test_report.c tests/unit/fixtures_re
 tests_unit_test_report_CFLAGS = $(SS_TEST_CFLAGS)
 tests_unit_test_report_LDADD = $(SS_TEST_LIBS)
 nodist_EXTRA_tests_unit_test_report_SOURCES = src/cli/force-cxx-link.cxx
+
+tests_unit_test_jsonw_SOURCES = tests/unit/test_jsonw.c
+tests_unit_test_jsonw_CFLAGS = $(SS_TEST_CFLAGS)
+tests_unit_test_jsonw_LDADD = $(SS_TEST_LIBS)
+nodist_EXTRA_tests_unit_test_jsonw_SOURCES = src/cli/force-cxx-link.cxx
 
 tests_unit_test_chart_SOURCES = tests/unit/test_chart.c
 tests_unit_test_chart_CFLAGS = $(SS_TEST_CFLAGS)

@@ -11,6 +11,7 @@
 
 #include "analysis/analyze.h"
 #include "metrics/aggregate.h"
+#include "report/jsonw.h"
 #include "util/buf.h"
 
 /*
@@ -20,21 +21,13 @@
  */
 void ss_report_add_text(struct ss_buf *b, const char *s, size_t n);
 
-/* Append a metric's unit-and-values object `{"unit": ..., "avg": ...}`
- * (run-level) or with all statistics (per-request), pretty-printed with
- * `indent` spaces before the keys. */
-void ss_report_add_metric_obj(struct ss_buf *b, const struct ss_results *r,
-			      int m, int indent);
+/* `"key": {"total": ..., "ok": ..., ...}`, the request accounting of SPEC 4.1. */
+void ss_report_add_accounting(struct ss_jsonw *w, const char *key, uint64_t total,
+			      const uint64_t status[SS_ST_COUNT]);
 
-/* A newline and n spaces; then `"k": ` after such an indentation. */
-void ss_report_indent(struct ss_buf *b, int n);
-void ss_report_key(struct ss_buf *b, int ind, const char *k);
-
-/*
- * A result set's pooled histogram and metric objects as fields of the
- * enclosing object (keys at `ind`); *first: no field before them yet.
- */
-void ss_report_add_results(struct ss_buf *b, const struct ss_results *r, int ind, bool *first);
+/* A result set's pooled histogram and metric objects as members of the
+ * enclosing object. */
+void ss_report_add_results(struct ss_jsonw *w, const struct ss_results *r);
 
 /* CSV pieces (csv.c): a cell quoted when needed; a metric's first cell;
  * ",avg,min,...,std" of a per-request metric; the metrics of r of one kind
@@ -56,8 +49,8 @@ void ss_report_text_analysis(struct ss_buf *out, const struct ss_agg *a,
 void ss_report_text_groups(struct ss_buf *out, const struct ss_agg *a,
 			   const struct ss_analysis *an, bool utf8, bool color);
 
-/* The `analysis` key of the aggregate JSON (SPEC 7), with its leading comma. */
-void ss_report_json_analysis(struct ss_buf *b, const struct ss_agg *a,
+/* The `analysis` member of the aggregate JSON (SPEC 7). */
+void ss_report_json_analysis(struct ss_jsonw *w, const struct ss_agg *a,
 			     const struct ss_analysis *an);
 
 #endif
