@@ -297,6 +297,20 @@ enum ssj_status ss_payload_collect_valid(struct ss_payload *pl, struct ssj_parse
 	return collect_payload(pl, parser, text, len, false);
 }
 
+enum ssj_status ss_payload_collect_value(struct ss_payload *pl, struct ssj_value *v)
+{
+	struct collect c = {pl, false, SSJ_OK};
+	enum ssj_status s;
+
+	payload_reset(pl);
+	s = ssj_object_foreach(v, payload_field, &c);
+	if (c.nomem)
+		return SSJ_ENOMEM;
+	if (c.err != SSJ_OK)
+		return c.err;
+	return s;
+}
+
 bool ss_field_given(const struct ss_payload *pl, enum ss_field_id id)
 {
 	return pl->f[id].present && pl->f[id].type != SSJ_NULL;

@@ -99,6 +99,9 @@ enum ssj_status ss_payload_collect(struct ss_payload *pl, struct ssj_parser *par
  * enriched line that was checked whole): no second check. */
 enum ssj_status ss_payload_collect_valid(struct ss_payload *pl, struct ssj_parser *parser,
 					 const char *text, size_t len);
+/* The same for an object value of a document already validated to the
+ * letter, read from that document's index (no text of its own). */
+enum ssj_status ss_payload_collect_value(struct ss_payload *pl, struct ssj_value *v);
 
 const char *ss_field_name(enum ss_field_id id);
 
