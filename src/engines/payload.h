@@ -83,6 +83,7 @@ struct ss_payload {
 	char strbuf[SS_ENGINE_NAME_MAX * 2]; /* copies of short strings */
 	size_t strlen;
 	struct ss_buf engine;   /* the `engine` string whole, whatever its length */
+	uint64_t touched;       /* bit i: f[i] written since the last reset */
 };
 
 void ss_payload_init(struct ss_payload *pl);
