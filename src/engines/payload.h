@@ -83,6 +83,7 @@ struct ss_payload {
 	char strbuf[SS_ENGINE_NAME_MAX * 2]; /* copies of short strings */
 	size_t strlen;
 	struct ss_buf engine;   /* the `engine` string whole, whatever its length */
+	uint64_t touched;       /* bit i: f[i] written since the last reset */
 };
 
 void ss_payload_init(struct ss_payload *pl);
@@ -99,6 +100,9 @@ enum ssj_status ss_payload_collect(struct ss_payload *pl, struct ssj_parser *par
  * enriched line that was checked whole): no second check. */
 enum ssj_status ss_payload_collect_valid(struct ss_payload *pl, struct ssj_parser *parser,
 					 const char *text, size_t len);
+/* The same for an object value of a document already validated to the
+ * letter, read from that document's index (no text of its own). */
+enum ssj_status ss_payload_collect_value(struct ss_payload *pl, struct ssj_value *v);
 
 const char *ss_field_name(enum ss_field_id id);
 

@@ -300,7 +300,12 @@ static bool decide_captured(struct ss_processor *p, struct ss_outcome *o, bool m
 	return true;
 }
 
-static bool decide_records(struct ss_processor *p, struct ss_outcome *o)
+/*
+ * sda_status: SSJ_EINTERNAL when the payload is still to be collected,
+ * else what collecting it from the validated line gave (p->pl filled).
+ */
+static bool decide_records(struct ss_processor *p, struct ss_outcome *o,
+			   enum ssj_status sda_status)
 {
 	struct line_scan *ls = &p->scan;
 	struct ss_reader rd;
@@ -315,7 +320,9 @@ static bool decide_records(struct ss_processor *p, struct ss_outcome *o)
 		set(o, SS_ST_MALFORMED, "spec_decode_acceptance is not an object");
 		return true;
 	}
-	s = ss_payload_collect(&p->pl, p->inner, ls->sda.p, ls->sda.n);
+	/* a payload read with the validated line is not checked again */
+	s = sda_status != SSJ_EINTERNAL ? sda_status
+					: ss_payload_collect(&p->pl, p->inner, ls->sda.p, ls->sda.n);
 	if (s == SSJ_ENOMEM)
 		return false;
 	if (s != SSJ_OK) {
@@ -553,6 +560,39 @@ static enum ss_kind detect(const struct ss_processor *p)
 	return SS_KIND_UNKNOWN;
 }
 
+/*
+ * The parts of a records line validated whole, read from the outer
+ * parser's index: its metadata and its spec_decode_acceptance payload.
+ * The last of a repeated key counts (SPEC 1.2), as in the walk that found
+ * their spans; a payload is read only while it can be the last one.
+ */
+struct line_parts {
+	struct ss_processor *p;
+	struct ss_meta_scan meta;
+	enum ssj_status sda;  /* the last object payload's collect status */
+};
+
+static int line_parts_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
+{
+	struct line_parts *lp = ctx;
+
+	if (ss_key_is(key, n, "metadata")) {
+		struct ss_meta_scan fresh = {false, -1, -1};
+
+		lp->meta = fresh;
+		if (ssj_value_type(v) == SSJ_OBJECT &&
+		    ssj_object_foreach(v, ss_meta_field, &lp->meta) != SSJ_OK)
+			return 1;
+	} else if (ss_key_is(key, n, "spec_decode_acceptance")) {
+		if (ssj_value_type(v) == SSJ_OBJECT) {
+			lp->sda = ss_payload_collect_value(&lp->p->pl, v);
+			if (lp->sda == SSJ_ENOMEM)
+				return 1;
+		}
+	}
+	return 0;
+}
+
 static bool process_line(struct ss_processor *p, const char *text, size_t len,
 			 struct ss_outcome *o)
 {
@@ -560,7 +600,8 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 	enum ssj_status s;
 	enum ss_kind kind;
 	struct ss_meta_scan meta = {false, -1, -1};
-	bool validated;
+	bool validated, line_valid = false;
+	struct line_parts parts = {p, {false, -1, -1}, SSJ_EINTERNAL};
 
 	/*
 	 * specscan's own lines start with their source: they are copied to
@@ -605,11 +646,36 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 			return true;
 		}
 	}
-	/* Spans copied verbatim into the outputs must be valid to the letter. */
+	/*
+	 * Spans copied verbatim into the outputs must be valid to the letter.
+	 * A records line is mostly those spans: it is validated whole over
+	 * the walk's index (no second stage 1), and its parts need no check
+	 * of their own. If the whole line is not valid, each span is checked
+	 * alone as before, so outcomes and reasons do not change.
+	 */
+	if (detect(p) == SS_KIND_RECORDS) {
+		s = ssj_validate_again(p->outer);
+		if (s == SSJ_ENOMEM)
+			return false;
+		line_valid = s == SSJ_OK;
+		if (line_valid) {
+			s = ssj_parse_again(p->outer, line_parts_field, &parts);
+			if (parts.sda == SSJ_ENOMEM || s == SSJ_ENOMEM)
+				return false;
+			if (s != SSJ_OK) {
+				/* not expected of a valid line: read it as before */
+				line_valid = false;
+				parts.sda = SSJ_EINTERNAL;
+			}
+		}
+	}
 	if (ls->metadata.p) {
 		struct ss_meta_scan m = {false, -1, -1};
 
-		if (ls->metadata_object)
+		if (line_valid) {
+			m = parts.meta;
+			s = SSJ_OK;
+		} else if (ls->metadata_object)
 			s = ssj_validate_parse(p->inner, ls->metadata.p, ls->metadata.n, ss_meta_field,
 					       &m);
 		else
@@ -635,7 +701,7 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 			o->status = SS_ST_CANCELLED;  /* applied below, after `error` */
 	}
 	if (kind == SS_KIND_RECORDS && ls->metrics.p) {
-		s = ssj_validate(p->inner, ls->metrics.p, ls->metrics.n);
+		s = line_valid ? SSJ_OK : ssj_validate(p->inner, ls->metrics.p, ls->metrics.n);
 		if (s != SSJ_OK) {
 			if (s == SSJ_ENOMEM)
 				return false;
@@ -661,7 +727,7 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 		return true;
 	}
 	if (kind == SS_KIND_RECORDS)
-		return decide_records(p, o);
+		return decide_records(p, o, parts.sda);
 	if (kind == SS_KIND_BODY) {
 		/*
 		 * The line is itself the request's one object: the walk

@@ -345,6 +345,21 @@ static enum ssj_status v_parse_again(struct ssj_parser *p, ssj_field_fn fn, void
 	});
 }
 
+// The validating walk over the document the last parse indexed: a line
+// already walked is checked to the letter without a second stage 1.
+static enum ssj_status v_validate_again(struct ssj_parser *p)
+{
+	return guard_status([&] {
+		P(p)->doc.rewind();
+		error_code e = walk(P(p)->doc, 0);
+		if (e)
+			return map_error(e);
+		if (!at_end(P(p)->doc))
+			return SSJ_ESYNTAX;
+		return SSJ_OK;
+	});
+}
+
 // The validating walk, then the visit over the same index (a rewind instead
 // of a second stage 1): payloads and metadata are checked, then read.
 static enum ssj_status v_validate_parse(struct ssj_parser *p, const char *text,
@@ -708,7 +723,8 @@ static const char *v_implementation(void)
 }
 
 extern "C" const struct ssj_ops SSJ_OPS_NAME = {
-	v_parser_new, v_parser_free, v_parse, v_validate, v_validate_parse, v_parse_again, v_value_type,
+	v_parser_new, v_parser_free, v_parse, v_validate, v_validate_parse, v_parse_again, v_validate_again,
+	v_value_type,
 	v_value_is_null, v_value_bool, v_value_double, v_value_number_text,
 	v_value_string, v_value_raw_string, v_value_raw_json, v_object_foreach,
 	v_array_foreach, v_value_is_empty, v_array_foreach_span, v_strerror, v_version,

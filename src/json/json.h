@@ -97,6 +97,13 @@ enum ssj_status ssj_validate_parse(struct ssj_parser *p, const char *text, size_
  */
 enum ssj_status ssj_parse_again(struct ssj_parser *p, ssj_field_fn fn, void *ctx);
 
+/*
+ * ssj_validate() of the text this parser's last call parsed, without
+ * indexing it again. Same precondition as ssj_parse_again(); afterwards
+ * ssj_parse_again() may follow.
+ */
+enum ssj_status ssj_validate_again(struct ssj_parser *p);
+
 enum ssj_type ssj_value_type(struct ssj_value *v);
 bool ssj_value_is_null(struct ssj_value *v);
 enum ssj_status ssj_value_bool(struct ssj_value *v, bool *out);

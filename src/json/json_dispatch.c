@@ -57,6 +57,11 @@ enum ssj_status ssj_parse_again(struct ssj_parser *p, ssj_field_fn fn, void *ctx
 	return ops()->parse_again(p, fn, ctx);
 }
 
+enum ssj_status ssj_validate_again(struct ssj_parser *p)
+{
+	return ops()->validate_again(p);
+}
+
 enum ssj_type ssj_value_type(struct ssj_value *v) { return ops()->value_type(v); }
 bool ssj_value_is_null(struct ssj_value *v) { return ops()->value_is_null(v); }
 
