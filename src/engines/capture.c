@@ -386,8 +386,23 @@ bool ss_capture_object(struct ss_capture *c, struct ssj_parser *parser,
 {
 	struct object_scan o;
 
+	enum ssj_status s;
+
+	/*
+	 * SPEC 1.4: a TEXT that is not valid JSON is skipped whole, a NaN in
+	 * its timings as much as a syntax error. The walk reads only some of
+	 * the text, so the text is validated first (indexed once for both):
+	 * an object contributes content, a payload, usage or a model only
+	 * when all of it is valid. Only the few objects the key prefilter lets
+	 * through come here, so the hot path pays nothing.
+	 */
 	memset(&o, 0, sizeof(o));
-	if (ssj_parse(parser, text, len, object_field, &o) != SSJ_OK || o.failed)
+	s = ssj_validate_parse(parser, text, len, object_field, &o);
+	if (s == SSJ_ENOMEM) {
+		c->nomem = true;
+		return false;
+	}
+	if (s != SSJ_OK || o.failed)
 		return true;  /* not a valid JSON object: skipped */
 	return capture_scanned(c, parser, &o);
 }

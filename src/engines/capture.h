@@ -50,7 +50,9 @@ void ss_capture_reset(struct ss_capture *c);
 /*
  * Add one object (its padded text) of the request. `parser` may be any
  * parser not otherwise in use. Texts that are not a valid JSON object are
- * skipped (SPEC 1.4). Returns false only when memory ran out.
+ * skipped whole (SPEC 1.4): the text is validated to the letter (a NaN
+ * anywhere in it) before it contributes anything. Returns false only when
+ * memory ran out.
  */
 bool ss_capture_object(struct ss_capture *c, struct ssj_parser *parser,
 		       const char *text, size_t len);

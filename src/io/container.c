@@ -32,7 +32,6 @@
 #include "util/grow.h"
 #include "util/text.h"
 
-#define CBUF_SIZE (1 << 20)
 
 struct spool {
 	char *name;         /* ARCHIVE:MEMBER */
@@ -113,8 +112,8 @@ struct ss_container *ss_container_open(struct ss_stream *s, const char *name,
 	c->stop = stop;
 	c->src.inner = s;
 	c->src.seek_fd = ss_source_seekable_fd(s);
-	c->src.cbuf_size = CBUF_SIZE;
-	c->src.cbuf = ss_malloc(CBUF_SIZE);
+	c->src.cbuf_size = ss_source_buffer_size();
+	c->src.cbuf = ss_malloc(c->src.cbuf_size);
 	c->name = ss_strdup(name);
 	if (!c->src.cbuf || !c->name) {
 		ss_container_free(c);

@@ -102,6 +102,19 @@ struct ss_stream *ss_source_zstd_new(struct ss_stream *inner);
 #define SS_ZSTD_WINDOW_LOG_MAX 31
 struct ss_stream *ss_source_zstd_new_window(struct ss_stream *inner, unsigned window_log);
 struct ss_stream *ss_source_gzip_new(struct ss_stream *inner);
+/*
+ * The size of the input buffer each decoder (zstd, gzip) and each archive
+ * reader's callbacks take from the stream below: 1 MiB, so that big reads
+ * keep system calls and decoder calls few. ss_source_set_buffer_size() is
+ * for tests/fuzz only: a fuzz run opens several such streams on a few KiB,
+ * and mapping and faulting in 1 MiB each (under ASan) costs most of the
+ * run. Call it before any stream is made, from one thread; values below
+ * 4 KiB are taken as 4 KiB.
+ */
+#define SS_SOURCE_BUFFER_SIZE ((size_t)1 << 20)
+size_t ss_source_buffer_size(void);
+void ss_source_set_buffer_size(size_t n);
+
 /* Any filter libarchive reads (xz, bzip2, lz4, lzma, lzip, compress, ...). */
 struct ss_stream *ss_source_filter_new(struct ss_stream *inner);
 

@@ -18,7 +18,6 @@
 
 #include "util/alloc.h"
 
-#define ACBUF_SIZE (1 << 20)
 
 static la_ssize_t src_read(struct archive *a, void *data, const void **out)
 {
@@ -256,8 +255,8 @@ struct ss_stream *ss_source_filter_new(struct ss_stream *inner)
 	ss_stream_setup(&fs->s, &filter_ops, inner);
 	fs->src.inner = inner;
 	fs->src.seek_fd = -1;
-	fs->src.cbuf_size = ACBUF_SIZE;
-	fs->src.cbuf = ss_malloc(ACBUF_SIZE);
+	fs->src.cbuf_size = ss_source_buffer_size();
+	fs->src.cbuf = ss_malloc(fs->src.cbuf_size);
 	if (!fs->src.cbuf) {
 		ss_stream_free(&fs->s);
 		return NULL;

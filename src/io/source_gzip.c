@@ -11,12 +11,12 @@
 
 #include "util/alloc.h"
 
-#define GZIN_SIZE (1 << 20)
 
 struct gzip_stream {
 	struct ss_stream s;
 	z_stream z;
 	unsigned char *inbuf;
+	size_t inbuf_size;
 	bool in_end;
 	bool between;      /* after a member's end, before the next one */
 	bool zinit;
@@ -25,7 +25,7 @@ struct gzip_stream {
 static enum ss_io gz_more(struct gzip_stream *gs)
 {
 	size_t k = 0;
-	enum ss_io r = ss_stream_read(gs->s.inner, gs->inbuf, GZIN_SIZE, &k);
+	enum ss_io r = ss_stream_read(gs->s.inner, gs->inbuf, gs->inbuf_size, &k);
 
 	if (r == SS_IO_ERROR)
 		return ss_stream_fail(&gs->s, "%s", ss_stream_error(gs->s.inner));
@@ -135,7 +135,8 @@ struct ss_stream *ss_source_gzip_new(struct ss_stream *inner)
 		return NULL;
 	}
 	ss_stream_setup(&gs->s, &gz_ops, inner);
-	gs->inbuf = ss_malloc(GZIN_SIZE);
+	gs->inbuf_size = ss_source_buffer_size();
+	gs->inbuf = ss_malloc(gs->inbuf_size);
 	gs->z.zalloc = gz_alloc;
 	gs->z.zfree = gz_free;
 	if (!gs->inbuf || inflateInit2(&gs->z, 15 + 32) != Z_OK) {

@@ -13,13 +13,13 @@
 
 #include "util/alloc.h"
 
-#define ZIN_SIZE (1 << 20)
 
 struct zstd_stream {
 	struct ss_stream s;
 	ZSTD_DStream *z;
 	ZSTD_inBuffer in;
 	unsigned char *inbuf;
+	size_t inbuf_size;
 	bool in_end;        /* the inner stream has ended */
 	bool mid_frame;     /* a frame was started and is not complete */
 	unsigned window_log;  /* the limit set (0: libzstd's default) */
@@ -87,7 +87,7 @@ static enum ss_io zstd_read(struct ss_stream *s, void *buf, size_t n, size_t *go
 				return ss_stream_fail(s, "truncated zstd frame (unexpected end of input)");
 			return SS_IO_END;
 		}
-		r = ss_stream_read(s->inner, zs->inbuf, ZIN_SIZE, &k);
+		r = ss_stream_read(s->inner, zs->inbuf, zs->inbuf_size, &k);
 		if (r == SS_IO_ERROR)
 			return ss_stream_fail(s, "%s", ss_stream_error(s->inner));
 		if (r == SS_IO_END)
@@ -123,7 +123,8 @@ struct ss_stream *ss_source_zstd_new_window(struct ss_stream *inner, unsigned wi
 		return NULL;
 	}
 	ss_stream_setup(&zs->s, &zstd_ops, inner);
-	zs->inbuf = ss_malloc(ZIN_SIZE);
+	zs->inbuf_size = ss_source_buffer_size();
+	zs->inbuf = ss_malloc(zs->inbuf_size);
 	zs->z = ZSTD_createDStream();
 	zs->window_log = window_log;
 	if (!zs->inbuf || !zs->z || ZSTD_isError(ZSTD_initDStream(zs->z)) ||

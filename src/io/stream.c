@@ -124,3 +124,16 @@ void ss_stream_free(struct ss_stream *s)
 		s = inner;
 	}
 }
+
+/* Not per-stream state: a process-wide knob only tests/fuzz turns. */
+static size_t source_buffer_size = SS_SOURCE_BUFFER_SIZE;
+
+size_t ss_source_buffer_size(void)
+{
+	return source_buffer_size;
+}
+
+void ss_source_set_buffer_size(size_t n)
+{
+	source_buffer_size = n < 4096 ? 4096 : n;
+}

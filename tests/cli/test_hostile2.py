@@ -844,6 +844,70 @@ def spec_nan_in_payload(t):
         want(rec["spec_decode_status"] == "unparsable", "unparsable: %s" % bad, rec)
 
 
+def raw_chunks(*chunks):
+    """A raw line whose elements are streams of one data packet each."""
+    els = ['{"perf_ns":%d,"packets":[{"name":"data","value":%s}]}' % (i + 1, json.dumps(c))
+           for i, c in enumerate(chunks)]
+    return '{"metadata":{},"responses":[%s]}' % ",".join(els)
+
+
+def sse_stream(*events):
+    return "".join("data: %s\n\n" % e for e in events) + "data: [DONE]\n\n"
+
+
+ROLE = '{"choices":[{"index":0,"delta":{"role":"assistant"}}]}'
+HI = '{"choices":[{"index":0,"delta":{"content":"hi"}}]}'
+# a terminal chunk with llama.cpp timings: drafted 4, accepted 1 when valid
+TIMINGS = '{"choices":[{"index":0,"delta":{}}],"timings":{"draft_n":%s,"draft_n_accepted":1}}'
+HI_TIMINGS = ('{"choices":[{"index":0,"delta":{"content":"hi"}}],'
+              '"timings":{"draft_n":%s,"draft_n_accepted":1}}')
+VLLM_SD = ('{"choices":[],"metrics":{"speculative_decoding":{"acceptance_histogram":[0,1],'
+           '"num_spec_steps":%s,"mean_acceptance_length":2.0,"draft_acceptance_rate":1.0,'
+           '"num_accepted_draft_tokens":1,"num_draft_tokens":1}}}')
+
+
+def nan_cases():
+    """(what, objects, expected status), worked out by hand from SPEC 1.4 and
+    2.1: an object whose text is not valid JSON is skipped whole, so it
+    carries neither content nor a payload."""
+    return [
+        ("control: valid timings", [ROLE, HI, TIMINGS % "4"], "ok"),
+        ("NaN payload chunk, valid content chunk", [ROLE, HI, TIMINGS % "NaN"], "no_stats"),
+        ("Infinity payload chunk", [HI, TIMINGS % "Infinity"], "no_stats"),
+        ("NaN in metrics.speculative_decoding", [HI, VLLM_SD % "NaN"], "no_stats"),
+        ("control: valid vLLM payload", [HI, VLLM_SD % "1"], "ok"),
+        ("NaN chunk the only one with content", [ROLE, HI_TIMINGS % "NaN"], "no_content"),
+        ("NaN outside any field read, only content",
+         [ROLE, HI[:-1] + ',"x":[1,NaN]}'], "no_content"),
+        ("bad literal outside any field read, only content",
+         [HI[:-1] + ',"x":tru}', TIMINGS % "4"], "no_content"),
+    ]
+
+
+@case
+def spec_nan_in_raw_chunk(t):
+    """SPEC 1.4: a raw element's TEXT that is not valid JSON (a NaN in its
+    timings or metrics) is skipped, not an error: the status comes from the
+    other chunks (no_stats, no_content), never malformed or unparsable."""
+    for what, objs, want_st in nan_cases():
+        rec = one_jsonl(t, raw_chunks(*objs))
+        want(rec["spec_decode_status"] == want_st, "raw, %s: %s" % (what, want_st), rec)
+
+
+@case
+def spec_nan_in_sse_event(t):
+    """The same rule for an SSE event whose data is not valid JSON: the
+    event is skipped like a raw chunk (SPEC 1.2 reads an event's data as
+    one of the request's objects, 1.4's TEXT)."""
+    for what, objs, want_st in nan_cases():
+        p = t.file("s.txt", sse_stream(*objs))
+        r = run(["-f", "jsonl", p])
+        want(r.rc in (0, 1), "report written", r)
+        ln = r.lines()
+        want(len(ln) == 1 and ln[0]["source"]["line"] == 1, "one SSE stream", r)
+        want(ln[0]["spec_decode_status"] == want_st, "sse, %s: %s" % (what, want_st), ln[0])
+
+
 @case
 def stale_model_after_invalid_enriched(t):
     """Found by fuzz_records: a line that starts like an enriched line but
