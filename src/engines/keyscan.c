@@ -147,6 +147,34 @@ static int scan_one(bool want_content, const char *s, size_t i)
 }
 
 /*
+ * The first answer among one block's candidates: `key` marks key ends
+ * whose last letters may matter, `oddm` what the vector scan cannot judge,
+ * bit j for byte base + j. true with *pos (and *odd for an odd spot) set;
+ * false when no candidate of the block answers. Scalar, so every vector
+ * variant inlines it.
+ */
+static inline bool first_hit(bool want_content, const char *s, size_t base, uint64_t key,
+			     uint64_t oddm, size_t *pos, bool *odd)
+{
+	while (key | oddm) {
+		unsigned bk = key ? (unsigned)__builtin_ctzll(key) : 64;
+		unsigned bo = oddm ? (unsigned)__builtin_ctzll(oddm) : 64;
+
+		if (bo <= bk) {
+			*odd = true;
+			*pos = base + bo;
+			return true;
+		}
+		if (key_matters(want_content, s, base + bk)) {
+			*pos = base + bk;
+			return true;
+		}
+		key &= key - 1;
+	}
+	return false;
+}
+
+/*
  * The vector loop, as a macro over the vector width: V is the vector type,
  * LOAD, EQ, OR, AND and MASK its operations. A key end is kept only when
  * its last two letters are those of a key that matters (so most keys never
@@ -176,20 +204,8 @@ static int scan_one(bool want_content, const char *s, size_t i)
 				pay = OR(pay, con);                                    \
 			key = MASK(AND(keyv, pay));                                    \
 			oddm = MASK(oddv);                                             \
-			while (key | oddm) {                                           \
-				unsigned bk = key ? (unsigned)__builtin_ctzll(key) : 64; \
-				unsigned bo = oddm ? (unsigned)__builtin_ctzll(oddm) : 64; \
-				if (bo <= bk) {                                        \
-					*odd = true;                                   \
-					*pos = i + bo;                                 \
-					return true;                                   \
-				}                                                      \
-				if (key_matters(want_content, s, i + bk)) {                       \
-					*pos = i + bk;                                 \
-					return true;                                   \
-				}                                                      \
-				key &= key - 1;                                        \
-			}                                                              \
+			if (first_hit(want_content, s, i, key, oddm, pos, odd))       \
+				return true;                                           \
 		}                                                                      \
 	} while (0)
 
@@ -245,21 +261,8 @@ scan_avx512(bool want_content, const char *s, size_t i,
 		key = col & q1 & b2 & pay;
 		oddm = (b2 & EQ512(v1, '\\') & EQ512(v0, 'u')) |
 		       (col & (EQ512(v1, ' ') | (b2 & ~q1)));
-		while (key | oddm) {
-			unsigned bk = key ? (unsigned)__builtin_ctzll(key) : 64;
-			unsigned bo = oddm ? (unsigned)__builtin_ctzll(oddm) : 64;
-
-			if (bo <= bk) {
-				*odd = true;
-				*pos = i + bo;
-				return true;
-			}
-			if (key_matters(want_content, s, i + bk)) {
-				*pos = i + bk;
-				return true;
-			}
-			key &= key - 1;
-		}
+		if (first_hit(want_content, s, i, key, oddm, pos, odd))
+			return true;
 	}
 #undef EQ512
 	*pos = i;
@@ -304,21 +307,8 @@ scan_vbmi(bool want_content, const char *s, size_t i, size_t n, size_t *pos, boo
 		uint64_t oddm = (b2 & EQ512(v1, '\\') & EQ512(v0, 'u')) |
 				(col & (EQ512(v1, ' ') | (b2 & ~q1)));
 
-		while (key | oddm) {
-			unsigned bk = key ? (unsigned)__builtin_ctzll(key) : 64;
-			unsigned bo = oddm ? (unsigned)__builtin_ctzll(oddm) : 64;
-
-			if (bo <= bk) {
-				*odd = true;
-				*pos = i + bo;
-				return true;
-			}
-			if (key_matters(want_content, s, i + bk)) {
-				*pos = i + bk;
-				return true;
-			}
-			key &= key - 1;
-		}
+		if (first_hit(want_content, s, i, key, oddm, pos, odd))
+			return true;
 	}
 #undef EQ512
 	*pos = i;
