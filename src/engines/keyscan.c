@@ -101,37 +101,58 @@ static bool worth_careful(bool content_seen, const char *s, size_t n)
 }
 
 /*
- * At a plain key end (s[at] is the colon, s[at-2..at-1] the closing \"),
- * whether the key is one that matters, tried by its last letter. Content
- * keys matter only when `want_content`.
+ * Whether the key whose last letter is s[end - 1] is `lit` (n letters):
+ * opened by \" in escaped text (a chunk inside a string), by a " that is
+ * not itself escaped in plain text.
  */
-#define KEY_IS(lit)                                                    \
-	(end >= sizeof(lit) + 1 &&                                     \
-	 memcmp(s + end - (sizeof(lit) - 1) - 2, "\\\"" lit, sizeof(lit) + 1) == 0)
-
-static inline bool key_matters(bool want_content, const char *s, size_t at)
+static inline bool name_is(const char *s, size_t end, bool escaped, const char *lit, size_t n)
 {
-	size_t end = at - 2;  /* the key's end */
+	if (escaped)
+		return end >= n + 2 && s[end - n - 2] == '\\' && s[end - n - 1] == '"' &&
+		       memcmp(s + end - n, lit, n) == 0;
+	return end >= n + 1 && s[end - n - 1] == '"' && memcmp(s + end - n, lit, n) == 0 &&
+	       (end == n + 1 || s[end - n - 2] != '\\');
+}
 
-	/* `\":` at the very start of the text: no key, nothing before it. */
-	if (at < 3)
-		return false;
+#define NAME_IS(lit) name_is(s, end, escaped, lit, sizeof(lit) - 1)
+
+/*
+ * Whether the key ending at s[end] is one that matters, tried by its last
+ * letter. Content keys matter only when `want_content`, `model` only when
+ * `want_model`.
+ */
+static inline bool key_wanted(const char *s, size_t end, bool escaped, bool want_content,
+			      bool want_model)
+{
 	switch (s[end - 1]) {
+	case 'l':
+		return want_model && NAME_IS("model");
 	case 'e':
-		return KEY_IS("usage");
+		return NAME_IS("usage");
 	case 's':
-		return KEY_IS("timings") || (want_content && KEY_IS("tool_calls"));
+		return NAME_IS("timings") || (want_content && NAME_IS("tool_calls"));
 	case 't':
-		return KEY_IS("sglext") ||
-		       (want_content && (KEY_IS("text") || KEY_IS("content") ||
-					 KEY_IS("reasoning_content")));
+		return NAME_IS("sglext") ||
+		       (want_content && (NAME_IS("text") || NAME_IS("content") ||
+					 NAME_IS("reasoning_content")));
 	case 'o':
-		return KEY_IS("meta_info");
+		return NAME_IS("meta_info");
 	case 'g':
-		return KEY_IS("speculative_decoding") || (want_content && KEY_IS("reasoning"));
+		return NAME_IS("speculative_decoding") || (want_content && NAME_IS("reasoning"));
 	default:
 		return false;
 	}
+}
+
+#undef NAME_IS
+
+/* At an escaped key end (s[at] is the colon, s[at-2..at-1] the closing \"). */
+static inline bool key_matters(bool want_content, const char *s, size_t at)
+{
+	/* `\":` at the very start of the text: no key, nothing before it. */
+	if (at < 3)
+		return false;
+	return key_wanted(s, at - 2, true, want_content, false);
 }
 
 /* One position of the scan, in plain C: see scan(). */
@@ -394,37 +415,13 @@ size_t ss_keyscan_next_payload_key(const char *s, size_t from, size_t n)
  * Plain JSON text (an SSE event): a key reads "key" before its colon. What
  * the fast scan cannot judge -- a \u escape anywhere, white space before a
  * colon -- is worth a parse. A quote that follows a backslash opens no key
- * (in valid JSON a key's opening quote never does).
+ * (in valid JSON a key's opening quote never does). At a plain key end,
+ * s[at] is the colon and s[at-1] the closing quote.
  */
-#define PKEY_IS(lit)                                                           \
-	(end >= sizeof(lit) &&                                                 \
-	 memcmp(s + end - (sizeof(lit) - 1) - 1, "\"" lit, sizeof(lit)) == 0 && \
-	 (end == sizeof(lit) || s[end - sizeof(lit) - 1] != '\\'))
-
-/* At a plain key end (s[at] is the colon, s[at-1] the closing quote). */
 static inline bool plain_key_matters(bool want_content, bool want_model, const char *s,
 				     size_t at)
 {
-	size_t end = at - 1;  /* the key's end */
-
-	switch (s[end - 1]) {
-	case 'l':
-		return want_model && PKEY_IS("model");
-	case 'e':
-		return PKEY_IS("usage");
-	case 's':
-		return PKEY_IS("timings") || (want_content && PKEY_IS("tool_calls"));
-	case 't':
-		return PKEY_IS("sglext") ||
-		       (want_content && (PKEY_IS("text") || PKEY_IS("content") ||
-					 PKEY_IS("reasoning_content")));
-	case 'o':
-		return PKEY_IS("meta_info");
-	case 'g':
-		return PKEY_IS("speculative_decoding") || (want_content && PKEY_IS("reasoning"));
-	default:
-		return false;
-	}
+	return key_wanted(s, at - 1, false, want_content, want_model);
 }
 
 static inline bool is_json_ws(char ch)

@@ -321,6 +321,17 @@ template <typename T> static error_code walk(T &v, size_t depth)
 	return TAPE_ERROR;
 }
 
+// The validating walk over the whole indexed document, to its end.
+static enum ssj_status validate_doc(struct ssj_parser *p)
+{
+	error_code e = walk(P(p)->doc, 0);
+	if (e)
+		return map_error(e);
+	if (!at_end(P(p)->doc))
+		return SSJ_ESYNTAX;
+	return SSJ_OK;
+}
+
 static enum ssj_status v_validate(struct ssj_parser *p, const char *text,
 					size_t len)
 {
@@ -328,12 +339,7 @@ static enum ssj_status v_validate(struct ssj_parser *p, const char *text,
 		enum ssj_status s = start(p, text, len);
 		if (s != SSJ_OK)
 			return s;
-		error_code e = walk(P(p)->doc, 0);
-		if (e)
-			return map_error(e);
-		if (!at_end(P(p)->doc))
-			return SSJ_ESYNTAX;
-		return SSJ_OK;
+		return validate_doc(p);
 	});
 }
 
@@ -351,12 +357,7 @@ static enum ssj_status v_validate_again(struct ssj_parser *p)
 {
 	return guard_status([&] {
 		P(p)->doc.rewind();
-		error_code e = walk(P(p)->doc, 0);
-		if (e)
-			return map_error(e);
-		if (!at_end(P(p)->doc))
-			return SSJ_ESYNTAX;
-		return SSJ_OK;
+		return validate_doc(p);
 	});
 }
 
@@ -369,11 +370,9 @@ static enum ssj_status v_validate_parse(struct ssj_parser *p, const char *text,
 		enum ssj_status s = start(p, text, len);
 		if (s != SSJ_OK)
 			return s;
-		error_code e = walk(P(p)->doc, 0);
-		if (e)
-			return map_error(e);
-		if (!at_end(P(p)->doc))
-			return SSJ_ESYNTAX;
+		s = validate_doc(p);
+		if (s != SSJ_OK)
+			return s;
 		P(p)->doc.rewind();
 		return visit_root(p, fn, ctx);
 	});
