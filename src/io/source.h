@@ -23,6 +23,30 @@
 
 struct archive;
 
+/*
+ * Decoding straight into the caller's memory (zstd; see
+ * ss_stream_read_direct for the caller's side of the contract).
+ */
+struct ss_direct_ops {
+	/* As read, but the bytes may be decoded in place at buf. */
+	enum ss_io (*read)(struct ss_stream *s, void *buf, size_t n, size_t *got);
+	/*
+	 * Whether the decoder may still look back into memory given to
+	 * direct reads; *cur_end: where its current segment ends when that
+	 * segment is in such memory, else NULL.
+	 */
+	bool (*pinned)(const struct ss_stream *s, const char **cur_end);
+	/* Whether a direct read elsewhere than *cur_end is allowed now. */
+	bool (*can_leave)(const struct ss_stream *s);
+	/*
+	 * Decode ahead into the stream's own buffer until it no longer looks
+	 * back into the caller's memory (only when can_leave, or when the
+	 * current segment is not the caller's). A failure on the way is
+	 * reported by a later read, after the bytes before it.
+	 */
+	void (*detach)(struct ss_stream *s);
+};
+
 struct ss_stream_ops {
 	/*
 	 * Same contract as ss_stream_read(); never called with n == 0. It may
@@ -31,6 +55,8 @@ struct ss_stream_ops {
 	enum ss_io (*read)(struct ss_stream *s, void *buf, size_t n, size_t *got);
 	/* Free the variant's state and the struct itself (not `inner`). */
 	void (*destroy)(struct ss_stream *s);
+	/* NULL: the stream has no direct reads. */
+	const struct ss_direct_ops *direct;
 };
 
 struct ss_stream {
@@ -67,6 +93,28 @@ enum ss_io ss_stream_fail(struct ss_stream *s, const char *fmt, ...)
  */
 bool ss_stream_peek(struct ss_stream *s, size_t want, const unsigned char **p,
 		    size_t *got);
+/*
+ * Direct reads (s->ops->direct not NULL). Same as ss_stream_read, except
+ * that a zstd block may be decoded in place at buf, and the decoder may
+ * later read it back (zstd's history). In return, until ops->direct->pinned
+ * says false, the caller:
+ *  - keeps every byte given to direct reads since the decoder last started
+ *    a segment there, and the segment before it, unchanged and in place
+ *    (neither freed, moved by realloc, nor written);
+ *  - reads on at *cur_end (the end of the last bytes read) while the
+ *    current segment is its memory, unless can_leave says it may read
+ *    elsewhere; before anything else it calls detach.
+ * The stream starts a segment in the caller's memory only when n is at
+ * least a window, a block and SS_ZSTD_BLOCK (SS_ZSTD_DIRECT_ROOM at most),
+ * and continues one when n is at least SS_ZSTD_BLOCK: so a segment can
+ * always grow to where it may be left, and may be left once less than
+ * SS_ZSTD_BLOCK is left after it. Frames whose window is over
+ * SS_ZSTD_DIRECT_WINDOW are copied as by ss_stream_read.
+ */
+#define SS_ZSTD_BLOCK ((size_t)128 << 10)
+#define SS_ZSTD_DIRECT_WINDOW ((size_t)2 << 20)
+#define SS_ZSTD_DIRECT_ROOM (SS_ZSTD_DIRECT_WINDOW + 2 * SS_ZSTD_BLOCK)
+enum ss_io ss_stream_read_direct(struct ss_stream *s, void *buf, size_t n, size_t *got);
 /* Free a stream chain; NULL is fine. */
 void ss_stream_free(struct ss_stream *s);
 

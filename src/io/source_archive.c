@@ -164,7 +164,7 @@ static void member_destroy(struct ss_stream *s)
 	ss_free(s);
 }
 
-static const struct ss_stream_ops member_ops = {member_read, member_destroy};
+static const struct ss_stream_ops member_ops = {member_read, member_destroy, NULL};
 
 struct ss_stream *ss_source_member_new(struct archive *a)
 {
@@ -242,7 +242,7 @@ static void filter_destroy(struct ss_stream *s)
 	ss_free(fs);
 }
 
-static const struct ss_stream_ops filter_ops = {filter_read, filter_destroy};
+static const struct ss_stream_ops filter_ops = {filter_read, filter_destroy, NULL};
 
 struct ss_stream *ss_source_filter_new(struct ss_stream *inner)
 {

@@ -53,7 +53,7 @@ static void fd_destroy(struct ss_stream *s)
 	ss_free(fs);
 }
 
-static const struct ss_stream_ops fd_ops = {fd_read, fd_destroy};
+static const struct ss_stream_ops fd_ops = {fd_read, fd_destroy, NULL};
 
 struct ss_stream *ss_source_fd_new(int fd, bool close_fd)
 {

@@ -112,7 +112,7 @@ static void gz_destroy(struct ss_stream *s)
 	ss_free(gs);
 }
 
-static const struct ss_stream_ops gz_ops = {gz_read, gz_destroy};
+static const struct ss_stream_ops gz_ops = {gz_read, gz_destroy, NULL};
 
 static voidpf gz_alloc(voidpf opaque, uInt items, uInt size)
 {

@@ -43,7 +43,7 @@ static void mem_destroy(struct ss_stream *s)
 	ss_free(s);
 }
 
-static const struct ss_stream_ops mem_ops = {mem_read, mem_destroy};
+static const struct ss_stream_ops mem_ops = {mem_read, mem_destroy, NULL};
 
 struct ss_stream *ss_source_mem_new(const void *p, size_t n, size_t chunk,
 				    const char *fail)
@@ -85,7 +85,7 @@ static void fail_after_destroy(struct ss_stream *s)
 	ss_free(s);
 }
 
-static const struct ss_stream_ops fail_after_ops = {fail_after_read, fail_after_destroy};
+static const struct ss_stream_ops fail_after_ops = {fail_after_read, fail_after_destroy, NULL};
 
 struct ss_stream *ss_source_fail_after_new(struct ss_stream *inner, const char *why)
 {

@@ -1,46 +1,84 @@
 /*
- * source_zstd.c - zstd decoding with libzstd's streaming API (the fast
- * path). Concatenated frames (and skippable frames) make one stream; input
- * that ends inside a frame is an error, after all the data before it.
- * A frame that declares a window larger than allowed is reported as such
- * (with the --zstd-window-log that would read it), not as corrupt data.
+ * source_zstd.c - zstd decoding. Concatenated frames (and skippable frames)
+ * make one stream; input that ends inside a frame is an error, after all
+ * the data before it. A frame that declares a window larger than allowed
+ * is reported as such (with the --zstd-window-log that would read it), not
+ * as corrupt data.
+ *
+ * Frames whose window is at most SS_ZSTD_DIRECT_WINDOW are decoded with
+ * libzstd's buffer-less API, block by block, either into a ring of our own
+ * (an ordinary read copies out of it) or, for ss_stream_read_direct(),
+ * straight into the caller's memory: the batch, without the copy the
+ * streaming API makes out of its window. Larger windows (zstd -19, --long)
+ * go through the streaming API, as before.
+ *
+ * The buffer-less decoder looks back into what it wrote: the current
+ * segment (contiguous output since the last jump to another destination)
+ * and the one before it, as long as together they hold a window. So:
+ *  - a jump is made only when the current segment holds a whole window (or
+ *    all of the frame so far): the segment before is then not needed;
+ *  - a segment in the caller's memory is started only where there is room
+ *    for a window, a block and SS_ZSTD_BLOCK, so it can always grow to a
+ *    window, and is a window long once less than SS_ZSTD_BLOCK is left;
+ *  - the ring has two halves of a window plus a block each, and moves to
+ *    the other half only when the current one is full (a window long).
+ * What the caller must do in return is in source.h (ss_stream_read_direct).
  */
 #include "io/source.h"
 
-#define ZSTD_STATIC_LINKING_ONLY   /* ZSTD_getFrameHeader */
+#include <stdio.h>
+#include <string.h>
+
+#define ZSTD_STATIC_LINKING_ONLY   /* buffer-less API, ZSTD_getFrameHeader */
 #include <zstd.h>
 #include <zstd_errors.h>
 
 #include "util/alloc.h"
 
+enum where { AT_NONE = 0, AT_RING0, AT_RING1, AT_CALLER };
+#define RING_GAP 64
+enum frame { FR_NONE = 0, FR_BLOCKS, FR_STREAM };
 
 struct zstd_stream {
 	struct ss_stream s;
-	ZSTD_DStream *z;
-	ZSTD_inBuffer in;
+	ZSTD_DCtx *dctx;             /* buffer-less decoding */
+	ZSTD_DStream *z;             /* frames with large windows; made when needed */
+	unsigned window_log;         /* the limit set (0: libzstd's default) */
+	/* input: inbuf[in_pos .. in_len) not consumed yet */
 	unsigned char *inbuf;
-	size_t inbuf_size;
-	bool in_end;        /* the inner stream has ended */
-	bool mid_frame;     /* a frame was started and is not complete */
-	unsigned window_log;  /* the limit set (0: libzstd's default) */
+	size_t inbuf_size, in_pos, in_len;
+	bool in_end;                 /* the inner stream has ended */
+	/* the frame being decoded */
+	enum frame frame;
+	size_t win, blk;             /* its window and largest block */
+	unsigned long long frame_out;  /* bytes it produced so far */
+	bool stream_mid;             /* FR_STREAM: libzstd is inside the frame */
+	/* the decoder's history: where its current segment is, and the one before */
+	enum where cur, prev;
+	unsigned char *cur_end;      /* where the current segment ends */
+	size_t seg;                  /* its length */
+	/*
+	 * The ring: two halves of `half` bytes, RING_GAP apart so that the end
+	 * of the first is never the start of the second (libzstd would take
+	 * that for one segment).
+	 */
+	unsigned char *ring;
+	size_t half, ring_cap;
+	/* decoded bytes not yet handed out, in the ring: at most two pieces */
+	unsigned char *pend[2];
+	size_t pend_len[2];
+	/* a failure met while decoding ahead, reported after those bytes */
+	bool deferred;
+	char deferred_err[256];
 };
 
-/*
- * The decoder refused a frame's window. If the frame header is at the
- * start of what this call was given (a frame starts with a call, since a
- * call that ends a frame returns), read the window it asks for.
- */
-static enum ss_io window_too_large(struct zstd_stream *zs, size_t in0)
+/* A frame's window over the limit: the message says which limit would do. */
+static enum ss_io window_too_large(struct zstd_stream *zs, unsigned long long window)
 {
-	ZSTD_frameHeader fh;
 	unsigned need = 0, limit = zs->window_log ? zs->window_log : ZSTD_WINDOWLOG_LIMIT_DEFAULT;
-	const char *src = (const char *)zs->in.src + in0;
 
-	if (ZSTD_getFrameHeader(&fh, src, zs->in.size - in0) == 0 &&
-	    fh.frameType == ZSTD_frame) {
-		while (need < 63 && ((unsigned long long)1 << need) < fh.windowSize)
-			need++;
-	}
+	while (need < 63 && ((unsigned long long)1 << need) < window)
+		need++;
 	if (need > SS_ZSTD_WINDOW_LOG_MAX)
 		return ss_stream_fail(&zs->s,
 				      "zstd frame needs a larger window (window log %u) than "
@@ -56,45 +94,426 @@ static enum ss_io window_too_large(struct zstd_stream *zs, size_t in0)
 			      "use --zstd-window-log %u", limit, SS_ZSTD_WINDOW_LOG_MAX);
 }
 
-static enum ss_io zstd_read(struct ss_stream *s, void *buf, size_t n, size_t *got)
+static enum ss_io truncated(struct zstd_stream *zs)
 {
-	struct zstd_stream *zs = (struct zstd_stream *)s;
+	return ss_stream_fail(&zs->s, "truncated zstd frame (unexpected end of input)");
+}
+
+static enum ss_io corrupt(struct zstd_stream *zs, size_t ret)
+{
+	return ss_stream_fail(&zs->s, "corrupt zstd data: %s", ZSTD_getErrorName(ret));
+}
+
+/*
+ * Make `need` input bytes available at inbuf + in_pos. SS_IO_END: the
+ * input ended with fewer (possibly none); SS_IO_ERROR: failed (said).
+ */
+static enum ss_io need_input(struct zstd_stream *zs, size_t need)
+{
+	while (zs->in_len - zs->in_pos < need) {
+		size_t k = 0;
+		enum ss_io r;
+
+		if (zs->in_end)
+			return SS_IO_END;
+		if (need > zs->inbuf_size) {
+			unsigned char *nb = ss_realloc(zs->inbuf, need);
+
+			if (!nb)
+				return ss_stream_fail(&zs->s, "out of memory");
+			zs->inbuf = nb;
+			zs->inbuf_size = need;
+		}
+		if (zs->in_pos + need > zs->inbuf_size || zs->in_len == zs->inbuf_size) {
+			memmove(zs->inbuf, zs->inbuf + zs->in_pos, zs->in_len - zs->in_pos);
+			zs->in_len -= zs->in_pos;
+			zs->in_pos = 0;
+		}
+		r = ss_stream_read(zs->s.inner, zs->inbuf + zs->in_len,
+				   zs->inbuf_size - zs->in_len, &k);
+		if (r == SS_IO_ERROR)
+			return ss_stream_fail(&zs->s, "%s", ss_stream_error(zs->s.inner));
+		if (r == SS_IO_END)
+			zs->in_end = true;
+		zs->in_len += k;
+	}
+	return SS_IO_OK;
+}
+
+/*
+ * Start the next frame (a skippable one is skipped whole: zs->frame stays
+ * FR_NONE). SS_IO_END: the input ended cleanly before one.
+ */
+static enum ss_io frame_begin(struct zstd_stream *zs)
+{
+	ZSTD_frameHeader fh;
+	size_t need = 1, ret;
+	enum ss_io r;
+
+	for (;;) {
+		r = need_input(zs, need);
+		if (r == SS_IO_ERROR)
+			return r;
+		if (r == SS_IO_END) {
+			if (zs->in_len == zs->in_pos)
+				return SS_IO_END;
+			if (zs->in_len - zs->in_pos < need)
+				return truncated(zs);
+		}
+		ret = ZSTD_getFrameHeader(&fh, zs->inbuf + zs->in_pos, zs->in_len - zs->in_pos);
+		if (ZSTD_isError(ret))
+			return corrupt(zs, ret);
+		if (ret == 0)
+			break;
+		need = ret;
+	}
+	zs->frame_out = 0;
+	zs->cur = zs->prev = AT_NONE;
+	zs->cur_end = NULL;
+	zs->seg = 0;
+	if (fh.frameType == ZSTD_frame) {
+		unsigned long long limit = (unsigned long long)1 <<
+			(zs->window_log ? zs->window_log : ZSTD_WINDOWLOG_LIMIT_DEFAULT);
+
+		if (fh.windowSize > limit)
+			return window_too_large(zs, fh.windowSize);
+		if (fh.windowSize > SS_ZSTD_DIRECT_WINDOW) {
+			/* The streaming API keeps its own window: as before. */
+			if (!zs->z) {
+				zs->z = ZSTD_createDStream();
+				if (!zs->z ||
+				    ZSTD_isError(ZSTD_DCtx_setParameter(zs->z, ZSTD_d_windowLogMax,
+					(int)(zs->window_log ? zs->window_log
+							     : ZSTD_WINDOWLOG_LIMIT_DEFAULT))))
+					return ss_stream_fail(&zs->s, "out of memory");
+			}
+			ZSTD_DCtx_reset(zs->z, ZSTD_reset_session_only);
+			zs->frame = FR_STREAM;
+			zs->stream_mid = false;
+			return SS_IO_OK;
+		}
+		zs->win = (size_t)fh.windowSize;
+		zs->blk = fh.blockSizeMax;
+		if (zs->win < zs->blk)
+			zs->win = zs->blk;
+	} else {
+		/* A skippable frame: its header and content are dropped here
+		 * (libzstd would want its content, up to 4 GiB, in one piece). */
+		unsigned long long left = fh.headerSize + fh.frameContentSize;
+
+		while (left > 0) {
+			size_t k = zs->in_len - zs->in_pos;
+
+			if (k == 0) {
+				r = need_input(zs, 1);
+				if (r == SS_IO_ERROR)
+					return r;
+				if (r == SS_IO_END)
+					return truncated(zs);
+				continue;
+			}
+			if (k > left)
+				k = (size_t)left;
+			zs->in_pos += k;
+			left -= k;
+		}
+		zs->frame = FR_NONE;
+		return SS_IO_OK;
+	}
+	/* No output is waiting (a frame starts only then): the ring may move. */
+	if (2 * (zs->win + zs->blk) + RING_GAP > zs->ring_cap) {
+		size_t cap = 2 * (zs->win + zs->blk) + RING_GAP;
+
+		ss_free(zs->ring);
+		zs->ring = ss_malloc(cap);
+		zs->ring_cap = zs->ring ? cap : 0;
+		if (!zs->ring)
+			return ss_stream_fail(&zs->s, "out of memory");
+	}
+	zs->half = zs->win + zs->blk;
+	ret = ZSTD_decompressBegin(zs->dctx);
+	if (ZSTD_isError(ret))
+		return corrupt(zs, ret);
+	zs->frame = FR_BLOCKS;
+	return SS_IO_OK;
+}
+
+/*
+ * FR_BLOCKS: feed the decoder until its next input is a block. SS_IO_END:
+ * the frame ended (zs->frame is FR_NONE).
+ */
+static enum ss_io to_block(struct zstd_stream *zs)
+{
+	for (;;) {
+		size_t n = ZSTD_nextSrcSizeToDecompress(zs->dctx), ret;
+		ZSTD_nextInputType_e t;
+		enum ss_io r;
+
+		if (n == 0) {
+			zs->frame = FR_NONE;
+			zs->cur = zs->prev = AT_NONE;   /* nothing looks back any more */
+			return SS_IO_END;
+		}
+		t = ZSTD_nextInputType(zs->dctx);
+		if (t == ZSTDnit_block || t == ZSTDnit_lastBlock)
+			return SS_IO_OK;
+		r = need_input(zs, n);
+		if (r == SS_IO_ERROR)
+			return r;
+		if (r == SS_IO_END)
+			return truncated(zs);
+		ret = ZSTD_decompressContinue(zs->dctx, NULL, 0, zs->inbuf + zs->in_pos, n);
+		if (ZSTD_isError(ret))
+			return corrupt(zs, ret);
+		zs->in_pos += n;
+	}
+}
+
+static bool can_leave(const struct zstd_stream *zs)
+{
+	return zs->cur == AT_NONE || zs->seg >= zs->win || zs->seg == zs->frame_out;
+}
+
+/*
+ * Decode the next block (to_block said there is one) at `dst`, which has
+ * room for `cap` bytes; `at` says whose memory it is. The bytes written go
+ * to *got (0 for an empty block).
+ */
+static enum ss_io decode_block(struct zstd_stream *zs, unsigned char *dst, size_t cap,
+			       enum where at, size_t *got)
+{
+	size_t n = ZSTD_nextSrcSizeToDecompress(zs->dctx), ret;
+	enum ss_io r;
+
+	r = need_input(zs, n);
+	if (r == SS_IO_ERROR)
+		return r;
+	if (r == SS_IO_END)
+		return truncated(zs);
+	ret = ZSTD_decompressContinue(zs->dctx, dst, cap, zs->inbuf + zs->in_pos, n);
+	if (ZSTD_isError(ret))
+		return corrupt(zs, ret);
+	zs->in_pos += n;
+	/* libzstd started a new segment (the check on `at` errs on the safe
+	 * side: a segment counted shorter is left later). */
+	if (dst != zs->cur_end || at != zs->cur) {
+		zs->prev = zs->cur;
+		zs->cur = at;
+		zs->seg = 0;
+	}
+	zs->cur_end = dst + ret;
+	zs->seg += ret;
+	zs->frame_out += ret;
+	*got = ret;
+	return SS_IO_OK;
+}
+
+static bool in_ring(enum where w)
+{
+	return w == AT_RING0 || w == AT_RING1;
+}
+
+/*
+ * Decode the next block into the ring and queue its bytes. `away`: move
+ * to the other half as soon as the current one may be left (detaching).
+ */
+static enum ss_io ring_block(struct zstd_stream *zs, bool away)
+{
+	unsigned char *dst;
+	enum where at;
+	size_t got = 0;
+	enum ss_io r;
+
+	if (in_ring(zs->cur) && !away &&
+	    (size_t)(zs->ring + (zs->cur == AT_RING1) * (zs->half + RING_GAP) + zs->half - zs->cur_end) >=
+		    zs->blk) {
+		dst = zs->cur_end;
+		at = zs->cur;
+	} else if (in_ring(zs->cur) && away && !can_leave(zs)) {
+		dst = zs->cur_end;   /* fill this half up to a window first */
+		at = zs->cur;
+	} else {
+		if (!can_leave(zs))
+			return ss_stream_fail(&zs->s, "internal error: zstd history left too early");
+		at = zs->cur == AT_RING0 ? AT_RING1 : AT_RING0;
+		dst = zs->ring + (at == AT_RING1) * (zs->half + RING_GAP);
+	}
+	r = decode_block(zs, dst, zs->ring + (at == AT_RING1) * (zs->half + RING_GAP) + zs->half - dst, at,
+			 &got);
+	if (r != SS_IO_OK || got == 0)
+		return r;
+	if (zs->pend_len[0] == 0) {
+		zs->pend[0] = dst;
+		zs->pend_len[0] = got;
+	} else if (zs->pend[0] + zs->pend_len[0] == dst) {
+		zs->pend_len[0] += got;
+	} else if (zs->pend_len[1] == 0) {
+		zs->pend[1] = dst;
+		zs->pend_len[1] = got;
+	} else if (zs->pend[1] + zs->pend_len[1] == dst) {
+		zs->pend_len[1] += got;
+	} else {
+		return ss_stream_fail(&zs->s, "internal error: zstd output queue");
+	}
+	return SS_IO_OK;
+}
+
+/* Hand out queued bytes; 0 when none are queued. */
+static size_t take_pending(struct zstd_stream *zs, unsigned char *buf, size_t n)
+{
+	size_t k = zs->pend_len[0];
+
+	if (k == 0)
+		return 0;
+	if (k > n)
+		k = n;
+	memcpy(buf, zs->pend[0], k);
+	zs->pend[0] += k;
+	zs->pend_len[0] -= k;
+	if (zs->pend_len[0] == 0) {
+		zs->pend[0] = zs->pend[1];
+		zs->pend_len[0] = zs->pend_len[1];
+		zs->pend_len[1] = 0;
+	}
+	return k;
+}
+
+/* FR_STREAM: decode into buf with the streaming API. */
+static enum ss_io stream_step(struct zstd_stream *zs, unsigned char *buf, size_t n,
+			      size_t *got)
+{
 	ZSTD_outBuffer out = {buf, n, 0};
 
 	for (;;) {
-		size_t in0 = zs->in.pos, ret, k = 0;
-		enum ss_io r;
+		ZSTD_inBuffer in = {zs->inbuf, zs->in_len, zs->in_pos};
+		size_t ret = ZSTD_decompressStream(zs->z, &out, &in);
 
-		ret = ZSTD_decompressStream(zs->z, &out, &zs->in);
+		zs->in_pos = in.pos;
 		if (ZSTD_isError(ret)) {
 			*got = out.pos;   /* delivered before the failure */
 			if (ZSTD_getErrorCode(ret) == ZSTD_error_frameParameter_windowTooLarge)
-				return window_too_large(zs, in0);
-			return ss_stream_fail(s, "corrupt zstd data: %s", ZSTD_getErrorName(ret));
+				return ss_stream_fail(&zs->s, "zstd frame needs a larger window; "
+					      "use --zstd-window-log %u", SS_ZSTD_WINDOW_LOG_MAX);
+			return corrupt(zs, ret);
 		}
-		/* A call without progress says nothing about frame boundaries. */
-		if (zs->in.pos != in0 || out.pos != 0)
-			zs->mid_frame = ret != 0;
+		if (ret == 0) {   /* the frame is complete and flushed */
+			zs->frame = FR_NONE;
+			*got = out.pos;
+			return SS_IO_OK;
+		}
 		if (out.pos > 0) {
 			*got = out.pos;
 			return SS_IO_OK;
 		}
-		if (zs->in.pos < zs->in.size)
+		if (in.pos < in.size)
 			continue;
-		/* No output and no input left: the decoder has nothing pending. */
-		if (zs->in_end) {
-			if (zs->mid_frame)
-				return ss_stream_fail(s, "truncated zstd frame (unexpected end of input)");
-			return SS_IO_END;
+		zs->in_pos = zs->in_len = 0;
+		{
+			enum ss_io r = need_input(zs, 1);
+
+			if (r == SS_IO_ERROR)
+				return r;
+			if (r == SS_IO_END)
+				return truncated(zs);
 		}
-		r = ss_stream_read(s->inner, zs->inbuf, zs->inbuf_size, &k);
+	}
+}
+
+/*
+ * The read: queued bytes first; then, with `direct`, a block decoded
+ * straight into buf when the history rules allow it, else through the ring.
+ */
+static enum ss_io zstd_read_any(struct zstd_stream *zs, unsigned char *buf, size_t n,
+				size_t *got, bool direct)
+{
+	for (;;) {
+		enum ss_io r;
+
+		*got = take_pending(zs, buf, n);
+		if (*got)
+			return SS_IO_OK;
+		if (zs->deferred)
+			return ss_stream_fail(&zs->s, "%s", zs->deferred_err);
+		if (zs->frame == FR_NONE) {
+			r = frame_begin(zs);
+			if (r != SS_IO_OK)
+				return r;
+			continue;
+		}
+		if (zs->frame == FR_STREAM) {
+			r = stream_step(zs, buf, n, got);
+			if (r != SS_IO_OK || *got > 0)
+				return r;
+			continue;
+		}
+		r = to_block(zs);
 		if (r == SS_IO_ERROR)
-			return ss_stream_fail(s, "%s", ss_stream_error(s->inner));
+			return r;
 		if (r == SS_IO_END)
-			zs->in_end = true;
-		zs->in.src = zs->inbuf;
-		zs->in.size = k;
-		zs->in.pos = 0;
+			continue;   /* the frame ended; maybe another follows */
+		if (direct && zs->cur == AT_CALLER && buf == zs->cur_end && n >= zs->blk) {
+			r = decode_block(zs, buf, n, AT_CALLER, got);
+		} else if (direct && can_leave(zs) && n >= zs->win + zs->blk + SS_ZSTD_BLOCK) {
+			r = decode_block(zs, buf, n, AT_CALLER, got);
+		} else {
+			r = ring_block(zs, false);
+			if (r != SS_IO_OK)
+				return r;
+			continue;
+		}
+		if (r != SS_IO_OK || *got > 0)
+			return r;
+	}
+}
+
+static enum ss_io zstd_read(struct ss_stream *s, void *buf, size_t n, size_t *got)
+{
+	return zstd_read_any((struct zstd_stream *)s, buf, n, got, false);
+}
+
+static enum ss_io zstd_read_direct(struct ss_stream *s, void *buf, size_t n, size_t *got)
+{
+	return zstd_read_any((struct zstd_stream *)s, buf, n, got, true);
+}
+
+static bool zstd_pinned(const struct ss_stream *s, const char **cur_end)
+{
+	const struct zstd_stream *zs = (const struct zstd_stream *)s;
+	bool pinned = zs->frame == FR_BLOCKS && !zs->deferred && !s->failed &&
+		      (zs->cur == AT_CALLER || zs->prev == AT_CALLER);
+
+	*cur_end = pinned && zs->cur == AT_CALLER ? (const char *)zs->cur_end : NULL;
+	return pinned;
+}
+
+static bool zstd_can_leave(const struct ss_stream *s)
+{
+	return can_leave((const struct zstd_stream *)s);
+}
+
+/*
+ * Decode ahead into the ring until the decoder no longer looks back into
+ * the caller's memory: a window's worth in one half, then a jump to the
+ * other. A failure on the way is kept for after the bytes before it.
+ */
+static void zstd_detach(struct ss_stream *s)
+{
+	struct zstd_stream *zs = (struct zstd_stream *)s;
+	const char *end;
+
+	while (zstd_pinned(s, &end)) {
+		enum ss_io r = to_block(zs);
+
+		if (r == SS_IO_OK)
+			r = ring_block(zs, true);
+		if (r == SS_IO_ERROR) {
+			/* Take the message back: it is given after the queued bytes. */
+			snprintf(zs->deferred_err, sizeof(zs->deferred_err), "%s", s->err);
+			s->failed = false;
+			s->err[0] = '\0';
+			zs->deferred = true;
+			return;
+		}
 	}
 }
 
@@ -102,12 +521,16 @@ static void zstd_destroy(struct ss_stream *s)
 {
 	struct zstd_stream *zs = (struct zstd_stream *)s;
 
+	ZSTD_freeDCtx(zs->dctx);
 	ZSTD_freeDStream(zs->z);
+	ss_free(zs->ring);
 	ss_free(zs->inbuf);
 	ss_free(zs);
 }
 
-static const struct ss_stream_ops zstd_ops = {zstd_read, zstd_destroy};
+static const struct ss_direct_ops zstd_direct = {zstd_read_direct, zstd_pinned,
+						 zstd_can_leave, zstd_detach};
+static const struct ss_stream_ops zstd_ops = {zstd_read, zstd_destroy, &zstd_direct};
 
 struct ss_stream *ss_source_zstd_new(struct ss_stream *inner)
 {
@@ -125,14 +548,11 @@ struct ss_stream *ss_source_zstd_new_window(struct ss_stream *inner, unsigned wi
 	ss_stream_setup(&zs->s, &zstd_ops, inner);
 	zs->inbuf_size = ss_source_buffer_size();
 	zs->inbuf = ss_malloc(zs->inbuf_size);
-	zs->z = ZSTD_createDStream();
+	zs->dctx = ZSTD_createDCtx();
 	zs->window_log = window_log;
-	if (!zs->inbuf || !zs->z || ZSTD_isError(ZSTD_initDStream(zs->z)) ||
-	    (window_log && ZSTD_isError(ZSTD_DCtx_setParameter(zs->z, ZSTD_d_windowLogMax,
-								(int)window_log)))) {
+	if (!zs->inbuf || !zs->dctx) {
 		ss_stream_free(&zs->s);
 		return NULL;
 	}
-	zs->in.src = zs->inbuf;
 	return &zs->s;
 }

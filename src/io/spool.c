@@ -266,7 +266,7 @@ static void spool_destroy(struct ss_stream *s)
 	ss_free(ss);
 }
 
-static const struct ss_stream_ops spool_ops = {spool_read, spool_destroy};
+static const struct ss_stream_ops spool_ops = {spool_read, spool_destroy, NULL};
 
 struct ss_stream *ss_spool_open(struct ss_spool *sp, const struct ss_spool_entry *e)
 {

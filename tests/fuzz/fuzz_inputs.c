@@ -61,7 +61,7 @@ static void capped_destroy(struct ss_stream *s)
 	(void)s;
 }
 
-static const struct ss_stream_ops capped_ops = {capped_read, capped_destroy};
+static const struct ss_stream_ops capped_ops = {capped_read, capped_destroy, NULL};
 
 static FILE *devnull;
 
