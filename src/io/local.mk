@@ -11,8 +11,10 @@ libspecscan_la_SOURCES += \
 	src/io/framer.c src/io/framer.h \
 	src/io/compress.c src/io/compress.h
 
-check_PROGRAMS += tests/unit/test_framer tests/unit/test_inputs tests/unit/test_spool tests/unit/test_compress
-TESTS += tests/unit/test_framer tests/unit/test_inputs tests/unit/test_spool tests/unit/test_compress
+check_PROGRAMS += tests/unit/test_framer tests/unit/test_inputs tests/unit/test_spool tests/unit/test_compress \
+	tests/unit/test_zstd_direct
+TESTS += tests/unit/test_framer tests/unit/test_inputs tests/unit/test_spool tests/unit/test_compress \
+	tests/unit/test_zstd_direct
 
 tests_unit_test_framer_SOURCES = tests/unit/test_framer.c
 tests_unit_test_framer_CFLAGS = $(SS_TEST_CFLAGS)
@@ -32,3 +34,8 @@ tests_unit_test_compress_SOURCES = tests/unit/test_compress.c
 tests_unit_test_compress_CFLAGS = $(SS_TEST_CFLAGS)
 tests_unit_test_compress_LDADD = $(SS_TEST_LIBS)
 nodist_EXTRA_tests_unit_test_compress_SOURCES = src/cli/force-cxx-link.cxx
+
+tests_unit_test_zstd_direct_SOURCES = tests/unit/test_zstd_direct.c
+tests_unit_test_zstd_direct_CFLAGS = $(SS_TEST_CFLAGS)
+tests_unit_test_zstd_direct_LDADD = $(SS_TEST_LIBS)
+nodist_EXTRA_tests_unit_test_zstd_direct_SOURCES = src/cli/force-cxx-link.cxx

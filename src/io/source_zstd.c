@@ -199,7 +199,7 @@ static enum ss_io frame_begin(struct zstd_stream *zs)
 	} else {
 		/* A skippable frame: its header and content are dropped here
 		 * (libzstd would want its content, up to 4 GiB, in one piece). */
-		unsigned long long left = fh.headerSize + fh.frameContentSize;
+		unsigned long long left = ZSTD_SKIPPABLEHEADERSIZE + fh.frameContentSize;
 
 		while (left > 0) {
 			size_t k = zs->in_len - zs->in_pos;

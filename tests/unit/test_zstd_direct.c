@@ -1,0 +1,493 @@
+/*
+ * test_zstd_direct.c - zstd decoded straight into the batches (source_zstd.c
+ * buffer-less path, framer.c fill_direct). Texts are made here, compressed
+ * here with libzstd's own compressor, and the units the framer makes are
+ * compared with the lines of the original text, cut by this test. Batches
+ * are reused as run.c reuses its slots, only sooner: the batch two before
+ * the one being filled is overwritten first, so a decoder that looked back
+ * further than its contract allows would produce wrong text.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <zstd.h>
+
+#include "io/framer.h"
+#include "io/source.h"
+#include "util/buf.h"
+
+#define NSLOTS 4
+
+static uint64_t rng_state;
+
+static uint64_t rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+/* A pool of random printable chunks: lines made of them repeat at every
+ * distance, so the compressor refers back as far as its window allows. */
+static char pool[256][1024];
+
+static void make_pool(void)
+{
+	const char *abc = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ";
+
+	for (size_t i = 0; i < 256; i++)
+		for (size_t j = 0; j < sizeof(pool[i]); j++)
+			pool[i][j] = abc[rnd() % 63];
+}
+
+static void add_line(struct ss_buf *t, size_t len)
+{
+	ss_buf_adds(t, "{\"k\":\"");
+	while (len > 0) {
+		size_t off = rnd() % 512, k = 1 + rnd() % 512;
+
+		if (k > len)
+			k = len;
+		ss_buf_add(t, pool[rnd() % 256] + off, k);
+		len -= k;
+	}
+	ss_buf_adds(t, "\"}\n");
+}
+
+/*
+ * A text of `size` bytes or a little more: lines of 50 to 4,000 bytes, with
+ * a run of 20,000 tiny lines (batches full of requests), a 1.5 MiB line
+ * (many blocks) and a 5 MiB line (over a batch's room) in it.
+ */
+static void make_text(struct ss_buf *t, size_t size)
+{
+	bool tiny = false, big = false, huge = false;
+
+	while (t->len < size) {
+		if (!tiny && t->len > size / 4) {
+			for (int i = 0; i < 20000; i++)
+				ss_buf_adds(t, i % 7 ? "1\n" : "{}\n");
+			tiny = true;
+		} else if (!big && t->len > size / 2) {
+			add_line(t, (size_t)3 << 19);
+			big = true;
+		} else if (!huge && t->len > size / 4 * 3) {
+			add_line(t, (size_t)5 << 20);
+			huge = true;
+		} else {
+			add_line(t, 50 + rnd() % 4000);
+		}
+	}
+}
+
+/* The units the framer should make: "LINE:text" or "LINE:OVERSIZE". */
+static void expected_units(struct ss_buf *out, const char *p, size_t n, size_t max_record)
+{
+	uint64_t line = 0;
+
+	while (n > 0) {
+		const char *nl = memchr(p, '\n', n);
+		size_t len = nl ? (size_t)(nl - p) : n;
+
+		line++;
+		if (len > max_record)
+			ss_buf_addf(out, "%llu:OVERSIZE\n", (unsigned long long)line);
+		else if (len > 0) {
+			ss_buf_addf(out, "%llu:", (unsigned long long)line);
+			ss_buf_add(out, p, len);
+			ss_buf_addc(out, '\n');
+		}
+		if (!nl)
+			break;
+		p += len + 1;
+		n -= len + 1;
+	}
+}
+
+/*
+ * One frame of `text` with this window log and level, and a checksum. Fed
+ * in pieces, so that libzstd does not know the size: it keeps the window
+ * asked for (a known small size would shrink it) and writes no size.
+ */
+static void compress_frame(struct ss_buf *z, const char *text, size_t n, int wlog, int level)
+{
+	ZSTD_CCtx *c = ZSTD_createCCtx();
+	size_t cap = ZSTD_compressBound(n) + 4096;
+	char *dst = malloc(cap);
+	ZSTD_outBuffer out = {dst, cap, 0};
+	size_t done = 0;
+
+	assert_non_null(c);
+	assert_non_null(dst);
+	assert_false(ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, level)));
+	assert_false(ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_windowLog, wlog)));
+	assert_false(ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1)));
+	for (;;) {
+		size_t k = n - done > ((size_t)1 << 20) ? (size_t)1 << 20 : n - done;
+		ZSTD_inBuffer in = {text + done, k, 0};
+		ZSTD_EndDirective e = done + k == n && done > 0 ? ZSTD_e_end : ZSTD_e_continue;
+		size_t ret;
+
+		do {
+			ret = ZSTD_compressStream2(c, &out, &in, e);
+			assert_false(ZSTD_isError(ret));
+		} while (e == ZSTD_e_end ? ret != 0 : in.pos < in.size);
+		done += k;
+		if (e == ZSTD_e_end)
+			break;
+	}
+	ss_buf_add(z, dst, out.pos);
+	free(dst);
+	ZSTD_freeCCtx(c);
+}
+
+static void add_units(struct ss_buf *out, const struct ss_batch *b)
+{
+	for (size_t u = 0; u < b->nunits; u++) {
+		const struct ss_unit *un = &b->units[u];
+
+		ss_buf_addf(out, "%llu:", (unsigned long long)un->line);
+		if (un->oversize)
+			ss_buf_adds(out, "OVERSIZE");
+		for (size_t i = 0; i < un->nparts; i++) {
+			assert_true(b->part_off[un->first_part + i] + b->part_len[un->first_part + i] +
+				    SS_BATCH_PADDING <= b->cap);
+			ss_buf_add(out, b->buf + b->part_off[un->first_part + i],
+				   b->part_len[un->first_part + i]);
+		}
+		ss_buf_addc(out, '\n');
+	}
+}
+
+/*
+ * Frame the zstd data `z` (fed `chunk` bytes at a time) into a ring of
+ * NSLOTS batches; the units go to `out`. Returns how the last fill ended.
+ */
+static enum ss_fill frame_zstd(const struct ss_buf *z, size_t chunk, unsigned wlog,
+			       size_t max_record, enum ss_framing mode, struct ss_buf *out,
+			       char *err, size_t err_size)
+{
+	struct ss_stream *s = ss_source_zstd_new_window(
+		ss_source_mem_new(z->data, z->len, chunk, NULL), wlog);
+	struct ss_framer *f = ss_framer_new(max_record, mode);
+	struct ss_batch ring[NSLOTS];
+	enum ss_fill k;
+
+	assert_non_null(s);
+	assert_non_null(f);
+	for (size_t i = 0; i < NSLOTS; i++)
+		ss_batch_init(&ring[i]);
+	ss_framer_start(f, s);
+	for (size_t i = 0;; i++) {
+		struct ss_batch *b = &ring[i % NSLOTS];
+		struct ss_batch *old = &ring[(i + NSLOTS - 2) % NSLOTS];
+
+		/* The batch two back is no longer the decoder's: spoil it. */
+		if (i >= 2 && old->buf)
+			memset(old->buf, 'X', old->cap);
+		ss_batch_reset(b);
+		k = ss_framer_fill(f, b, (size_t)2 << 20);
+		assert_true(k != SS_FILL_NOMEM);
+		add_units(out, b);
+		/* As run.c: a batch holding a huge line gives its memory back. */
+		if (b->len > ((size_t)3 << 20))
+			ss_batch_reset(b);
+		if (k != SS_FILL_MORE)
+			break;
+		assert_true(i < 1000000);
+	}
+	if (k == SS_FILL_ERROR)
+		snprintf(err, err_size, "%s", ss_stream_error(s));
+	for (size_t i = 0; i < NSLOTS; i++)
+		ss_batch_release(&ring[i]);
+	ss_framer_free(f);
+	ss_stream_free(s);
+	return k;
+}
+
+struct variant {
+	int wlog, level;
+	size_t chunk;
+	enum ss_framing mode;
+};
+
+/*
+ * Windows from 1 KiB (many small blocks) through 512 KiB (zstd -1) and
+ * 2 MiB (zstd -3, the largest decoded in place) to 8 MiB (zstd -19:
+ * the streaming API); fed whole or in odd pieces; forced JSONL (direct
+ * from the first byte) or detected (the first fill copies).
+ */
+static const struct variant variants[] = {
+	{19, 1, 0, SS_FRAMING_JSONL},    {19, 1, 4093, SS_FRAMING_AUTO},
+	{21, 3, 0, SS_FRAMING_AUTO},     {21, 3, 65537, SS_FRAMING_JSONL},
+	{10, 1, 0, SS_FRAMING_JSONL},    {17, 2, 0, SS_FRAMING_JSONL},
+	{23, 3, 0, SS_FRAMING_JSONL},
+};
+
+static void test_lines(void **state)
+{
+	struct ss_buf text, z, want, got;
+	const size_t max_record = (size_t)4 << 20;
+
+	(void)state;
+	ss_buf_init(&text);
+	make_text(&text, (size_t)12 << 20);
+	ss_buf_init(&want);
+	expected_units(&want, text.data, text.len, max_record);
+	for (size_t v = 0; v < sizeof(variants) / sizeof(*variants); v++) {
+		char err[256] = "";
+
+		ss_buf_init(&z);
+		ss_buf_init(&got);
+		compress_frame(&z, text.data, text.len, variants[v].wlog, variants[v].level);
+		assert_int_equal(frame_zstd(&z, variants[v].chunk, 27, max_record,
+					    variants[v].mode, &got, err, sizeof(err)),
+				 SS_FILL_END);
+		if (got.len != want.len || memcmp(got.data, want.data, want.len) != 0)
+			fail_msg("variant %zu (window log %d): units differ", v, variants[v].wlog);
+		ss_buf_release(&z);
+		ss_buf_release(&got);
+	}
+	ss_buf_release(&want);
+	ss_buf_release(&text);
+}
+
+/* A skippable frame of n bytes of content. */
+static void skippable(struct ss_buf *z, uint32_t n)
+{
+	unsigned char h[8] = {0x50, 0x2A, 0x4D, 0x18, (unsigned char)n, (unsigned char)(n >> 8),
+			      (unsigned char)(n >> 16), (unsigned char)(n >> 24)};
+
+	ss_buf_add(z, h, 8);
+	for (uint32_t i = 0; i < n; i++)
+		ss_buf_addc(z, (char)i);
+}
+
+/*
+ * Several frames with different windows (in place, streaming, in place
+ * again), skippable frames between them, a frame that cuts a line in two:
+ * one stream.
+ */
+static void test_frames(void **state)
+{
+	struct ss_buf text, z, want, got;
+	size_t cut[4];
+	const int wlogs[4] = {19, 23, 12, 21};
+	char err[256] = "";
+
+	(void)state;
+	ss_buf_init(&text);
+	make_text(&text, (size_t)6 << 20);
+	cut[0] = 0;
+	cut[1] = text.len / 3 + 17;   /* inside a line, most likely */
+	cut[2] = text.len / 2;
+	cut[3] = text.len / 4 * 3;
+	ss_buf_init(&z);
+	for (size_t i = 0; i < 4; i++) {
+		size_t end = i == 3 ? text.len : cut[i + 1];
+
+		compress_frame(&z, text.data + cut[i], end - cut[i], wlogs[i], 1);
+		skippable(&z, i == 1 ? 300000 : (uint32_t)i);
+	}
+	ss_buf_init(&want);
+	expected_units(&want, text.data, text.len, (size_t)4 << 20);
+	ss_buf_init(&got);
+	assert_int_equal(frame_zstd(&z, 7001, 27, (size_t)4 << 20, SS_FRAMING_JSONL, &got, err,
+				    sizeof(err)),
+			 SS_FILL_END);
+	assert_true(got.len == want.len && memcmp(got.data, want.data, want.len) == 0);
+	ss_buf_release(&got);
+	ss_buf_release(&want);
+	ss_buf_release(&z);
+	ss_buf_release(&text);
+}
+
+/*
+ * Read the stream with direct reads into one buffer, never leaving it:
+ * every block lands in place, across block boundaries; the bytes are
+ * the original ones.
+ */
+static void test_direct_read(void **state)
+{
+	struct ss_buf text, z;
+	int wlogs[3] = {10, 19, 21};
+
+	(void)state;
+	ss_buf_init(&text);
+	make_text(&text, (size_t)8 << 20);
+	for (size_t v = 0; v < 3; v++) {
+		struct ss_stream *s;
+		char *out = malloc(text.len + SS_ZSTD_DIRECT_ROOM);
+		size_t len = 0, got = 0;
+		enum ss_io r;
+
+		assert_non_null(out);
+		ss_buf_init(&z);
+		compress_frame(&z, text.data, text.len, wlogs[v], 1);
+		s = ss_source_zstd_new(ss_source_mem_new(z.data, z.len, 0, NULL));
+		assert_non_null(s);
+		size_t in_place = 0, reads = 0;
+
+		while ((r = ss_stream_read_direct(s, out + len, text.len + SS_ZSTD_DIRECT_ROOM - len,
+						  &got)) == SS_IO_OK) {
+			const char *ce = NULL;
+
+			len += got;
+			reads++;
+			/* Decoded where it was asked: the decoder's segment ends there. */
+			if (s->ops->direct->pinned(s, &ce) && ce == out + len)
+				in_place++;
+		}
+		assert_int_equal(r, SS_IO_END);
+		/* Every block was decoded in place, the first one too (a frame's
+		 * first segment may start anywhere with room). */
+		assert_int_equal(in_place, reads);
+		assert_true(reads > 8);
+		assert_int_equal(len, text.len);
+		assert_memory_equal(out, text.data, text.len);
+		ss_stream_free(s);
+		ss_buf_release(&z);
+		free(out);
+	}
+	ss_buf_release(&text);
+}
+
+/* The lines wholly inside what libzstd's own streaming decoder gets out of z. */
+static void streaming_prefix(const struct ss_buf *z, struct ss_buf *out)
+{
+	ZSTD_DStream *d = ZSTD_createDStream();
+	ZSTD_inBuffer in = {z->data, z->len, 0};
+	char buf[1 << 16];
+
+	assert_non_null(d);
+	while (in.pos < in.size) {
+		ZSTD_outBuffer o = {buf, sizeof(buf), 0};
+		size_t ret = ZSTD_decompressStream(d, &o, &in);
+
+		if (ZSTD_isError(ret))
+			break;
+		ss_buf_add(out, buf, o.pos);
+		if (o.pos == 0 && in.pos == in.size)
+			break;
+	}
+	ZSTD_freeDStream(d);
+	while (out->len > 0 && out->data[out->len - 1] != '\n')
+		out->len--;   /* a partial last line is dropped */
+}
+
+/* Input cut inside a frame: the lines before, then "truncated zstd frame". */
+static void test_truncated(void **state)
+{
+	struct ss_buf text, z, prefix, want, got;
+	char err[256] = "";
+
+	(void)state;
+	ss_buf_init(&text);
+	make_text(&text, (size_t)6 << 20);
+	ss_buf_init(&z);
+	compress_frame(&z, text.data, text.len, 19, 1);
+	z.len = z.len / 2;
+	ss_buf_init(&prefix);
+	streaming_prefix(&z, &prefix);
+	assert_true(prefix.len > 0);
+	ss_buf_init(&want);
+	expected_units(&want, prefix.data, prefix.len, (size_t)4 << 20);
+	ss_buf_init(&got);
+	assert_int_equal(frame_zstd(&z, 0, 27, (size_t)4 << 20, SS_FRAMING_JSONL, &got, err,
+				    sizeof(err)),
+			 SS_FILL_ERROR);
+	assert_string_equal(err, "truncated zstd frame (unexpected end of input)");
+	assert_true(got.len == want.len && memcmp(got.data, want.data, want.len) == 0);
+	ss_buf_release(&got);
+	ss_buf_release(&want);
+	ss_buf_release(&prefix);
+	ss_buf_release(&z);
+	ss_buf_release(&text);
+}
+
+/* A damaged block: "corrupt zstd data", never a crash or wrong lines. */
+static void test_corrupt(void **state)
+{
+	struct ss_buf text, z, want, got;
+
+	(void)state;
+	ss_buf_init(&text);
+	make_text(&text, (size_t)4 << 20);
+	ss_buf_init(&want);
+	expected_units(&want, text.data, text.len, (size_t)4 << 20);
+	for (int i = 1; i < 8; i++) {
+		char err[256] = "";
+
+		ss_buf_init(&z);
+		compress_frame(&z, text.data, text.len, 19, 1);
+		z.data[z.len / 8 * i] ^= 0x5A;
+		ss_buf_init(&got);
+		assert_int_equal(frame_zstd(&z, 0, 27, (size_t)4 << 20, SS_FRAMING_JSONL, &got,
+					    err, sizeof(err)),
+				 SS_FILL_ERROR);
+		assert_memory_equal(err, "corrupt zstd data: ", 19);
+		/* What came out before the failure is a prefix of the units
+		 * (the checksum catches damage libzstd decoded without noticing). */
+		assert_true(got.len <= want.len);
+		ss_buf_release(&got);
+		ss_buf_release(&z);
+	}
+	ss_buf_release(&want);
+	ss_buf_release(&text);
+}
+
+/* Windows over the limit: the message names the --zstd-window-log to use. */
+static void test_window_limit(void **state)
+{
+	struct ss_buf text, z, got;
+	char err[256] = "";
+
+	(void)state;
+	ss_buf_init(&text);
+	make_text(&text, (size_t)3 << 20);
+	ss_buf_init(&z);
+	compress_frame(&z, text.data, text.len, 21, 1);   /* in place */
+	ss_buf_init(&got);
+	assert_int_equal(frame_zstd(&z, 0, 20, (size_t)4 << 20, SS_FRAMING_JSONL, &got, err,
+				    sizeof(err)),
+			 SS_FILL_ERROR);
+	assert_string_equal(err, "zstd frame needs a larger window (window log 21, over 20); "
+				 "use --zstd-window-log 21");
+	assert_int_equal(got.len, 0);
+	ss_buf_release(&got);
+	ss_buf_release(&z);
+	ss_buf_init(&z);
+	compress_frame(&z, text.data, text.len, 22, 1);   /* streaming */
+	ss_buf_init(&got);
+	assert_int_equal(frame_zstd(&z, 0, 21, (size_t)4 << 20, SS_FRAMING_JSONL, &got, err,
+				    sizeof(err)),
+			 SS_FILL_ERROR);
+	assert_string_equal(err, "zstd frame needs a larger window (window log 22, over 21); "
+				 "use --zstd-window-log 22");
+	ss_buf_release(&got);
+	ss_buf_release(&z);
+	ss_buf_release(&text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_lines),      cmocka_unit_test(test_frames),
+	    cmocka_unit_test(test_direct_read), cmocka_unit_test(test_truncated),
+	    cmocka_unit_test(test_corrupt),    cmocka_unit_test(test_window_limit),
+	};
+
+	rng_state = 0x9E3779B97F4A7C15ull;
+	make_pool();
+	/* Small input reads: blocks are gathered across many of them. */
+	ss_source_set_buffer_size(4096);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
