@@ -17,7 +17,9 @@
  * numbers: simdjson's structural index is 4 bytes per byte, an integer
  * array read into 64-bit counts another 4, plus the framer's window and
  * the batch's copy). Zstd windows larger than the default (--zstd-window-log)
- * come on top.
+ * come on top; a zstd frame decoded in place (window up to 2 MiB) keeps
+ * two windows of its own output (at most 4.3 MiB, inside the base), and the
+ * batch the decoder looks back into is one the ring holds anyway.
  *
  * ss_memplan() fits a run into a limit: threads are lowered first while
  * they would take more than half of what is left above the base, then the
