@@ -36,7 +36,8 @@ struct ss_direct_ops {
 	 * segment is in such memory, else NULL.
 	 */
 	bool (*pinned)(const struct ss_stream *s, const char **cur_end);
-	/* Whether a direct read elsewhere than *cur_end is allowed now. */
+	/* Whether a direct read elsewhere than *cur_end is allowed now (false
+	 * too while a frame is streamed: direct reads gain nothing then). */
 	bool (*can_leave)(const struct ss_stream *s);
 	/*
 	 * Decode ahead into the stream's own buffer until it no longer looks

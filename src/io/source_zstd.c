@@ -488,7 +488,11 @@ static bool zstd_pinned(const struct ss_stream *s, const char **cur_end)
 
 static bool zstd_can_leave(const struct ss_stream *s)
 {
-	return can_leave((const struct zstd_stream *)s);
+	const struct zstd_stream *zs = (const struct zstd_stream *)s;
+
+	/* A streamed frame is only copied: the caller reads as it would
+	 * from any stream. */
+	return zs->frame != FR_STREAM && can_leave(zs);
 }
 
 /*
