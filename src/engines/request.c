@@ -600,7 +600,7 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 	enum ssj_status s;
 	enum ss_kind kind;
 	struct ss_meta_scan meta = {false, -1, -1};
-	bool validated, line_valid = false;
+	bool validated, whole = false, line_valid = false;
 	struct line_parts parts = {p, {false, -1, -1}, SSJ_EINTERNAL};
 
 	/*
@@ -615,6 +615,22 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 	 */
 	ls->parsed = false;
 	validated = len > 11 && memcmp(text, "{\"source\":{", 11) == 0;
+	/*
+	 * A records line is read or copied almost whole (metadata, metrics,
+	 * its record), so after one the next line is first checked whole by
+	 * the full parse: one pass instead of the walk, the validating walk
+	 * and the read. A line that does not pass goes the usual way below,
+	 * which decides; one that does is read with the same callbacks.
+	 */
+	if (!validated && p->last_kind == SS_KIND_RECORDS && len <= SSJ_WHOLE_MAX &&
+	    (p->opts.force_kind == SS_KIND_UNKNOWN || p->opts.force_kind == SS_KIND_RECORDS)) {
+		s = ss_line_walk_whole(p, text, len);
+		if (ls->nomem || p->cap.nomem || s == SSJ_ENOMEM)
+			return false;
+		whole = s == SSJ_OK && !ls->failed;
+		if (!whole)
+			ss_capture_reset(&p->cap);
+	}
 	if (validated) {
 		s = ssj_validate(p->outer, text, len);
 		if (s != SSJ_OK) {
@@ -624,14 +640,16 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 			return true;
 		}
 	}
-	s = ss_line_walk(p, text, len, validated);
-	if (ls->nomem || p->cap.nomem || s == SSJ_ENOMEM)
-		return false;
-	if (ls->failed && s == SSJ_STOPPED)
-		s = SSJ_ESYNTAX;
-	if (s != SSJ_OK) {
-		set(o, SS_ST_UNPARSABLE, ssj_strerror(s));
-		return true;
+	if (!whole) {
+		s = ss_line_walk(p, text, len, validated);
+		if (ls->nomem || p->cap.nomem || s == SSJ_ENOMEM)
+			return false;
+		if (ls->failed && s == SSJ_STOPPED)
+			s = SSJ_ESYNTAX;
+		if (s != SSJ_OK) {
+			set(o, SS_ST_UNPARSABLE, ssj_strerror(s));
+			return true;
+		}
 	}
 	if (detect(p) == SS_KIND_ENRICHED)
 		return enriched_line(p, o, text, len);
@@ -809,5 +827,8 @@ bool ss_process(struct ss_processor *p, const struct ss_request_text *req,
 		set(o, SS_ST_UNPARSABLE, "empty record");
 		return true;
 	}
-	return process_line(p, req->parts[0], req->lens[0], o) && find_model(p, o, false);
+	if (!process_line(p, req->parts[0], req->lens[0], o))
+		return false;
+	p->last_kind = o->kind;
+	return find_model(p, o, false);
 }

@@ -17,8 +17,10 @@
 #include <cstring>
 #include <locale.h>
 #include <new>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 using namespace simdjson;
 
@@ -30,9 +32,29 @@ namespace {
 struct parser_impl {
 	ondemand::parser parser;
 	ondemand::document doc;
+	// The whole-text path (ssj_validate_whole): a full parse checks the
+	// text, and its structural index (the offset of every bracket, colon,
+	// comma and value start) is then stepped over. `wtext` is the text of
+	// the last such call while it is the parser's current document, else
+	// null; `wix` its index. Unescaped strings go to blocks that stay put
+	// until the next document (a block never moves, so earlier strings
+	// stay valid, as in On-Demand's string buffer).
+	dom::parser dom;
+	const char *wtext = nullptr;
+	const uint32_t *wix = nullptr;
+	bool wescapes = false;       // the text has a backslash somewhere
+	// Where the last containers skipped over ended (by their first
+	// structural, direct-mapped): a visit asks for the same spans again.
+	uint32_t skip_from[16], skip_to[16];
+	std::vector<std::unique_ptr<uint8_t[]>> sblocks;
+	size_t sblock_cap = 0, sblock_used = 0;
 };
+// A value is On-Demand's, or (ixp set) the value starting at structural
+// `i` of ixp's whole-text document.
 struct value_impl {
 	ondemand::value v;
+	parser_impl *ixp = nullptr;
+	uint32_t i = 0;
 };
 } // namespace
 
@@ -135,6 +157,7 @@ static constexpr size_t KEEP_CAPACITY = (size_t)1 << 20;
 static enum ssj_status start(struct ssj_parser *p, const char *text, size_t len)
 {
 	ondemand::parser &ps = P(p)->parser;
+	P(p)->wtext = nullptr;
 	if (ps.capacity() > KEEP_CAPACITY && len <= KEEP_CAPACITY) {
 		error_code e = ps.allocate(KEEP_CAPACITY, ps.max_depth());
 		if (e)
@@ -343,9 +366,13 @@ static enum ssj_status v_validate(struct ssj_parser *p, const char *text,
 	});
 }
 
+static enum ssj_status w_visit_root(parser_impl *p, ssj_field_fn fn, void *ctx);
+
 static enum ssj_status v_parse_again(struct ssj_parser *p, ssj_field_fn fn, void *ctx)
 {
 	return guard_status([&] {
+		if (P(p)->wtext)
+			return w_visit_root(P(p), fn, ctx);
 		P(p)->doc.rewind();
 		return visit_root(p, fn, ctx);
 	});
@@ -356,6 +383,8 @@ static enum ssj_status v_parse_again(struct ssj_parser *p, ssj_field_fn fn, void
 static enum ssj_status v_validate_again(struct ssj_parser *p)
 {
 	return guard_status([&] {
+		if (P(p)->wtext)
+			return SSJ_OK;  // checked whole by the full parse
 		P(p)->doc.rewind();
 		return validate_doc(p);
 	});
@@ -378,9 +407,202 @@ static enum ssj_status v_validate_parse(struct ssj_parser *p, const char *text,
 	});
 }
 
+// ---- the whole-text path (ssj_validate_whole) ----
+//
+// A full DOM parse checks the text to the letter in one pass; the visit
+// then steps over the structural index that parse left behind (the
+// offsets of every bracket, colon, comma and value start, strings never
+// split), reading scalars from the text as On-Demand does. The index is
+// simdjson's own (dom::parser's implementation, public but marked private
+// in simdjson 3.0.1): the text is valid, so brackets balance and every
+// scalar is followed by a structural.
+
+// Nesting this path takes: deeper texts go the usual way (which decides at
+// WALK_MAX_DEPTH), so the two never disagree near the limit.
+static constexpr size_t WHOLE_MAX_DEPTH = 256;
+// Unescaped strings: a block of this size is kept between documents.
+static constexpr size_t WHOLE_STRING_BLOCK = 4096;
+
+static inline char w_char(const parser_impl *p, uint32_t i)
+{
+	return p->wtext[p->wix[i]];
+}
+
+// +1 for an opening bracket, -1 for a closing one, else 0.
+static int w_depth_step(unsigned char c)
+{
+	return (c == '[' || c == '{') - (c == ']' || c == '}');
+}
+
+// The structural just past the value that starts at structural i.
+static uint32_t w_skip(parser_impl *p, uint32_t i)
+{
+	char c = w_char(p, i);
+	if (c != '{' && c != '[')
+		return i + 1;
+	unsigned slot = i & 15;
+	if (p->skip_from[slot] == i)
+		return p->skip_to[slot];
+	// no branch on the character: brackets nest, strings are one structural
+	uint32_t j = i + 1;
+	long depth = 1;
+	do
+		depth += w_depth_step((unsigned char)w_char(p, j++));
+	while (depth);
+	p->skip_from[slot] = i;
+	p->skip_to[slot] = j;
+	return j;
+}
+
+static enum ssj_type w_type(const parser_impl *p, uint32_t i)
+{
+	switch (w_char(p, i)) {
+	case '{': return SSJ_OBJECT;
+	case '[': return SSJ_ARRAY;
+	case '"': return SSJ_STRING;
+	case 't': case 'f': return SSJ_BOOL;
+	case 'n': return SSJ_NULL;
+	default: return SSJ_NUMBER;
+	}
+}
+
+// A scalar's text (or a key's, quotes included): up to the next
+// structural, white space trimmed. Inside the root object there always is
+// a next one.
+static std::string_view w_token(const parser_impl *p, uint32_t i)
+{
+	return trim_right(std::string_view(p->wtext + p->wix[i], p->wix[i + 1] - p->wix[i]));
+}
+
+// A value's whole text, as span_of() gives it.
+static std::string_view w_span(parser_impl *p, uint32_t i)
+{
+	char c = w_char(p, i);
+	if (c != '{' && c != '[')
+		return w_token(p, i);
+	uint32_t close = w_skip(p, i) - 1;
+	return std::string_view(p->wtext + p->wix[i], p->wix[close] + 1 - p->wix[i]);
+}
+
+// Forget the unescaped strings of the last visit (as a rewind does).
+static void w_strings_reset(parser_impl *p)
+{
+	if (p->sblocks.size() > 1 || p->sblock_cap > WHOLE_STRING_BLOCK) {
+		p->sblocks.clear();
+		p->sblock_cap = 0;
+	}
+	p->sblock_used = 0;
+}
+
+// The unescaped text of the string (or key) at structural i: the text
+// itself when it has no escape, else decoded by simdjson's own routine.
+static enum ssj_status w_string(parser_impl *p, uint32_t i, std::string_view &out)
+{
+	std::string_view tok = w_token(p, i);
+	const char *body = tok.data() + 1;
+	size_t n = tok.size() - 2;
+
+	if (!p->wescapes || !memchr(body, '\\', n)) {
+		out = std::string_view(body, n);
+		return SSJ_OK;
+	}
+	size_t need = n + SIMDJSON_PADDING;
+	if (p->sblocks.empty() || p->sblock_cap - p->sblock_used < need) {
+		size_t cap = need < WHOLE_STRING_BLOCK ? WHOLE_STRING_BLOCK : need;
+		p->sblocks.emplace_back(new uint8_t[cap]);
+		p->sblock_cap = cap;
+		p->sblock_used = 0;
+	}
+	uint8_t *dst = p->sblocks.back().get() + p->sblock_used;
+	uint8_t *end = p->dom.implementation->parse_string(
+		reinterpret_cast<const uint8_t *>(body), dst);
+	if (!end)
+		return SSJ_ESYNTAX;
+	p->sblock_used += (size_t)(end - dst);
+	out = std::string_view(reinterpret_cast<const char *>(dst), (size_t)(end - dst));
+	return SSJ_OK;
+}
+
+// Call fn for each field of the object at structural i.
+static enum ssj_status w_object(parser_impl *p, uint32_t i, ssj_field_fn fn, void *ctx)
+{
+	uint32_t j = i + 1;
+
+	if (w_char(p, j) == '}')
+		return SSJ_OK;
+	for (;;) {
+		std::string_view key;
+		enum ssj_status s = w_string(p, j, key);
+		if (s != SSJ_OK)
+			return s;
+		value_impl val;
+		val.ixp = p;
+		val.i = j + 2;
+		if (fn && fn(ctx, key.data(), key.size(), C(&val)))
+			return SSJ_STOPPED;
+		j = w_skip(p, j + 2);
+		if (w_char(p, j) != ',')
+			return SSJ_OK;
+		j++;
+	}
+}
+
+// Call each(index, element's first structural) for the array at i.
+template <typename F> static enum ssj_status w_array(parser_impl *p, uint32_t i, F &&each)
+{
+	uint32_t j = i + 1;
+
+	if (w_char(p, j) == ']')
+		return SSJ_OK;
+	for (size_t k = 0;; k++) {
+		enum ssj_status s = each(k, j);
+		if (s != SSJ_OK)
+			return s;
+		j = w_skip(p, j);
+		if (w_char(p, j) != ',')
+			return SSJ_OK;
+		j++;
+	}
+}
+
+static enum ssj_status w_visit_root(parser_impl *p, ssj_field_fn fn, void *ctx)
+{
+	w_strings_reset(p);
+	if (w_char(p, 0) != '{')
+		return SSJ_ENOTOBJECT;
+	return w_object(p, 0, fn, ctx);
+}
+
+static enum ssj_status v_validate_whole(struct ssj_parser *p, const char *text, size_t len,
+					ssj_field_fn fn, void *ctx)
+{
+	return guard_status([&] {
+		parser_impl *pi = P(p);
+		error_code e;
+
+		pi->wtext = nullptr;
+		if (len > SSJ_WHOLE_MAX)
+			return SSJ_ECAPACITY;
+		if (pi->dom.max_depth() != WHOLE_MAX_DEPTH &&
+		    (e = pi->dom.allocate(len < 4096 ? 4096 : len, WHOLE_MAX_DEPTH)))
+			return map_error(e);
+		dom::element root;
+		if ((e = pi->dom.parse(text, len, false).get(root)))
+			return map_error(e);
+		pi->wtext = text;
+		pi->wix = pi->dom.implementation->structural_indexes.get();
+		pi->wescapes = memchr(text, '\\', len) != nullptr;
+		for (uint32_t &f : pi->skip_from)
+			f = UINT32_MAX;
+		return w_visit_root(pi, fn, ctx);
+	});
+}
+
 static enum ssj_type v_value_type(struct ssj_value *v)
 {
 	return guard(SSJ_INVALID, [v] {
+		if (V(v)->ixp)
+			return w_type(V(v)->ixp, V(v)->i);
 		ondemand::json_type t;
 		if (V(v)->v.type().get(t))
 			return SSJ_INVALID;
@@ -399,6 +621,8 @@ static enum ssj_type v_value_type(struct ssj_value *v)
 static bool v_value_is_null(struct ssj_value *v)
 {
 	return guard(false, [v] {
+		if (V(v)->ixp)
+			return w_char(V(v)->ixp, V(v)->i) == 'n';
 		bool n = false;
 		if (V(v)->v.is_null().get(n))
 			return false;
@@ -408,7 +632,16 @@ static bool v_value_is_null(struct ssj_value *v)
 
 static enum ssj_status v_value_bool(struct ssj_value *v, bool *out)
 {
-	return guard_status([&] { return map_error(V(v)->v.get_bool().get(*out)); });
+	return guard_status([&] {
+		if (V(v)->ixp) {
+			char c = w_char(V(v)->ixp, V(v)->i);
+			if (c != 't' && c != 'f')
+				return SSJ_ETYPE;
+			*out = c == 't';
+			return SSJ_OK;
+		}
+		return map_error(V(v)->v.get_bool().get(*out));
+	});
 }
 
 // Significant digits of a JSON number's mantissa (leading zeros, of the
@@ -461,32 +694,59 @@ static enum ssj_status long_double(std::string_view tok, double *out)
 	return SSJ_OK;
 }
 
+// The double of the number token `tok`, given simdjson's reading of it
+// (error `e`, value *out).
+static enum ssj_status finish_double(error_code e, std::string_view tok, double *out)
+{
+	if (e == NUMBER_ERROR || e == NUMBER_OUT_OF_RANGE) {
+		if (json_number_syntax(tok) && significant_digits(tok) > 19)
+			return long_double(tok, out);
+		return SSJ_ERANGE;
+	}
+	if (e)
+		return map_error(e);
+	if (significant_digits(tok) > 19) {
+		enum ssj_status s = long_double(tok, out);
+		if (s != SSJ_OK)
+			return s;
+	}
+	// An integer literal converts exactly (SPEC 1.2): `-0` is 0.0.
+	if (*out == 0.0 && tok.find_first_of(".eE") == std::string_view::npos)
+		*out = 0.0;
+	return SSJ_OK;
+}
+
 static enum ssj_status v_value_double(struct ssj_value *v, double *out)
 {
 	return guard_status([&] {
+		if (V(v)->ixp) {
+			parser_impl *pi = V(v)->ixp;
+			if (w_type(pi, V(v)->i) != SSJ_NUMBER)
+				return SSJ_ETYPE;
+			const uint8_t *src = reinterpret_cast<const uint8_t *>(pi->wtext) + pi->wix[V(v)->i];
+			error_code e = builtin::numberparsing::parse_double(src).get(*out);
+			return finish_double(e, w_token(pi, V(v)->i), out);
+		}
 		error_code e = V(v)->v.get_double().get(*out);
 		if (e == NUMBER_ERROR || e == NUMBER_OUT_OF_RANGE) {
+			// only a number gets here with its text read again
 			ondemand::json_type t;
-			if (!V(v)->v.type().get(t) && t == ondemand::json_type::number) {
-				std::string_view tok = trim_right(V(v)->v.raw_json_token());
-				if (json_number_syntax(tok) && significant_digits(tok) > 19)
-					return long_double(tok, out);
-				return SSJ_ERANGE;
-			}
-		}
-		if (e)
+			if (V(v)->v.type().get(t) || t != ondemand::json_type::number)
+				return map_error(e);
+		} else if (e) {
 			return map_error(e);
-		std::string_view tok = trim_right(V(v)->v.raw_json_token());
-		if (significant_digits(tok) > 19) {
-			enum ssj_status s = long_double(tok, out);
-			if (s != SSJ_OK)
-				return s;
 		}
-		// An integer literal converts exactly (SPEC 1.2): `-0` is 0.0.
-		if (*out == 0.0 && tok.find_first_of(".eE") == std::string_view::npos)
-			*out = 0.0;
-		return SSJ_OK;
+		return finish_double(e, trim_right(V(v)->v.raw_json_token()), out);
 	});
+}
+
+// The same for a value of the whole-text path.
+static enum ssj_status w_scalar(value_impl *v, enum ssj_type want, std::string_view &tok)
+{
+	if (w_type(v->ixp, v->i) != want)
+		return SSJ_ETYPE;
+	tok = w_token(v->ixp, v->i);
+	return SSJ_OK;
 }
 
 // The trimmed token of a scalar value that must be of type `want`.
@@ -508,7 +768,8 @@ static enum ssj_status v_value_number_text(struct ssj_value *v,
 {
 	return guard_status([&] {
 		std::string_view tok;
-		enum ssj_status s = scalar_token(V(v)->v, ondemand::json_type::number, tok);
+		enum ssj_status s = V(v)->ixp ? w_scalar(V(v), SSJ_NUMBER, tok)
+			: scalar_token(V(v)->v, ondemand::json_type::number, tok);
 		if (s != SSJ_OK)
 			return s;
 		*p = tok.data();
@@ -522,9 +783,17 @@ static enum ssj_status v_value_string(struct ssj_value *v, const char **p,
 {
 	return guard_status([&] {
 		std::string_view s;
-		error_code e = V(v)->v.get_string().get(s);
-		if (e)
-			return map_error(e);
+		if (V(v)->ixp) {
+			if (w_type(V(v)->ixp, V(v)->i) != SSJ_STRING)
+				return SSJ_ETYPE;
+			enum ssj_status st = w_string(V(v)->ixp, V(v)->i, s);
+			if (st != SSJ_OK)
+				return st;
+		} else {
+			error_code e = V(v)->v.get_string().get(s);
+			if (e)
+				return map_error(e);
+		}
 		*p = s.data();
 		*n = s.size();
 		return SSJ_OK;
@@ -536,7 +805,8 @@ static enum ssj_status v_value_raw_string(struct ssj_value *v,
 {
 	return guard_status([&] {
 		std::string_view tok;
-		enum ssj_status s = scalar_token(V(v)->v, ondemand::json_type::string, tok);
+		enum ssj_status s = V(v)->ixp ? w_scalar(V(v), SSJ_STRING, tok)
+			: scalar_token(V(v)->v, ondemand::json_type::string, tok);
 		if (s != SSJ_OK)
 			return s;
 		if (tok.size() < 2 || tok.front() != '"' || tok.back() != '"')
@@ -590,9 +860,13 @@ static enum ssj_status v_value_raw_json(struct ssj_value *v, const char **p,
 	return guard_status([&] {
 		std::string_view s;
 		enum ssj_type t;
-		error_code e = span_of(V(v)->v, s, &t);
-		if (e)
-			return map_error(e);
+		if (V(v)->ixp) {
+			s = w_span(V(v)->ixp, V(v)->i);
+		} else {
+			error_code e = span_of(V(v)->v, s, &t);
+			if (e)
+				return map_error(e);
+		}
 		*p = s.data();
 		*n = s.size();
 		return SSJ_OK;
@@ -603,6 +877,11 @@ static enum ssj_status v_object_foreach(struct ssj_value *v, ssj_field_fn fn,
 					      void *ctx)
 {
 	return guard_status([&] {
+		if (V(v)->ixp) {
+			if (w_type(V(v)->ixp, V(v)->i) != SSJ_OBJECT)
+				return SSJ_ETYPE;
+			return w_object(V(v)->ixp, V(v)->i, fn, ctx);
+		}
 		ondemand::object obj;
 		error_code e = V(v)->v.get_object().get(obj);
 		if (e)
@@ -636,6 +915,17 @@ static enum ssj_status v_array_foreach(struct ssj_value *v, ssj_elem_fn fn,
 					     void *ctx)
 {
 	return guard_status([&] {
+		if (V(v)->ixp) {
+			parser_impl *pi = V(v)->ixp;
+			if (w_type(pi, V(v)->i) != SSJ_ARRAY)
+				return SSJ_ETYPE;
+			return w_array(pi, V(v)->i, [&](size_t i, uint32_t j) {
+				value_impl ev;
+				ev.ixp = pi;
+				ev.i = j;
+				return fn && fn(ctx, i, C(&ev)) ? SSJ_STOPPED : SSJ_OK;
+			});
+		}
 		return visit_array(V(v)->v, [&](size_t i, value_impl &ev) {
 			return fn && fn(ctx, i, C(&ev)) ? SSJ_STOPPED : SSJ_OK;
 		});
@@ -646,6 +936,16 @@ static enum ssj_status v_array_foreach_span(struct ssj_value *v, ssj_span_fn fn,
 					    void *ctx)
 {
 	return guard_status([&] {
+		if (V(v)->ixp) {
+			parser_impl *pi = V(v)->ixp;
+			if (w_type(pi, V(v)->i) != SSJ_ARRAY)
+				return SSJ_ETYPE;
+			return w_array(pi, V(v)->i, [&](size_t i, uint32_t j) {
+				std::string_view s = w_span(pi, j);
+				return fn && fn(ctx, i, w_type(pi, j), s.data(), s.size()) ? SSJ_STOPPED
+											    : SSJ_OK;
+			});
+		}
 		return visit_array(V(v)->v, [&](size_t i, value_impl &ev) {
 			std::string_view s;
 			enum ssj_type t;
@@ -660,6 +960,15 @@ static enum ssj_status v_array_foreach_span(struct ssj_value *v, ssj_span_fn fn,
 static enum ssj_status v_value_is_empty(struct ssj_value *v, bool *empty)
 {
 	return guard_status([&] {
+		if (V(v)->ixp) {
+			char c = w_char(V(v)->ixp, V(v)->i), next;
+			*empty = true;
+			if (c != '[' && c != '{')
+				return SSJ_ETYPE;
+			next = w_char(V(v)->ixp, V(v)->i + 1);
+			*empty = next == ']' || next == '}';
+			return SSJ_OK;
+		}
 		ondemand::json_type t;
 		error_code e = V(v)->v.type().get(t);
 		if (e)
@@ -723,6 +1032,7 @@ static const char *v_implementation(void)
 
 extern "C" const struct ssj_ops SSJ_OPS_NAME = {
 	v_parser_new, v_parser_free, v_parse, v_validate, v_validate_parse, v_parse_again, v_validate_again,
+	v_validate_whole,
 	v_value_type,
 	v_value_is_null, v_value_bool, v_value_double, v_value_number_text,
 	v_value_string, v_value_raw_string, v_value_raw_json, v_object_foreach,

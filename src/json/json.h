@@ -104,6 +104,22 @@ enum ssj_status ssj_parse_again(struct ssj_parser *p, ssj_field_fn fn, void *ctx
  */
 enum ssj_status ssj_validate_again(struct ssj_parser *p);
 
+/*
+ * The whole-text path: ssj_validate_parse() of a text of at most
+ * SSJ_WHOLE_MAX bytes that is read or copied almost entirely anyway (an
+ * AIPerf records line). The text is checked by a full parse (one pass that
+ * decodes every value, faster than the validating walk), and the visit
+ * then steps over that parse's index. SSJ_OK: the text is valid to the
+ * letter and `fn` saw its fields, with the same values ssj_parse() gives;
+ * ssj_validate_again() is then SSJ_OK and ssj_parse_again() visits again.
+ * Any other status (also for a valid text this path does not take: too
+ * long, nested deeper than it allows, a number it cannot convert) says
+ * nothing about the text: the caller takes the usual way, which decides.
+ */
+#define SSJ_WHOLE_MAX ((size_t)256 << 10)
+enum ssj_status ssj_validate_whole(struct ssj_parser *p, const char *text, size_t len,
+				   ssj_field_fn fn, void *ctx);
+
 enum ssj_type ssj_value_type(struct ssj_value *v);
 bool ssj_value_is_null(struct ssj_value *v);
 enum ssj_status ssj_value_bool(struct ssj_value *v, bool *out);

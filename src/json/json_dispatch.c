@@ -62,6 +62,12 @@ enum ssj_status ssj_validate_again(struct ssj_parser *p)
 	return ops()->validate_again(p);
 }
 
+enum ssj_status ssj_validate_whole(struct ssj_parser *p, const char *text, size_t len,
+				   ssj_field_fn fn, void *ctx)
+{
+	return ops()->validate_whole(p, text, len, fn, ctx);
+}
+
 enum ssj_type ssj_value_type(struct ssj_value *v) { return ops()->value_type(v); }
 bool ssj_value_is_null(struct ssj_value *v) { return ops()->value_is_null(v); }
 
