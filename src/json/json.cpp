@@ -32,20 +32,21 @@ namespace {
 struct parser_impl {
 	ondemand::parser parser;
 	ondemand::document doc;
-	// The whole-text path (ssj_validate_whole): a full parse checks the
-	// text, and its structural index (the offset of every bracket, colon,
-	// comma and value start) is then stepped over. `wtext` is the text of
-	// the last such call while it is the parser's current document, else
-	// null; `wix` its index. Unescaped strings go to blocks that stay put
-	// until the next document (a block never moves, so earlier strings
-	// stay valid, as in On-Demand's string buffer).
-	dom::parser dom;
+	// The whole-text path (ssj_validate_whole): simdjson's stage 1 indexes
+	// the text (the offset of every bracket, colon, comma and value start),
+	// w_check() checks the grammar over that index, and the visit steps
+	// over it. `wtext` is the text of the last such call while it is the
+	// parser's current document, else null; `wix` its index, `wclose` the
+	// closing structural of each container (by its opening one). Unescaped
+	// strings go to blocks that stay put until the next document (a block
+	// never moves, so earlier strings stay valid, as in On-Demand's string
+	// buffer).
+	std::unique_ptr<internal::dom_parser_implementation> wimpl;
+	size_t wcap = 0;
+	std::unique_ptr<uint32_t[]> wclose;
 	const char *wtext = nullptr;
 	const uint32_t *wix = nullptr;
 	bool wescapes = false;       // the text has a backslash somewhere
-	// Where the last containers skipped over ended (by their first
-	// structural, direct-mapped): a visit asks for the same spans again.
-	uint32_t skip_from[16], skip_to[16];
 	std::vector<std::unique_ptr<uint8_t[]>> sblocks;
 	size_t sblock_cap = 0, sblock_used = 0;
 };
@@ -95,7 +96,10 @@ static enum ssj_status map_error(error_code e)
 	}
 }
 
-static std::string_view trim_right(std::string_view s)
+// Small helpers of the hot paths, inlined wherever they are used.
+#define SSJ_HOT static inline __attribute__((always_inline))
+
+SSJ_HOT std::string_view trim_right(std::string_view s)
 {
 	while (!s.empty() && (s.back() == ' ' || s.back() == '\t' ||
 			      s.back() == '\n' || s.back() == '\r'))
@@ -231,36 +235,42 @@ static error_code token_of(ondemand::document &d, std::string_view &tok)
 	return d.raw_json_token().get(tok);
 }
 
-// The JSON number grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
-static bool json_number_syntax(std::string_view t)
+SSJ_HOT bool is_digit(char c)
 {
-	size_t i = 0, n = t.size();
-	auto digits = [&](void) {
-		size_t s = i;
-		while (i < n && t[i] >= '0' && t[i] <= '9')
-			i++;
-		return i > s;
-	};
+	return (unsigned char)(c - '0') < 10;
+}
 
-	if (i < n && t[i] == '-')
-		i++;
-	if (i < n && t[i] == '0')
-		i++;
-	else if (!digits())
+// The JSON number grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+SSJ_HOT bool json_number_syntax(std::string_view t)
+{
+	const char *s = t.data(), *end = s + t.size();
+
+	if (s < end && *s == '-')
+		s++;
+	if (s == end)
 		return false;
-	if (i < n && t[i] == '.') {
-		i++;
-		if (!digits())
+	if (*s == '0')
+		s++;
+	else if (is_digit(*s))
+		while (++s < end && is_digit(*s))
+			;
+	else
+		return false;
+	if (s < end && *s == '.') {
+		if (++s == end || !is_digit(*s))
 			return false;
+		while (++s < end && is_digit(*s))
+			;
 	}
-	if (i < n && (t[i] == 'e' || t[i] == 'E')) {
-		i++;
-		if (i < n && (t[i] == '+' || t[i] == '-'))
-			i++;
-		if (!digits())
+	if (s < end && (*s == 'e' || *s == 'E')) {
+		if (++s < end && (*s == '+' || *s == '-'))
+			s++;
+		if (s == end || !is_digit(*s))
 			return false;
+		while (++s < end && is_digit(*s))
+			;
 	}
-	return i == n;
+	return s == end;
 }
 
 // Deepest nesting a full walk accepts (simdjson's own default). The walk
@@ -423,15 +433,9 @@ static constexpr size_t WHOLE_MAX_DEPTH = 256;
 // Unescaped strings: a block of this size is kept between documents.
 static constexpr size_t WHOLE_STRING_BLOCK = 4096;
 
-static inline char w_char(const parser_impl *p, uint32_t i)
+SSJ_HOT char w_char(const parser_impl *p, uint32_t i)
 {
 	return p->wtext[p->wix[i]];
-}
-
-// +1 for an opening bracket, -1 for a closing one, else 0.
-static int w_depth_step(unsigned char c)
-{
-	return (c == '[' || c == '{') - (c == ']' || c == '}');
 }
 
 // The structural just past the value that starts at structural i.
@@ -440,21 +444,10 @@ static uint32_t w_skip(parser_impl *p, uint32_t i)
 	char c = w_char(p, i);
 	if (c != '{' && c != '[')
 		return i + 1;
-	unsigned slot = i & 15;
-	if (p->skip_from[slot] == i)
-		return p->skip_to[slot];
-	// no branch on the character: brackets nest, strings are one structural
-	uint32_t j = i + 1;
-	long depth = 1;
-	do
-		depth += w_depth_step((unsigned char)w_char(p, j++));
-	while (depth);
-	p->skip_from[slot] = i;
-	p->skip_to[slot] = j;
-	return j;
+	return p->wclose[i] + 1;
 }
 
-static enum ssj_type w_type(const parser_impl *p, uint32_t i)
+SSJ_HOT enum ssj_type w_type(const parser_impl *p, uint32_t i)
 {
 	switch (w_char(p, i)) {
 	case '{': return SSJ_OBJECT;
@@ -469,7 +462,7 @@ static enum ssj_type w_type(const parser_impl *p, uint32_t i)
 // A scalar's text (or a key's, quotes included): up to the next
 // structural, white space trimmed. Inside the root object there always is
 // a next one.
-static std::string_view w_token(const parser_impl *p, uint32_t i)
+SSJ_HOT std::string_view w_token(const parser_impl *p, uint32_t i)
 {
 	return trim_right(std::string_view(p->wtext + p->wix[i], p->wix[i + 1] - p->wix[i]));
 }
@@ -514,13 +507,136 @@ static enum ssj_status w_string(parser_impl *p, uint32_t i, std::string_view &ou
 		p->sblock_used = 0;
 	}
 	uint8_t *dst = p->sblocks.back().get() + p->sblock_used;
-	uint8_t *end = p->dom.implementation->parse_string(
+	uint8_t *end = p->wimpl->parse_string(
 		reinterpret_cast<const uint8_t *>(body), dst);
 	if (!end)
 		return SSJ_ESYNTAX;
 	p->sblock_used += (size_t)(end - dst);
 	out = std::string_view(reinterpret_cast<const char *>(dst), (size_t)(end - dst));
 	return SSJ_OK;
+}
+
+// A scalar of the grammar, whole: a string whose escapes simdjson decodes,
+// a literal, or a number of the JSON syntax (its range does not matter).
+SSJ_HOT bool w_scalar_ok(parser_impl *p, uint32_t i)
+{
+	std::string_view tok = w_token(p, i);
+
+	switch (tok[0]) {
+	case '"': {
+		if (tok.size() < 2 || tok.back() != '"')
+			return false;
+		const char *body = tok.data() + 1;
+		size_t n = tok.size() - 2;
+		if (!p->wescapes || !memchr(body, '\\', n))
+			return true;
+		std::string_view out;
+		enum ssj_status s = w_string(p, i, out);
+		p->sblock_used -= out.size();  // only checked: the room is free again
+		return s == SSJ_OK;
+	}
+	case 't': return tok == "true";
+	case 'f': return tok == "false";
+	case 'n': return tok == "null";
+	default: return json_number_syntax(tok);
+	}
+}
+
+// A key at structural i, its colon after it (a compact text has its
+// closing quote right before the colon).
+SSJ_HOT bool w_key_ok(parser_impl *p, uint32_t i, uint32_t n)
+{
+	if (i + 1 >= n || w_char(p, i) != '"' || w_char(p, i + 1) != ':')
+		return false;
+	if (!p->wescapes && p->wtext[p->wix[i + 1] - 1] == '"' && p->wix[i + 1] - p->wix[i] >= 2)
+		return true;
+	return w_scalar_ok(p, i);
+}
+
+// The JSON grammar over the structural index that stage 1 left (stage 1
+// has checked the UTF-8, closed every string and refused control
+// characters in them): a value wherever one must stand, each scalar whole,
+// keys followed by colons, brackets that match, the root an object and
+// nothing after it. A number is judged by its syntax alone, as the
+// validating walk judges it. Fills wclose for every container. Written
+// as the loops of the grammar (one per container kind) so that the
+// branches follow the text's shape.
+static bool w_check(parser_impl *p, uint32_t n)
+{
+	uint32_t open[WHOLE_MAX_DEPTH];  // opening structural of each open container
+	size_t depth = 0;
+	uint32_t i = 0;
+	char c;
+
+	if (n == 0 || w_char(p, 0) != '{')
+		return false;
+	open[depth++] = i++;
+object_first:
+	if (i < n && w_char(p, i) == '}')
+		goto close_container;
+object_field:
+	if (!w_key_ok(p, i, n))
+		return false;
+	i += 2;
+	if (i >= n)
+		return false;
+	c = w_char(p, i);
+	if (c == '{' || c == '[')
+		goto open_container;
+	if (!w_scalar_ok(p, i))
+		return false;
+	i++;
+object_after:
+	if (i >= n)
+		return false;
+	c = w_char(p, i);
+	if (c == ',') {
+		i++;
+		goto object_field;
+	}
+	if (c != '}')
+		return false;
+	goto close_container;
+
+array_first:
+	if (i < n && w_char(p, i) == ']')
+		goto close_container;
+array_value:
+	if (i >= n)
+		return false;
+	c = w_char(p, i);
+	if (c == '{' || c == '[')
+		goto open_container;
+	if (!w_scalar_ok(p, i))
+		return false;
+	i++;
+array_after:
+	if (i >= n)
+		return false;
+	c = w_char(p, i);
+	if (c == ',') {
+		i++;
+		goto array_value;
+	}
+	if (c != ']')
+		return false;
+	goto close_container;
+
+open_container:
+	if (depth == WHOLE_MAX_DEPTH)
+		return false;
+	open[depth++] = i++;
+	if (c == '{')
+		goto object_first;
+	goto array_first;
+
+close_container:
+	p->wclose[open[--depth]] = i++;
+	if (depth == 0)
+		return i == n;
+	if (w_char(p, open[depth - 1]) == '{')
+		goto object_after;
+	goto array_after;
 }
 
 // Call fn for each field of the object at structural i.
@@ -583,17 +699,29 @@ static enum ssj_status v_validate_whole(struct ssj_parser *p, const char *text, 
 		pi->wtext = nullptr;
 		if (len > SSJ_WHOLE_MAX)
 			return SSJ_ECAPACITY;
-		if (pi->dom.max_depth() != WHOLE_MAX_DEPTH &&
-		    (e = pi->dom.allocate(len < 4096 ? 4096 : len, WHOLE_MAX_DEPTH)))
-			return map_error(e);
-		dom::element root;
-		if ((e = pi->dom.parse(text, len, false).get(root)))
+		if (!pi->wimpl || pi->wcap < len) {
+			size_t cap = len < 4096 ? 4096 : len;
+			if (!pi->wimpl)
+				e = get_active_implementation()->create_dom_parser_implementation(
+					cap, WHOLE_MAX_DEPTH, pi->wimpl);
+			else
+				e = pi->wimpl->set_capacity(cap);
+			if (e)
+				return map_error(e);
+			// one entry per structural, at most one per byte
+			pi->wclose.reset(new uint32_t[cap + 1]);
+			pi->wcap = cap;
+		}
+		if ((e = pi->wimpl->stage1(reinterpret_cast<const uint8_t *>(text), len,
+					   stage1_mode::regular)))
 			return map_error(e);
 		pi->wtext = text;
-		pi->wix = pi->dom.implementation->structural_indexes.get();
+		pi->wix = pi->wimpl->structural_indexes.get();
 		pi->wescapes = memchr(text, '\\', len) != nullptr;
-		for (uint32_t &f : pi->skip_from)
-			f = UINT32_MAX;
+		if (!w_check(pi, pi->wimpl->n_structural_indexes)) {
+			pi->wtext = nullptr;
+			return SSJ_ESYNTAX;
+		}
 		return w_visit_root(pi, fn, ctx);
 	});
 }
@@ -714,6 +842,30 @@ static enum ssj_status finish_double(error_code e, std::string_view tok, double 
 	if (*out == 0.0 && tok.find_first_of(".eE") == std::string_view::npos)
 		*out = 0.0;
 	return SSJ_OK;
+}
+
+// The text is copied out with a space after it: simdjson reads a number
+// up to a byte that cannot continue it, which must be white space or a
+// structural character.
+static enum ssj_status v_number_double(const char *text, size_t len, double *out)
+{
+	return guard_status([&] {
+		// (spaces also fill the 8-byte reads of its digit loop)
+		char local[64 + 16];
+		std::string copy;
+		const char *src = local;
+		if (len <= 64) {
+			memcpy(local, text, len);
+			memset(local + len, ' ', 16);
+		} else {
+			copy.assign(text, len);
+			copy.append(16, ' ');
+			src = copy.c_str();
+		}
+		error_code e = builtin::numberparsing::parse_double(
+			reinterpret_cast<const uint8_t *>(src)).get(*out);
+		return finish_double(e, std::string_view(text, len), out);
+	});
 }
 
 static enum ssj_status v_value_double(struct ssj_value *v, double *out)
@@ -1034,7 +1186,7 @@ extern "C" const struct ssj_ops SSJ_OPS_NAME = {
 	v_parser_new, v_parser_free, v_parse, v_validate, v_validate_parse, v_parse_again, v_validate_again,
 	v_validate_whole,
 	v_value_type,
-	v_value_is_null, v_value_bool, v_value_double, v_value_number_text,
+	v_value_is_null, v_value_bool, v_value_double, v_number_double, v_value_number_text,
 	v_value_string, v_value_raw_string, v_value_raw_json, v_object_foreach,
 	v_array_foreach, v_value_is_empty, v_array_foreach_span, v_strerror, v_version,
 	v_implementation,

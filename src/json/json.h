@@ -125,6 +125,12 @@ bool ssj_value_is_null(struct ssj_value *v);
 enum ssj_status ssj_value_bool(struct ssj_value *v, bool *out);
 /* A finite double; SSJ_ERANGE for a number that overflows (1e400). */
 enum ssj_status ssj_value_double(struct ssj_value *v, double *out);
+/*
+ * The double of a number's text as ssj_value_number_text() gave it (the
+ * text of a document still alive): what ssj_value_double() gives for that
+ * value, so a reader can take the text and convert only when it needs to.
+ */
+enum ssj_status ssj_number_double(const char *text, size_t len, double *out);
 /* The number's text as written (e.g. "3.0", "-7", "1e400"), no white space. */
 enum ssj_status ssj_value_number_text(struct ssj_value *v, const char **p, size_t *n);
 /* Unescaped string; valid until the parser's next parse. */

@@ -81,6 +81,11 @@ enum ssj_status ssj_value_double(struct ssj_value *v, double *out)
 	return ops()->value_double(v, out);
 }
 
+enum ssj_status ssj_number_double(const char *text, size_t len, double *out)
+{
+	return ops()->number_double(text, len, out);
+}
+
 enum ssj_status ssj_value_number_text(struct ssj_value *v, const char **p, size_t *n)
 {
 	return ops()->value_number_text(v, p, n);
