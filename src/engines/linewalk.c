@@ -373,7 +373,8 @@ enum ssj_status ss_line_walk(struct ss_processor *p, const char *text, size_t le
 	return walk(p, text, len, meta_inline, false);
 }
 
-enum ssj_status ss_line_walk_whole(struct ss_processor *p, const char *text, size_t len)
+enum ssj_status ss_line_walk_whole(struct ss_processor *p, const char *text, size_t len,
+				   bool meta_inline)
 {
-	return walk(p, text, len, false, true);
+	return walk(p, text, len, meta_inline, true);
 }

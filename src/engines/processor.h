@@ -116,9 +116,10 @@ enum ssj_status ss_line_walk(struct ss_processor *p, const char *text, size_t le
 			     bool meta_inline);
 /*
  * The same walk over a line that is checked whole by ssj_validate_whole()
- * first (no meta_inline). SSJ_OK: the line is valid to the letter and was
- * walked; any other status: nothing was walked, and ss_line_walk() decides.
+ * first. SSJ_OK: the line is valid to the letter and was walked; any other
+ * status: nothing was walked, and ss_line_walk() decides.
  */
-enum ssj_status ss_line_walk_whole(struct ss_processor *p, const char *text, size_t len);
+enum ssj_status ss_line_walk_whole(struct ss_processor *p, const char *text, size_t len,
+				   bool meta_inline);
 
 #endif

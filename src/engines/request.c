@@ -617,21 +617,24 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 	validated = len > 11 && memcmp(text, "{\"source\":{", 11) == 0;
 	/*
 	 * A records line is read or copied almost whole (metadata, metrics,
-	 * its record), so after one the next line is first checked whole by
-	 * the full parse: one pass instead of the walk, the validating walk
+	 * its record), and specscan's own lines are copied whole: such a line
+	 * (for records: a line after one) is first checked whole by the
+	 * whole-text path, one pass instead of the walk, the validating walk
 	 * and the read. A line that does not pass goes the usual way below,
 	 * which decides; one that does is read with the same callbacks.
 	 */
-	if (!validated && p->last_kind == SS_KIND_RECORDS && len <= SSJ_WHOLE_MAX &&
-	    (p->opts.force_kind == SS_KIND_UNKNOWN || p->opts.force_kind == SS_KIND_RECORDS)) {
-		s = ss_line_walk_whole(p, text, len);
+	if (len <= SSJ_WHOLE_MAX &&
+	    (validated || (p->last_kind == SS_KIND_RECORDS &&
+			   (p->opts.force_kind == SS_KIND_UNKNOWN ||
+			    p->opts.force_kind == SS_KIND_RECORDS)))) {
+		s = ss_line_walk_whole(p, text, len, validated);
 		if (ls->nomem || p->cap.nomem || s == SSJ_ENOMEM)
 			return false;
 		whole = s == SSJ_OK && !ls->failed;
 		if (!whole)
 			ss_capture_reset(&p->cap);
 	}
-	if (validated) {
+	if (validated && !whole) {
 		s = ssj_validate(p->outer, text, len);
 		if (s != SSJ_OK) {
 			if (s == SSJ_ENOMEM)
