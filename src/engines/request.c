@@ -617,16 +617,18 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 	validated = len > 11 && memcmp(text, "{\"source\":{", 11) == 0;
 	/*
 	 * A records line is read or copied almost whole (metadata, metrics,
-	 * its record), and specscan's own lines are copied whole: such a line
-	 * (for records: a line after one) is first checked whole by the
-	 * whole-text path, one pass instead of the walk, the validating walk
-	 * and the read. A line that does not pass goes the usual way below,
-	 * which decides; one that does is read with the same callbacks.
+	 * its record), a body is walked twice, and specscan's own lines are
+	 * copied whole: such a line (for records and bodies: a line after
+	 * one) is first checked whole by the whole-text path, one pass
+	 * instead of the walks, the validating walk and the read. A line that
+	 * does not pass goes the usual way below, which decides; one that
+	 * does is read with the same callbacks, so every outcome is the same.
+	 * (Raw lines stay on the usual way: most of their text is skipped.)
 	 */
 	if (len <= SSJ_WHOLE_MAX &&
-	    (validated || (p->last_kind == SS_KIND_RECORDS &&
-			   (p->opts.force_kind == SS_KIND_UNKNOWN ||
-			    p->opts.force_kind == SS_KIND_RECORDS)))) {
+	    (validated ||
+	     ((p->last_kind == SS_KIND_RECORDS || p->last_kind == SS_KIND_BODY) &&
+	      (p->opts.force_kind == SS_KIND_UNKNOWN || p->opts.force_kind == p->last_kind)))) {
 		s = ss_line_walk_whole(p, text, len, validated);
 		if (ls->nomem || p->cap.nomem || s == SSJ_ENOMEM)
 			return false;
