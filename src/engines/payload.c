@@ -103,7 +103,8 @@ enum ss_int_error ss_parse_count(const char *s, size_t n, int64_t *out)
 static enum ss_field_id lookup(const char *key, size_t n)
 {
 	for (int i = 0; i < SS_F_COUNT; i++)
-		if (field_lens[i] == n && memcmp(field_names[i], key, n) == 0)
+		if (field_lens[i] == n && field_names[i][0] == key[0] &&
+		    memcmp(field_names[i], key, n) == 0)
 			return (enum ss_field_id)i;
 	return SS_F_COUNT;
 }

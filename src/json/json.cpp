@@ -11,6 +11,9 @@
 
 #include <simdjson.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -240,6 +243,28 @@ SSJ_HOT bool is_digit(char c)
 	return (unsigned char)(c - '0') < 10;
 }
 
+// Past the digits that start at s (s < end). The text has SSJ_PADDING
+// readable bytes after its end, so a block may be read past `end`.
+SSJ_HOT const char *skip_digits(const char *s, const char *end)
+{
+#ifdef __SSE2__
+	const __m128i below = _mm_set1_epi8('0' - 1), above = _mm_set1_epi8('9' + 1);
+	for (;;) {
+		__m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s));
+		unsigned digit = (unsigned)_mm_movemask_epi8(
+			_mm_and_si128(_mm_cmpgt_epi8(v, below), _mm_cmplt_epi8(v, above)));
+		unsigned run = (unsigned)__builtin_ctz(~digit | 0x10000u);
+		s += run;
+		if (run < 16 || s >= end)
+			return s < end ? s : end;
+	}
+#else
+	while (s < end && is_digit(*s))
+		s++;
+	return s;
+#endif
+}
+
 // The JSON number grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
 SSJ_HOT bool json_number_syntax(std::string_view t)
 {
@@ -252,15 +277,13 @@ SSJ_HOT bool json_number_syntax(std::string_view t)
 	if (*s == '0')
 		s++;
 	else if (is_digit(*s))
-		while (++s < end && is_digit(*s))
-			;
+		s = skip_digits(s, end);
 	else
 		return false;
 	if (s < end && *s == '.') {
 		if (++s == end || !is_digit(*s))
 			return false;
-		while (++s < end && is_digit(*s))
-			;
+		s = skip_digits(s, end);
 	}
 	if (s < end && (*s == 'e' || *s == 'E')) {
 		if (++s < end && (*s == '+' || *s == '-'))
