@@ -126,9 +126,10 @@ enum ssj_status ssj_value_bool(struct ssj_value *v, bool *out);
 /* A finite double; SSJ_ERANGE for a number that overflows (1e400). */
 enum ssj_status ssj_value_double(struct ssj_value *v, double *out);
 /*
- * The double of a number's text as ssj_value_number_text() gave it (the
- * text of a document still alive): what ssj_value_double() gives for that
- * value, so a reader can take the text and convert only when it needs to.
+ * The double of a number's text as ssj_value_number_text() gave it (inside
+ * a document still alive, its padding after it): what ssj_value_double()
+ * gives for that value, so a reader can keep the text and convert only
+ * when it needs to.
  */
 enum ssj_status ssj_number_double(const char *text, size_t len, double *out);
 /* The number's text as written (e.g. "3.0", "-7", "1e400"), no white space. */
