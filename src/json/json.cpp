@@ -582,25 +582,26 @@ SSJ_HOT bool w_key_ok(parser_impl *p, uint32_t i, uint32_t n)
 // keys followed by colons, brackets that match, the root an object and
 // nothing after it. A number is judged by its syntax alone, as the
 // validating walk judges it. Fills wclose for every container. Written
-// as the loops of the grammar (one per container kind) so that the
+// as the grammar's loop with labels (not a state variable) so that the
 // branches follow the text's shape.
 static bool w_check(parser_impl *p, uint32_t n)
 {
 	uint32_t open[WHOLE_MAX_DEPTH];  // opening structural of each open container
 	size_t depth = 0;
+	bool in_object = true;           // the innermost open container is an object
 	uint32_t i = 0;
 	char c;
 
 	if (n == 0 || w_char(p, 0) != '{')
 		return false;
 	open[depth++] = i++;
-object_first:
 	if (i < n && w_char(p, i) == '}')
 		goto close_container;
 object_field:
 	if (!w_key_ok(p, i, n))
 		return false;
 	i += 2;
+value:
 	if (i >= n)
 		return false;
 	c = w_char(p, i);
@@ -609,57 +610,35 @@ object_field:
 	if (!w_scalar_ok(p, i))
 		return false;
 	i++;
-object_after:
+after_value:
 	if (i >= n)
 		return false;
 	c = w_char(p, i);
 	if (c == ',') {
 		i++;
-		goto object_field;
+		if (in_object)
+			goto object_field;
+		goto value;
 	}
-	if (c != '}')
+	if (c != (in_object ? '}' : ']'))
 		return false;
-	goto close_container;
-
-array_first:
-	if (i < n && w_char(p, i) == ']')
-		goto close_container;
-array_value:
-	if (i >= n)
-		return false;
-	c = w_char(p, i);
-	if (c == '{' || c == '[')
-		goto open_container;
-	if (!w_scalar_ok(p, i))
-		return false;
-	i++;
-array_after:
-	if (i >= n)
-		return false;
-	c = w_char(p, i);
-	if (c == ',') {
-		i++;
-		goto array_value;
-	}
-	if (c != ']')
-		return false;
-	goto close_container;
+close_container:
+	p->wclose[open[--depth]] = i++;
+	if (depth == 0)
+		return i == n;
+	in_object = w_char(p, open[depth - 1]) == '{';
+	goto after_value;
 
 open_container:
 	if (depth == WHOLE_MAX_DEPTH)
 		return false;
 	open[depth++] = i++;
-	if (c == '{')
-		goto object_first;
-	goto array_first;
-
-close_container:
-	p->wclose[open[--depth]] = i++;
-	if (depth == 0)
-		return i == n;
-	if (w_char(p, open[depth - 1]) == '{')
-		goto object_after;
-	goto array_after;
+	in_object = c == '{';
+	if (i < n && w_char(p, i) == (in_object ? '}' : ']'))
+		goto close_container;
+	if (in_object)
+		goto object_field;
+	goto value;
 }
 
 // Call fn for each field of the object at structural i.
