@@ -349,8 +349,8 @@ static int line_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 	return ls->failed || ls->nomem;
 }
 
-enum ssj_status ss_line_walk(struct ss_processor *p, const char *text, size_t len,
-			     bool meta_inline)
+static enum ssj_status walk(struct ss_processor *p, const char *text, size_t len,
+			    bool meta_inline, bool whole)
 {
 	struct line_scan *ls = &p->scan;
 	enum ssj_status s;
@@ -361,7 +361,20 @@ enum ssj_status ss_line_walk(struct ss_processor *p, const char *text, size_t le
 	ls->len = len;
 	ls->hit = SIZE_MAX;
 	ls->meta_inline = meta_inline;
-	s = ssj_parse(p->outer, text, len, line_field, ls);
+	s = whole ? ssj_validate_whole(p->outer, text, len, line_field, ls)
+		  : ssj_parse(p->outer, text, len, line_field, ls);
 	ls->parsed = s == SSJ_OK && !ls->failed;
 	return s;
+}
+
+enum ssj_status ss_line_walk(struct ss_processor *p, const char *text, size_t len,
+			     bool meta_inline)
+{
+	return walk(p, text, len, meta_inline, false);
+}
+
+enum ssj_status ss_line_walk_whole(struct ss_processor *p, const char *text, size_t len,
+				   bool meta_inline)
+{
+	return walk(p, text, len, meta_inline, true);
 }

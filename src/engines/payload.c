@@ -103,7 +103,8 @@ enum ss_int_error ss_parse_count(const char *s, size_t n, int64_t *out)
 static enum ss_field_id lookup(const char *key, size_t n)
 {
 	for (int i = 0; i < SS_F_COUNT; i++)
-		if (field_lens[i] == n && memcmp(field_names[i], key, n) == 0)
+		if (field_lens[i] == n && field_names[i][0] == key[0] &&
+		    memcmp(field_names[i], key, n) == 0)
 			return (enum ss_field_id)i;
 	return SS_F_COUNT;
 }
@@ -212,20 +213,14 @@ static int payload_field(void *ctx, const char *key, size_t keylen, struct ssj_v
 	f->ierr = SS_INT_OK;
 	f->text = NULL;
 	f->len = 0;
-	f->d_ok = false;
 	f->present = true;
 	f->type = ssj_value_type(v);
 	w.f = f;
 	w.nomem = false;
 	switch (f->type) {
 	case SSJ_NUMBER:
+		/* its double is read from the text when an adapter asks */
 		s = ssj_value_number_text(v, &f->text, &f->len);
-		if (s == SSJ_OK) {
-			double d;
-
-			f->d_ok = ssj_value_double(v, &d) == SSJ_OK;
-			f->d = f->d_ok ? d : 0.0;
-		}
 		break;
 	case SSJ_STRING: {
 		const char *t;
@@ -423,15 +418,16 @@ bool ss_read_double(struct ss_reader *rd, enum ss_field_id id, bool required, bo
 		    double *out)
 {
 	const struct ss_field *f = given_field(rd, id, SSJ_NUMBER, required, has);
+	double d;
 
 	if (!f)
 		return false;
-	if (!f->d_ok) {
+	if (ssj_number_double(f->text, f->len, &d) != SSJ_OK) {
 		ss_reader_fail(rd, "%s is not finite (%.*s)", field_names[id], shown(f->len),
 			       f->text);
 		return false;
 	}
-	*out = f->d;
+	*out = d;
 	return true;
 }
 

@@ -69,8 +69,6 @@ struct ss_field {
 	enum ssj_type type;
 	const char *text;       /* number: its text; string: unescaped (copied) */
 	size_t len;
-	double d;               /* number: as a double */
-	bool d_ok;              /* the double is finite */
 	/* arrays and (for the records line) histogram objects: */
 	struct ss_vec_i64 ints;
 	enum ss_int_error ierr;

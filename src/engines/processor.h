@@ -100,6 +100,8 @@ struct ss_processor {
 	/* one response element: the raw spans of its data packets */
 	struct span *parts;
 	size_t nparts, parts_cap;
+	/* the kind of the last line: a records line after one is checked whole first */
+	enum ss_kind last_kind;
 };
 
 /*
@@ -112,5 +114,12 @@ struct ss_processor {
  */
 enum ssj_status ss_line_walk(struct ss_processor *p, const char *text, size_t len,
 			     bool meta_inline);
+/*
+ * The same walk over a line that is checked whole by ssj_validate_whole()
+ * first. SSJ_OK: the line is valid to the letter and was walked; any other
+ * status: nothing was walked, and ss_line_walk() decides.
+ */
+enum ssj_status ss_line_walk_whole(struct ss_processor *p, const char *text, size_t len,
+				   bool meta_inline);
 
 #endif

@@ -600,7 +600,7 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 	enum ssj_status s;
 	enum ss_kind kind;
 	struct ss_meta_scan meta = {false, -1, -1};
-	bool validated, line_valid = false;
+	bool validated, whole = false, line_valid = false;
 	struct line_parts parts = {p, {false, -1, -1}, SSJ_EINTERNAL};
 
 	/*
@@ -615,7 +615,28 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 	 */
 	ls->parsed = false;
 	validated = len > 11 && memcmp(text, "{\"source\":{", 11) == 0;
-	if (validated) {
+	/*
+	 * A records line is read or copied almost whole (metadata, metrics,
+	 * its record), a body is walked twice, and specscan's own lines are
+	 * copied whole: such a line (for records and bodies: a line after
+	 * one) is first checked whole by the whole-text path, one pass
+	 * instead of the walks, the validating walk and the read. A line that
+	 * does not pass goes the usual way below, which decides; one that
+	 * does is read with the same callbacks, so every outcome is the same.
+	 * (Raw lines stay on the usual way: most of their text is skipped.)
+	 */
+	if (len <= SSJ_WHOLE_MAX &&
+	    (validated ||
+	     ((p->last_kind == SS_KIND_RECORDS || p->last_kind == SS_KIND_BODY) &&
+	      (p->opts.force_kind == SS_KIND_UNKNOWN || p->opts.force_kind == p->last_kind)))) {
+		s = ss_line_walk_whole(p, text, len, validated);
+		if (ls->nomem || p->cap.nomem || s == SSJ_ENOMEM)
+			return false;
+		whole = s == SSJ_OK && !ls->failed;
+		if (!whole)
+			ss_capture_reset(&p->cap);
+	}
+	if (validated && !whole) {
 		s = ssj_validate(p->outer, text, len);
 		if (s != SSJ_OK) {
 			if (s == SSJ_ENOMEM)
@@ -624,14 +645,16 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 			return true;
 		}
 	}
-	s = ss_line_walk(p, text, len, validated);
-	if (ls->nomem || p->cap.nomem || s == SSJ_ENOMEM)
-		return false;
-	if (ls->failed && s == SSJ_STOPPED)
-		s = SSJ_ESYNTAX;
-	if (s != SSJ_OK) {
-		set(o, SS_ST_UNPARSABLE, ssj_strerror(s));
-		return true;
+	if (!whole) {
+		s = ss_line_walk(p, text, len, validated);
+		if (ls->nomem || p->cap.nomem || s == SSJ_ENOMEM)
+			return false;
+		if (ls->failed && s == SSJ_STOPPED)
+			s = SSJ_ESYNTAX;
+		if (s != SSJ_OK) {
+			set(o, SS_ST_UNPARSABLE, ssj_strerror(s));
+			return true;
+		}
 	}
 	if (detect(p) == SS_KIND_ENRICHED)
 		return enriched_line(p, o, text, len);
@@ -809,5 +832,8 @@ bool ss_process(struct ss_processor *p, const struct ss_request_text *req,
 		set(o, SS_ST_UNPARSABLE, "empty record");
 		return true;
 	}
-	return process_line(p, req->parts[0], req->lens[0], o) && find_model(p, o, false);
+	if (!process_line(p, req->parts[0], req->lens[0], o))
+		return false;
+	p->last_kind = o->kind;
+	return find_model(p, o, false);
 }

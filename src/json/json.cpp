@@ -11,14 +11,19 @@
 
 #include <simdjson.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <locale.h>
 #include <new>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 using namespace simdjson;
 
@@ -30,9 +35,30 @@ namespace {
 struct parser_impl {
 	ondemand::parser parser;
 	ondemand::document doc;
+	// The whole-text path (ssj_validate_whole): simdjson's stage 1 indexes
+	// the text (the offset of every bracket, colon, comma and value start),
+	// w_check() checks the grammar over that index, and the visit steps
+	// over it. `wtext` is the text of the last such call while it is the
+	// parser's current document, else null; `wix` its index, `wclose` the
+	// closing structural of each container (by its opening one). Unescaped
+	// strings go to blocks that stay put until the next document (a block
+	// never moves, so earlier strings stay valid, as in On-Demand's string
+	// buffer).
+	std::unique_ptr<internal::dom_parser_implementation> wimpl;
+	size_t wcap = 0;
+	std::unique_ptr<uint32_t[]> wclose;
+	const char *wtext = nullptr;
+	const uint32_t *wix = nullptr;
+	bool wescapes = false;       // the text has a backslash somewhere
+	std::vector<std::unique_ptr<uint8_t[]>> sblocks;
+	size_t sblock_cap = 0, sblock_used = 0;
 };
+// A value is On-Demand's, or (ixp set) the value starting at structural
+// `i` of ixp's whole-text document.
 struct value_impl {
 	ondemand::value v;
+	parser_impl *ixp = nullptr;
+	uint32_t i = 0;
 };
 } // namespace
 
@@ -73,7 +99,10 @@ static enum ssj_status map_error(error_code e)
 	}
 }
 
-static std::string_view trim_right(std::string_view s)
+// Small helpers of the hot paths, inlined wherever they are used.
+#define SSJ_HOT static inline __attribute__((always_inline))
+
+SSJ_HOT std::string_view trim_right(std::string_view s)
 {
 	while (!s.empty() && (s.back() == ' ' || s.back() == '\t' ||
 			      s.back() == '\n' || s.back() == '\r'))
@@ -135,6 +164,7 @@ static constexpr size_t KEEP_CAPACITY = (size_t)1 << 20;
 static enum ssj_status start(struct ssj_parser *p, const char *text, size_t len)
 {
 	ondemand::parser &ps = P(p)->parser;
+	P(p)->wtext = nullptr;
 	if (ps.capacity() > KEEP_CAPACITY && len <= KEEP_CAPACITY) {
 		error_code e = ps.allocate(KEEP_CAPACITY, ps.max_depth());
 		if (e)
@@ -208,36 +238,62 @@ static error_code token_of(ondemand::document &d, std::string_view &tok)
 	return d.raw_json_token().get(tok);
 }
 
-// The JSON number grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
-static bool json_number_syntax(std::string_view t)
+SSJ_HOT bool is_digit(char c)
 {
-	size_t i = 0, n = t.size();
-	auto digits = [&](void) {
-		size_t s = i;
-		while (i < n && t[i] >= '0' && t[i] <= '9')
-			i++;
-		return i > s;
-	};
+	return (unsigned char)(c - '0') < 10;
+}
 
-	if (i < n && t[i] == '-')
-		i++;
-	if (i < n && t[i] == '0')
-		i++;
-	else if (!digits())
+// Past the digits that start at s (s < end). The text has SSJ_PADDING
+// readable bytes after its end, so a block may be read past `end`.
+SSJ_HOT const char *skip_digits(const char *s, const char *end)
+{
+#ifdef __SSE2__
+	const __m128i below = _mm_set1_epi8('0' - 1), above = _mm_set1_epi8('9' + 1);
+	for (;;) {
+		__m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s));
+		unsigned digit = (unsigned)_mm_movemask_epi8(
+			_mm_and_si128(_mm_cmpgt_epi8(v, below), _mm_cmplt_epi8(v, above)));
+		unsigned run = (unsigned)__builtin_ctz(~digit | 0x10000u);
+		s += run;
+		if (run < 16 || s >= end)
+			return s < end ? s : end;
+	}
+#else
+	while (s < end && is_digit(*s))
+		s++;
+	return s;
+#endif
+}
+
+// The JSON number grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+SSJ_HOT bool json_number_syntax(std::string_view t)
+{
+	const char *s = t.data(), *end = s + t.size();
+
+	if (s < end && *s == '-')
+		s++;
+	if (s == end)
 		return false;
-	if (i < n && t[i] == '.') {
-		i++;
-		if (!digits())
+	if (*s == '0')
+		s++;
+	else if (is_digit(*s))
+		s = skip_digits(s, end);
+	else
+		return false;
+	if (s < end && *s == '.') {
+		if (++s == end || !is_digit(*s))
 			return false;
+		s = skip_digits(s, end);
 	}
-	if (i < n && (t[i] == 'e' || t[i] == 'E')) {
-		i++;
-		if (i < n && (t[i] == '+' || t[i] == '-'))
-			i++;
-		if (!digits())
+	if (s < end && (*s == 'e' || *s == 'E')) {
+		if (++s < end && (*s == '+' || *s == '-'))
+			s++;
+		if (s == end || !is_digit(*s))
 			return false;
+		while (++s < end && is_digit(*s))
+			;
 	}
-	return i == n;
+	return s == end;
 }
 
 // Deepest nesting a full walk accepts (simdjson's own default). The walk
@@ -343,9 +399,13 @@ static enum ssj_status v_validate(struct ssj_parser *p, const char *text,
 	});
 }
 
+static enum ssj_status w_visit_root(parser_impl *p, ssj_field_fn fn, void *ctx);
+
 static enum ssj_status v_parse_again(struct ssj_parser *p, ssj_field_fn fn, void *ctx)
 {
 	return guard_status([&] {
+		if (P(p)->wtext)
+			return w_visit_root(P(p), fn, ctx);
 		P(p)->doc.rewind();
 		return visit_root(p, fn, ctx);
 	});
@@ -356,6 +416,8 @@ static enum ssj_status v_parse_again(struct ssj_parser *p, ssj_field_fn fn, void
 static enum ssj_status v_validate_again(struct ssj_parser *p)
 {
 	return guard_status([&] {
+		if (P(p)->wtext)
+			return SSJ_OK;  // checked whole by the full parse
 		P(p)->doc.rewind();
 		return validate_doc(p);
 	});
@@ -378,9 +440,299 @@ static enum ssj_status v_validate_parse(struct ssj_parser *p, const char *text,
 	});
 }
 
+// ---- the whole-text path (ssj_validate_whole) ----
+//
+// A full DOM parse checks the text to the letter in one pass; the visit
+// then steps over the structural index that parse left behind (the
+// offsets of every bracket, colon, comma and value start, strings never
+// split), reading scalars from the text as On-Demand does. The index is
+// simdjson's own (dom::parser's implementation, public but marked private
+// in simdjson 3.0.1): the text is valid, so brackets balance and every
+// scalar is followed by a structural.
+
+// Nesting this path takes: deeper texts go the usual way (which decides at
+// WALK_MAX_DEPTH), so the two never disagree near the limit.
+static constexpr size_t WHOLE_MAX_DEPTH = 256;
+// Unescaped strings: a block of this size is kept between documents.
+static constexpr size_t WHOLE_STRING_BLOCK = 4096;
+
+SSJ_HOT char w_char(const parser_impl *p, uint32_t i)
+{
+	return p->wtext[p->wix[i]];
+}
+
+// The structural just past the value that starts at structural i.
+static uint32_t w_skip(parser_impl *p, uint32_t i)
+{
+	char c = w_char(p, i);
+	if (c != '{' && c != '[')
+		return i + 1;
+	return p->wclose[i] + 1;
+}
+
+SSJ_HOT enum ssj_type w_type(const parser_impl *p, uint32_t i)
+{
+	switch (w_char(p, i)) {
+	case '{': return SSJ_OBJECT;
+	case '[': return SSJ_ARRAY;
+	case '"': return SSJ_STRING;
+	case 't': case 'f': return SSJ_BOOL;
+	case 'n': return SSJ_NULL;
+	default: return SSJ_NUMBER;
+	}
+}
+
+// A scalar's text (or a key's, quotes included): up to the next
+// structural, white space trimmed. Inside the root object there always is
+// a next one.
+SSJ_HOT std::string_view w_token(const parser_impl *p, uint32_t i)
+{
+	return trim_right(std::string_view(p->wtext + p->wix[i], p->wix[i + 1] - p->wix[i]));
+}
+
+// A value's whole text, as span_of() gives it.
+static std::string_view w_span(parser_impl *p, uint32_t i)
+{
+	char c = w_char(p, i);
+	if (c != '{' && c != '[')
+		return w_token(p, i);
+	uint32_t close = w_skip(p, i) - 1;
+	return std::string_view(p->wtext + p->wix[i], p->wix[close] + 1 - p->wix[i]);
+}
+
+// Forget the unescaped strings of the last visit (as a rewind does).
+static void w_strings_reset(parser_impl *p)
+{
+	if (p->sblocks.size() > 1 || p->sblock_cap > WHOLE_STRING_BLOCK) {
+		p->sblocks.clear();
+		p->sblock_cap = 0;
+	}
+	p->sblock_used = 0;
+}
+
+// The unescaped text of the string (or key) at structural i: the text
+// itself when it has no escape, else decoded by simdjson's own routine.
+static enum ssj_status w_string(parser_impl *p, uint32_t i, std::string_view &out)
+{
+	std::string_view tok = w_token(p, i);
+	const char *body = tok.data() + 1;
+	size_t n = tok.size() - 2;
+
+	if (!p->wescapes || !memchr(body, '\\', n)) {
+		out = std::string_view(body, n);
+		return SSJ_OK;
+	}
+	size_t need = n + SIMDJSON_PADDING;
+	if (p->sblocks.empty() || p->sblock_cap - p->sblock_used < need) {
+		size_t cap = need < WHOLE_STRING_BLOCK ? WHOLE_STRING_BLOCK : need;
+		p->sblocks.emplace_back(new uint8_t[cap]);
+		p->sblock_cap = cap;
+		p->sblock_used = 0;
+	}
+	uint8_t *dst = p->sblocks.back().get() + p->sblock_used;
+	uint8_t *end = p->wimpl->parse_string(
+		reinterpret_cast<const uint8_t *>(body), dst);
+	if (!end)
+		return SSJ_ESYNTAX;
+	p->sblock_used += (size_t)(end - dst);
+	out = std::string_view(reinterpret_cast<const char *>(dst), (size_t)(end - dst));
+	return SSJ_OK;
+}
+
+// A scalar of the grammar, whole: a string whose escapes simdjson decodes,
+// a literal, or a number of the JSON syntax (its range does not matter).
+SSJ_HOT bool w_scalar_ok(parser_impl *p, uint32_t i)
+{
+	std::string_view tok = w_token(p, i);
+
+	switch (tok[0]) {
+	case '"': {
+		if (tok.size() < 2 || tok.back() != '"')
+			return false;
+		const char *body = tok.data() + 1;
+		size_t n = tok.size() - 2;
+		if (!p->wescapes || !memchr(body, '\\', n))
+			return true;
+		std::string_view out;
+		enum ssj_status s = w_string(p, i, out);
+		p->sblock_used -= out.size();  // only checked: the room is free again
+		return s == SSJ_OK;
+	}
+	case 't': return tok == "true";
+	case 'f': return tok == "false";
+	case 'n': return tok == "null";
+	default: return json_number_syntax(tok);
+	}
+}
+
+// A key at structural i, its colon after it (a compact text has its
+// closing quote right before the colon).
+SSJ_HOT bool w_key_ok(parser_impl *p, uint32_t i, uint32_t n)
+{
+	if (i + 1 >= n || w_char(p, i) != '"' || w_char(p, i + 1) != ':')
+		return false;
+	if (!p->wescapes && p->wtext[p->wix[i + 1] - 1] == '"' && p->wix[i + 1] - p->wix[i] >= 2)
+		return true;
+	return w_scalar_ok(p, i);
+}
+
+// The JSON grammar over the structural index that stage 1 left (stage 1
+// has checked the UTF-8, closed every string and refused control
+// characters in them): a value wherever one must stand, each scalar whole,
+// keys followed by colons, brackets that match, the root an object and
+// nothing after it. A number is judged by its syntax alone, as the
+// validating walk judges it. Fills wclose for every container. Written
+// as the grammar's loop with labels (not a state variable) so that the
+// branches follow the text's shape.
+static bool w_check(parser_impl *p, uint32_t n)
+{
+	uint32_t open[WHOLE_MAX_DEPTH];  // opening structural of each open container
+	size_t depth = 0;
+	bool in_object = true;           // the innermost open container is an object
+	uint32_t i = 0;
+	char c;
+
+	if (n == 0 || w_char(p, 0) != '{')
+		return false;
+	open[depth++] = i++;
+	if (i < n && w_char(p, i) == '}')
+		goto close_container;
+object_field:
+	if (!w_key_ok(p, i, n))
+		return false;
+	i += 2;
+value:
+	if (i >= n)
+		return false;
+	c = w_char(p, i);
+	if (c == '{' || c == '[')
+		goto open_container;
+	if (!w_scalar_ok(p, i))
+		return false;
+	i++;
+after_value:
+	if (i >= n)
+		return false;
+	c = w_char(p, i);
+	if (c == ',') {
+		i++;
+		if (in_object)
+			goto object_field;
+		goto value;
+	}
+	if (c != (in_object ? '}' : ']'))
+		return false;
+close_container:
+	p->wclose[open[--depth]] = i++;
+	if (depth == 0)
+		return i == n;
+	in_object = w_char(p, open[depth - 1]) == '{';
+	goto after_value;
+
+open_container:
+	if (depth == WHOLE_MAX_DEPTH)
+		return false;
+	open[depth++] = i++;
+	in_object = c == '{';
+	if (i < n && w_char(p, i) == (in_object ? '}' : ']'))
+		goto close_container;
+	if (in_object)
+		goto object_field;
+	goto value;
+}
+
+// Call fn for each field of the object at structural i.
+static enum ssj_status w_object(parser_impl *p, uint32_t i, ssj_field_fn fn, void *ctx)
+{
+	uint32_t j = i + 1;
+
+	if (w_char(p, j) == '}')
+		return SSJ_OK;
+	for (;;) {
+		std::string_view key;
+		enum ssj_status s = w_string(p, j, key);
+		if (s != SSJ_OK)
+			return s;
+		value_impl val;
+		val.ixp = p;
+		val.i = j + 2;
+		if (fn && fn(ctx, key.data(), key.size(), C(&val)))
+			return SSJ_STOPPED;
+		j = w_skip(p, j + 2);
+		if (w_char(p, j) != ',')
+			return SSJ_OK;
+		j++;
+	}
+}
+
+// Call each(index, element's first structural) for the array at i.
+template <typename F> static enum ssj_status w_array(parser_impl *p, uint32_t i, F &&each)
+{
+	uint32_t j = i + 1;
+
+	if (w_char(p, j) == ']')
+		return SSJ_OK;
+	for (size_t k = 0;; k++) {
+		enum ssj_status s = each(k, j);
+		if (s != SSJ_OK)
+			return s;
+		j = w_skip(p, j);
+		if (w_char(p, j) != ',')
+			return SSJ_OK;
+		j++;
+	}
+}
+
+static enum ssj_status w_visit_root(parser_impl *p, ssj_field_fn fn, void *ctx)
+{
+	w_strings_reset(p);
+	if (w_char(p, 0) != '{')
+		return SSJ_ENOTOBJECT;
+	return w_object(p, 0, fn, ctx);
+}
+
+static enum ssj_status v_validate_whole(struct ssj_parser *p, const char *text, size_t len,
+					ssj_field_fn fn, void *ctx)
+{
+	return guard_status([&] {
+		parser_impl *pi = P(p);
+		error_code e;
+
+		pi->wtext = nullptr;
+		if (len > SSJ_WHOLE_MAX)
+			return SSJ_ECAPACITY;
+		if (!pi->wimpl || pi->wcap < len) {
+			size_t cap = len < 4096 ? 4096 : len;
+			if (!pi->wimpl)
+				e = get_active_implementation()->create_dom_parser_implementation(
+					cap, WHOLE_MAX_DEPTH, pi->wimpl);
+			else
+				e = pi->wimpl->set_capacity(cap);
+			if (e)
+				return map_error(e);
+			// one entry per structural, at most one per byte
+			pi->wclose.reset(new uint32_t[cap + 1]);
+			pi->wcap = cap;
+		}
+		if ((e = pi->wimpl->stage1(reinterpret_cast<const uint8_t *>(text), len,
+					   stage1_mode::regular)))
+			return map_error(e);
+		pi->wtext = text;
+		pi->wix = pi->wimpl->structural_indexes.get();
+		pi->wescapes = memchr(text, '\\', len) != nullptr;
+		if (!w_check(pi, pi->wimpl->n_structural_indexes)) {
+			pi->wtext = nullptr;
+			return SSJ_ESYNTAX;
+		}
+		return w_visit_root(pi, fn, ctx);
+	});
+}
+
 static enum ssj_type v_value_type(struct ssj_value *v)
 {
 	return guard(SSJ_INVALID, [v] {
+		if (V(v)->ixp)
+			return w_type(V(v)->ixp, V(v)->i);
 		ondemand::json_type t;
 		if (V(v)->v.type().get(t))
 			return SSJ_INVALID;
@@ -399,6 +751,8 @@ static enum ssj_type v_value_type(struct ssj_value *v)
 static bool v_value_is_null(struct ssj_value *v)
 {
 	return guard(false, [v] {
+		if (V(v)->ixp)
+			return w_char(V(v)->ixp, V(v)->i) == 'n';
 		bool n = false;
 		if (V(v)->v.is_null().get(n))
 			return false;
@@ -408,7 +762,16 @@ static bool v_value_is_null(struct ssj_value *v)
 
 static enum ssj_status v_value_bool(struct ssj_value *v, bool *out)
 {
-	return guard_status([&] { return map_error(V(v)->v.get_bool().get(*out)); });
+	return guard_status([&] {
+		if (V(v)->ixp) {
+			char c = w_char(V(v)->ixp, V(v)->i);
+			if (c != 't' && c != 'f')
+				return SSJ_ETYPE;
+			*out = c == 't';
+			return SSJ_OK;
+		}
+		return map_error(V(v)->v.get_bool().get(*out));
+	});
 }
 
 // Significant digits of a JSON number's mantissa (leading zeros, of the
@@ -461,32 +824,83 @@ static enum ssj_status long_double(std::string_view tok, double *out)
 	return SSJ_OK;
 }
 
+// The double of the number token `tok`, given simdjson's reading of it
+// (error `e`, value *out).
+static enum ssj_status finish_double(error_code e, std::string_view tok, double *out)
+{
+	if (e == NUMBER_ERROR || e == NUMBER_OUT_OF_RANGE) {
+		if (json_number_syntax(tok) && significant_digits(tok) > 19)
+			return long_double(tok, out);
+		return SSJ_ERANGE;
+	}
+	if (e)
+		return map_error(e);
+	if (significant_digits(tok) > 19) {
+		enum ssj_status s = long_double(tok, out);
+		if (s != SSJ_OK)
+			return s;
+	}
+	// An integer literal converts exactly (SPEC 1.2): `-0` is 0.0.
+	if (*out == 0.0 && tok.find_first_of(".eE") == std::string_view::npos)
+		*out = 0.0;
+	return SSJ_OK;
+}
+
+// The text is copied out with a space after it: simdjson reads a number
+// up to a byte that cannot continue it, which must be white space or a
+// structural character.
+static enum ssj_status v_number_double(const char *text, size_t len, double *out)
+{
+	return guard_status([&] {
+		// (spaces also fill the 8-byte reads of its digit loop)
+		char local[64 + 16];
+		std::string copy;
+		const char *src = local;
+		if (len <= 64) {
+			memcpy(local, text, len);
+			memset(local + len, ' ', 16);
+		} else {
+			copy.assign(text, len);
+			copy.append(16, ' ');
+			src = copy.c_str();
+		}
+		error_code e = builtin::numberparsing::parse_double(
+			reinterpret_cast<const uint8_t *>(src)).get(*out);
+		return finish_double(e, std::string_view(text, len), out);
+	});
+}
+
 static enum ssj_status v_value_double(struct ssj_value *v, double *out)
 {
 	return guard_status([&] {
+		if (V(v)->ixp) {
+			parser_impl *pi = V(v)->ixp;
+			if (w_type(pi, V(v)->i) != SSJ_NUMBER)
+				return SSJ_ETYPE;
+			const uint8_t *src = reinterpret_cast<const uint8_t *>(pi->wtext) + pi->wix[V(v)->i];
+			error_code e = builtin::numberparsing::parse_double(src).get(*out);
+			return finish_double(e, w_token(pi, V(v)->i), out);
+		}
 		error_code e = V(v)->v.get_double().get(*out);
 		if (e == NUMBER_ERROR || e == NUMBER_OUT_OF_RANGE) {
+			// only a number gets here with its text read again
 			ondemand::json_type t;
-			if (!V(v)->v.type().get(t) && t == ondemand::json_type::number) {
-				std::string_view tok = trim_right(V(v)->v.raw_json_token());
-				if (json_number_syntax(tok) && significant_digits(tok) > 19)
-					return long_double(tok, out);
-				return SSJ_ERANGE;
-			}
-		}
-		if (e)
+			if (V(v)->v.type().get(t) || t != ondemand::json_type::number)
+				return map_error(e);
+		} else if (e) {
 			return map_error(e);
-		std::string_view tok = trim_right(V(v)->v.raw_json_token());
-		if (significant_digits(tok) > 19) {
-			enum ssj_status s = long_double(tok, out);
-			if (s != SSJ_OK)
-				return s;
 		}
-		// An integer literal converts exactly (SPEC 1.2): `-0` is 0.0.
-		if (*out == 0.0 && tok.find_first_of(".eE") == std::string_view::npos)
-			*out = 0.0;
-		return SSJ_OK;
+		return finish_double(e, trim_right(V(v)->v.raw_json_token()), out);
 	});
+}
+
+// The same for a value of the whole-text path.
+static enum ssj_status w_scalar(value_impl *v, enum ssj_type want, std::string_view &tok)
+{
+	if (w_type(v->ixp, v->i) != want)
+		return SSJ_ETYPE;
+	tok = w_token(v->ixp, v->i);
+	return SSJ_OK;
 }
 
 // The trimmed token of a scalar value that must be of type `want`.
@@ -508,7 +922,8 @@ static enum ssj_status v_value_number_text(struct ssj_value *v,
 {
 	return guard_status([&] {
 		std::string_view tok;
-		enum ssj_status s = scalar_token(V(v)->v, ondemand::json_type::number, tok);
+		enum ssj_status s = V(v)->ixp ? w_scalar(V(v), SSJ_NUMBER, tok)
+			: scalar_token(V(v)->v, ondemand::json_type::number, tok);
 		if (s != SSJ_OK)
 			return s;
 		*p = tok.data();
@@ -522,9 +937,17 @@ static enum ssj_status v_value_string(struct ssj_value *v, const char **p,
 {
 	return guard_status([&] {
 		std::string_view s;
-		error_code e = V(v)->v.get_string().get(s);
-		if (e)
-			return map_error(e);
+		if (V(v)->ixp) {
+			if (w_type(V(v)->ixp, V(v)->i) != SSJ_STRING)
+				return SSJ_ETYPE;
+			enum ssj_status st = w_string(V(v)->ixp, V(v)->i, s);
+			if (st != SSJ_OK)
+				return st;
+		} else {
+			error_code e = V(v)->v.get_string().get(s);
+			if (e)
+				return map_error(e);
+		}
 		*p = s.data();
 		*n = s.size();
 		return SSJ_OK;
@@ -536,7 +959,8 @@ static enum ssj_status v_value_raw_string(struct ssj_value *v,
 {
 	return guard_status([&] {
 		std::string_view tok;
-		enum ssj_status s = scalar_token(V(v)->v, ondemand::json_type::string, tok);
+		enum ssj_status s = V(v)->ixp ? w_scalar(V(v), SSJ_STRING, tok)
+			: scalar_token(V(v)->v, ondemand::json_type::string, tok);
 		if (s != SSJ_OK)
 			return s;
 		if (tok.size() < 2 || tok.front() != '"' || tok.back() != '"')
@@ -590,9 +1014,13 @@ static enum ssj_status v_value_raw_json(struct ssj_value *v, const char **p,
 	return guard_status([&] {
 		std::string_view s;
 		enum ssj_type t;
-		error_code e = span_of(V(v)->v, s, &t);
-		if (e)
-			return map_error(e);
+		if (V(v)->ixp) {
+			s = w_span(V(v)->ixp, V(v)->i);
+		} else {
+			error_code e = span_of(V(v)->v, s, &t);
+			if (e)
+				return map_error(e);
+		}
 		*p = s.data();
 		*n = s.size();
 		return SSJ_OK;
@@ -603,6 +1031,11 @@ static enum ssj_status v_object_foreach(struct ssj_value *v, ssj_field_fn fn,
 					      void *ctx)
 {
 	return guard_status([&] {
+		if (V(v)->ixp) {
+			if (w_type(V(v)->ixp, V(v)->i) != SSJ_OBJECT)
+				return SSJ_ETYPE;
+			return w_object(V(v)->ixp, V(v)->i, fn, ctx);
+		}
 		ondemand::object obj;
 		error_code e = V(v)->v.get_object().get(obj);
 		if (e)
@@ -636,6 +1069,17 @@ static enum ssj_status v_array_foreach(struct ssj_value *v, ssj_elem_fn fn,
 					     void *ctx)
 {
 	return guard_status([&] {
+		if (V(v)->ixp) {
+			parser_impl *pi = V(v)->ixp;
+			if (w_type(pi, V(v)->i) != SSJ_ARRAY)
+				return SSJ_ETYPE;
+			return w_array(pi, V(v)->i, [&](size_t i, uint32_t j) {
+				value_impl ev;
+				ev.ixp = pi;
+				ev.i = j;
+				return fn && fn(ctx, i, C(&ev)) ? SSJ_STOPPED : SSJ_OK;
+			});
+		}
 		return visit_array(V(v)->v, [&](size_t i, value_impl &ev) {
 			return fn && fn(ctx, i, C(&ev)) ? SSJ_STOPPED : SSJ_OK;
 		});
@@ -646,6 +1090,16 @@ static enum ssj_status v_array_foreach_span(struct ssj_value *v, ssj_span_fn fn,
 					    void *ctx)
 {
 	return guard_status([&] {
+		if (V(v)->ixp) {
+			parser_impl *pi = V(v)->ixp;
+			if (w_type(pi, V(v)->i) != SSJ_ARRAY)
+				return SSJ_ETYPE;
+			return w_array(pi, V(v)->i, [&](size_t i, uint32_t j) {
+				std::string_view s = w_span(pi, j);
+				return fn && fn(ctx, i, w_type(pi, j), s.data(), s.size()) ? SSJ_STOPPED
+											    : SSJ_OK;
+			});
+		}
 		return visit_array(V(v)->v, [&](size_t i, value_impl &ev) {
 			std::string_view s;
 			enum ssj_type t;
@@ -660,6 +1114,15 @@ static enum ssj_status v_array_foreach_span(struct ssj_value *v, ssj_span_fn fn,
 static enum ssj_status v_value_is_empty(struct ssj_value *v, bool *empty)
 {
 	return guard_status([&] {
+		if (V(v)->ixp) {
+			char c = w_char(V(v)->ixp, V(v)->i), next;
+			*empty = true;
+			if (c != '[' && c != '{')
+				return SSJ_ETYPE;
+			next = w_char(V(v)->ixp, V(v)->i + 1);
+			*empty = next == ']' || next == '}';
+			return SSJ_OK;
+		}
 		ondemand::json_type t;
 		error_code e = V(v)->v.type().get(t);
 		if (e)
@@ -723,8 +1186,9 @@ static const char *v_implementation(void)
 
 extern "C" const struct ssj_ops SSJ_OPS_NAME = {
 	v_parser_new, v_parser_free, v_parse, v_validate, v_validate_parse, v_parse_again, v_validate_again,
+	v_validate_whole,
 	v_value_type,
-	v_value_is_null, v_value_bool, v_value_double, v_value_number_text,
+	v_value_is_null, v_value_bool, v_value_double, v_number_double, v_value_number_text,
 	v_value_string, v_value_raw_string, v_value_raw_json, v_object_foreach,
 	v_array_foreach, v_value_is_empty, v_array_foreach_span, v_strerror, v_version,
 	v_implementation,

@@ -104,11 +104,34 @@ enum ssj_status ssj_parse_again(struct ssj_parser *p, ssj_field_fn fn, void *ctx
  */
 enum ssj_status ssj_validate_again(struct ssj_parser *p);
 
+/*
+ * The whole-text path: ssj_validate_parse() of a text of at most
+ * SSJ_WHOLE_MAX bytes that is read or copied almost entirely anyway (an
+ * AIPerf records line). The text is checked by a full parse (one pass that
+ * decodes every value, faster than the validating walk), and the visit
+ * then steps over that parse's index. SSJ_OK: the text is valid to the
+ * letter and `fn` saw its fields, with the same values ssj_parse() gives;
+ * ssj_validate_again() is then SSJ_OK and ssj_parse_again() visits again.
+ * Any other status (also for a valid text this path does not take: too
+ * long, nested deeper than it allows, a number it cannot convert) says
+ * nothing about the text: the caller takes the usual way, which decides.
+ */
+#define SSJ_WHOLE_MAX ((size_t)256 << 10)
+enum ssj_status ssj_validate_whole(struct ssj_parser *p, const char *text, size_t len,
+				   ssj_field_fn fn, void *ctx);
+
 enum ssj_type ssj_value_type(struct ssj_value *v);
 bool ssj_value_is_null(struct ssj_value *v);
 enum ssj_status ssj_value_bool(struct ssj_value *v, bool *out);
 /* A finite double; SSJ_ERANGE for a number that overflows (1e400). */
 enum ssj_status ssj_value_double(struct ssj_value *v, double *out);
+/*
+ * The double of a number's text as ssj_value_number_text() gave it (inside
+ * a document still alive, its padding after it): what ssj_value_double()
+ * gives for that value, so a reader can keep the text and convert only
+ * when it needs to.
+ */
+enum ssj_status ssj_number_double(const char *text, size_t len, double *out);
 /* The number's text as written (e.g. "3.0", "-7", "1e400"), no white space. */
 enum ssj_status ssj_value_number_text(struct ssj_value *v, const char **p, size_t *n);
 /* Unescaped string; valid until the parser's next parse. */

@@ -62,6 +62,12 @@ enum ssj_status ssj_validate_again(struct ssj_parser *p)
 	return ops()->validate_again(p);
 }
 
+enum ssj_status ssj_validate_whole(struct ssj_parser *p, const char *text, size_t len,
+				   ssj_field_fn fn, void *ctx)
+{
+	return ops()->validate_whole(p, text, len, fn, ctx);
+}
+
 enum ssj_type ssj_value_type(struct ssj_value *v) { return ops()->value_type(v); }
 bool ssj_value_is_null(struct ssj_value *v) { return ops()->value_is_null(v); }
 
@@ -73,6 +79,11 @@ enum ssj_status ssj_value_bool(struct ssj_value *v, bool *out)
 enum ssj_status ssj_value_double(struct ssj_value *v, double *out)
 {
 	return ops()->value_double(v, out);
+}
+
+enum ssj_status ssj_number_double(const char *text, size_t len, double *out)
+{
+	return ops()->number_double(text, len, out);
 }
 
 enum ssj_status ssj_value_number_text(struct ssj_value *v, const char **p, size_t *n)

@@ -22,10 +22,13 @@ struct ssj_ops {
 					  ssj_field_fn fn, void *ctx);
 	enum ssj_status (*parse_again)(struct ssj_parser *p, ssj_field_fn fn, void *ctx);
 	enum ssj_status (*validate_again)(struct ssj_parser *p);
+	enum ssj_status (*validate_whole)(struct ssj_parser *p, const char *text, size_t len,
+					  ssj_field_fn fn, void *ctx);
 	enum ssj_type (*value_type)(struct ssj_value *v);
 	bool (*value_is_null)(struct ssj_value *v);
 	enum ssj_status (*value_bool)(struct ssj_value *v, bool *out);
 	enum ssj_status (*value_double)(struct ssj_value *v, double *out);
+	enum ssj_status (*number_double)(const char *text, size_t len, double *out);
 	enum ssj_status (*value_number_text)(struct ssj_value *v, const char **p, size_t *n);
 	enum ssj_status (*value_string)(struct ssj_value *v, const char **p, size_t *n);
 	enum ssj_status (*value_raw_string)(struct ssj_value *v, const char **p, size_t *n);

@@ -1,0 +1,336 @@
+/*
+ * test_whole.c - ssj_validate_whole(), the whole-text path, against the
+ * usual On-Demand path of the same shim.
+ *
+ * The contract: when the whole path answers SSJ_OK, the text is valid (the
+ * validating walk says so too) and every value a reader can ask for
+ * (types, number texts, doubles, unescaped strings, raw strings, spans,
+ * emptiness, in document order) is what ssj_validate_parse() and
+ * ssj_parse_again() give. When it answers anything else it claims
+ * nothing. Checked on hand-picked texts (some it must take, some it must
+ * refuse) and on many generated and mutated ones.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json/json.h"
+
+#define WHOLE_CHECK(c) assert_true(c)
+#include "whole_dump.h"
+
+/* ---- comparing the two paths on one text ---- */
+
+static struct ssj_parser *pw, *po;
+
+static char *padded(const char *s, size_t n)
+{
+	char *p = malloc(n + SSJ_PADDING);
+
+	assert_non_null(p);
+	memcpy(p, s, n);
+	memset(p + n, '7', SSJ_PADDING);  /* padding content must not matter */
+	return p;
+}
+
+/* Returns the whole path's status; fails the test on any disagreement. */
+static enum ssj_status compare(const char *s, size_t n)
+{
+	char *text = padded(s, n);
+	struct dump a = {0}, b = {0}, c = {0}, e = {0};
+	enum ssj_status sw, so;
+
+	a.base = b.base = c.base = e.base = text;
+	sw = ssj_validate_whole(pw, text, n, field, &a);
+	if (sw == SSJ_OK) {
+		assert_int_equal(ssj_validate(po, text, n), SSJ_OK);
+		so = ssj_validate_parse(po, text, n, field, &b);
+		assert_int_equal(so, SSJ_OK);
+		assert_string_equal(a.s ? a.s : "", b.s ? b.s : "");
+		/* a second visit of each (the readers visit twice) */
+		assert_int_equal(ssj_validate_again(pw), SSJ_OK);
+		assert_int_equal(ssj_parse_again(pw, span_field, &c), SSJ_OK);
+		assert_int_equal(ssj_parse_again(po, span_field, &e), SSJ_OK);
+		assert_string_equal(c.s ? c.s : "", e.s ? e.s : "");
+	}
+	free(a.s);
+	free(b.s);
+	free(c.s);
+	free(e.s);
+	free(text);
+	return sw;
+}
+
+static void must_take(const char *s)
+{
+	if (compare(s, strlen(s)) != SSJ_OK)
+		fail_msg("the whole path refused a valid text: %s", s);
+}
+
+static void must_refuse(const char *s, size_t n)
+{
+	if (compare(s, n) == SSJ_OK)
+		fail_msg("the whole path took an invalid text: %.*s", (int)n, s);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	pw = ssj_parser_new();
+	po = ssj_parser_new();
+	return pw && po ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	ssj_parser_free(pw);
+	ssj_parser_free(po);
+	return 0;
+}
+
+static void takes_valid_texts(void **state)
+{
+	static const char *const ok[] = {
+		"{}",
+		" \t\r\n{ } \n",
+		"{\"a\":1}",
+		"{\"metadata\":{\"benchmark_phase\":\"profiling\",\"was_cancelled\":false},"
+		"\"metrics\":{\"x\":{\"value\":241.63621701857465,\"unit\":\"ms\"}},"
+		"\"spec_decode_acceptance\":{\"engine\":\"vllm\",\"acceptance_histogram\":"
+		"{\"0\":21,\"1\":11},\"num_spec_steps\":55,\"per_step_accepted\":[1,2,3]}}",
+		"{ \"a\" : [ 1 , -0 , 0.5e-3 , 1E+2 , -12.75 ] , \"b\" : { } , \"c\" : [ ] }",
+		"{\"big\":123456789012345678901234567890,\"huge\":1e400,\"tiny\":1e-400,"
+		"\"long\":0.33333333333333333333333333333,\"neg\":-9223372036854775809}",
+		"{\"esc\":\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\\u00e9\\ud83d\\ude00\","
+		"\"k\\u0065y\":true,\"\":null,\"x\":false}",
+		"{\"utf8\":\"h\xc3\xa9llo \xe2\x82\xac \xf0\x9f\x98\x80\"}",
+		"{\"nest\":[[[{\"a\":[{}]}]],{\"b\":[[],[{}]]}],\"after\":\"x\"}",
+		"{\"dup\":1,\"dup\":2,\"dup\":{\"z\":[true]}}",
+		"{\"s\":\"\",\"t\":\"{[,:]}\",\"u\":\" \"}",
+		"{\"n\":0,\"m\":-0.0,\"o\":1.0,\"p\":10,\"q\":0e0}",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		must_take(ok[i]);
+}
+
+static void refuses_invalid_texts(void **state)
+{
+	static const char *const bad[] = {
+		"", " ", "[]", "1", "\"s\"", "null",
+		"{", "}", "{}}", "{} {}", "{}x", "{\"a\":1}1",
+		"{\"a\"}", "{\"a\":}", "{\"a\" 1}", "{\"a\":1,}", "{,\"a\":1}", "{\"a\":1 \"b\":2}",
+		"{a:1}", "{1:1}", "{\"a\":[1,]}", "{\"a\":[,1]}", "{\"a\":[1 2]}", "{\"a\":[}",
+		"{\"a\":{]}", "{\"a\":[1}", "{\"a\":01}", "{\"a\":1.}", "{\"a\":.5}", "{\"a\":-}",
+		"{\"a\":+1}", "{\"a\":1e}", "{\"a\":1e+}", "{\"a\":0x10}", "{\"a\":1.5x}",
+		"{\"a\":NaN}", "{\"a\":Infinity}", "{\"a\":-Infinity}", "{\"a\":tru}",
+		"{\"a\":truex}", "{\"a\":nul}", "{\"a\":nulll}", "{\"a\":True}", "{\"a\":fals}",
+		"{\"a\":\"x\\q\"}", "{\"a\":\"x\\u12G4\"}", "{\"a\":\"x\\u12\"}",
+		"{\"a\":\"x\"y\"}", "{\"a\":\"unclosed}", "{\"a\":\"tab\there\"}",
+		"{\"a\":\"\xff\"}", "{\"a\":\"\xc3\"}", "{\"a\":\"\xed\xa0\x80\"}",
+		"{\"a\":'x'}", "{\"a\":[1,2]]}", "{\"a\":1}}",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		must_refuse(bad[i], strlen(bad[i]));
+	must_refuse("{\"a\":\"x\0y\"}", 11);  /* a NUL inside a string */
+	must_refuse("{\"a\":1}\0", 8);
+}
+
+static void deep_nesting_claims_nothing_false(void **state)
+{
+	/* 300 levels: past the whole path's own limit; whatever it says,
+	 * compare() checks it never claims more than the usual path */
+	char buf[4096];
+	size_t n = 0;
+
+	(void)state;
+	n += (size_t)sprintf(buf + n, "{\"a\":");
+	for (int i = 0; i < 300; i++)
+		buf[n++] = '[';
+	for (int i = 0; i < 300; i++)
+		buf[n++] = ']';
+	buf[n++] = '}';
+	compare(buf, n);
+	/* 200 levels is within it */
+	n = (size_t)sprintf(buf, "{\"a\":");
+	for (int i = 0; i < 200; i++)
+		buf[n++] = '[';
+	for (int i = 0; i < 200; i++)
+		buf[n++] = ']';
+	buf[n++] = '}';
+	buf[n] = '\0';
+	must_take(buf);
+}
+
+/* ---- generated texts ---- */
+
+static uint64_t rng = 0x9e3779b97f4a7c15u;
+
+static uint32_t rnd(uint32_t n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (uint32_t)(rng % n);
+}
+
+static void ws(struct dump *d)
+{
+	static const char *const w[] = {"", "", "", " ", "\n", "\t", "\r\n ", "  "};
+
+	const char *s = w[rnd(8)];
+	put(d, s, strlen(s));
+}
+
+static void gen_string(struct dump *d)
+{
+	static const char *const parts[] = {
+		"a", "key", "engine", "0", "\\\"", "\\\\", "\\/", "\\n", "\\t", "\\u0041",
+		"\\u00e9", "\\ud83d\\ude00", "\xc3\xa9", "\xe2\x82\xac", " ", "{", "]", ",", ":",
+	};
+	int k = (int)rnd(5);
+
+	put(d, "\"", 1);
+	for (int i = 0; i < k; i++) {
+		const char *p = parts[rnd(sizeof(parts) / sizeof(parts[0]))];
+		put(d, p, strlen(p));
+	}
+	put(d, "\"", 1);
+}
+
+static void gen_value(struct dump *d, int depth)
+{
+	static const char *const nums[] = {
+		"0", "-0", "1", "42", "-7", "3.25", "0.5e-3", "1E+2", "2.7272727272727275",
+		"1787366173010000000", "9223372036854775807", "9223372036854775808",
+		"18446744073709551616", "1e400", "-1e400", "1e-400",
+		"0.33333333333333333333333333333", "123456789012345678901", "4.9e-324",
+	};
+	uint32_t r = rnd(depth > 4 ? 6 : 9);
+
+	ws(d);
+	switch (r) {
+	case 0: case 1: {
+		const char *p = nums[rnd(sizeof(nums) / sizeof(nums[0]))];
+		put(d, p, strlen(p));
+		break;
+	}
+	case 2: case 3: gen_string(d); break;
+	case 4: {
+		const char *p = rnd(2) ? "true" : "false";
+		put(d, p, strlen(p));
+		break;
+	}
+	case 5: put(d, "null", 4); break;
+	case 6: case 7: {
+		int k = (int)rnd(5);
+
+		put(d, "{", 1);
+		for (int i = 0; i < k; i++) {
+			if (i)
+				put(d, ",", 1);
+			ws(d);
+			gen_string(d);
+			ws(d);
+			put(d, ":", 1);
+			gen_value(d, depth + 1);
+		}
+		ws(d);
+		put(d, "}", 1);
+		break;
+	}
+	default: {
+		int k = (int)rnd(5);
+
+		put(d, "[", 1);
+		for (int i = 0; i < k; i++) {
+			if (i)
+				put(d, ",", 1);
+			gen_value(d, depth + 1);
+		}
+		ws(d);
+		put(d, "]", 1);
+		break;
+	}
+	}
+	ws(d);
+}
+
+static void gen_doc(struct dump *d)
+{
+	int k = (int)rnd(6);
+
+	d->len = 0;
+	put(d, "{", 1);
+	for (int i = 0; i < k; i++) {
+		if (i)
+			put(d, ",", 1);
+		ws(d);
+		gen_string(d);
+		ws(d);
+		put(d, ":", 1);
+		gen_value(d, 1);
+	}
+	put(d, "}", 1);
+}
+
+static void generated_texts_agree(void **state)
+{
+	struct dump d = {0};
+	static const char junk[] = "{}[],:\" \\0aeE.-+tfn\x01\xc3\xff";
+	size_t taken = 0;
+
+	(void)state;
+	for (int i = 0; i < 20000; i++) {
+		gen_doc(&d);
+		/* an unmutated text is valid: the whole path takes it */
+		if (compare(d.s, d.len) != SSJ_OK)
+			fail_msg("refused: %s", d.s);
+		taken++;
+		/* mutated: one to three bytes replaced, inserted or removed */
+		for (int m = 0, nm = 1 + (int)rnd(3); m < nm && d.len > 1; m++) {
+			size_t at = rnd((uint32_t)d.len);
+			char c = junk[rnd(sizeof(junk) - 1)];
+
+			switch (rnd(3)) {
+			case 0:
+				d.s[at] = c;
+				break;
+			case 1:
+				put(&d, " ", 1);
+				memmove(d.s + at + 1, d.s + at, d.len - at - 1);
+				d.s[at] = c;
+				break;
+			default:
+				memmove(d.s + at, d.s + at + 1, d.len - at - 1);
+				d.len--;
+				break;
+			}
+		}
+		compare(d.s, d.len);
+	}
+	assert_true(taken == 20000);
+	free(d.s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(takes_valid_texts),
+		cmocka_unit_test(refuses_invalid_texts),
+		cmocka_unit_test(deep_nesting_claims_nothing_false),
+		cmocka_unit_test(generated_texts_agree),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
