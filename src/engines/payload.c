@@ -73,7 +73,7 @@ static void payload_reset(struct ss_payload *pl)
 enum ss_int_error ss_parse_count(const char *s, size_t n, int64_t *out)
 {
 	size_t i = 0;
-	bool neg = false;
+	bool neg = false, overflow = false;
 	uint64_t v = 0;
 
 	if (n > 0 && s[0] == '-') {
@@ -82,16 +82,22 @@ enum ss_int_error ss_parse_count(const char *s, size_t n, int64_t *out)
 	}
 	if (i == n)
 		return SS_INT_NOT_INTEGER;
-	for (size_t j = i; j < n; j++)
-		if (s[j] < '0' || s[j] > '9')
-			return SS_INT_NOT_INTEGER;
+	/* One pass: a non-digit anywhere makes it not an integer, even after
+	 * the value overflowed. */
 	for (; i < n; i++) {
 		unsigned d = (unsigned)(s[i] - '0');
 
+		if (d > 9)
+			return SS_INT_NOT_INTEGER;
+		if (overflow)
+			continue;
 		if (v > (UINT64_MAX - d) / 10)
-			return neg ? SS_INT_NEGATIVE : SS_INT_RANGE;
-		v = v * 10 + d;
+			overflow = true;
+		else
+			v = v * 10 + d;
 	}
+	if (overflow)
+		return neg ? SS_INT_NEGATIVE : SS_INT_RANGE;
 	if (neg && v != 0)
 		return SS_INT_NEGATIVE;
 	if (v > (uint64_t)INT64_MAX)

@@ -835,7 +835,8 @@ static enum ssj_status finish_double(error_code e, std::string_view tok, double 
 	}
 	if (e)
 		return map_error(e);
-	if (significant_digits(tok) > 19) {
+	// (a token of at most 19 bytes has at most 19 digits)
+	if (tok.size() > 19 && significant_digits(tok) > 19) {
 		enum ssj_status s = long_double(tok, out);
 		if (s != SSJ_OK)
 			return s;

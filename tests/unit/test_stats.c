@@ -128,41 +128,68 @@ static void slow_sort(double *v, size_t n)
 	}
 }
 
+/* Every statistic of s against those of the plainly sorted `want`. */
+static void check_against_sorted(const struct ss_stats *s, const double *want, size_t n)
+{
+	static const double q[] = {1, 5, 10, 25, 50, 75, 90, 95, 99};
+	const double got[] = {s->p1, s->p5, s->p10, s->p25, s->p50, s->p75, s->p90, s->p95,
+			      s->p99};
+
+	assert_double_is(s->min, want[0]);
+	assert_double_is(s->max, want[n - 1]);
+	assert_int_equal(signbit(s->min) != 0, signbit(want[0]) != 0);
+	for (size_t j = 0; j < sizeof(q) / sizeof(q[0]); j++) {
+		double w = ss_percentile(want, n, q[j]);
+
+		assert_memory_equal(&got[j], &w, sizeof(w));
+	}
+}
+
 /*
- * Large inputs take the radix sort: its order must be the plain sort's,
- * for negative, tiny, huge and repeated values, and with -0.0 next to 0.0
- * (kept in input order, as a stable comparison sort keeps them).
+ * Large inputs take the radix sort: the statistics must be those of the
+ * plain sort, and so must the order, for negative, tiny, huge and repeated
+ * values, sorted, reversed and constant inputs, sizes around the radix
+ * threshold, and -0.0 next to 0.0 (kept in input order, as a stable
+ * comparison sort keeps them).
  */
 static void test_large_inputs_sorted(void **state)
 {
 	enum { N = 6000 };
 	static double v[N], want[N], scratch[N];
+	static const size_t sizes[] = {2048, 2049, 2050, 2101, 3000, 4097, N};
 	uint64_t x = 88172645463325252ULL;
 	struct ss_stats s;
 
 	(void)state;
-	for (int round = 0; round < 4; round++) {
-		for (size_t i = 0; i < N; i++) {
-			double d;
+	for (int round = 0; round < 8; round++) {
+		for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
+			size_t n = sizes[z];
 
-			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-			switch (round) {
-			case 0: d = (double)(x % 200) - 50.0; break;  /* many repeats */
-			case 1: d = ldexp((double)(x >> 11), (int)(x % 200) - 150) *
-				    ((x >> 3) & 1 ? -1.0 : 1.0); break;
-			case 2: d = 1.0 + (double)(x >> 11) / 9007199254740992.0; break;
-			default: d = (x & 3) == 0 ? -0.0 : (x & 3) == 1 ? 0.0 : (double)(x % 7); break;
+			for (size_t i = 0; i < n; i++) {
+				double d;
+
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+				switch (round) {
+				case 0: d = (double)(x % 200) - 50.0; break;  /* many repeats */
+				case 1: d = ldexp((double)(x >> 11), (int)(x % 200) - 150) *
+					    ((x >> 3) & 1 ? -1.0 : 1.0); break;
+				case 2: d = 1.0 + (double)(x >> 11) / 9007199254740992.0; break;
+				case 3: d = (double)i; break;                 /* sorted */
+				case 4: d = (double)(n - i); break;           /* reversed */
+				case 5: d = 2.5; break;                       /* all equal */
+				case 6: d = (double)(i < n / 2 ? i : n - i); break;  /* organ pipe */
+				default: d = (x & 3) == 0 ? -0.0 : (x & 3) == 1 ? 0.0 : (double)(x % 7); break;
+				}
+				v[i] = want[i] = d;
 			}
-			v[i] = want[i] = d;
+			slow_sort(want, n);
+			ss_stats_compute(v, n, scratch, &s);
+			check_against_sorted(&s, want, n);
+			for (size_t i = 0; i < n; i++) {
+				assert_true(scratch[i] == want[i]);
+				assert_int_equal(signbit(scratch[i]) != 0, signbit(want[i]) != 0);
+			}
 		}
-		slow_sort(want, N);
-		ss_stats_compute(v, N, scratch, &s);
-		for (size_t i = 0; i < N; i++) {
-			assert_true(scratch[i] == want[i]);
-			assert_int_equal(signbit(scratch[i]) != 0, signbit(want[i]) != 0);
-		}
-		assert_double_is(s.min, want[0]);
-		assert_double_is(s.max, want[N - 1]);
 	}
 }
 
