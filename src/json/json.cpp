@@ -388,10 +388,16 @@ static enum ssj_status validate_doc(struct ssj_parser *p)
 	return SSJ_OK;
 }
 
+static bool whole_index(parser_impl *pi, const char *text, size_t len);
+
+// Both validating entry points take the whole-text path first (faster
+// than the validating walk); what it does not take, the walk decides.
 static enum ssj_status v_validate(struct ssj_parser *p, const char *text,
-					size_t len)
+					size_t len, bool whole)
 {
 	return guard_status([&] {
+		if (whole && whole_index(P(p), text, len))
+			return SSJ_OK;
 		enum ssj_status s = start(p, text, len);
 		if (s != SSJ_OK)
 			return s;
@@ -426,9 +432,11 @@ static enum ssj_status v_validate_again(struct ssj_parser *p)
 // The validating walk, then the visit over the same index (a rewind instead
 // of a second stage 1): payloads and metadata are checked, then read.
 static enum ssj_status v_validate_parse(struct ssj_parser *p, const char *text,
-				       size_t len, ssj_field_fn fn, void *ctx)
+				       size_t len, ssj_field_fn fn, void *ctx, bool whole)
 {
 	return guard_status([&] {
+		if (whole && whole_index(P(p), text, len))
+			return w_visit_root(P(p), fn, ctx);
 		enum ssj_status s = start(p, text, len);
 		if (s != SSJ_OK)
 			return s;
@@ -691,40 +699,50 @@ static enum ssj_status w_visit_root(parser_impl *p, ssj_field_fn fn, void *ctx)
 	return w_object(p, 0, fn, ctx);
 }
 
+// Index `text` and check it whole: true when it is a valid object this
+// path takes (the parser's current document is then it), false for
+// anything else, which the usual path decides. Throws std::bad_alloc.
+static bool whole_index(parser_impl *pi, const char *text, size_t len)
+{
+	error_code e;
+
+	pi->wtext = nullptr;
+	if (len > SSJ_WHOLE_MAX)
+		return false;
+	if (!pi->wimpl || pi->wcap < len) {
+		size_t cap = len < 4096 ? 4096 : len;
+		if (!pi->wimpl)
+			e = get_active_implementation()->create_dom_parser_implementation(
+				cap, WHOLE_MAX_DEPTH, pi->wimpl);
+		else
+			e = pi->wimpl->set_capacity(cap);
+		if (e == MEMALLOC)
+			throw std::bad_alloc();
+		if (e)
+			return false;
+		// one entry per structural, at most one per byte
+		pi->wclose.reset(new uint32_t[cap + 1]);
+		pi->wcap = cap;
+	}
+	if (pi->wimpl->stage1(reinterpret_cast<const uint8_t *>(text), len, stage1_mode::regular))
+		return false;
+	pi->wtext = text;
+	pi->wix = pi->wimpl->structural_indexes.get();
+	pi->wescapes = memchr(text, '\\', len) != nullptr;
+	if (!w_check(pi, pi->wimpl->n_structural_indexes)) {
+		pi->wtext = nullptr;
+		return false;
+	}
+	return true;
+}
+
 static enum ssj_status v_validate_whole(struct ssj_parser *p, const char *text, size_t len,
 					ssj_field_fn fn, void *ctx)
 {
 	return guard_status([&] {
-		parser_impl *pi = P(p);
-		error_code e;
-
-		pi->wtext = nullptr;
-		if (len > SSJ_WHOLE_MAX)
-			return SSJ_ECAPACITY;
-		if (!pi->wimpl || pi->wcap < len) {
-			size_t cap = len < 4096 ? 4096 : len;
-			if (!pi->wimpl)
-				e = get_active_implementation()->create_dom_parser_implementation(
-					cap, WHOLE_MAX_DEPTH, pi->wimpl);
-			else
-				e = pi->wimpl->set_capacity(cap);
-			if (e)
-				return map_error(e);
-			// one entry per structural, at most one per byte
-			pi->wclose.reset(new uint32_t[cap + 1]);
-			pi->wcap = cap;
-		}
-		if ((e = pi->wimpl->stage1(reinterpret_cast<const uint8_t *>(text), len,
-					   stage1_mode::regular)))
-			return map_error(e);
-		pi->wtext = text;
-		pi->wix = pi->wimpl->structural_indexes.get();
-		pi->wescapes = memchr(text, '\\', len) != nullptr;
-		if (!w_check(pi, pi->wimpl->n_structural_indexes)) {
-			pi->wtext = nullptr;
+		if (!whole_index(P(p), text, len))
 			return SSJ_ESYNTAX;
-		}
-		return w_visit_root(pi, fn, ctx);
+		return w_visit_root(P(p), fn, ctx);
 	});
 }
 

@@ -117,6 +117,12 @@ enum ssj_status ssj_validate_again(struct ssj_parser *p);
  * nothing about the text: the caller takes the usual way, which decides.
  */
 #define SSJ_WHOLE_MAX ((size_t)256 << 10)
+/*
+ * ssj_validate() and ssj_validate_parse() take the whole-text path first
+ * too. Tests and the differential fuzzer turn it off for the whole
+ * process (ssj_validate_whole() then refuses every text) to compare.
+ */
+void ssj_set_whole_path(bool on);
 enum ssj_status ssj_validate_whole(struct ssj_parser *p, const char *text, size_t len,
 				   ssj_field_fn fn, void *ctx);
 

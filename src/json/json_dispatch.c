@@ -32,6 +32,18 @@ static const struct ssj_ops *ops(void)
 	return o;
 }
 
+static atomic_bool whole_off;
+
+void ssj_set_whole_path(bool on)
+{
+	atomic_store_explicit(&whole_off, !on, memory_order_relaxed);
+}
+
+static bool whole_on(void)
+{
+	return !atomic_load_explicit(&whole_off, memory_order_relaxed);
+}
+
 struct ssj_parser *ssj_parser_new(void) { return ops()->parser_new(); }
 void ssj_parser_free(struct ssj_parser *p) { if (p) ops()->parser_free(p); }
 
@@ -43,13 +55,13 @@ enum ssj_status ssj_parse(struct ssj_parser *p, const char *text, size_t len,
 
 enum ssj_status ssj_validate(struct ssj_parser *p, const char *text, size_t len)
 {
-	return ops()->validate(p, text, len);
+	return ops()->validate(p, text, len, whole_on());
 }
 
 enum ssj_status ssj_validate_parse(struct ssj_parser *p, const char *text, size_t len,
 				   ssj_field_fn fn, void *ctx)
 {
-	return ops()->validate_parse(p, text, len, fn, ctx);
+	return ops()->validate_parse(p, text, len, fn, ctx, whole_on());
 }
 
 enum ssj_status ssj_parse_again(struct ssj_parser *p, ssj_field_fn fn, void *ctx)
@@ -65,6 +77,8 @@ enum ssj_status ssj_validate_again(struct ssj_parser *p)
 enum ssj_status ssj_validate_whole(struct ssj_parser *p, const char *text, size_t len,
 				   ssj_field_fn fn, void *ctx)
 {
+	if (!whole_on())
+		return SSJ_ESYNTAX;
 	return ops()->validate_whole(p, text, len, fn, ctx);
 }
 

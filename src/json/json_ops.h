@@ -17,9 +17,11 @@ struct ssj_ops {
 	void (*parser_free)(struct ssj_parser *p);
 	enum ssj_status (*parse)(struct ssj_parser *p, const char *text, size_t len,
 				 ssj_field_fn fn, void *ctx);
-	enum ssj_status (*validate)(struct ssj_parser *p, const char *text, size_t len);
+	/* whole: take the whole-text path first */
+	enum ssj_status (*validate)(struct ssj_parser *p, const char *text, size_t len,
+				    bool whole);
 	enum ssj_status (*validate_parse)(struct ssj_parser *p, const char *text, size_t len,
-					  ssj_field_fn fn, void *ctx);
+					  ssj_field_fn fn, void *ctx, bool whole);
 	enum ssj_status (*parse_again)(struct ssj_parser *p, ssj_field_fn fn, void *ctx);
 	enum ssj_status (*validate_again)(struct ssj_parser *p);
 	enum ssj_status (*validate_whole)(struct ssj_parser *p, const char *text, size_t len,

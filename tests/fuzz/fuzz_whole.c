@@ -4,11 +4,14 @@
  *
  *  - The shim: when the whole path takes the input, the validating walk
  *    must call it valid too, and everything a reader can see of it (see
- *    tests/unit/whole_dump.h) must be the same through both paths.
- *  - The request reader: the line read by a processor whose last line was
- *    not a records line or body (the usual way), by one whose last line
- *    was a records line and by one whose last line was a body (the whole
- *    path first) gives the same outcome and the same enriched line.
+ *    tests/unit/whole_dump.h) must be the same through both paths; and
+ *    ssj_validate_parse() (which takes the whole path first) answers and
+ *    shows the same with the path as without it.
+ *  - The request reader: the line read with the whole path turned off
+ *    everywhere (ssj_set_whole_path), by a processor whose last line was a
+ *    records line and by one whose last line was a body (the line-level
+ *    whole path first, and the whole path in every validation) gives the
+ *    same outcome and the same enriched line.
  *
  * Each input is processed after a fixed primer line, so a crash or a
  * failed oracle reproduces from the input alone.
@@ -73,14 +76,30 @@ static void shim_level(const char *text, size_t len)
 
 	a.base = b.base = c.base = e.base = text;
 	if (ssj_validate_whole(pw, text, len, field, &a) == SSJ_OK) {
+		ssj_set_whole_path(false);
 		CHECK(ssj_validate(po, text, len) == SSJ_OK);
 		CHECK(ssj_validate_parse(po, text, len, field, &b) == SSJ_OK);
+		ssj_set_whole_path(true);
 		CHECK((a.s == NULL) == (b.s == NULL));
 		CHECK(!a.s || strcmp(a.s, b.s) == 0);
 		CHECK(ssj_parse_again(pw, span_field, &c) == SSJ_OK);
 		CHECK(ssj_parse_again(po, span_field, &e) == SSJ_OK);
 		CHECK((c.s == NULL) == (e.s == NULL));
 		CHECK(!c.s || strcmp(c.s, e.s) == 0);
+	}
+	free(a.s);
+	free(b.s);
+	a.s = b.s = NULL;
+	a.len = b.len = a.cap = b.cap = 0;
+	{
+		enum ssj_status on = ssj_validate_parse(pw, text, len, field, &a), off;
+
+		ssj_set_whole_path(false);
+		off = ssj_validate_parse(po, text, len, field, &b);
+		ssj_set_whole_path(true);
+		CHECK(on == off);
+		CHECK((a.s == NULL) == (b.s == NULL));
+		CHECK(!a.s || strcmp(a.s, b.s) == 0);
 	}
 	free(a.s);
 	free(b.s);
@@ -118,8 +137,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			return 0;
 		if (k == 0)
 			shim_level(line.data, size);
-		if (!process(procs[k], line.data, size, &o[k]))
+		ssj_set_whole_path(k != 0);
+		if (!process(procs[k], line.data, size, &o[k])) {
+			ssj_set_whole_path(true);
 			return 0;
+		}
+		ssj_set_whole_path(true);
 		ss_buf_reset(&out[k]);
 		ss_report_jsonl(&out[k], scratch, "fuzz", &o[k]);
 		if (out[k].failed)

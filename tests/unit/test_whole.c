@@ -6,9 +6,12 @@
  * validating walk says so too) and every value a reader can ask for
  * (types, number texts, doubles, unescaped strings, raw strings, spans,
  * emptiness, in document order) is what ssj_validate_parse() and
- * ssj_parse_again() give. When it answers anything else it claims
- * nothing. Checked on hand-picked texts (some it must take, some it must
- * refuse) and on many generated and mutated ones.
+ * ssj_parse_again() give on the usual path (the whole path turned off with
+ * ssj_set_whole_path). When it answers anything else it claims nothing.
+ * And ssj_validate() and ssj_validate_parse(), which take the whole path
+ * first, answer exactly what the usual path answers, for every text.
+ * Checked on hand-picked texts (some it must take, some it must refuse)
+ * and on many generated and mutated ones.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -39,18 +42,26 @@ static char *padded(const char *s, size_t n)
 	return p;
 }
 
+static void dump_free(struct dump *d)
+{
+	free(d->s);
+	memset(d, 0, sizeof(*d));
+}
+
 /* Returns the whole path's status; fails the test on any disagreement. */
 static enum ssj_status compare(const char *s, size_t n)
 {
 	char *text = padded(s, n);
 	struct dump a = {0}, b = {0}, c = {0}, e = {0};
-	enum ssj_status sw, so;
+	enum ssj_status sw, so, v_on, v_off;
 
 	a.base = b.base = c.base = e.base = text;
 	sw = ssj_validate_whole(pw, text, n, field, &a);
 	if (sw == SSJ_OK) {
+		ssj_set_whole_path(false);
 		assert_int_equal(ssj_validate(po, text, n), SSJ_OK);
 		so = ssj_validate_parse(po, text, n, field, &b);
+		ssj_set_whole_path(true);
 		assert_int_equal(so, SSJ_OK);
 		assert_string_equal(a.s ? a.s : "", b.s ? b.s : "");
 		/* a second visit of each (the readers visit twice) */
@@ -59,10 +70,24 @@ static enum ssj_status compare(const char *s, size_t n)
 		assert_int_equal(ssj_parse_again(po, span_field, &e), SSJ_OK);
 		assert_string_equal(c.s ? c.s : "", e.s ? e.s : "");
 	}
-	free(a.s);
-	free(b.s);
-	free(c.s);
-	free(e.s);
+	/* the validating entry points: the same answer with the path or without */
+	v_on = ssj_validate(pw, text, n);
+	ssj_set_whole_path(false);
+	v_off = ssj_validate(po, text, n);
+	ssj_set_whole_path(true);
+	assert_int_equal(v_on, v_off);
+	dump_free(&a);
+	dump_free(&b);
+	v_on = ssj_validate_parse(pw, text, n, field, &a);
+	ssj_set_whole_path(false);
+	v_off = ssj_validate_parse(po, text, n, field, &b);
+	ssj_set_whole_path(true);
+	assert_int_equal(v_on, v_off);
+	assert_string_equal(a.s ? a.s : "", b.s ? b.s : "");
+	dump_free(&a);
+	dump_free(&b);
+	dump_free(&c);
+	dump_free(&e);
 	free(text);
 	return sw;
 }
