@@ -135,14 +135,25 @@ for name in $targets; do
 	# events, and run about three times as fast as 64 KiB ones.
 	maxlen=65536
 	[ "$name" = fuzz_sse ] && maxlen=16384
-	if ! (cd "$out" && "./$name" -max_total_time="$secs" -max_len="$maxlen" -rss_limit_mb=2048 \
-		-timeout=10 -print_final_stats=1 "seeds/$name" 2>&1 | stamp >"$log"
+	# The fuzzer's processor time too: on a shared machine, runs per
+	# second of processor time say more than runs per second of wall time.
+	if ! (cd "$out" && TIMEFORMAT='%U %S' &&
+		{ time "./$name" -max_total_time="$secs" -max_len="$maxlen" -rss_limit_mb=2048 \
+			-timeout=10 -print_final_stats=1 "seeds/$name" 2>&1; } 2>"$name.cpu" |
+		stamp >"$log"
 		exit "${PIPESTATUS[0]}"); then
 		echo "fuzz: $name FAILED; see $log" >&2
 		tail -n 40 "$log" >&2
 		status=1
 	fi
 	curve "$name" "$log"
+	if [ -s "$out/$name.cpu" ]; then
+		awk -v name="$name" -v runs="$(sed -n 's/^ *[0-9]* stat::number_of_executed_units: *//p' "$log")" '
+			{ cpu = $1 + $2 }
+			END { if (cpu > 0 && runs > 0)
+				printf "fuzz: %s: %.0f s of processor time, %.0f runs per processor second\n", name, cpu, runs / cpu }' \
+			"$out/$name.cpu"
+	fi
 	sed -n "s/^ *[0-9]* stat::\(number_of_executed_units\|average_exec_per_sec\|peak_rss_mb\)/fuzz: $name: \1/p" "$log"
 done
 exit $status
