@@ -923,6 +923,25 @@ def stale_model_after_invalid_enriched(t):
          "line 2 has no model", r)
 
 
+@case
+def metadata_null_with_junk(t):
+    """Found by fuzz_request: `"metadata":null?` (or `nullx`) is not valid
+    JSON, so the line is unparsable; it was taken for null and copied
+    verbatim, and the enriched line written was not valid JSON."""
+    for junk in ("null?", "nullx", "nulll", "null!"):
+        line = '{"metadata":%s,"specx":{"a":1}}' % junk
+        p = t.file("n.jsonl", line + "\n")
+        r = run(["-f", "jsonl", "-q", p])
+        want(r.rc in (0, 1), "report written", r)
+        raw = r.out.decode("utf-8").splitlines()
+        want(len(raw) == 1, "one request", r)
+        try:
+            rec = json.loads(raw[0])
+        except ValueError:
+            raise CaseFailed("metadata %s: output line is not JSON: %r" % (junk, raw[0]))
+        want(rec["spec_decode_status"] == "unparsable", "metadata %s: unparsable" % junk, rec)
+
+
 def main():
     if not os.access(SPECSCAN, os.X_OK):
         print("test_hostile2: no specscan binary at %s" % SPECSCAN, file=sys.stderr)

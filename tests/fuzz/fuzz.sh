@@ -2,9 +2,11 @@
 # Build the libFuzzer targets (tests/fuzz/fuzz_*.c) with clang, ASan and
 # UBSan, then run each for a bounded time on seeds made from testdata/.
 #
-#   tests/fuzz/fuzz.sh [SECONDS_PER_TARGET]     (default 60)
+#   tests/fuzz/fuzz.sh [SECONDS_PER_TARGET]     (default 60; 0: build only)
 #
-# FUZZ_BUILD names the build folder (default: build-fuzz in the tree).
+# FUZZ_BUILD names the build folder (default: build-fuzz in the tree);
+# FUZZ_TARGETS the targets to build and run (default: every fuzz_*.c, e.g.
+# FUZZ_TARGETS="fuzz_sse fuzz_inputs").
 # A crash stops the run with a non-zero exit; the crashing input is left in
 # the build folder (crash-*): add it to tests/fuzz/regressions/<target>/.
 set -euo pipefail
@@ -83,22 +85,75 @@ seed() { # target dir...
 	return 0
 }
 
+# Prefix each line with the seconds since the target started.
+stamp() {
+	local t0=$SECONDS l
+	while IFS= read -r l; do
+		printf '%6d %s\n' $((SECONDS - t0)) "$l"
+	done
+}
+
+# The coverage curve: the last libFuzzer status at the end of each minute,
+# so a plateau (cov and ft flat over the last minutes) can be read off.
+curve() { # name log
+	awk -v name="$1" '
+		/ cov: / {
+			m = int($1 / 60) + 1
+			n = $2; sub(/^#/, "", n)
+			cov = ft = rate = ""
+			for (i = 3; i < NF; i++) {
+				if ($i == "cov:") cov = $(i + 1)
+				if ($i == "ft:") ft = $(i + 1)
+				if ($i == "exec/s:") rate = $(i + 1)
+			}
+			last[m] = sprintf("%s runs, cov %s, ft %s, %s exec/s", n, cov, ft, rate)
+			if (m > max) max = m
+		}
+		END {
+			for (m = 1; m <= max; m++) {
+				if (m in last) cur = last[m]
+				printf "fuzz: %s: minute %d: %s\n", name, m, cur
+			}
+		}' "$2"
+}
+
 status=0
-for target_src in "$top"/tests/fuzz/fuzz_*.c; do
-	name=$(basename "$target_src" .c)
+targets=${FUZZ_TARGETS:-$(cd "$top/tests/fuzz" && ls fuzz_*.c | sed 's/\.c$//')}
+for name in $targets; do
+	target_src="$top/tests/fuzz/$name.c"
+	[ -f "$target_src" ] || { echo "fuzz: no target $name" >&2; exit 1; }
 	bin="$out/$name"
 	clang -std=gnu11 $san -fsanitize=fuzzer-no-link $inc -c "$target_src" -o "$bin.o"
 	# The C++ driver links UBSan's C++ runtime the shim needs.
 	clang++ $san -fsanitize=fuzzer "$bin.o" "${objs[@]}" $libs -o "$bin"
 	seed "$name" "$top/testdata"
+	[ "$secs" -gt 0 ] || continue
 	echo "fuzz: $name for ${secs}s"
 	log="$out/$name.log"
-	if ! (cd "$out" && "./$name" -max_total_time="$secs" -max_len=65536 -rss_limit_mb=2048 \
-		-timeout=10 -print_final_stats=1 "seeds/$name" >"$log" 2>&1); then
+	# fuzz_sse frames every input byte by byte in places (reads and windows
+	# of a few bytes): 16 KiB inputs still hold thousands of lines and
+	# events, and run about three times as fast as 64 KiB ones.
+	maxlen=65536
+	[ "$name" = fuzz_sse ] && maxlen=16384
+	# The fuzzer's processor time too: on a shared machine, runs per
+	# second of processor time say more than runs per second of wall time.
+	if ! (cd "$out" && TIMEFORMAT='%U %S' &&
+		{ time "./$name" -max_total_time="$secs" -max_len="$maxlen" -rss_limit_mb=2048 \
+			-timeout=10 -print_final_stats=1 "seeds/$name" 2>&1; } 2>"$name.cpu" |
+		stamp >"$log"
+		exit "${PIPESTATUS[0]}"); then
 		echo "fuzz: $name FAILED; see $log" >&2
 		tail -n 40 "$log" >&2
 		status=1
 	fi
-	grep -E '^stat::number_of_executed_units' "$log" | sed "s/^/fuzz: $name: /" || true
+	curve "$name" "$log"
+	if [ -s "$out/$name.cpu" ]; then
+		awk -v name="$name" -v runs="$(sed -n 's/^ *[0-9]* stat::number_of_executed_units: *//p' "$log")" '
+			{ cpu = $1 + $2 }
+			END { if (cpu > 0 && runs > 0)
+				printf "fuzz: %s: %.0f s of processor time, %.0f runs per processor second\n", name, cpu, runs / cpu }' \
+			"$out/$name.cpu"
+	fi
+	sed -n "s/^ *[0-9]* stat::\(number_of_executed_units\|average_exec_per_sec\|peak_rss_mb\)/fuzz: $name: \1/p" "$log"
 done
 exit $status

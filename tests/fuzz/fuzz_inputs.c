@@ -10,12 +10,14 @@
  * length, so a run stays fast. Oracles beyond "no crash, no leak":
  * the iterator never reports running out of memory, ends after a bounded
  * number of steps, and every stream ends with END or ERROR. Decompression
- * bombs are cut off after 256 KiB of decoded bytes per run (the framer
+ * bombs are cut off after 64 KiB of decoded bytes per run (the framer
  * window and record limit are small too), so a run stays short: thousands
  * of runs a second, not tens.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +31,15 @@
 #include "util/msg.h"
 
 #define CHECK(c) do { if (!(c)) __builtin_trap(); } while (0)
-#define DECODED_CAP ((size_t)256 << 10)
+/*
+ * Decoded bytes read per run, and the framing: small, yet a decoded stream
+ * still spans several windows and batches and can hold a line over the
+ * record limit.
+ */
+#define DECODED_CAP ((size_t)64 << 10)
+#define MAX_RECORD ((size_t)16 << 10)
+#define WINDOW ((size_t)4 << 10)
+#define TARGET ((size_t)16 << 10)
 #define MAX_STEPS 10000
 
 /* A stream that reads another (borrowed) up to a budget of bytes. */
@@ -77,11 +87,11 @@ static void read_all(const char *path)
 
 	ss_msg_init(&msg, devnull, SS_NORMAL);
 	it = ss_inputs_new(paths, path ? 1 : 0, &opts, &msg);
-	f = ss_framer_new((size_t)64 << 10, SS_FRAMING_AUTO);
+	f = ss_framer_new(MAX_RECORD, SS_FRAMING_AUTO);
 	ss_batch_init(&b);
 	if (!it || !f)
 		goto out;
-	ss_framer_set_window(f, (size_t)16 << 10);
+	ss_framer_set_window(f, WINDOW);
 	for (int steps = 0;; steps++) {
 		struct ss_stream *s;
 		const char *name;
@@ -106,7 +116,7 @@ static void read_all(const char *path)
 		ss_framer_start(f, &c.s);
 		do {
 			ss_batch_reset(&b);
-			r = ss_framer_fill(f, &b, (size_t)64 << 10);
+			r = ss_framer_fill(f, &b, TARGET);
 		} while (r == SS_FILL_MORE);
 		CHECK(r != SS_FILL_NOMEM);
 		CHECK(c.s.peek == NULL);   /* the framer never peeks */
@@ -141,28 +151,58 @@ static void *feed(void *arg)
 	return NULL;
 }
 
-/* The bytes as standard input, written by a thread into a pipe. */
+/*
+ * The bytes as standard input through a pipe. They are written before
+ * anything is read when the pipe holds them (a pipe holds 64 KiB, grown
+ * when asked for up to the system's limit): no thread, which under ASan
+ * costs more than the whole run, and reads that do not depend on
+ * scheduling. A longer input is fed the rest by a thread.
+ */
 static void run_pipe(const uint8_t *data, size_t size)
 {
-	int p[2], saved = dup(0);
+	int p[2], saved = dup(0), fl;
 	struct feeder fd;
 	pthread_t t;
+	size_t off = 0;
+	bool threaded = false;
 	char sink[4096];
 
 	if (saved < 0 || pipe(p) != 0)
 		abort();
+	fl = fcntl(p[1], F_GETFL);
+	if (fl < 0 || fcntl(p[1], F_SETFL, fl | O_NONBLOCK) != 0)
+		abort();
+	if (size > 65536)
+		(void)fcntl(p[1], F_SETPIPE_SZ, (int)(size < (1 << 20) ? size : 1 << 20));
+	while (off < size) {
+		ssize_t k = write(p[1], data + off, size - off);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		off += (size_t)k;
+	}
+	if (off < size) {
+		if (fcntl(p[1], F_SETFL, fl) != 0)
+			abort();
+		fd.fd = p[1];
+		fd.p = data + off;
+		fd.n = size - off;
+		if (pthread_create(&t, NULL, feed, &fd) != 0)
+			abort();
+		threaded = true;
+	} else {
+		close(p[1]);
+	}
 	dup2(p[0], 0);
 	close(p[0]);
-	fd.fd = p[1];
-	fd.p = data;
-	fd.n = size;
-	if (pthread_create(&t, NULL, feed, &fd) != 0)
-		abort();
 	read_all(NULL);
 	/* Whatever was not read (a capped bomb) is drained so the feeder ends. */
 	while (read(0, sink, sizeof(sink)) > 0)
 		;
-	pthread_join(t, NULL);
+	if (threaded)
+		pthread_join(t, NULL);
 	dup2(saved, 0);
 	close(saved);
 }

@@ -149,6 +149,41 @@ static void test_validate(void **state)
 	ssj_parser_free(ps);
 }
 
+/*
+ * A document that is a bare `null` followed by junk is not valid, whatever
+ * follows it in memory: simdjson 3.0.1 tested the byte after a root null
+ * one place too far, so `null?` passed when the next byte was a comma (a
+ * `metadata` span inside a line, copied verbatim into the output).
+ */
+static void test_validate_root_null(void **state)
+{
+	struct ssj_parser *ps = ssj_parser_new();
+	/* each text is validated over its first `len` bytes only */
+	const struct {
+		const char *text;
+		size_t len;
+		bool ok;
+	} cases[] = {
+		{"null?,\"a\":1}", 5, false}, {"nullx}", 5, false}, {"null!", 5, false},
+		{"nulll ", 5, false},        {"null ,", 5, true},  {"null,1", 4, true},
+		{"null\t\r\n", 7, true},    {"[null?]", 7, false}, {"[null ]", 7, true},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t n = strlen(cases[i].text);
+		char *p = padded_copy(cases[i].text, n);
+		enum ssj_status st = ssj_validate(ps, p, cases[i].len);
+
+		if (cases[i].ok)
+			assert_int_equal(st, SSJ_OK);
+		else
+			assert_int_not_equal(st, SSJ_OK);
+		free(p);
+	}
+	ssj_parser_free(ps);
+}
+
 struct numbers {
 	double d;
 	enum ssj_status st;
@@ -213,6 +248,7 @@ int main(void)
 		cmocka_unit_test(test_walk),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_validate),
+		cmocka_unit_test(test_validate_root_null),
 		cmocka_unit_test(test_doubles),
 	};
 
