@@ -52,8 +52,15 @@ void ss_report_add_text(struct ss_buf *b, const char *s, size_t n)
 	ss_buf_addc(b, '"');
 	while (i < n) {
 		unsigned char c = u[i];
-		size_t len = utf8_len(u + i, n - i);
+		size_t len;
 		char esc[7] = "\\u00";
+
+		/* plain ASCII, most of any text, passes without a look at UTF-8 */
+		if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+			i++;
+			continue;
+		}
+		len = utf8_len(u + i, n - i);
 
 		if (len > 1 || (len == 1 && c >= 0x20 && c != '"' && c != '\\')) {
 			i += len;
