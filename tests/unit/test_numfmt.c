@@ -6,6 +6,10 @@
 #include <stdio.h>
 #include <cmocka.h>
 
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "report/numfmt.h"
 
 static char out[512];
@@ -59,6 +63,57 @@ static void test_repr(void **state)
 	/* non-finite values are never written as numbers */
 	assert_string_equal(repr(__builtin_inf()), "null");
 	assert_string_equal(repr(__builtin_nan("")), "null");
+}
+
+/* Significant digits of a repr (the mantissa's, without leading zeros). */
+static int sig_digits(const char *s)
+{
+	int n = 0, lead = 1, trailing = 0;
+
+	for (; *s && *s != 'e'; s++) {
+		if (*s < '0' || *s > '9')
+			continue;
+		if (lead && *s == '0')
+			continue;
+		lead = 0;
+		n++;
+		trailing = *s == '0' ? trailing + 1 : 0;
+	}
+	return n - trailing;
+}
+
+/*
+ * Random doubles (random bits, and short decimals): each repr reads back
+ * to the same double (glibc's strtod, not the reader the formatter uses)
+ * and is the shortest: the correctly rounded text one digit shorter does
+ * not read back.
+ */
+static void test_repr_roundtrip_shortest(void **state)
+{
+	uint64_t x = 0x2545f4914f6cdd1dULL;
+
+	(void)state;
+	for (int i = 0; i < 200000; i++) {
+		double v;
+		char shorter[64];
+		int d;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		if (i % 2) {
+			memcpy(&v, &x, sizeof(v));
+			if (!isfinite(v) || v == 0.0)
+				continue;
+		} else {
+			v = (double)(int64_t)(x % 2000001 - 1000000) / (double)(1 + x % 100000);
+		}
+		repr(v);
+		assert_true(strtod(out, NULL) == v);
+		d = sig_digits(out);
+		if (d > 1) {
+			snprintf(shorter, sizeof(shorter), "%.*e", d - 2, v);
+			assert_false(strtod(shorter, NULL) == v);
+		}
+	}
 }
 
 static void test_fixed2(void **state)
@@ -135,6 +190,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_repr),
+		cmocka_unit_test(test_repr_roundtrip_shortest),
 		cmocka_unit_test(test_fixed2),
 		cmocka_unit_test(test_fixed2_grouped),
 		cmocka_unit_test(test_fixed0),
