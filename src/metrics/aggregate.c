@@ -321,15 +321,8 @@ static struct ss_group *group_of(struct ss_agg *a, const struct ss_kv *key)
 	size_t id;
 	bool is_new;
 
-	if (a->groups.n == a->group_cap) {
-		size_t cap = a->group_cap ? a->group_cap * 2 : 8;
-		struct ss_group *g = ss_reallocarray(a->group, cap, sizeof(*g));
-
-		if (!g)
-			return NULL;
-		a->group = g;
-		a->group_cap = cap;
-	}
+	if (!SS_ALLOC_GROW(a->group, a->groups.n + 1, a->group_cap))
+		return NULL;
 	if (!ss_group_table_id(&a->groups, key, &id, &is_new))
 		return NULL;
 	if (is_new) {

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "util/alloc.h"
+#include "util/grow.h"
 
 const char *const ss_pos_excl_names[SS_PX_COUNT] = {
 	[SS_PX_NO_HISTOGRAM] = "no_histogram",
@@ -41,15 +42,8 @@ static struct ss_pos_k *entry_of(struct ss_positions *p, uint32_t k)
 		else
 			hi = mid;
 	}
-	if (p->nk == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 4;
-		struct ss_pos_k *ks = ss_reallocarray(p->ks, cap, sizeof(*ks));
-
-		if (!ks)
-			return NULL;
-		p->ks = ks;
-		p->cap = cap;
-	}
+	if (!SS_ALLOC_GROW(p->ks, p->nk + 1, p->cap))
+		return NULL;
 	h = ss_calloc((size_t)k + 1, sizeof(*h));
 	if (!h)
 		return NULL;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "util/alloc.h"
+#include "util/grow.h"
 
 void ss_fileids_init(struct ss_fileids *s)
 {
@@ -20,15 +21,8 @@ bool ss_fileids_add(struct ss_fileids *s, dev_t dev, ino_t ino, const char *name
 {
 	if (ss_fileids_find(s, dev, ino))
 		return true;
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 4;
-		struct ss_fileid *v = ss_reallocarray(s->v, cap, sizeof(*v));
-
-		if (!v)
-			return false;
-		s->v = v;
-		s->cap = cap;
-	}
+	if (!SS_ALLOC_GROW(s->v, s->n + 1, s->cap))
+		return false;
 	s->v[s->n].dev = dev;
 	s->v[s->n].ino = ino;
 	s->v[s->n].name = name;
