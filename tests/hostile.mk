@@ -2,7 +2,8 @@
 # only), the accounting invariant over every fixture, and the
 # out-of-memory unit test. tests/valgrind.sh (not in the default suite)
 # runs the unit tests and a few CLI runs under valgrind: `make check-valgrind`.
-EXTRA_DIST += tests/cli/test_hostile.py tests/cli/test_hostile2.py tests/valgrind.sh
+EXTRA_DIST += tests/cli/test_hostile.py tests/cli/test_hostile2.py tests/cli/sampled.py \
+	tests/valgrind.sh
 TESTS += tests/cli/test_hostile.py tests/cli/test_hostile2.py
 
 check-valgrind: all $(check_PROGRAMS)

@@ -25,6 +25,8 @@ import time
 import zipfile
 import zlib
 
+import sampled
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRCDIR = os.environ.get("srcdir") or os.path.join(HERE, "..", "..")
 SPECSCAN = os.path.abspath(os.environ.get("SPECSCAN") or "./specscan")
@@ -34,42 +36,12 @@ FAILURES = []
 PASSED = [0]
 
 
-def sanitized():
-    """An ASan build reserves and touches far more memory: scale limits."""
-    try:
-        with open(SPECSCAN, "rb") as f:
-            return b"__asan_init" in f.read()
-    except OSError:
-        return False
-
-
-ASAN = sanitized()
+ASAN = sampled.sanitized(SPECSCAN)  # an ASan build: scale the limits
 SLOW = 4 if ASAN else 1
 
 
 def rss_limit_kb(plain_mb):
     return (plain_mb * 3 + 300 if ASAN else plain_mb) * 1024
-
-
-class Result:
-    def __init__(self, rc, out, err, rss_kb, secs):
-        self.rc, self.out, self.err, self.rss_kb, self.secs = rc, out, err, rss_kb, secs
-
-    def json(self):
-        return json.loads(self.out)
-
-
-def hwm_kb(pid):
-    """The process's peak RSS so far (VmHWM: of its own image, unlike
-    wait4's ru_maxrss, which keeps this Python's size from before exec)."""
-    try:
-        with open("/proc/%d/status" % pid) as f:
-            for line in f:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1])
-    except (OSError, ValueError):
-        pass
-    return 0
 
 
 def run(args, stdin_data=None, timeout=60, cwd=None, as_mb=None):
@@ -80,37 +52,8 @@ def run(args, stdin_data=None, timeout=60, cwd=None, as_mb=None):
         if as_mb and not ASAN:
             lim = (as_mb + 600) << 20
             resource.setrlimit(resource.RLIMIT_AS, (lim, lim))
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        start = time.monotonic()
-        p = subprocess.Popen([SPECSCAN] + args, stdout=out, stderr=err,
-                             stdin=subprocess.PIPE if stdin_data is not None
-                             else subprocess.DEVNULL, cwd=cwd, preexec_fn=limit)
-        if stdin_data is not None:
-            def feed():
-                try:
-                    p.stdin.write(stdin_data)
-                    p.stdin.close()
-                except OSError:
-                    pass
-            threading.Thread(target=feed, daemon=True).start()
-        deadline = start + timeout * SLOW
-        peak = 0
-        while True:
-            peak = max(peak, hwm_kb(p.pid))
-            pid, status, ru = os.wait4(p.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.monotonic() > deadline:
-                p.kill()
-                pid, status, ru = os.wait4(p.pid, 0)
-                break
-            time.sleep(0.01)
-        p.returncode = os.waitstatus_to_exitcode(status)
-        secs = time.monotonic() - start
-        out.seek(0)
-        err.seek(0)
-        return Result(p.returncode, out.read(), err.read().decode("utf-8", "replace"),
-                      peak, secs)
+    return sampled.run([SPECSCAN] + args, timeout * SLOW, stdin_data=stdin_data,
+                       cwd=cwd, preexec=limit)
 
 
 def check(name, cond, detail=""):

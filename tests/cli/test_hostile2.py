@@ -45,6 +45,8 @@ import tempfile
 import threading
 import time
 
+import sampled
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SPECSCAN = os.path.abspath(os.environ.get("SPECSCAN") or "./specscan")
 STRICT = os.environ.get("SPECSCAN_HOSTILE2") == "1"
@@ -56,15 +58,7 @@ KNOWN_FAILING = set()
 MiB = 1 << 20
 
 
-def sanitized():
-    try:
-        with open(SPECSCAN, "rb") as f:
-            return b"__asan_init" in f.read()
-    except OSError:
-        return False
-
-
-ASAN = sanitized()
+ASAN = sampled.sanitized(SPECSCAN)
 SLOW = 4 if ASAN else 1
 
 
@@ -74,32 +68,6 @@ def mem_bound_kb(threads, record_limit):
     if ASAN:
         b = b * 3 + 512 * MiB
     return b // 1024
-
-
-class Result:
-    def __init__(self, rc, out, err, rss_kb, secs):
-        self.rc, self.out, self.err, self.rss_kb, self.secs = rc, out, err, rss_kb, secs
-
-    def json(self):
-        return json.loads(self.out)
-
-    def lines(self):
-        return [json.loads(ln) for ln in self.out.decode().splitlines()]
-
-    def __repr__(self):
-        return "rc=%d rss=%d KiB %.1f s stderr=%r" % (self.rc, self.rss_kb, self.secs,
-                                                     self.err[-600:])
-
-
-def hwm_kb(pid):
-    try:
-        with open("/proc/%d/status" % pid) as f:
-            for line in f:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1])
-    except (OSError, ValueError):
-        pass
-    return 0
 
 
 def run(args, stdin=None, stdin_data=None, timeout=60, cwd=None, preexec=None,
@@ -117,39 +85,9 @@ def run(args, stdin=None, stdin_data=None, timeout=60, cwd=None, preexec=None,
             resource.setrlimit(resource.RLIMIT_AS, (lim, lim))
             if inner:
                 inner()
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        start = time.monotonic()
-        p = subprocess.Popen([SPECSCAN] + args, stdout=stdout or out, stderr=err,
-                             stdin=subprocess.PIPE if stdin_data is not None
-                             else (stdin or subprocess.DEVNULL),
-                             cwd=cwd, preexec_fn=preexec, env=env)
-        if stdin_data is not None:
-            def feed():
-                try:
-                    p.stdin.write(stdin_data)
-                    p.stdin.close()
-                except OSError:
-                    pass
-            threading.Thread(target=feed, daemon=True).start()
-        if on_start:
-            on_start(p)
-        deadline = start + timeout * SLOW
-        peak = 0
-        while True:
-            peak = max(peak, hwm_kb(p.pid))
-            pid, status, _ = os.wait4(p.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.monotonic() > deadline:
-                p.kill()
-                pid, status, _ = os.wait4(p.pid, 0)
-                break
-            time.sleep(0.005)
-        rc = os.waitstatus_to_exitcode(status)
-        secs = time.monotonic() - start
-        out.seek(0)
-        err.seek(0)
-        return Result(rc, out.read(), err.read().decode("utf-8", "replace"), peak, secs)
+    return sampled.run([SPECSCAN] + args, timeout * SLOW, stdin=stdin,
+                       stdin_data=stdin_data, cwd=cwd, preexec=preexec,
+                       on_start=on_start, stdout=stdout, env=env)
 
 
 class CaseFailed(Exception):

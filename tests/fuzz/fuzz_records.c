@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "engines/request.h"
+#include "line_request.h"
 #include "json/json.h"
 #include "report/report.h"
 #include "util/buf.h"
@@ -35,20 +36,11 @@ static const enum ss_kind kinds[3] = {SS_KIND_UNKNOWN, SS_KIND_RECORDS, SS_KIND_
 static struct ssj_parser *scratch;
 static struct ss_buf line, first, second;
 
+/* The line through `p`, as line 7 of input "fuzz". */
 static bool process(struct ss_processor *p, const char *text, size_t len,
 		    struct ss_outcome *o)
 {
-	struct ss_request_text req;
-	const char *parts[1] = {text};
-	size_t lens[1] = {len};
-
-	memset(&req, 0, sizeof(req));
-	req.parts = parts;
-	req.lens = lens;
-	req.nparts = 1;
-	req.line = 7;
-	req.input_name = "fuzz";
-	return ss_process(p, &req, o);
+	return fuzz_process_line(p, text, len, 7, o);
 }
 
 static void check_record(const struct ss_outcome *o)

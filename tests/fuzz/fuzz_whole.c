@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "engines/request.h"
+#include "line_request.h"
 #include "json/json.h"
 #include "report/report.h"
 #include "util/buf.h"
@@ -41,20 +42,11 @@ static struct ss_processor *procs[3];
 static struct ssj_parser *pw, *po, *scratch;
 static struct ss_buf line, out[3];
 
+/* The line through `p`, as line 3 of input "fuzz". */
 static bool process(struct ss_processor *p, const char *text, size_t len,
 		    struct ss_outcome *o)
 {
-	struct ss_request_text req;
-	const char *parts[1] = {text};
-	size_t lens[1] = {len};
-
-	memset(&req, 0, sizeof(req));
-	req.parts = parts;
-	req.lens = lens;
-	req.nparts = 1;
-	req.line = 3;
-	req.input_name = "fuzz";
-	return ss_process(p, &req, o);
+	return fuzz_process_line(p, text, len, 3, o);
 }
 
 /* The primer's line, padded, through the processor. */

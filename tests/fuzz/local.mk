@@ -12,11 +12,12 @@ nodist_EXTRA_tests_fuzz_replay_sse_SOURCES = src/cli/force-cxx-link.cxx
 tests_fuzz_replay_inputs_SOURCES = tests/fuzz/fuzz_inputs.c tests/fuzz/replay.c
 tests_fuzz_replay_inputs_LDADD = libspecscan.la $(SS_LIBS)
 nodist_EXTRA_tests_fuzz_replay_inputs_SOURCES = src/cli/force-cxx-link.cxx
-tests_fuzz_replay_records_SOURCES = tests/fuzz/fuzz_records.c tests/fuzz/replay.c
+tests_fuzz_replay_records_SOURCES = tests/fuzz/fuzz_records.c tests/fuzz/replay.c \
+	tests/fuzz/line_request.h
 tests_fuzz_replay_records_LDADD = libspecscan.la $(SS_LIBS)
 nodist_EXTRA_tests_fuzz_replay_records_SOURCES = src/cli/force-cxx-link.cxx
 tests_fuzz_replay_whole_SOURCES = tests/fuzz/fuzz_whole.c tests/fuzz/replay.c \
-	tests/unit/whole_dump.h
+	tests/fuzz/line_request.h tests/unit/whole_dump.h
 tests_fuzz_replay_whole_LDADD = libspecscan.la $(SS_LIBS)
 nodist_EXTRA_tests_fuzz_replay_whole_SOURCES = src/cli/force-cxx-link.cxx
 TESTS += tests/fuzz/replay-regressions.sh

@@ -233,6 +233,27 @@ static void gen_string(struct dump *d)
 	put(d, "\"", 1);
 }
 
+static void gen_value(struct dump *d, int depth);
+
+/* An object of fewer than `nmax` fields whose values are at `depth`. */
+static void gen_object(struct dump *d, int depth, uint32_t nmax)
+{
+	int k = (int)rnd(nmax);
+
+	put(d, "{", 1);
+	for (int i = 0; i < k; i++) {
+		if (i)
+			put(d, ",", 1);
+		ws(d);
+		gen_string(d);
+		ws(d);
+		put(d, ":", 1);
+		gen_value(d, depth);
+	}
+	ws(d);
+	put(d, "}", 1);
+}
+
 static void gen_value(struct dump *d, int depth)
 {
 	static const char *const nums[] = {
@@ -257,23 +278,9 @@ static void gen_value(struct dump *d, int depth)
 		break;
 	}
 	case 5: put(d, "null", 4); break;
-	case 6: case 7: {
-		int k = (int)rnd(5);
-
-		put(d, "{", 1);
-		for (int i = 0; i < k; i++) {
-			if (i)
-				put(d, ",", 1);
-			ws(d);
-			gen_string(d);
-			ws(d);
-			put(d, ":", 1);
-			gen_value(d, depth + 1);
-		}
-		ws(d);
-		put(d, "}", 1);
+	case 6: case 7:
+		gen_object(d, depth + 1, 5);
 		break;
-	}
 	default: {
 		int k = (int)rnd(5);
 
@@ -293,20 +300,8 @@ static void gen_value(struct dump *d, int depth)
 
 static void gen_doc(struct dump *d)
 {
-	int k = (int)rnd(6);
-
 	d->len = 0;
-	put(d, "{", 1);
-	for (int i = 0; i < k; i++) {
-		if (i)
-			put(d, ",", 1);
-		ws(d);
-		gen_string(d);
-		ws(d);
-		put(d, ":", 1);
-		gen_value(d, 1);
-	}
-	put(d, "}", 1);
+	gen_object(d, 1, 6);
 }
 
 static void generated_texts_agree(void **state)
