@@ -125,27 +125,155 @@ static double lerp(double a, double b, double t)
 	return a + d * t;
 }
 
+/* The two ranks percentile q of n values reads, and the weight between. */
+static void percentile_ranks(size_t n, double q, size_t *lo, size_t *hi, double *t)
+{
+	double x = q / 100.0 * (double)(n - 1);
+	double lo_f = floor(x);
+
+	*lo = (size_t)lo_f;
+	if (*lo >= n)
+		*lo = n - 1;
+	*hi = *lo + 1 < n ? *lo + 1 : n - 1;
+	*t = x - lo_f;
+}
+
 double ss_percentile(const double *sorted, size_t n, double q)
 {
-	double x;
+	size_t lo, hi;
+	double t;
 
 	if (n == 0)
 		return 0.0;
-	x = q / 100.0 * (double)(n - 1);
-	double lo_f = floor(x);
-	size_t lo = (size_t)lo_f;
-	size_t hi;
-
-	if (lo >= n)
-		lo = n - 1;
-	hi = lo + 1 < n ? lo + 1 : n - 1;
-	return lerp(sorted[lo], sorted[hi], x - lo_f);
+	percentile_ranks(n, q, &lo, &hi, &t);
+	return lerp(sorted[lo], sorted[hi], t);
 }
+
+/* Sort v[0..n) ascending, as qsort with cmp_double would. */
+static void sort_values(double *v, size_t n)
+{
+	if (n < RADIX_MIN || !radix_sort(v, n))
+		qsort(v, n, sizeof(*v), cmp_double);
+}
+
+/* Buckets of select_ranks: keys by their SELECT_BITS highest varying bits. */
+#define SELECT_BITS 16
+/* The most ranks select_ranks is asked for at once. */
+#define SELECT_MAX_RANKS 32
+
+/*
+ * The values of ranks rank[0..nr) (0-based, in ascending order of value)
+ * into val[], without sorting all n values: the keys are counted by their
+ * highest SELECT_BITS varying bits, which orders them into buckets; only
+ * the buckets that hold a wanted rank are copied into `scratch` and
+ * sorted. A summary wants twenty ranks, so that is three passes over the
+ * values and the sort of a few buckets, instead of a sort of them all.
+ * The values are those the full sort puts at those ranks. false: not done
+ * (a -0.0, whose order against 0.0 only qsort keeps; too many values; no
+ * memory): the caller sorts.
+ */
+static bool select_ranks(const double *v, size_t n, double *scratch, const size_t *rank,
+			 double *val, size_t nr)
+{
+	uint64_t kmin = UINT64_MAX, kmax = 0, base;
+	uint32_t *below;   /* per bucket: values in the buckets before it (+1: all) */
+	uint16_t *slot;    /* per bucket: 0, or 1 + its index among the wanted */
+	size_t bucket[SELECT_MAX_RANKS];  /* per rank: its bucket */
+	size_t start[SELECT_MAX_RANKS];   /* per wanted bucket: its region in scratch */
+	uint32_t cursor[SELECT_MAX_RANKS];
+	size_t nb, nwanted = 0, used = 0;
+	int shift;
+
+	if (n > UINT32_MAX || nr > SELECT_MAX_RANKS)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t k;
+
+		if (v[i] == 0.0 && signbit(v[i]))
+			return false;
+		k = key_of(v[i]);
+		kmin = k < kmin ? k : kmin;
+		kmax = k > kmax ? k : kmax;
+	}
+	if (kmin == kmax) {
+		for (size_t r = 0; r < nr; r++)
+			val[r] = v[0];
+		return true;
+	}
+	/* Keys between kmin and kmax share every bit above the highest that
+	 * differs between those two: the bits from it down order them. */
+	shift = 64 - __builtin_clzll(kmin ^ kmax) - SELECT_BITS;
+	if (shift < 0)
+		shift = 0;
+	base = kmin >> shift;
+	nb = (size_t)((kmax >> shift) - base) + 1;
+	below = ss_calloc(nb + 1, sizeof(*below));
+	slot = ss_calloc(nb, sizeof(*slot));
+	if (!below || !slot) {
+		ss_free(below);
+		ss_free(slot);
+		return false;
+	}
+	for (size_t i = 0; i < n; i++)
+		below[(key_of(v[i]) >> shift) - base + 1]++;
+	for (size_t b = 1; b <= nb; b++)
+		below[b] += below[b - 1];
+	/* A rank's bucket: the last one starting at or before it. */
+	for (size_t r = 0; r < nr; r++) {
+		size_t lo = 0, hi = nb - 1;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo + 1) / 2;
+
+			if (below[mid] <= rank[r])
+				lo = mid;
+			else
+				hi = mid - 1;
+		}
+		bucket[r] = lo;
+		slot[lo] = 1;
+	}
+	/* The wanted buckets, in bucket order, end to end in scratch. */
+	for (size_t b = 0; b < nb; b++) {
+		if (!slot[b])
+			continue;
+		start[nwanted] = used;
+		cursor[nwanted] = (uint32_t)used;
+		slot[b] = (uint16_t)++nwanted;
+		used += below[b + 1] - below[b];
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint16_t s = slot[(key_of(v[i]) >> shift) - base];
+
+		if (s)
+			scratch[cursor[s - 1]++] = v[i];
+	}
+	for (size_t w = 0; w < nwanted; w++)
+		sort_values(scratch + start[w], cursor[w] - start[w]);
+	for (size_t r = 0; r < nr; r++) {
+		size_t b = bucket[r];
+
+		val[r] = scratch[start[slot[b] - 1] + (rank[r] - below[b])];
+	}
+	ss_free(below);
+	ss_free(slot);
+	return true;
+}
+
+/* The percentiles of a summary, in struct ss_stats order. */
+static const double PERCENTILES[] = {1, 5, 10, 25, 50, 75, 90, 95, 99};
+#define NPCT (sizeof(PERCENTILES) / sizeof(PERCENTILES[0]))
 
 void ss_stats_compute(const double *v, size_t n, double *scratch,
 		      struct ss_stats *out)
 {
 	double sum = 0.0, sq = 0.0;
+	/* min, max, then the low and high rank of each percentile */
+	size_t rank[2 + 2 * NPCT];
+	double val[2 + 2 * NPCT], t[NPCT];
+	double *pct[NPCT] = {&out->p1, &out->p5, &out->p10, &out->p25, &out->p50,
+			     &out->p75, &out->p90, &out->p95, &out->p99};
+	const size_t nr = 2 + 2 * NPCT;
 
 	memset(out, 0, sizeof(*out));
 	if (n == 0)
@@ -163,18 +291,18 @@ void ss_stats_compute(const double *v, size_t n, double *scratch,
 	out->std = sqrt(sq / (double)n);
 	out->count = n;
 
-	memcpy(scratch, v, n * sizeof(*v));
-	if (n < RADIX_MIN || !radix_sort(scratch, n))
-		qsort(scratch, n, sizeof(*scratch), cmp_double);
-	out->min = scratch[0];
-	out->max = scratch[n - 1];
-	out->p1 = ss_percentile(scratch, n, 1);
-	out->p5 = ss_percentile(scratch, n, 5);
-	out->p10 = ss_percentile(scratch, n, 10);
-	out->p25 = ss_percentile(scratch, n, 25);
-	out->p50 = ss_percentile(scratch, n, 50);
-	out->p75 = ss_percentile(scratch, n, 75);
-	out->p90 = ss_percentile(scratch, n, 90);
-	out->p95 = ss_percentile(scratch, n, 95);
-	out->p99 = ss_percentile(scratch, n, 99);
+	rank[0] = 0;
+	rank[1] = n - 1;
+	for (size_t j = 0; j < NPCT; j++)
+		percentile_ranks(n, PERCENTILES[j], &rank[2 + 2 * j], &rank[3 + 2 * j], &t[j]);
+	if (n < RADIX_MIN || !select_ranks(v, n, scratch, rank, val, nr)) {
+		memcpy(scratch, v, n * sizeof(*v));
+		sort_values(scratch, n);
+		for (size_t r = 0; r < nr; r++)
+			val[r] = scratch[rank[r]];
+	}
+	out->min = val[0];
+	out->max = val[1];
+	for (size_t j = 0; j < NPCT; j++)
+		*pct[j] = lerp(val[2 + 2 * j], val[3 + 2 * j], t[j]);
 }

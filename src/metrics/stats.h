@@ -15,7 +15,7 @@ struct ss_stats {
 
 /*
  * Compute the statistics of v[0..n-1] (n >= 1), given in input order.
- * `scratch` must hold n doubles (it receives the sorted values).
+ * `scratch` must hold n doubles: work space, its content is unspecified after.
  */
 void ss_stats_compute(const double *v, size_t n, double *scratch,
 		      struct ss_stats *out);

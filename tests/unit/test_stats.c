@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "metrics/stats.h"
 
@@ -146,11 +147,11 @@ static void check_against_sorted(const struct ss_stats *s, const double *want, s
 }
 
 /*
- * Large inputs take the radix sort: the statistics must be those of the
- * plain sort, and so must the order, for negative, tiny, huge and repeated
- * values, sorted, reversed and constant inputs, sizes around the radix
- * threshold, and -0.0 next to 0.0 (kept in input order, as a stable
- * comparison sort keeps them).
+ * Large inputs take the selection of ranks (and the radix sort for its
+ * buckets): the statistics must be those of the plain sort for negative,
+ * tiny, huge and repeated values, sorted, reversed and constant inputs,
+ * sizes around the threshold, and -0.0 next to 0.0 (those take the full
+ * sort, which keeps them in input order as a stable comparison sort does).
  */
 static void test_large_inputs_sorted(void **state)
 {
@@ -185,10 +186,65 @@ static void test_large_inputs_sorted(void **state)
 			slow_sort(want, n);
 			ss_stats_compute(v, n, scratch, &s);
 			check_against_sorted(&s, want, n);
+		}
+	}
+}
+
+static int cmp_plain(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Large inputs find their order statistics in the buckets that hold them:
+ * shapes that put most values into one bucket (a spike among spread
+ * values, two far clusters, one outlier), that put the wanted ranks at
+ * bucket edges (few distinct values, each repeated), and values that need
+ * all 64 key bits (both signs, every exponent). Compared with qsort.
+ */
+static void test_selection_shapes(void **state)
+{
+	enum { N = 200003 };
+	static double v[N], want[N], scratch[N];
+	static const size_t sizes[] = {2048, 9999, 65537, N};
+	uint64_t x = 0x9E3779B97F4A7C15ULL;
+	struct ss_stats s;
+
+	(void)state;
+	for (int shape = 0; shape < 7; shape++) {
+		for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
+			size_t n = sizes[z];
+
 			for (size_t i = 0; i < n; i++) {
-				assert_true(scratch[i] == want[i]);
-				assert_int_equal(signbit(scratch[i]) != 0, signbit(want[i]) != 0);
+				double d;
+
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+				switch (shape) {
+				case 0: d = (x % 10) ? 1.0 : 1.0 + (double)(x >> 40) / 1e6; break;
+				case 1: d = (x & 1) ? 1e-300 * (double)(x >> 50) : 1e300 * (double)(x >> 50); break;
+				case 2: d = i == n / 3 ? 1e308 : 3.0 + (double)(x % 1000) / 1000.0; break;
+				case 3: d = (double)(x % 3); break;
+				case 4: d = (double)(x % 65539) * 0.5 - 7.0; break;
+				case 5: {
+					uint64_t u = x & ~((uint64_t)0x7FF << 52);
+
+					/* every exponent but the one of inf and NaN */
+					u |= (uint64_t)(x % 2047) << 52;
+					memcpy(&d, &u, sizeof(d));
+					if (d == 0.0)
+						d = 1.0;
+					break;
+				}
+				default: d = (double)(int64_t)(x >> 1) ; break;
+				}
+				v[i] = want[i] = d;
 			}
+			qsort(want, n, sizeof(want[0]), cmp_plain);
+			ss_stats_compute(v, n, scratch, &s);
+			check_against_sorted(&s, want, n);
+			assert_int_equal(s.count, n);
 		}
 	}
 }
@@ -202,6 +258,7 @@ int main(void)
 		cmocka_unit_test(test_percentiles_of_five),
 		cmocka_unit_test(test_sum_in_input_order),
 		cmocka_unit_test(test_large_inputs_sorted),
+		cmocka_unit_test(test_selection_shapes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
