@@ -171,7 +171,7 @@ static void set(struct ss_outcome *o, enum ss_status s, const char *reason)
 {
 	o->status = s;
 	if (reason)
-		snprintf(o->reason, sizeof(o->reason), "%s", reason);
+		ss_copy_str(o->reason, sizeof(o->reason), reason);
 }
 
 static bool engine_allowed(const struct ss_processor *p, const struct ss_adapter *a)
@@ -246,11 +246,11 @@ static void finish_record(struct ss_processor *p, struct ss_outcome *o)
 	}
 	o->status = ss_record_status(&p->rec);
 	o->record = &p->rec;
-	snprintf(o->engine, sizeof(o->engine), "%s", p->rec.engine);
+	ss_copy_str(o->engine, sizeof(o->engine), p->rec.engine);
 	o->engine_long = p->rec.engine_long;
 	if (o->status == SS_ST_ZERO_STEP) {
-		snprintf(o->reason, sizeof(o->reason), "%s",
-			 p->rec.has_steps ? "no verify steps" : "no drafts");
+		ss_copy_str(o->reason, sizeof(o->reason),
+			    p->rec.has_steps ? "no verify steps" : "no drafts");
 		return;
 	}
 	o->has_steps = p->rec.has_steps;

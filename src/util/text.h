@@ -17,6 +17,21 @@ static inline bool ss_key_is(const char *key, size_t n, const char *lit)
 	return n == l && memcmp(key, lit, l) == 0;
 }
 
+/*
+ * Copy the string src into dst (cap >= 1 bytes), cut to fit and always
+ * NUL-ended: snprintf(dst, cap, "%s", src) without the formatting, for
+ * the per-request path.
+ */
+static inline void ss_copy_str(char *dst, size_t cap, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (n > cap - 1)
+		n = cap - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
 /* "a" SEP "b" ("ab" when sep is '\0'), allocated (ss_free it); NULL when
  * out of memory. */
 char *ss_join(const char *a, char sep, const char *b);
