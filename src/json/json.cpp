@@ -296,6 +296,60 @@ SSJ_HOT bool json_number_syntax(std::string_view t)
 	return s == end;
 }
 
+#ifdef __SSE2__
+// The digits among the 32 bytes at s, as a mask (bit i: s[i]).
+SSJ_HOT uint64_t digit_mask32(const char *s)
+{
+	const __m128i below = _mm_set1_epi8('0' - 1), above = _mm_set1_epi8('9' + 1);
+	__m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s));
+	__m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + 16));
+	unsigned lo = (unsigned)_mm_movemask_epi8(
+		_mm_and_si128(_mm_cmpgt_epi8(a, below), _mm_cmplt_epi8(a, above)));
+	unsigned hi = (unsigned)_mm_movemask_epi8(
+		_mm_and_si128(_mm_cmpgt_epi8(b, below), _mm_cmplt_epi8(b, above)));
+	return (uint64_t)lo | (uint64_t)hi << 16;
+}
+
+// json_number_syntax for a token of 1 to 32 bytes (with SSJ_PADDING
+// readable after the text it lies in): one mask of its digits, and each
+// run of digits the grammar wants ends at the next non-digit, found with
+// one count of trailing zeros instead of a loop.
+SSJ_HOT bool number_syntax_short(const char *s, size_t n)
+{
+	uint64_t in = ((uint64_t)1 << n) - 1;
+	uint64_t digit = digit_mask32(s) & in, other = ~digit & in;
+	// where the digit run that starts at k ends (n: at the token's end)
+	auto run_end = [&](size_t k) -> size_t {
+		uint64_t o = other >> k;
+		return o ? k + (size_t)__builtin_ctzll(o) : n;
+	};
+	size_t i = s[0] == '-', end;
+
+	if (!(digit >> i & 1))
+		return false;
+	end = run_end(i);
+	if (s[i] == '0' && end > i + 1)
+		return false;
+	if (end == n)
+		return true;
+	if (s[end] == '.') {
+		if (!(digit >> (end + 1) & 1))
+			return false;
+		end = run_end(end + 1);
+		if (end == n)
+			return true;
+	}
+	if (s[end] != 'e' && s[end] != 'E')
+		return false;
+	end++;
+	if (end < n && (s[end] == '+' || s[end] == '-'))
+		end++;
+	if (!(digit >> end & 1))
+		return false;
+	return run_end(end) == n;
+}
+#endif
+
 // Deepest nesting a full walk accepts (simdjson's own default). The walk
 // recurses once per level: without a bound, a line of a million '['
 // overflowed the stack.
@@ -579,7 +633,12 @@ SSJ_HOT bool w_scalar_ok(parser_impl *p, uint32_t i)
 	case 't': return tok == "true";
 	case 'f': return tok == "false";
 	case 'n': return tok == "null";
-	default: return json_number_syntax(tok);
+	default:
+#ifdef __SSE2__
+		if (tok.size() <= 32)
+			return number_syntax_short(tok.data(), tok.size());
+#endif
+		return json_number_syntax(tok);
 	}
 }
 
