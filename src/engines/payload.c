@@ -54,13 +54,16 @@ static void payload_reset(struct ss_payload *pl)
 	uint64_t m = pl->touched;
 
 	while (m) {
-		int i = __builtin_ctzll(m);
-		struct ss_vec_i64 ints = pl->f[i].ints;
+		struct ss_field *f = &pl->f[__builtin_ctzll(m)];
 
 		m &= m - 1;
-		ints.len = 0;
-		memset(&pl->f[i], 0, sizeof(pl->f[i]));
-		pl->f[i].ints = ints;
+		/* ierr_index and ierr_key are written whenever ierr is */
+		f->present = false;
+		f->type = SSJ_INVALID;
+		f->text = NULL;
+		f->len = 0;
+		f->ints.len = 0;
+		f->ierr = SS_INT_OK;
 	}
 	pl->touched = 0;
 	pl->strlen = 0;
