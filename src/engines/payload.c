@@ -85,6 +85,17 @@ enum ss_int_error ss_parse_count(const char *s, size_t n, int64_t *out)
 	}
 	if (i == n)
 		return SS_INT_NOT_INTEGER;
+	/* Up to 19 digits cannot overflow 64 bits: no check per digit. */
+	if (n - i <= 19) {
+		for (; i < n; i++) {
+			unsigned d = (unsigned)(s[i] - '0');
+
+			if (d > 9)
+				return SS_INT_NOT_INTEGER;
+			v = v * 10 + d;
+		}
+		i = n;
+	}
 	/* One pass: a non-digit anywhere makes it not an integer, even after
 	 * the value overflowed. */
 	for (; i < n; i++) {

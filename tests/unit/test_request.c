@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "engines/capture.h"
+#include "engines/payload.h"
 #include "engines/request.h"
 #include "json/json.h"
 #include "json/unescape.h"
@@ -499,6 +500,52 @@ static void test_unescape(void **state)
 	ss_buf_release(&b);
 }
 
+/* SPEC 2.4's counts: integer literals in [0, 2^63-1], every digit read. */
+static void test_parse_count(void **state)
+{
+	static const struct {
+		const char *text;
+		enum ss_int_error want;
+		int64_t value;
+	} cases[] = {
+		{"0", SS_INT_OK, 0},
+		{"-0", SS_INT_OK, 0},
+		{"7", SS_INT_OK, 7},
+		{"1234567890123456789", SS_INT_OK, 1234567890123456789LL},   /* 19 digits */
+		{"9223372036854775807", SS_INT_OK, INT64_MAX},               /* 2^63 - 1 */
+		{"9223372036854775808", SS_INT_RANGE, 0},                    /* 2^63 */
+		{"9999999999999999999", SS_INT_RANGE, 0},                    /* 19 nines */
+		{"18446744073709551615", SS_INT_RANGE, 0},                   /* 2^64 - 1 */
+		{"18446744073709551616", SS_INT_RANGE, 0},                   /* 2^64 */
+		{"00000000000000000000042", SS_INT_OK, 42},                  /* 23 digits */
+		{"-5", SS_INT_NEGATIVE, 0},
+		{"-99999999999999999999", SS_INT_NEGATIVE, 0},
+		{"", SS_INT_NOT_INTEGER, 0},
+		{"-", SS_INT_NOT_INTEGER, 0},
+		{"1.0", SS_INT_NOT_INTEGER, 0},
+		{"1e3", SS_INT_NOT_INTEGER, 0},
+		{"12x", SS_INT_NOT_INTEGER, 0},
+		{"123456789012345678x", SS_INT_NOT_INTEGER, 0},              /* 19 bytes */
+		{"99999999999999999999x", SS_INT_NOT_INTEGER, 0},            /* after overflow */
+		{"9/", SS_INT_NOT_INTEGER, 0},                               /* '/' is '0' - 1 */
+		{"9:", SS_INT_NOT_INTEGER, 0},                               /* ':' is '9' + 1 */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int64_t v = -1;
+		enum ss_int_error e = ss_parse_count(cases[i].text, strlen(cases[i].text), &v);
+
+		if (e != cases[i].want)
+			fail_msg("\"%s\": error %d, want %d", cases[i].text, (int)e,
+				 (int)cases[i].want);
+		if (e == SS_INT_OK)
+			assert_int_equal(v, cases[i].value);
+		else
+			assert_int_equal(v, -1);   /* left alone */
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -513,6 +560,7 @@ int main(void)
 		cmocka_unit_test(test_engine_filter_and_forced_kind),
 		cmocka_unit_test(test_oversize),
 		cmocka_unit_test(test_unescape),
+		cmocka_unit_test(test_parse_count),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
