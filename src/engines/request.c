@@ -5,6 +5,7 @@
  */
 #include "engines/request.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -796,10 +797,26 @@ static bool find_model(struct ss_processor *p, struct ss_outcome *o, bool sse)
 	return ls->model.p ? model_from(p, o, ls->model) : true;
 }
 
+/* ss_process clears an outcome around its two text arrays, which lie side
+ * by side between `line` and `engine_long`. */
+_Static_assert(offsetof(struct ss_outcome, engine) ==
+		       offsetof(struct ss_outcome, reason) + SS_REASON_MAX &&
+	       offsetof(struct ss_outcome, engine_long) ==
+		       offsetof(struct ss_outcome, engine) + SS_ENGINE_NAME_MAX,
+	       "reason and engine are the only fields skipped");
+
 bool ss_process(struct ss_processor *p, const struct ss_request_text *req,
 		struct ss_outcome *o)
 {
-	memset(o, 0, sizeof(*o));
+	/*
+	 * Everything zero but the two text arrays, which are strings: the
+	 * outcome array holds a batch's outcomes, and clearing 224 bytes of
+	 * text per request was most of what filling one cost.
+	 */
+	memset(o, 0, offsetof(struct ss_outcome, reason));
+	o->reason[0] = '\0';
+	o->engine[0] = '\0';
+	memset(&o->engine_long, 0, sizeof(*o) - offsetof(struct ss_outcome, engine_long));
 	o->line = req->line;
 	o->phase = SS_PHASE_PROFILING;
 	o->status = SS_ST_OK;
