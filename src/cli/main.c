@@ -482,6 +482,7 @@ int main(int argc, char **argv)
 	 * ask for them, and analyse a second time for the page alone. */
 	html = ss_outputs_want(&outs, SS_OUT_HTML);
 	ss_agg_init(&agg, o.phase);
+	ss_agg_set_threads(&agg, o.analysis.threads);
 	ss_agg_keep(&agg, o.analysis.ci || html, ss_analysis_needs_positions(&o.analysis) || html,
 		    o.analysis.group_by.n);
 	memset(&an, 0, sizeof(an));

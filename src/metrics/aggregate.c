@@ -1,5 +1,7 @@
 #include "metrics/aggregate.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,8 +29,14 @@ void ss_agg_init(struct ss_agg *a, enum ss_phase_mode mode)
 	a->mode = mode;
 	a->stream_entry = SIZE_MAX;
 	a->last_named = SIZE_MAX;
+	a->threads = 1;
 	results_init(&a->main);
 	results_init(&a->warmup);
+}
+
+void ss_agg_set_threads(struct ss_agg *a, unsigned threads)
+{
+	a->threads = threads ? threads : 1;
 }
 
 void ss_agg_keep(struct ss_agg *a, bool samples, bool positions, size_t nkeys)
@@ -367,32 +375,94 @@ static void set_run(struct ss_results *r, enum ss_metric m, double v)
 	r->stats[m].count = 1;
 }
 
-static bool results_finish(struct ss_results *r)
+/*
+ * The statistics of the per-request metrics are independent of each other
+ * (each reads its own values, in input order), so the end of a large run
+ * computes them on STATS_THREADS threads, through one atomic counter over
+ * the metrics, largest first. Each thread holds a scratch as long as the
+ * longest metric: that is why there are not more of them.
+ */
+#define STATS_THREADS 2
+/* Below this many values in all, a thread costs more than it saves. */
+#define STATS_PARALLEL_MIN ((size_t)1 << 16)
+
+struct stats_job {
+	const struct ss_vec_f64 *d;
+	struct ss_stats *out;
+};
+
+struct stats_work {
+	const struct stats_job *jobs;
+	size_t njobs, most;
+	atomic_size_t next;   /* the next job to take */
+	atomic_size_t done;   /* jobs computed */
+};
+
+/* Take jobs until none is left (none at all without memory for scratch). */
+static void *stats_worker(void *arg)
 {
-	size_t most = 0;
-	double *scratch;
+	struct stats_work *w = arg;
+	double *scratch = ss_reallocarray(NULL, w->most, sizeof(*scratch));
+
+	if (!scratch)
+		return NULL;
+	for (;;) {
+		size_t j = atomic_fetch_add(&w->next, 1);
+
+		if (j >= w->njobs)
+			break;
+		ss_stats_compute(w->jobs[j].d->v, w->jobs[j].d->len, scratch, w->jobs[j].out);
+		atomic_fetch_add(&w->done, 1);
+	}
+	ss_free(scratch);
+	return NULL;
+}
+
+static int cmp_job_len(const void *a, const void *b)
+{
+	size_t x = ((const struct stats_job *)a)->d->len, y = ((const struct stats_job *)b)->d->len;
+
+	return (x < y) - (x > y);
+}
+
+static bool results_finish(struct ss_results *r, unsigned threads)
+{
+	struct stats_job jobs[SS_M_COUNT];
+	struct stats_work w;
+	size_t njobs = 0, most = 0, total = 0;
+	pthread_t helper;
+	bool helped = false;
 
 	for (int m = 0; m < SS_M_COUNT; m++) {
+		const struct ss_vec_f64 *d = &r->values[m];
+
 		r->has[m] = false;
 		memset(&r->stats[m], 0, sizeof(r->stats[m]));
-		if (r->values[m].len > most)
-			most = r->values[m].len;
+		if (!ss_metric_table[m].per_request || d->len == 0)
+			continue;
+		jobs[njobs].d = d;
+		jobs[njobs].out = &r->stats[m];
+		njobs++;
+		most = d->len > most ? d->len : most;
+		total += d->len;
+		r->has[m] = true;
 	}
-	if (most) {
-		scratch = ss_reallocarray(NULL, most, sizeof(*scratch));
-		if (!scratch)
-			return false;
-		for (int m = 0; m < SS_M_COUNT; m++) {
-			const struct ss_vec_f64 *d = &r->values[m];
-
-			if (!ss_metric_table[m].per_request || d->len == 0)
-				continue;
-			ss_stats_compute(d->v, d->len, scratch, &r->stats[m]);
-			r->has[m] = true;
-		}
-		ss_free(scratch);
-	}
-
+	qsort(jobs, njobs, sizeof(jobs[0]), cmp_job_len);
+	w.jobs = jobs;
+	w.njobs = njobs;
+	w.most = most;
+	atomic_init(&w.next, 0);
+	atomic_init(&w.done, 0);
+	_Static_assert(STATS_THREADS == 2, "one helper thread");
+	if (threads > 1 && njobs > 1 && total >= STATS_PARALLEL_MIN)
+		helped = pthread_create(&helper, NULL, stats_worker, &w) == 0;
+	if (njobs)
+		stats_worker(&w);
+	if (helped)
+		pthread_join(helper, NULL);
+	/* A thread without scratch takes no job: the other one takes them all. */
+	if (atomic_load(&w.done) != njobs)
+		return false;
 	if (r->sum_steps > 0)
 		set_run(r, SS_M_TOKEN_WEIGHTED_AL,
 			1.0 + ss_ratio((unsigned __int128)r->sum_accepted_with_steps,
@@ -461,10 +531,10 @@ bool ss_agg_finish(struct ss_agg *a)
 		return false;
 	if (a->nengines > 1)
 		qsort(a->engines, a->nengines, sizeof(*a->engines), cmp_engine);
-	if (!results_finish(&a->main) || !results_finish(&a->warmup))
+	if (!results_finish(&a->main, a->threads) || !results_finish(&a->warmup, a->threads))
 		return false;
 	for (size_t g = 0; g < a->groups.n; g++)
-		if (!results_finish(&a->group[g].res))
+		if (!results_finish(&a->group[g].res, a->threads))
 			return false;
 	if (a->groups.n) {
 		size_t *order = ss_reallocarray(a->group_order, a->groups.n, sizeof(*order));

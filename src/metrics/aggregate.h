@@ -79,6 +79,7 @@ struct ss_agg {
 	struct ss_group *group;             /* by id, groups.n of them */
 	size_t group_cap;
 	size_t *group_order;                /* ss_agg_finish(): ids in key order */
+	unsigned threads;                   /* ss_agg_finish() may use (>= 1) */
 	/* private: the stream being read, and inputs by name (enriched lines) */
 	char *stream_name;
 	size_t stream_entry;        /* index in inputs; SIZE_MAX: not listed yet */
@@ -92,6 +93,9 @@ struct ss_agg {
 
 void ss_agg_init(struct ss_agg *a, enum ss_phase_mode mode);
 void ss_agg_release(struct ss_agg *a);
+/* How many threads ss_agg_finish() may compute statistics on (default 1;
+ * it uses at most two, and only for large runs). */
+void ss_agg_set_threads(struct ss_agg *a, unsigned threads);
 /*
  * Keep what SPEC 7 reads, for the main results and every group: with
  * `samples`, each ok record's bootstrap sample (7.2); with `positions`,

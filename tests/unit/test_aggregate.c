@@ -416,6 +416,90 @@ static void test_named_inputs(void **state)
 	ss_agg_release(&a);
 }
 
+/*
+ * A large run's statistics are computed on two threads at the end: each
+ * metric must come out as one thread computes it (and as ss_stats_compute
+ * on the values in input order does), bit for bit; and with allocations
+ * failing, ss_agg_finish either fails or still gives the same statistics.
+ */
+enum { MANY = 70001 };
+
+static void add_many(struct ss_agg *a)
+{
+	uint64_t x = 0x2545F4914F6CDD1DULL;
+
+	assert_true(ss_agg_begin_input(a, "many.jsonl"));
+	for (int i = 0; i < MANY; i++) {
+		struct ss_record r;
+		struct ss_outcome o;
+		int64_t drafted, accepted;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		drafted = 1 + (int64_t)(x % 500);
+		accepted = (int64_t)((x >> 20) % (uint64_t)(drafted + 1));
+		fx_llamacpp(&r, accepted, drafted);
+		fx_outcome_of(&o, &r, SS_PHASE_PROFILING, (uint64_t)i + 1);
+		assert_true(ss_agg_add(a, &o));
+		ss_record_release(&r);
+	}
+}
+
+static void test_statistics_on_threads(void **state)
+{
+	struct ss_agg one, two;
+	int metrics = 0;
+
+	(void)state;
+	ss_agg_init(&one, SS_PHASES_PROFILING);
+	ss_agg_init(&two, SS_PHASES_PROFILING);
+	ss_agg_set_threads(&two, 8);
+	add_many(&one);
+	add_many(&two);
+	assert_true(ss_agg_finish(&one));
+	assert_true(ss_agg_finish(&two));
+	for (int m = 0; m < SS_M_COUNT; m++) {
+		const struct ss_vec_f64 *d = &one.main.values[m];
+		struct ss_stats want;
+		double *scratch;
+
+		assert_int_equal(one.main.has[m], two.main.has[m]);
+		if (!ss_metric_table[m].per_request || !one.main.has[m])
+			continue;
+		metrics++;
+		assert_int_equal(d->len, MANY);
+		scratch = ss_reallocarray(NULL, d->len, sizeof(*scratch));
+		assert_non_null(scratch);
+		ss_stats_compute(d->v, d->len, scratch, &want);
+		ss_free(scratch);
+		assert_memory_equal(&one.main.stats[m], &want, sizeof(want));
+		assert_memory_equal(&two.main.stats[m], &want, sizeof(want));
+	}
+	/* llama.cpp records: acceptance rate, accepted and drafted tokens */
+	assert_int_equal(metrics, 3);
+
+	/* The n-th allocation of the finish fails (then all after it, or
+	 * only that one), whichever thread makes it. */
+	for (uint64_t n = 1; n < 2 * 32; n++) {
+		struct ss_agg a;
+		bool ok;
+
+		ss_agg_init(&a, SS_PHASES_PROFILING);
+		ss_agg_set_threads(&a, 2);
+		add_many(&a);
+		ss_alloc_fail_at(n / 2 + 1, (int)(n & 1));
+		ok = ss_agg_finish(&a);
+		ss_alloc_fail_at(0, 0);
+		if (ok)
+			for (int m = 0; m < SS_M_COUNT; m++)
+				if (ss_metric_table[m].per_request && one.main.has[m])
+					assert_memory_equal(&a.main.stats[m], &one.main.stats[m],
+							    sizeof(a.main.stats[m]));
+		ss_agg_release(&a);
+	}
+	ss_agg_release(&one);
+	ss_agg_release(&two);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -430,6 +514,7 @@ int main(void)
 		cmocka_unit_test(test_without_steps),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_out_of_memory),
+		cmocka_unit_test(test_statistics_on_threads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
