@@ -142,8 +142,9 @@ void ss_pool_submit(struct ss_pool *p)
 	bool now;
 
 	pthread_mutex_lock(&p->lock);
-	/* Every worker has a job waiting: the caller is ahead, it works. */
-	now = p->ops.caller_works && p->qlen >= p->started;
+	/* Every worker has its jobs waiting: the caller is ahead, it works. */
+	now = p->ops.caller_works &&
+	      p->qlen >= p->started * (p->ops.queue_ahead ? p->ops.queue_ahead : 1);
 	if (!now) {
 		p->state[idx] = SLOT_QUEUED;
 		p->queue[(p->qhead + p->qlen) % p->nslots] = idx;

@@ -15,9 +15,9 @@
  * ss_pool_can_submit() says whether one more fits.
  *
  * The calling thread works too (when ops.caller_works): a job submitted
- * while every worker already has one waiting is done at once by the
- * calling thread, in ss_pool_submit(), and ss_pool_wait_oldest() does a
- * queued job rather than wait. So the calling thread, a pipeline's serial
+ * while every worker already has ops.queue_ahead jobs waiting (at least
+ * one) is done at once by the calling thread, in ss_pool_submit(), and
+ * ss_pool_wait_oldest() does a queued job rather than wait. So the calling thread, a pipeline's serial
  * stage (it reads and decompresses), parses whenever it is ahead, and N
  * workers plus it keep N + 1 cores busy without ever making a core wait.
  * Its scratch state comes from ops.worker_new, made in that thread the
@@ -47,6 +47,10 @@ struct ss_pool_ops {
 	 * thread wins when they compete for cores. */
 	int worker_nice;
 	bool caller_works;   /* see above */
+	/* Jobs kept waiting per worker before the caller works (0: one). More
+	 * than one keeps a worker fed while the caller is busy with a job of
+	 * its own; the ring needs room for them (nslots). */
+	size_t queue_ahead;
 };
 
 struct ss_pool;

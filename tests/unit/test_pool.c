@@ -47,6 +47,7 @@ struct fixture {
 	/* caller_works: the calling thread is never held by the gate; the
 	 * job `open_gate_on` (>= 0) opens it when it finishes. */
 	bool caller_works;
+	size_t queue_ahead;
 	pthread_t caller;
 	int caller_jobs;
 	int open_gate_on;
@@ -145,6 +146,7 @@ static struct ss_pool *pool_new(struct fixture *f, size_t nslots, size_t nthread
 	ops.work = t_work;
 	ops.worker_free = t_worker_free;
 	ops.caller_works = f->caller_works;
+	ops.queue_ahead = f->queue_ahead;
 	p = ss_pool_new(nslots, nthreads, &ops);
 	assert_non_null(p);
 	assert_int_equal(ss_pool_start(p), nthreads);
@@ -295,6 +297,41 @@ static void test_caller_works(void **state)
 	fixture_free(f);
 }
 
+/*
+ * queue_ahead 2: the calling thread works only once the worker has two
+ * jobs waiting, so the worker finds one queued when it finishes.
+ */
+static void test_queue_ahead(void **state)
+{
+	struct fixture *f = fixture_new();
+	struct ss_pool *p;
+
+	(void)state;
+	f->caller_works = true;
+	f->queue_ahead = 2;
+	f->caller = pthread_self();
+	f->gate_closed = true;
+	f->open_gate_on = 3;
+	p = pool_new(f, 5, 1);
+	submit(p, f, 0, -1);
+	pthread_mutex_lock(&f->lock);
+	while (f->nwork < 1)
+		wait_changed(f);
+	pthread_mutex_unlock(&f->lock);
+	submit(p, f, 1, -1);      /* queued: one waiting */
+	submit(p, f, 2, -1);      /* queued: two waiting */
+	assert_int_equal(f->caller_jobs, 0);
+	submit(p, f, 3, -1);      /* two were waiting: done now, opens the gate */
+	assert_int_equal(f->caller_jobs, 1);
+	assert_int_equal(f->slots[3].done_rank, 0);
+	take(p, f, 0);
+	take(p, f, 1);
+	take(p, f, 2);
+	assert_int_equal(take(p, f, 3), 0);
+	ss_pool_free(p);
+	fixture_free(f);
+}
+
 /* No input at all: start and stop without a job. */
 static void test_empty(void **state)
 {
@@ -402,6 +439,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_caller_works),
+		cmocka_unit_test(test_queue_ahead),
 		cmocka_unit_test(test_order_despite_completion),
 		cmocka_unit_test(test_order_many),
 		cmocka_unit_test(test_backpressure),
