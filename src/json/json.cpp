@@ -615,15 +615,22 @@ static enum ssj_status w_string(parser_impl *p, uint32_t i, std::string_view &ou
 // a literal, or a number of the JSON syntax (its range does not matter).
 SSJ_HOT bool w_scalar_ok(parser_impl *p, uint32_t i)
 {
-	std::string_view tok = w_token(p, i);
+	char c = w_char(p, i);
 
-	switch (tok[0]) {
+	// Stage 1 closed every string, and between a closing quote and the
+	// next structural only white space can stand (any other byte starts a
+	// scalar of its own, which is a structural): without a backslash in
+	// the text, a string is whole as it is.
+	if (c == '"' && !p->wescapes)
+		return true;
+	std::string_view tok = w_token(p, i);
+	switch (c) {
 	case '"': {
 		if (tok.size() < 2 || tok.back() != '"')
 			return false;
 		const char *body = tok.data() + 1;
 		size_t n = tok.size() - 2;
-		if (!p->wescapes || !memchr(body, '\\', n))
+		if (!memchr(body, '\\', n))
 			return true;
 		std::string_view out;
 		enum ssj_status s = w_string(p, i, out);
@@ -642,14 +649,11 @@ SSJ_HOT bool w_scalar_ok(parser_impl *p, uint32_t i)
 	}
 }
 
-// A key at structural i, its colon after it (a compact text has its
-// closing quote right before the colon).
+// A key at structural i, its colon after it.
 SSJ_HOT bool w_key_ok(parser_impl *p, uint32_t i, uint32_t n)
 {
 	if (i + 1 >= n || w_char(p, i) != '"' || w_char(p, i + 1) != ':')
 		return false;
-	if (!p->wescapes && p->wtext[p->wix[i + 1] - 1] == '"' && p->wix[i + 1] - p->wix[i] >= 2)
-		return true;
 	return w_scalar_ok(p, i);
 }
 

@@ -140,6 +140,8 @@ static void takes_valid_texts(void **state)
 		"{\"dup\":1,\"dup\":2,\"dup\":{\"z\":[true]}}",
 		"{\"s\":\"\",\"t\":\"{[,:]}\",\"u\":\" \"}",
 		"{\"n\":0,\"m\":-0.0,\"o\":1.0,\"p\":10,\"q\":0e0}",
+		/* white space between a string's closing quote and what follows */
+		"{\"a\" :\"x\" ,\"b\"\t:\t\"y\"\r\n,\"c\"\n:[\"z\" ,\"w\"\n]\n}",
 	};
 
 	(void)state;
@@ -162,6 +164,11 @@ static void refuses_invalid_texts(void **state)
 		"{\"a\":\"x\"y\"}", "{\"a\":\"unclosed}", "{\"a\":\"tab\there\"}",
 		"{\"a\":\"\xff\"}", "{\"a\":\"\xc3\"}", "{\"a\":\"\xed\xa0\x80\"}",
 		"{\"a\":'x'}", "{\"a\":[1,2]]}", "{\"a\":1}}",
+		/* anything but white space after a closing quote (the whole path
+		 * takes a string without a backslash as it stands) */
+		"{\"a\":\"x\"y}", "{\"a\":\"x\"1}", "{\"a\":\"x\"\"y\"}", "{\"a\"\"b\":1}",
+		"{\"a\"x:1}", "{\"a\":\"x\"\f}", "{\"a\":\"x\"\v}", "{\"a\":[\"x\"\"y\"]}",
+		"{\"a\":\"x\"\xc3\xa9}", "{\"a\":\"x\"true}", "{\"a\":\"x\"-}",
 	};
 
 	(void)state;
