@@ -726,16 +726,16 @@ open_container:
 static enum ssj_status w_object(parser_impl *p, uint32_t i, ssj_field_fn fn, void *ctx)
 {
 	uint32_t j = i + 1;
+	value_impl val;  // made once: only its index changes from field to field
 
 	if (w_char(p, j) == '}')
 		return SSJ_OK;
+	val.ixp = p;
 	for (;;) {
 		std::string_view key;
 		enum ssj_status s = w_string(p, j, key);
 		if (s != SSJ_OK)
 			return s;
-		value_impl val;
-		val.ixp = p;
 		val.i = j + 2;
 		if (fn && fn(ctx, key.data(), key.size(), C(&val)))
 			return SSJ_STOPPED;
@@ -1165,9 +1165,9 @@ static enum ssj_status v_array_foreach(struct ssj_value *v, ssj_elem_fn fn,
 			parser_impl *pi = V(v)->ixp;
 			if (w_type(pi, V(v)->i) != SSJ_ARRAY)
 				return SSJ_ETYPE;
+			value_impl ev;
+			ev.ixp = pi;
 			return w_array(pi, V(v)->i, [&](size_t i, uint32_t j) {
-				value_impl ev;
-				ev.ixp = pi;
 				ev.i = j;
 				return fn && fn(ctx, i, C(&ev)) ? SSJ_STOPPED : SSJ_OK;
 			});

@@ -224,6 +224,7 @@ static bool results_add_ok(struct ss_results *r, const struct ss_outcome *o)
 			continue;
 		if (!SS_VEC_PUSH(&r->values[m], o->values.v[m]))
 			return false;
+		r->sums[m] += o->values.v[m];
 	}
 	if (o->hist_len && !hist_add(r, o->hist, o->hist_len))
 		return false;
@@ -388,6 +389,7 @@ static void set_run(struct ss_results *r, enum ss_metric m, double v)
 
 struct stats_job {
 	const struct ss_vec_f64 *d;
+	double sum;   /* of d, added up as the values came */
 	struct ss_stats *out;
 };
 
@@ -411,7 +413,8 @@ static void *stats_worker(void *arg)
 
 		if (j >= w->njobs)
 			break;
-		ss_stats_compute(w->jobs[j].d->v, w->jobs[j].d->len, scratch, w->jobs[j].out);
+		ss_stats_compute_sum(w->jobs[j].d->v, w->jobs[j].d->len, w->jobs[j].sum, scratch,
+				     w->jobs[j].out);
 		atomic_fetch_add(&w->done, 1);
 	}
 	ss_free(scratch);
@@ -441,6 +444,7 @@ static bool results_finish(struct ss_results *r, unsigned threads)
 		if (!ss_metric_table[m].per_request || d->len == 0)
 			continue;
 		jobs[njobs].d = d;
+		jobs[njobs].sum = r->sums[m];
 		jobs[njobs].out = &r->stats[m];
 		njobs++;
 		most = d->len > most ? d->len : most;

@@ -26,6 +26,7 @@ enum ss_phase_mode { SS_PHASES_PROFILING = 0, SS_PHASES_WARMUP, SS_PHASES_ALL };
 /* The results of one set of phases: the main results, or warmup_metrics. */
 struct ss_results {
 	struct ss_vec_f64 values[SS_M_COUNT];  /* per-request metrics only */
+	double sums[SS_M_COUNT];               /* of each values[m], in input order */
 	__int128 sum_steps, sum_accepted, sum_drafted;
 	uint64_t ok_with_steps;   /* ok records that have a step count */
 	__int128 sum_accepted_with_steps;

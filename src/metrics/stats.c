@@ -1,6 +1,7 @@
 #include "metrics/stats.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,14 +169,15 @@ static void sort_values(double *v, size_t n)
  * the buckets that hold a wanted rank are copied into `scratch` and
  * sorted. A summary wants twenty ranks, so that is three passes over the
  * values and the sort of a few buckets, instead of a sort of them all.
- * The values are those the full sort puts at those ranks. false: not done
- * (a -0.0, whose order against 0.0 only qsort keeps; too many values; no
- * memory): the caller sorts.
+ * The values are those the full sort puts at those ranks. kmin and kmax:
+ * the least and greatest key of the values, none of which is -0.0 (whose
+ * order against 0.0 only qsort keeps). false: not done (too many values,
+ * or no memory): the caller sorts.
  */
-static bool select_ranks(const double *v, size_t n, double *scratch, const size_t *rank,
-			 double *val, size_t nr)
+static bool select_ranks(const double *v, size_t n, uint64_t kmin, uint64_t kmax,
+			 double *scratch, const size_t *rank, double *val, size_t nr)
 {
-	uint64_t kmin = UINT64_MAX, kmax = 0, base;
+	uint64_t base;
 	uint32_t *below;   /* per bucket: values in the buckets before it (+1: all) */
 	uint16_t *slot;    /* per bucket: 0, or 1 + its index among the wanted */
 	size_t bucket[SELECT_MAX_RANKS];  /* per rank: its bucket */
@@ -186,15 +188,6 @@ static bool select_ranks(const double *v, size_t n, double *scratch, const size_
 
 	if (n > UINT32_MAX || nr > SELECT_MAX_RANKS)
 		return false;
-	for (size_t i = 0; i < n; i++) {
-		uint64_t k;
-
-		if (v[i] == 0.0 && signbit(v[i]))
-			return false;
-		k = key_of(v[i]);
-		kmin = k < kmin ? k : kmin;
-		kmax = k > kmax ? k : kmax;
-	}
 	if (kmin == kmax) {
 		for (size_t r = 0; r < nr; r++)
 			val[r] = v[0];
@@ -267,7 +260,20 @@ static const double PERCENTILES[] = {1, 5, 10, 25, 50, 75, 90, 95, 99};
 void ss_stats_compute(const double *v, size_t n, double *scratch,
 		      struct ss_stats *out)
 {
-	double sum = 0.0, sq = 0.0;
+	double sum = 0.0;
+
+	/* In input order, so the result does not depend on -j. */
+	for (size_t i = 0; i < n; i++)
+		sum += v[i];
+	ss_stats_compute_sum(v, n, sum, scratch, out);
+}
+
+void ss_stats_compute_sum(const double *v, size_t n, double sum, double *scratch,
+			  struct ss_stats *out)
+{
+	double sq = 0.0;
+	uint64_t kmin = UINT64_MAX, kmax = 0;
+	bool negzero = false;
 	/* min, max, then the low and high rank of each percentile */
 	size_t rank[2 + 2 * NPCT];
 	double val[2 + 2 * NPCT], t[NPCT];
@@ -278,15 +284,20 @@ void ss_stats_compute(const double *v, size_t n, double *scratch,
 	memset(out, 0, sizeof(*out));
 	if (n == 0)
 		return;
-	/* Sums in input order, so the result does not depend on -j. */
-	for (size_t i = 0; i < n; i++)
-		sum += v[i];
 	out->sum = sum;
 	out->avg = sum / (double)n;
+	/*
+	 * The squares in input order, and the range of the keys: one pass,
+	 * the keys' work filling the time each addition waits for the last.
+	 */
 	for (size_t i = 0; i < n; i++) {
 		double d = v[i] - out->avg;
+		uint64_t k = key_of(v[i]);
 
 		sq += d * d;
+		kmin = k < kmin ? k : kmin;
+		kmax = k > kmax ? k : kmax;
+		negzero |= v[i] == 0.0 && signbit(v[i]);
 	}
 	out->std = sqrt(sq / (double)n);
 	out->count = n;
@@ -295,7 +306,7 @@ void ss_stats_compute(const double *v, size_t n, double *scratch,
 	rank[1] = n - 1;
 	for (size_t j = 0; j < NPCT; j++)
 		percentile_ranks(n, PERCENTILES[j], &rank[2 + 2 * j], &rank[3 + 2 * j], &t[j]);
-	if (n < RADIX_MIN || !select_ranks(v, n, scratch, rank, val, nr)) {
+	if (n < RADIX_MIN || negzero || !select_ranks(v, n, kmin, kmax, scratch, rank, val, nr)) {
 		memcpy(scratch, v, n * sizeof(*v));
 		sort_values(scratch, n);
 		for (size_t r = 0; r < nr; r++)

@@ -20,6 +20,13 @@ struct ss_stats {
 void ss_stats_compute(const double *v, size_t n, double *scratch,
 		      struct ss_stats *out);
 
+/*
+ * The same, given the sum of v[0..n-1] added up in input order (a caller
+ * that adds the values up as they come saves a pass).
+ */
+void ss_stats_compute_sum(const double *v, size_t n, double sum, double *scratch,
+			  struct ss_stats *out);
+
 /* The numpy "linear" percentile q (0..100) of sorted[0..n-1]. */
 double ss_percentile(const double *sorted, size_t n, double q);
 
