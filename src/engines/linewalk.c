@@ -301,6 +301,12 @@ static int line_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 			ls->meta = m;
 		} else if (ssj_value_raw_json(v, &ls->metadata.p, &ls->metadata.n) != SSJ_OK) {
 			ls->failed = true;
+		} else if (ls->read_parts) {
+			struct ss_meta_scan m = {false, -1, -1};
+
+			if (t == SSJ_OBJECT && ssj_object_foreach(v, ss_meta_field, &m) != SSJ_OK)
+				ls->failed = true;
+			ls->parts_meta = m;
 		}
 	} else if (ss_key_is(key, n, "metrics")) {
 		ls->metrics.p = NULL;
@@ -313,6 +319,11 @@ static int line_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 		ls->sda.p = NULL;
 		if (t == SSJ_OBJECT && ssj_value_raw_json(v, &ls->sda.p, &ls->sda.n) != SSJ_OK)
 			ls->failed = true;
+		else if (t == SSJ_OBJECT && ls->read_parts) {
+			ls->parts_sda = ss_payload_collect_value(&p->pl, v);
+			if (ls->parts_sda == SSJ_ENOMEM)
+				ls->nomem = true;
+		}
 	} else if (ss_key_is(key, n, "error")) {
 		ls->error = t != SSJ_NULL;
 		ls->error_value.p = NULL;
@@ -350,9 +361,10 @@ static int line_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 }
 
 static enum ssj_status walk(struct ss_processor *p, const char *text, size_t len,
-			    bool meta_inline, bool whole)
+			    bool meta_inline, bool whole, bool read_parts)
 {
 	struct line_scan *ls = &p->scan;
+	struct ss_meta_scan fresh = {false, -1, -1};
 	enum ssj_status s;
 
 	memset(ls, 0, sizeof(*ls));
@@ -361,6 +373,9 @@ static enum ssj_status walk(struct ss_processor *p, const char *text, size_t len
 	ls->len = len;
 	ls->hit = SIZE_MAX;
 	ls->meta_inline = meta_inline;
+	ls->read_parts = read_parts;
+	ls->parts_meta = fresh;
+	ls->parts_sda = SSJ_EINTERNAL;
 	s = whole ? ssj_validate_whole(p->outer, text, len, line_field, ls)
 		  : ssj_parse(p->outer, text, len, line_field, ls);
 	ls->parsed = s == SSJ_OK && !ls->failed;
@@ -370,11 +385,11 @@ static enum ssj_status walk(struct ss_processor *p, const char *text, size_t len
 enum ssj_status ss_line_walk(struct ss_processor *p, const char *text, size_t len,
 			     bool meta_inline)
 {
-	return walk(p, text, len, meta_inline, false);
+	return walk(p, text, len, meta_inline, false, false);
 }
 
 enum ssj_status ss_line_walk_whole(struct ss_processor *p, const char *text, size_t len,
-				   bool meta_inline)
+				   bool meta_inline, bool read_parts)
 {
-	return walk(p, text, len, meta_inline, true);
+	return walk(p, text, len, meta_inline, true, read_parts);
 }

@@ -76,6 +76,15 @@ struct line_scan {
 	struct span reason;            /* `spec_decode_reason` string, escaped */
 	bool source_seen;              /* a `source` object ... */
 	struct ss_source_scan src;     /* ... saying this */
+	/*
+	 * read_parts: a line checked whole that is likely a records line has
+	 * its metadata scanned and its spec_decode_acceptance payload collected
+	 * (into p->pl) during the walk, as request.c would read them after it;
+	 * the last of a repeated key counts.
+	 */
+	bool read_parts;
+	struct ss_meta_scan parts_meta;
+	enum ssj_status parts_sda;     /* SSJ_EINTERNAL: no object payload */
 	bool parsed;                   /* the walk over the line succeeded */
 	const char *text;              /* the line */
 	size_t len;
@@ -116,10 +125,11 @@ enum ssj_status ss_line_walk(struct ss_processor *p, const char *text, size_t le
 			     bool meta_inline);
 /*
  * The same walk over a line that is checked whole by ssj_validate_whole()
- * first. SSJ_OK: the line is valid to the letter and was walked; any other
- * status: nothing was walked, and ss_line_walk() decides.
+ * first, reading a records line's parts on the way when read_parts (see
+ * struct line_scan). SSJ_OK: the line is valid to the letter and was
+ * walked; any other status: nothing was walked, and ss_line_walk() decides.
  */
 enum ssj_status ss_line_walk_whole(struct ss_processor *p, const char *text, size_t len,
-				   bool meta_inline);
+				   bool meta_inline, bool read_parts);
 
 #endif

@@ -630,7 +630,8 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 	    (validated ||
 	     ((p->last_kind == SS_KIND_RECORDS || p->last_kind == SS_KIND_BODY) &&
 	      (p->opts.force_kind == SS_KIND_UNKNOWN || p->opts.force_kind == p->last_kind)))) {
-		s = ss_line_walk_whole(p, text, len, validated);
+		s = ss_line_walk_whole(p, text, len, validated,
+				       !validated && p->last_kind == SS_KIND_RECORDS);
 		if (ls->nomem || p->cap.nomem || s == SSJ_ENOMEM)
 			return false;
 		whole = s == SSJ_OK && !ls->failed;
@@ -677,7 +678,12 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 	 * of their own. If the whole line is not valid, each span is checked
 	 * alone as before, so outcomes and reasons do not change.
 	 */
-	if (detect(p) == SS_KIND_RECORDS) {
+	if (detect(p) == SS_KIND_RECORDS && whole && ls->read_parts) {
+		/* valid to the letter, and read during the walk */
+		line_valid = true;
+		parts.meta = ls->parts_meta;
+		parts.sda = ls->parts_sda;
+	} else if (detect(p) == SS_KIND_RECORDS) {
 		s = ssj_validate_again(p->outer);
 		if (s == SSJ_ENOMEM)
 			return false;
