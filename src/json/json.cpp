@@ -23,6 +23,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 using namespace simdjson;
@@ -56,6 +57,8 @@ struct parser_impl {
 // A value is On-Demand's, or (ixp set) the value starting at structural
 // `i` of ixp's whole-text document.
 struct value_impl {
+	// first: what C sees of a value (json.h); `known` is set with `i`
+	struct ssj_value head = {SSJ_INVALID};
 	ondemand::value v;
 	parser_impl *ixp = nullptr;
 	uint32_t i = 0;
@@ -67,6 +70,10 @@ static inline parser_impl *P(struct ssj_parser *p)
 	return reinterpret_cast<parser_impl *>(p);
 }
 
+static_assert(std::is_standard_layout<value_impl>::value,
+	      "a value_impl starts at its head (V() and C() convert)");
+
+// A C value is the head of its value_impl, which starts at it.
 static inline value_impl *V(struct ssj_value *v)
 {
 	return reinterpret_cast<value_impl *>(v);
@@ -74,7 +81,7 @@ static inline value_impl *V(struct ssj_value *v)
 
 static inline struct ssj_value *C(value_impl *v)
 {
-	return reinterpret_cast<struct ssj_value *>(v);
+	return &v->head;
 }
 
 static enum ssj_status map_error(error_code e)
@@ -188,7 +195,8 @@ static enum ssj_status visit_object(ondemand::object obj, ssj_field_fn fn, void 
 			return map_error(e);
 		if (!fn)
 			continue;
-		value_impl val{f.value()};
+		value_impl val;
+		val.v = f.value();
 		if (fn(ctx, key.data(), key.size(), C(&val)))
 			return SSJ_STOPPED;
 	}
@@ -542,16 +550,26 @@ static uint32_t w_skip(parser_impl *p, uint32_t i)
 	return p->wclose[i] + 1;
 }
 
+// The type of a value of a valid text by its first character: a table,
+// not a switch, as the visit asks it of every value it hands out.
+struct type_table {
+	uint8_t t[256];
+	constexpr type_table() : t()
+	{
+		for (int c = 0; c < 256; c++)
+			t[c] = SSJ_NUMBER;
+		t['{'] = SSJ_OBJECT;
+		t['['] = SSJ_ARRAY;
+		t['"'] = SSJ_STRING;
+		t['t'] = t['f'] = SSJ_BOOL;
+		t['n'] = SSJ_NULL;
+	}
+};
+static constexpr type_table TYPE_OF;
+
 SSJ_HOT enum ssj_type w_type(const parser_impl *p, uint32_t i)
 {
-	switch (w_char(p, i)) {
-	case '{': return SSJ_OBJECT;
-	case '[': return SSJ_ARRAY;
-	case '"': return SSJ_STRING;
-	case 't': case 'f': return SSJ_BOOL;
-	case 'n': return SSJ_NULL;
-	default: return SSJ_NUMBER;
-	}
+	return (enum ssj_type)TYPE_OF.t[(unsigned char)w_char(p, i)];
 }
 
 // A scalar's text (or a key's, quotes included): up to the next
@@ -737,6 +755,7 @@ static enum ssj_status w_object(parser_impl *p, uint32_t i, ssj_field_fn fn, voi
 		if (s != SSJ_OK)
 			return s;
 		val.i = j + 2;
+		val.head.known = w_type(p, val.i);
 		if (fn && fn(ctx, key.data(), key.size(), C(&val)))
 			return SSJ_STOPPED;
 		j = w_skip(p, j + 2);
@@ -1169,6 +1188,7 @@ static enum ssj_status v_array_foreach(struct ssj_value *v, ssj_elem_fn fn,
 			ev.ixp = pi;
 			return w_array(pi, V(v)->i, [&](size_t i, uint32_t j) {
 				ev.i = j;
+				ev.head.known = w_type(pi, j);
 				return fn && fn(ctx, i, C(&ev)) ? SSJ_STOPPED : SSJ_OK;
 			});
 		}

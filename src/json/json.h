@@ -56,7 +56,15 @@ enum ssj_type {
 };
 
 struct ssj_parser;
-struct ssj_value;
+/*
+ * A value, as a callback borrows it. Only its first member is public:
+ * `known` is the value's type when the shim knew it as it handed the value
+ * out (every value of a text checked whole), else SSJ_INVALID; read it
+ * with ssj_value_type(), which then needs no call into the shim.
+ */
+struct ssj_value {
+	enum ssj_type known;
+};
 
 /* Return 0 to go on, non-zero to stop (the walk then ends with SSJ_STOPPED). */
 typedef int (*ssj_field_fn)(void *ctx, const char *key, size_t keylen,
@@ -126,7 +134,12 @@ void ssj_set_whole_path(bool on);
 enum ssj_status ssj_validate_whole(struct ssj_parser *p, const char *text, size_t len,
 				   ssj_field_fn fn, void *ctx);
 
-enum ssj_type ssj_value_type(struct ssj_value *v);
+/* The type of v: `known`, else the shim looks (ssj_value_type_slow). */
+enum ssj_type ssj_value_type_slow(struct ssj_value *v);
+static inline enum ssj_type ssj_value_type(struct ssj_value *v)
+{
+	return v->known != SSJ_INVALID ? v->known : ssj_value_type_slow(v);
+}
 bool ssj_value_is_null(struct ssj_value *v);
 enum ssj_status ssj_value_bool(struct ssj_value *v, bool *out);
 /* A finite double; SSJ_ERANGE for a number that overflows (1e400). */

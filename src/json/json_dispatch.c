@@ -82,7 +82,7 @@ enum ssj_status ssj_validate_whole(struct ssj_parser *p, const char *text, size_
 	return ops()->validate_whole(p, text, len, fn, ctx);
 }
 
-enum ssj_type ssj_value_type(struct ssj_value *v) { return ops()->value_type(v); }
+enum ssj_type ssj_value_type_slow(struct ssj_value *v) { return ops()->value_type(v); }
 bool ssj_value_is_null(struct ssj_value *v) { return ops()->value_is_null(v); }
 
 enum ssj_status ssj_value_bool(struct ssj_value *v, bool *out)
