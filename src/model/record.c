@@ -1,6 +1,7 @@
 #include "model/record.h"
 
 #include <stdio.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "util/alloc.h"
@@ -58,13 +59,17 @@ void ss_record_init(struct ss_record *r)
 	memset(r, 0, sizeof(*r));
 }
 
+_Static_assert(offsetof(struct ss_record, engine) == 0, "ss_record_reset skips engine first");
+
 void ss_record_reset(struct ss_record *r)
 {
 	struct ss_vec_i64 h = r->histogram, a = r->per_step_accepted,
 			 d = r->per_step_drafted;
 
 	ss_free(r->engine_long);
-	memset(r, 0, sizeof(*r));
+	/* engine is a string: its first byte empties it (a reset per request) */
+	r->engine[0] = '\0';
+	memset((char *)r + sizeof(r->engine), 0, sizeof(*r) - sizeof(r->engine));
 	h.len = a.len = d.len = 0;
 	r->histogram = h;
 	r->per_step_accepted = a;

@@ -194,9 +194,10 @@ static void process_slot(struct worker *w, struct slot *s, const struct ss_run_c
 		s->hist_off[s->nouts] = SIZE_MAX;
 		if (o->hist_len) {
 			s->hist_off[s->nouts] = s->hists.len;
-			for (size_t k = 0; k < o->hist_len; k++)
-				if (!SS_VEC_PUSH(&s->hists, o->hist[k]))
-					goto nomem;
+			if (!SS_ALLOC_GROW(s->hists.v, s->hists.len + o->hist_len, s->hists.cap))
+				goto nomem;
+			memcpy(s->hists.v + s->hists.len, o->hist, o->hist_len * sizeof(*o->hist));
+			s->hists.len += o->hist_len;
 		}
 		s->eng_off[s->nouts] = SIZE_MAX;
 		if (o->engine_long) {
