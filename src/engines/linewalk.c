@@ -296,7 +296,8 @@ static int line_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 			struct ss_meta_scan m = {false, -1, -1};
 
 			ls->meta_seen = t == SSJ_OBJECT;
-			if (ls->meta_seen && ssj_object_foreach(v, ss_meta_field, &m) != SSJ_OK)
+			if (ls->meta_seen &&
+			    ssj_object_foreach_lens(v, SS_META_KEY_LENS, ss_meta_field, &m) != SSJ_OK)
 				ls->failed = true;
 			ls->meta = m;
 		} else if (ssj_value_raw_json(v, &ls->metadata.p, &ls->metadata.n) != SSJ_OK) {
@@ -304,7 +305,8 @@ static int line_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 		} else if (ls->read_parts) {
 			struct ss_meta_scan m = {false, -1, -1};
 
-			if (t == SSJ_OBJECT && ssj_object_foreach(v, ss_meta_field, &m) != SSJ_OK)
+			if (t == SSJ_OBJECT &&
+			    ssj_object_foreach_lens(v, SS_META_KEY_LENS, ss_meta_field, &m) != SSJ_OK)
 				ls->failed = true;
 			ls->parts_meta = m;
 		}

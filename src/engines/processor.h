@@ -35,6 +35,11 @@ struct ss_meta_scan {
 
 /* An object-field callback filling a struct ss_meta_scan. */
 int ss_meta_field(void *ctx, const char *key, size_t n, struct ssj_value *v);
+/* The lengths of the keys ss_meta_field reads, for ssj_object_foreach_lens. */
+#define SS_META_KEY_LENS                                                        \
+	(SSJ_LEN_BIT(sizeof("was_cancelled") - 1) |                             \
+	 SSJ_LEN_BIT(sizeof("benchmark_phase") - 1) |                           \
+	 SSJ_LEN_BIT(sizeof("credit_phase") - 1))
 
 /* What an enriched line's `source` object says. */
 struct ss_source_scan {

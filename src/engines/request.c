@@ -582,7 +582,8 @@ static int line_parts_field(void *ctx, const char *key, size_t n, struct ssj_val
 
 		lp->meta = fresh;
 		if (ssj_value_type(v) == SSJ_OBJECT &&
-		    ssj_object_foreach(v, ss_meta_field, &lp->meta) != SSJ_OK)
+		    ssj_object_foreach_lens(v, SS_META_KEY_LENS, ss_meta_field, &lp->meta) !=
+			    SSJ_OK)
 			return 1;
 	} else if (ss_key_is(key, n, "spec_decode_acceptance")) {
 		if (ssj_value_type(v) == SSJ_OBJECT) {

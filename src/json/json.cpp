@@ -182,7 +182,8 @@ static enum ssj_status start(struct ssj_parser *p, const char *text, size_t len)
 	return map_error(e);
 }
 
-static enum ssj_status visit_object(ondemand::object obj, ssj_field_fn fn, void *ctx)
+static enum ssj_status visit_object(ondemand::object obj, ssj_field_fn fn, void *ctx,
+				   uint64_t lens = SSJ_ALL_LENS)
 {
 	for (auto item : obj) {
 		ondemand::field f;
@@ -193,7 +194,7 @@ static enum ssj_status visit_object(ondemand::object obj, ssj_field_fn fn, void 
 		e = f.unescaped_key().get(key);
 		if (e)
 			return map_error(e);
-		if (!fn)
+		if (!fn || !(lens & SSJ_LEN_BIT(key.size())))
 			continue;
 		value_impl val;
 		val.v = f.value();
@@ -741,7 +742,8 @@ open_container:
 }
 
 // Call fn for each field of the object at structural i.
-static enum ssj_status w_object(parser_impl *p, uint32_t i, ssj_field_fn fn, void *ctx)
+static enum ssj_status w_object(parser_impl *p, uint32_t i, ssj_field_fn fn, void *ctx,
+			       uint64_t lens = SSJ_ALL_LENS)
 {
 	uint32_t j = i + 1;
 	value_impl val;  // made once: only its index changes from field to field
@@ -756,7 +758,8 @@ static enum ssj_status w_object(parser_impl *p, uint32_t i, ssj_field_fn fn, voi
 			return s;
 		val.i = j + 2;
 		val.head.known = w_type(p, val.i);
-		if (fn && fn(ctx, key.data(), key.size(), C(&val)))
+		if (fn && (lens & SSJ_LEN_BIT(key.size())) &&
+		    fn(ctx, key.data(), key.size(), C(&val)))
 			return SSJ_STOPPED;
 		j = w_skip(p, j + 2);
 		if (w_char(p, j) != ',')
@@ -1138,20 +1141,20 @@ static enum ssj_status v_value_raw_json(struct ssj_value *v, const char **p,
 	});
 }
 
-static enum ssj_status v_object_foreach(struct ssj_value *v, ssj_field_fn fn,
-					      void *ctx)
+static enum ssj_status v_object_foreach(struct ssj_value *v, uint64_t lens, ssj_field_fn fn,
+					void *ctx)
 {
 	return guard_status([&] {
 		if (V(v)->ixp) {
 			if (w_type(V(v)->ixp, V(v)->i) != SSJ_OBJECT)
 				return SSJ_ETYPE;
-			return w_object(V(v)->ixp, V(v)->i, fn, ctx);
+			return w_object(V(v)->ixp, V(v)->i, fn, ctx, lens);
 		}
 		ondemand::object obj;
 		error_code e = V(v)->v.get_object().get(obj);
 		if (e)
 			return map_error(e);
-		return visit_object(obj, fn, ctx);
+		return visit_object(obj, fn, ctx, lens);
 	});
 }
 

@@ -160,6 +160,16 @@ enum ssj_status ssj_value_raw_string(struct ssj_value *v, const char **p, size_t
 /* The value's whole JSON text (object, array or scalar) in the input. */
 enum ssj_status ssj_value_raw_json(struct ssj_value *v, const char **p, size_t *n);
 enum ssj_status ssj_object_foreach(struct ssj_value *v, ssj_field_fn fn, void *ctx);
+/*
+ * The same, but fn sees only the fields whose (unescaped) key length n has
+ * bit n of `lens` set, bit 63 for every length from 63 on: a reader that
+ * wants a few keys of a wide object saves a call per field it would pass
+ * over (SSJ_ALL_LENS: every field).
+ */
+#define SSJ_LEN_BIT(n) ((uint64_t)1 << ((n) < 63 ? (n) : 63))
+#define SSJ_ALL_LENS (~(uint64_t)0)
+enum ssj_status ssj_object_foreach_lens(struct ssj_value *v, uint64_t lens, ssj_field_fn fn,
+					void *ctx);
 enum ssj_status ssj_array_foreach(struct ssj_value *v, ssj_elem_fn fn, void *ctx);
 /*
  * Walk an array handing each element's whole JSON text and type to `fn`

@@ -122,7 +122,13 @@ enum ssj_status ssj_value_raw_json(struct ssj_value *v, const char **p, size_t *
 
 enum ssj_status ssj_object_foreach(struct ssj_value *v, ssj_field_fn fn, void *ctx)
 {
-	return ops()->object_foreach(v, fn, ctx);
+	return ops()->object_foreach(v, SSJ_ALL_LENS, fn, ctx);
+}
+
+enum ssj_status ssj_object_foreach_lens(struct ssj_value *v, uint64_t lens, ssj_field_fn fn,
+					void *ctx)
+{
+	return ops()->object_foreach(v, lens, fn, ctx);
 }
 
 enum ssj_status ssj_array_foreach(struct ssj_value *v, ssj_elem_fn fn, void *ctx)

@@ -35,7 +35,8 @@ struct ssj_ops {
 	enum ssj_status (*value_string)(struct ssj_value *v, const char **p, size_t *n);
 	enum ssj_status (*value_raw_string)(struct ssj_value *v, const char **p, size_t *n);
 	enum ssj_status (*value_raw_json)(struct ssj_value *v, const char **p, size_t *n);
-	enum ssj_status (*object_foreach)(struct ssj_value *v, ssj_field_fn fn, void *ctx);
+	enum ssj_status (*object_foreach)(struct ssj_value *v, uint64_t lens, ssj_field_fn fn,
+					  void *ctx);
 	enum ssj_status (*array_foreach)(struct ssj_value *v, ssj_elem_fn fn, void *ctx);
 	enum ssj_status (*value_is_empty)(struct ssj_value *v, bool *empty);
 	enum ssj_status (*array_foreach_span)(struct ssj_value *v, ssj_span_fn fn, void *ctx);

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <math.h>
 #include <string.h>
@@ -242,6 +243,79 @@ static void test_doubles(void **state)
 	ssj_parser_free(ps);
 }
 
+/* The keys of the object field "o", through ssj_object_foreach_lens. */
+struct lens_walk {
+	uint64_t lens;
+	struct seen seen;
+};
+
+static int key_only(void *ctx, const char *key, size_t keylen, struct ssj_value *v)
+{
+	(void)v;
+	add(ctx, key, keylen);
+	return 0;
+}
+
+static int lens_field(void *ctx, const char *key, size_t keylen, struct ssj_value *v)
+{
+	struct lens_walk *w = ctx;
+
+	if (keylen == 1 && key[0] == 'o')
+		assert_int_equal(ssj_object_foreach_lens(v, w->lens, key_only, &w->seen), SSJ_OK);
+	return 0;
+}
+
+/*
+ * Only the keys of a wanted length reach the callback, on the usual path
+ * and on the whole-text path alike: lengths by the unescaped key, every
+ * length from 63 on under bit 63, and SSJ_ALL_LENS passing all.
+ */
+static void test_foreach_lens(void **state)
+{
+	static const char k63[] = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+	static const char k70[] = "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb";
+	struct ssj_parser *ps = ssj_parser_new();
+	char text[512], want[256];
+	static const struct {
+		uint64_t lens;
+		const char *want;  /* %s: k63, then k70 */
+	} cases[] = {
+		{SSJ_LEN_BIT(2), "ab|cd|"},
+		{SSJ_LEN_BIT(1) | SSJ_LEN_BIT(3), "x|xyz|"},
+		{SSJ_LEN_BIT(0), "|"},
+		{SSJ_LEN_BIT(63), "%s|%s|"},
+		{SSJ_LEN_BIT(70), "%s|%s|"},
+		{0, ""},
+		{SSJ_ALL_LENS, "ab|x||xyz|%s|cd|%s|"},
+	};
+
+	(void)state;
+	assert_non_null(ps);
+	assert_true(SSJ_LEN_BIT(63) == SSJ_LEN_BIT(100));
+	snprintf(text, sizeof(text),
+		 "{\"o\":{\"ab\":1,\"x\":[2],\"\":{},\"x\\u0079z\":\"s\",\"%s\":true,"
+		 "\"cd\":null,\"%s\":0}}",
+		 k63, k70);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		for (int whole = 0; whole < 2; whole++) {
+			struct lens_walk w;
+			size_t n = strlen(text);
+			char *p = padded_copy(text, n);
+
+			memset(&w, 0, sizeof(w));
+			w.lens = cases[i].lens;
+			if (whole)
+				assert_int_equal(ssj_validate_whole(ps, p, n, lens_field, &w), SSJ_OK);
+			else
+				assert_int_equal(ssj_parse(ps, p, n, lens_field, &w), SSJ_OK);
+			free(p);
+			snprintf(want, sizeof(want), cases[i].want, k63, k70);
+			assert_string_equal(w.seen.text, want);
+		}
+	}
+	ssj_parser_free(ps);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -250,6 +324,7 @@ int main(void)
 		cmocka_unit_test(test_validate),
 		cmocka_unit_test(test_validate_root_null),
 		cmocka_unit_test(test_doubles),
+		cmocka_unit_test(test_foreach_lens),
 	};
 
 	assert_non_null(ssj_version());
