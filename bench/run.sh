@@ -4,8 +4,9 @@
 #   bench/run.sh [--size 1G] [--specscan PATH] [--quick] [--seed N] [--repeat N]
 #                [--shapes raw,records,bodies,sse]
 #
-# Each specscan, wc and zstd command runs N times (default 3); the fastest
-# run counts (the machine may be shared).
+# Each specscan, wc and zstd command runs N times (default 3), the commands
+# of a shape in turn (round robin); each one's fastest run counts (the
+# machine may be shared, and slow spells then fall on all of them alike).
 #
 # Generates (or reuses) bench/corpus/SHAPE-SIZE.jsonl (.sse for SSE) and its
 # .zst for each input shape, times specscan and its neighbours on them with
@@ -120,26 +121,54 @@ failed=0
 # The shape the next measure() rows belong to.
 cur_shape=raw
 
-# measure LABEL INPUT_BYTES STDOUT_FILE CMD...: wall time and peak RSS of CMD
+# measure LABEL INPUT_BYTES STDOUT_FILE CMD...: queue a row of the current
+# shape (CMD's stdout goes to STDOUT_FILE); run_rows times the queue.
+q_label=() q_bytes=() q_out=() q_cmd=()
 measure() {
-	local label=$1 in_bytes=$2 out=$3 t0 t1 rc=0 rss best=0 maxrss=0 k
+	local label=$1 in_bytes=$2 out=$3
 	shift 3
-	echo "running: $cur_shape: $label (best of $repeat)" >&2
-	# The machine is shared: take the fastest of a few runs.
-	for ((k = 0; k < repeat; k++)); do
-		t0=$(date +%s%N)
-		/usr/bin/time -v -o "$tmp/time.txt" "$@" >"$out" || rc=$?
-		t1=$(date +%s%N)
-		rss=$(sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): //p' "$tmp/time.txt")
-		[ "${rss:-0}" -gt "$maxrss" ] && maxrss=${rss:-0}
-		if [ "$best" -eq 0 ] || [ "$((t1 - t0))" -lt "$best" ]; then
-			best=$((t1 - t0))
-		fi
-		[ "$rc" -eq 0 ] || break
+	q_label+=("$label")
+	q_bytes+=("$in_bytes")
+	q_out+=("$out")
+	q_cmd+=("$(printf '%q ' "$@")")
+}
+
+# run_rows: wall time and peak RSS of every queued row, `repeat` rounds of
+# one run of each row in turn (round robin, so that a slow spell of a
+# shared machine falls on every row alike, not on the row that happened to
+# run then); a row's fastest run counts. Then the queue is empty.
+run_rows() {
+	local n=${#q_label[@]} k r t0 t1 rss
+	local -a best maxrss rc
+
+	for ((k = 0; k < n; k++)); do
+		best[k]=0 maxrss[k]=0 rc[k]=0
+		echo "running: $cur_shape: ${q_label[k]} (best of $repeat, round robin)" >&2
 	done
-	[ "$rc" -eq 0 ] || { echo "run.sh: '$label' exited with status $rc" >&2; failed=1; }
-	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$cur_shape" "$label" "$in_bytes" "$best" "$maxrss" \
-		"$rc" >>"$results"
+	for ((r = 0; r < repeat; r++)); do
+		for ((k = 0; k < n; k++)); do
+			[ "${rc[k]}" -eq 0 ] || continue
+			t0=$(date +%s%N)
+			eval "/usr/bin/time -v -o \"\$tmp/time.txt\" ${q_cmd[k]}" >"${q_out[k]}" ||
+				rc[k]=$?
+			t1=$(date +%s%N)
+			rss=$(sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): //p' \
+				"$tmp/time.txt")
+			[ "${rss:-0}" -gt "${maxrss[k]}" ] && maxrss[k]=${rss:-0}
+			if [ "${best[k]}" -eq 0 ] || [ "$((t1 - t0))" -lt "${best[k]}" ]; then
+				best[k]=$((t1 - t0))
+			fi
+		done
+	done
+	for ((k = 0; k < n; k++)); do
+		if [ "${rc[k]}" -ne 0 ]; then
+			echo "run.sh: '${q_label[k]}' exited with status ${rc[k]}" >&2
+			failed=1
+		fi
+		printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$cur_shape" "${q_label[k]}" "${q_bytes[k]}" \
+			"${best[k]}" "${maxrss[k]}" "${rc[k]}" >>"$results"
+	done
+	q_label=() q_bytes=() q_out=() q_cmd=()
 }
 
 ss=("$specscan" --no-table --no-progress -q)
@@ -154,16 +183,18 @@ measure "specscan -j1 .zst" "$bytes" /dev/null "${ss[@]}" -j1 "$zst"
 measure "specscan -j2 .zst" "$bytes" /dev/null "${ss[@]}" -j2 "$zst"
 measure "specscan .zst" "$bytes" "$tmp/jdz.json" "${ss[@]}" "$zst"
 measure "specscan --records" "$bytes" /dev/null "${ss[@]}" --force --records "$tmp/records.jsonl" "$file"
-rm -f "$tmp/records.jsonl"
 ref_json=$tmp/j1.json
 if [ "$quick" -eq 1 ]; then
 	measure "specscan (slice)" "$slice_bytes" "$tmp/slice.json" "${ss[@]}" "$slice"
 	ref_json=$tmp/slice.json
 fi
+run_rows
+rm -f "$tmp/records.jsonl"
 # jq and Python take a minute each: one run is plenty to compare with.
 saved_repeat=$repeat repeat=1
 measure "jq" "$slice_bytes" "$tmp/jq.txt" jq -r -f bench/totals.jq "$slice"
 measure "python json" "$slice_bytes" "$tmp/py.txt" python3 bench/totals.py "$slice"
+run_rows
 repeat=$saved_repeat
 
 # same_report A B: the reports are identical but for B's input name ending
@@ -198,6 +229,7 @@ for shape in "${shape_list[@]}"; do
 	measure "specscan -j1" "$n" "$tmp/$shape-j1.json" "${ss[@]}" -j1 "$f"
 	measure "specscan" "$n" "$tmp/$shape-jd.json" "${ss[@]}" "$f"
 	measure "specscan .zst" "$n" "$tmp/$shape-jdz.json" "${ss[@]}" "$f.zst"
+	run_rows
 	for g in "$tmp/$shape-jd.json" "$tmp/$shape-jdz.json"; do
 		if ! same_report "$tmp/$shape-j1.json" "$g"; then
 			echo "run.sh: the $shape reports of -j1 and $(basename "$g" .json) differ" >&2
