@@ -26,22 +26,14 @@ void ss_capture_reset(struct ss_capture *c)
 {
 	struct ss_buf keep = c->payload, keep_model = c->model;
 
-	/* all but multi_reason, a string emptied by its first byte (this runs
-	 * for every request) */
-	memset(c, 0, offsetof(struct ss_capture, multi_reason));
+	ss_clear_around(c, sizeof(*c), offsetof(struct ss_capture, multi_reason),
+			offsetof(struct ss_capture, multi_reason) + sizeof(c->multi_reason));
 	c->multi_reason[0] = '\0';
-	memset(&c->have_choice_index, 0,
-	       sizeof(*c) - offsetof(struct ss_capture, have_choice_index));
 	c->payload = keep;
 	c->model = keep_model;
 	ss_buf_reset(&c->payload);
 	ss_buf_reset(&c->model);
 }
-
-_Static_assert(offsetof(struct ss_capture, have_choice_index) ==
-		       offsetof(struct ss_capture, multi_reason) +
-			       sizeof(((struct ss_capture *)0)->multi_reason),
-	       "ss_capture_reset skips only multi_reason");
 
 /* What one object says, gathered in one walk over it. */
 struct span {

@@ -293,22 +293,13 @@ static int line_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 		ls->metadata.p = NULL;
 		ls->metadata_object = t == SSJ_OBJECT;
 		if (ls->meta_inline) {
-			struct ss_meta_scan m = {false, -1, -1};
-
 			ls->meta_seen = t == SSJ_OBJECT;
-			if (ls->meta_seen &&
-			    ssj_object_foreach_lens(v, SS_META_KEY_LENS, ss_meta_field, &m) != SSJ_OK)
+			if (!ss_meta_scan_of(v, &ls->meta))
 				ls->failed = true;
-			ls->meta = m;
 		} else if (ssj_value_raw_json(v, &ls->metadata.p, &ls->metadata.n) != SSJ_OK) {
 			ls->failed = true;
-		} else if (ls->read_parts) {
-			struct ss_meta_scan m = {false, -1, -1};
-
-			if (t == SSJ_OBJECT &&
-			    ssj_object_foreach_lens(v, SS_META_KEY_LENS, ss_meta_field, &m) != SSJ_OK)
-				ls->failed = true;
-			ls->parts_meta = m;
+		} else if (ls->read_parts && !ss_meta_scan_of(v, &ls->parts_meta)) {
+			ls->failed = true;
 		}
 	} else if (ss_key_is(key, n, "metrics")) {
 		ls->metrics.p = NULL;
@@ -363,7 +354,7 @@ static int line_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 }
 
 static enum ssj_status walk(struct ss_processor *p, const char *text, size_t len,
-			    bool meta_inline, bool whole, bool read_parts)
+			    bool meta_inline, bool whole)
 {
 	struct line_scan *ls = &p->scan;
 	struct ss_meta_scan fresh = {false, -1, -1};
@@ -375,7 +366,7 @@ static enum ssj_status walk(struct ss_processor *p, const char *text, size_t len
 	ls->len = len;
 	ls->hit = SIZE_MAX;
 	ls->meta_inline = meta_inline;
-	ls->read_parts = read_parts;
+	ls->read_parts = whole && !meta_inline;
 	ls->parts_meta = fresh;
 	ls->parts_sda = SSJ_EINTERNAL;
 	s = whole ? ssj_validate_whole(p->outer, text, len, line_field, ls)
@@ -387,11 +378,11 @@ static enum ssj_status walk(struct ss_processor *p, const char *text, size_t len
 enum ssj_status ss_line_walk(struct ss_processor *p, const char *text, size_t len,
 			     bool meta_inline)
 {
-	return walk(p, text, len, meta_inline, false, false);
+	return walk(p, text, len, meta_inline, false);
 }
 
 enum ssj_status ss_line_walk_whole(struct ss_processor *p, const char *text, size_t len,
-				   bool meta_inline, bool read_parts)
+				   bool meta_inline)
 {
-	return walk(p, text, len, meta_inline, true, read_parts);
+	return walk(p, text, len, meta_inline, true);
 }

@@ -1,6 +1,5 @@
 #include "engines/payload.h"
 
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -25,20 +24,6 @@ static const char *const field_names[SS_F_COUNT] = {FIELD_NAMES(FIELD_NAME)};
 static const unsigned char field_lens[] = {FIELD_NAMES(FIELD_LEN)};
 _Static_assert(sizeof(field_lens) == SS_F_COUNT, "one length per field name");
 
-/* Per key length: the fields of that length, a bit per id (lookup()). */
-#define LOOKUP_LENS 32
-#define FIELD_SHORT(lit) _Static_assert(sizeof(lit) - 1 < LOOKUP_LENS, "lookup() finds " lit);
-FIELD_NAMES(FIELD_SHORT)
-_Static_assert(SS_F_COUNT <= 32, "a bit per field in by_len");
-static uint32_t by_len[LOOKUP_LENS];
-static pthread_once_t by_len_once = PTHREAD_ONCE_INIT;
-
-static void by_len_init(void)
-{
-	for (int i = 0; i < SS_F_COUNT; i++)
-		by_len[field_lens[i]] |= (uint32_t)1 << i;
-}
-
 const char *ss_field_name(enum ss_field_id id)
 {
 	return (unsigned)id < SS_F_COUNT ? field_names[id] : "?";
@@ -46,7 +31,6 @@ const char *ss_field_name(enum ss_field_id id)
 
 void ss_payload_init(struct ss_payload *pl)
 {
-	pthread_once(&by_len_once, by_len_init);
 	memset(pl, 0, sizeof(*pl));
 }
 
@@ -91,7 +75,7 @@ static void payload_reset(struct ss_payload *pl)
 
 enum ss_int_error ss_parse_count(const char *s, size_t n, int64_t *out)
 {
-	size_t i = 0;
+	size_t i = 0, first;
 	bool neg = false, overflow = false;
 	uint64_t v = 0;
 
@@ -101,19 +85,12 @@ enum ss_int_error ss_parse_count(const char *s, size_t n, int64_t *out)
 	}
 	if (i == n)
 		return SS_INT_NOT_INTEGER;
-	/* Up to 19 digits cannot overflow 64 bits: no check per digit. */
-	if (n - i <= 19) {
-		for (; i < n; i++) {
-			unsigned d = (unsigned)(s[i] - '0');
-
-			if (d > 9)
-				return SS_INT_NOT_INTEGER;
-			v = v * 10 + d;
-		}
-		i = n;
-	}
-	/* One pass: a non-digit anywhere makes it not an integer, even after
-	 * the value overflowed. */
+	first = i;
+	/*
+	 * One pass: a non-digit anywhere makes it not an integer, even after
+	 * the value overflowed. The first 19 digits cannot overflow 64 bits:
+	 * only the later ones are checked.
+	 */
 	for (; i < n; i++) {
 		unsigned d = (unsigned)(s[i] - '0');
 
@@ -121,7 +98,7 @@ enum ss_int_error ss_parse_count(const char *s, size_t n, int64_t *out)
 			return SS_INT_NOT_INTEGER;
 		if (overflow)
 			continue;
-		if (v > (UINT64_MAX - d) / 10)
+		if (i - first >= 19 && v > (UINT64_MAX - d) / 10)
 			overflow = true;
 		else
 			v = v * 10 + d;
@@ -138,15 +115,10 @@ enum ss_int_error ss_parse_count(const char *s, size_t n, int64_t *out)
 
 static enum ss_field_id lookup(const char *key, size_t n)
 {
-	uint32_t m = n < LOOKUP_LENS ? by_len[n] : 0;
-
-	while (m) {
-		int i = __builtin_ctz(m);
-
-		m &= m - 1;
-		if (field_names[i][0] == key[0] && memcmp(field_names[i], key, n) == 0)
+	for (int i = 0; i < SS_F_COUNT; i++)
+		if (field_lens[i] == n && field_names[i][0] == key[0] &&
+		    memcmp(field_names[i], key, n) == 0)
 			return (enum ss_field_id)i;
-	}
 	return SS_F_COUNT;
 }
 

@@ -33,13 +33,11 @@ struct ss_meta_scan {
 	int credit_phase;   /* -1 unknown */
 };
 
-/* An object-field callback filling a struct ss_meta_scan. */
-int ss_meta_field(void *ctx, const char *key, size_t n, struct ssj_value *v);
-/* The lengths of the keys ss_meta_field reads, for ssj_object_foreach_lens. */
-#define SS_META_KEY_LENS                                                        \
-	(SSJ_LEN_BIT(sizeof("was_cancelled") - 1) |                             \
-	 SSJ_LEN_BIT(sizeof("benchmark_phase") - 1) |                           \
-	 SSJ_LEN_BIT(sizeof("credit_phase") - 1))
+/*
+ * What the metadata value v says ({false, -1, -1} when it is not an
+ * object). false: the walk over it failed (*m then holds what it read).
+ */
+bool ss_meta_scan_of(struct ssj_value *v, struct ss_meta_scan *m);
 
 /* What an enriched line's `source` object says. */
 struct ss_source_scan {
@@ -82,10 +80,10 @@ struct line_scan {
 	bool source_seen;              /* a `source` object ... */
 	struct ss_source_scan src;     /* ... saying this */
 	/*
-	 * read_parts: a line checked whole that is likely a records line has
-	 * its metadata scanned and its spec_decode_acceptance payload collected
-	 * (into p->pl) during the walk, as request.c would read them after it;
-	 * the last of a repeated key counts.
+	 * read_parts: a line checked whole (not one of specscan's own) has its
+	 * metadata scanned and its spec_decode_acceptance payload collected
+	 * (into p->pl) during the walk, which a records line reads anyway; the
+	 * last of a repeated key counts.
 	 */
 	bool read_parts;
 	struct ss_meta_scan parts_meta;
@@ -130,11 +128,12 @@ enum ssj_status ss_line_walk(struct ss_processor *p, const char *text, size_t le
 			     bool meta_inline);
 /*
  * The same walk over a line that is checked whole by ssj_validate_whole()
- * first, reading a records line's parts on the way when read_parts (see
- * struct line_scan). SSJ_OK: the line is valid to the letter and was
- * walked; any other status: nothing was walked, and ss_line_walk() decides.
+ * first, reading a records line's parts on the way unless meta_inline (see
+ * read_parts in struct line_scan). SSJ_OK: the line is valid to the letter
+ * and was walked; any other status: nothing was walked, and ss_line_walk()
+ * decides.
  */
 enum ssj_status ss_line_walk_whole(struct ss_processor *p, const char *text, size_t len,
-				   bool meta_inline, bool read_parts);
+				   bool meta_inline);
 
 #endif

@@ -95,7 +95,13 @@ static int phase_of(struct ssj_value *v)
 	return -1;
 }
 
-int ss_meta_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
+/* The lengths of the keys meta_field reads, for ssj_object_foreach_lens. */
+#define META_KEY_LENS                                                           \
+	(SSJ_LEN_BIT(sizeof("was_cancelled") - 1) |                             \
+	 SSJ_LEN_BIT(sizeof("benchmark_phase") - 1) |                           \
+	 SSJ_LEN_BIT(sizeof("credit_phase") - 1))
+
+static int meta_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 {
 	struct ss_meta_scan *m = ctx;
 
@@ -110,6 +116,15 @@ int ss_meta_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 		m->credit_phase = phase_of(v);
 	}
 	return 0;
+}
+
+bool ss_meta_scan_of(struct ssj_value *v, struct ss_meta_scan *m)
+{
+	static const struct ss_meta_scan fresh = {false, -1, -1};
+
+	*m = fresh;
+	return ssj_value_type(v) != SSJ_OBJECT ||
+	       ssj_object_foreach_lens(v, META_KEY_LENS, meta_field, m) == SSJ_OK;
 }
 
 /* ---- error reasons ---- */
@@ -519,7 +534,7 @@ static bool enriched_line(struct ss_processor *p, struct ss_outcome *o, const ch
 	} else {
 		s = ssj_validate(p->inner, text, len);
 		if (s == SSJ_OK && ls->metadata.p && ls->metadata_object)
-			s = ssj_parse(p->inner, ls->metadata.p, ls->metadata.n, ss_meta_field,
+			s = ssj_parse(p->inner, ls->metadata.p, ls->metadata.n, meta_field,
 				      &meta);
 	}
 	if (s != SSJ_OK) {
@@ -578,12 +593,7 @@ static int line_parts_field(void *ctx, const char *key, size_t n, struct ssj_val
 	struct line_parts *lp = ctx;
 
 	if (ss_key_is(key, n, "metadata")) {
-		struct ss_meta_scan fresh = {false, -1, -1};
-
-		lp->meta = fresh;
-		if (ssj_value_type(v) == SSJ_OBJECT &&
-		    ssj_object_foreach_lens(v, SS_META_KEY_LENS, ss_meta_field, &lp->meta) !=
-			    SSJ_OK)
+		if (!ss_meta_scan_of(v, &lp->meta))
 			return 1;
 	} else if (ss_key_is(key, n, "spec_decode_acceptance")) {
 		if (ssj_value_type(v) == SSJ_OBJECT) {
@@ -631,8 +641,7 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 	    (validated ||
 	     ((p->last_kind == SS_KIND_RECORDS || p->last_kind == SS_KIND_BODY) &&
 	      (p->opts.force_kind == SS_KIND_UNKNOWN || p->opts.force_kind == p->last_kind)))) {
-		s = ss_line_walk_whole(p, text, len, validated,
-				       !validated && p->last_kind == SS_KIND_RECORDS);
+		s = ss_line_walk_whole(p, text, len, validated);
 		if (ls->nomem || p->cap.nomem || s == SSJ_ENOMEM)
 			return false;
 		whole = s == SSJ_OK && !ls->failed;
@@ -707,7 +716,7 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 			m = parts.meta;
 			s = SSJ_OK;
 		} else if (ls->metadata_object)
-			s = ssj_validate_parse(p->inner, ls->metadata.p, ls->metadata.n, ss_meta_field,
+			s = ssj_validate_parse(p->inner, ls->metadata.p, ls->metadata.n, meta_field,
 					       &m);
 		else
 			s = ssj_validate(p->inner, ls->metadata.p, ls->metadata.n);
@@ -805,7 +814,7 @@ static bool find_model(struct ss_processor *p, struct ss_outcome *o, bool sse)
 }
 
 /* ss_process clears an outcome around its two text arrays, which lie side
- * by side between `line` and `engine_long`. */
+ * by side before `engine_long`. */
 _Static_assert(offsetof(struct ss_outcome, engine) ==
 		       offsetof(struct ss_outcome, reason) + SS_REASON_MAX &&
 	       offsetof(struct ss_outcome, engine_long) ==
@@ -815,15 +824,10 @@ _Static_assert(offsetof(struct ss_outcome, engine) ==
 bool ss_process(struct ss_processor *p, const struct ss_request_text *req,
 		struct ss_outcome *o)
 {
-	/*
-	 * Everything zero but the two text arrays, which are strings: the
-	 * outcome array holds a batch's outcomes, and clearing 224 bytes of
-	 * text per request was most of what filling one cost.
-	 */
-	memset(o, 0, offsetof(struct ss_outcome, reason));
+	ss_clear_around(o, sizeof(*o), offsetof(struct ss_outcome, reason),
+			offsetof(struct ss_outcome, engine_long));
 	o->reason[0] = '\0';
 	o->engine[0] = '\0';
-	memset(&o->engine_long, 0, sizeof(*o) - offsetof(struct ss_outcome, engine_long));
 	o->line = req->line;
 	o->phase = SS_PHASE_PROFILING;
 	o->status = SS_ST_OK;

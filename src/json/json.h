@@ -113,16 +113,16 @@ enum ssj_status ssj_parse_again(struct ssj_parser *p, ssj_field_fn fn, void *ctx
 enum ssj_status ssj_validate_again(struct ssj_parser *p);
 
 /*
- * The whole-text path: ssj_validate_parse() of a text of at most
+ * The whole-text path: ssj_validate_parse() of an object of at most
  * SSJ_WHOLE_MAX bytes that is read or copied almost entirely anyway (an
- * AIPerf records line). The text is checked by a full parse (one pass that
- * decodes every value, faster than the validating walk), and the visit
- * then steps over that parse's index. SSJ_OK: the text is valid to the
- * letter and `fn` saw its fields, with the same values ssj_parse() gives;
+ * AIPerf records line). simdjson's stage 1 indexes the text, the shim
+ * checks the JSON grammar over that index in one pass, and the visit then
+ * steps over the index. SSJ_OK: the text is valid to the letter and `fn`
+ * saw its fields, with the same values ssj_parse() gives;
  * ssj_validate_again() is then SSJ_OK and ssj_parse_again() visits again.
  * Any other status (also for a valid text this path does not take: too
- * long, nested deeper than it allows, a number it cannot convert) says
- * nothing about the text: the caller takes the usual way, which decides.
+ * long, nested deeper than it allows, not an object) says nothing about
+ * the text: the caller takes the usual way, which decides.
  */
 #define SSJ_WHOLE_MAX ((size_t)256 << 10)
 /*

@@ -379,11 +379,10 @@ static void set_run(struct ss_results *r, enum ss_metric m, double v)
 /*
  * The statistics of the per-request metrics are independent of each other
  * (each reads its own values, in input order), so the end of a large run
- * computes them on STATS_THREADS threads, through one atomic counter over
- * the metrics, largest first. Each thread holds a scratch as long as the
- * longest metric: that is why there are not more of them.
+ * computes them on two threads, the caller and one helper, through one
+ * atomic counter over the metrics, largest first. Each thread holds a
+ * scratch as long as the longest metric: that is why there are not more.
  */
-#define STATS_THREADS 2
 /* Below this many values in all, a thread costs more than it saves. */
 #define STATS_PARALLEL_MIN ((size_t)1 << 16)
 
@@ -457,7 +456,6 @@ static bool results_finish(struct ss_results *r, unsigned threads)
 	w.most = most;
 	atomic_init(&w.next, 0);
 	atomic_init(&w.done, 0);
-	_Static_assert(STATS_THREADS == 2, "one helper thread");
 	if (threads > 1 && njobs > 1 && total >= STATS_PARALLEL_MIN)
 		helped = pthread_create(&helper, NULL, stats_worker, &w) == 0;
 	if (njobs)

@@ -6,6 +6,7 @@
 
 #include "util/alloc.h"
 #include "util/ratio.h"
+#include "util/text.h"
 
 static const char *const status_names[SS_ST_COUNT] = {
 	"ok", "zero_step", "no_stats", "unrecognized", "ambiguous",
@@ -59,17 +60,15 @@ void ss_record_init(struct ss_record *r)
 	memset(r, 0, sizeof(*r));
 }
 
-_Static_assert(offsetof(struct ss_record, engine) == 0, "ss_record_reset skips engine first");
-
 void ss_record_reset(struct ss_record *r)
 {
 	struct ss_vec_i64 h = r->histogram, a = r->per_step_accepted,
 			 d = r->per_step_drafted;
 
 	ss_free(r->engine_long);
-	/* engine is a string: its first byte empties it (a reset per request) */
+	ss_clear_around(r, sizeof(*r), offsetof(struct ss_record, engine),
+			offsetof(struct ss_record, engine) + sizeof(r->engine));
 	r->engine[0] = '\0';
-	memset((char *)r + sizeof(r->engine), 0, sizeof(*r) - sizeof(r->engine));
 	h.len = a.len = d.len = 0;
 	r->histogram = h;
 	r->per_step_accepted = a;
