@@ -57,8 +57,8 @@ struct parser_impl {
 // A value is On-Demand's, or (ixp set) the value starting at structural
 // `i` of ixp's whole-text document.
 struct value_impl {
-	// first: what C sees of a value (json.h); `known` is set with `i`
-	struct ssj_value head = {SSJ_INVALID};
+	// first: what C sees of a value (json.h); w_value() fills it with `i`
+	struct ssj_value head = {SSJ_INVALID, false, nullptr, 0};
 	ondemand::value v;
 	parser_impl *ixp = nullptr;
 	uint32_t i = 0;
@@ -741,26 +741,55 @@ open_container:
 	goto value;
 }
 
+// A key at structural i, unescaped: the text between its quotes when the
+// text has no backslash at all.
+SSJ_HOT enum ssj_status w_key(parser_impl *p, uint32_t i, std::string_view &out)
+{
+	if (p->wescapes)
+		return w_string(p, i, out);
+	std::string_view tok = w_token(p, i);
+	out = std::string_view(tok.data() + 1, tok.size() - 2);
+	return SSJ_OK;
+}
+
+// Make v the value at structural i, with what json.h's inline readers
+// read: its type, and a scalar's token.
+SSJ_HOT void w_value(parser_impl *p, value_impl &v, uint32_t i)
+{
+	enum ssj_type t = w_type(p, i);
+
+	v.i = i;
+	v.head.known = t;
+	v.head.tok = nullptr;
+	if (t == SSJ_NUMBER || t == SSJ_STRING) {
+		std::string_view tok = w_token(p, i);
+		bool str = t == SSJ_STRING;
+		v.head.tok = tok.data() + str;
+		v.head.tok_len = tok.size() - 2 * str;
+		v.head.plain = !p->wescapes;
+	}
+}
+
 // Call fn for each field of the object at structural i.
 static enum ssj_status w_object(parser_impl *p, uint32_t i, ssj_field_fn fn, void *ctx,
 			       uint64_t lens = SSJ_ALL_LENS)
 {
 	uint32_t j = i + 1;
-	value_impl val;  // made once: only its index changes from field to field
+	value_impl val;  // made once: only what w_value sets changes from field to field
 
 	if (w_char(p, j) == '}')
 		return SSJ_OK;
 	val.ixp = p;
 	for (;;) {
 		std::string_view key;
-		enum ssj_status s = w_string(p, j, key);
+		enum ssj_status s = w_key(p, j, key);
 		if (s != SSJ_OK)
 			return s;
-		val.i = j + 2;
-		val.head.known = w_type(p, val.i);
-		if (fn && (lens & SSJ_LEN_BIT(key.size())) &&
-		    fn(ctx, key.data(), key.size(), C(&val)))
-			return SSJ_STOPPED;
+		if (fn && (lens & SSJ_LEN_BIT(key.size()))) {
+			w_value(p, val, j + 2);
+			if (fn(ctx, key.data(), key.size(), C(&val)))
+				return SSJ_STOPPED;
+		}
 		j = w_skip(p, j + 2);
 		if (w_char(p, j) != ',')
 			return SSJ_OK;
@@ -1190,8 +1219,7 @@ static enum ssj_status v_array_foreach(struct ssj_value *v, ssj_elem_fn fn,
 			value_impl ev;
 			ev.ixp = pi;
 			return w_array(pi, V(v)->i, [&](size_t i, uint32_t j) {
-				ev.i = j;
-				ev.head.known = w_type(pi, j);
+				w_value(pi, ev, j);
 				return fn && fn(ctx, i, C(&ev)) ? SSJ_STOPPED : SSJ_OK;
 			});
 		}

@@ -57,13 +57,22 @@ enum ssj_type {
 
 struct ssj_parser;
 /*
- * A value, as a callback borrows it. Only its first member is public:
- * `known` is the value's type when the shim knew it as it handed the value
- * out (every value of a text checked whole), else SSJ_INVALID; read it
- * with ssj_value_type(), which then needs no call into the shim.
+ * A value, as a callback borrows it. Only its first members are public,
+ * filled when the shim knew them as it handed the value out (every value
+ * of a text checked whole), so that the readers below need no call into
+ * the shim for them:
+ * - `known`: the value's type, else SSJ_INVALID;
+ * - `tok`, `tok_len`: for a number, its text; for a string, its escaped
+ *   text between the quotes (pointing into the input); else tok is NULL;
+ * - `plain`: such a string has no backslash: it is its unescaped text.
+ * Read them through ssj_value_type(), ssj_value_number_text(),
+ * ssj_value_string() and ssj_value_raw_string().
  */
 struct ssj_value {
 	enum ssj_type known;
+	bool plain;
+	const char *tok;
+	size_t tok_len;
 };
 
 /* Return 0 to go on, non-zero to stop (the walk then ends with SSJ_STOPPED). */
@@ -151,12 +160,45 @@ enum ssj_status ssj_value_double(struct ssj_value *v, double *out);
  * when it needs to.
  */
 enum ssj_status ssj_number_double(const char *text, size_t len, double *out);
+/*
+ * The three readers of a scalar's text: inline when the value's token is
+ * known (ssj_value), else the shim looks (the _slow functions).
+ */
+enum ssj_status ssj_value_number_text_slow(struct ssj_value *v, const char **p, size_t *n);
+enum ssj_status ssj_value_string_slow(struct ssj_value *v, const char **p, size_t *n);
+enum ssj_status ssj_value_raw_string_slow(struct ssj_value *v, const char **p, size_t *n);
+
 /* The number's text as written (e.g. "3.0", "-7", "1e400"), no white space. */
-enum ssj_status ssj_value_number_text(struct ssj_value *v, const char **p, size_t *n);
+static inline enum ssj_status ssj_value_number_text(struct ssj_value *v, const char **p,
+						    size_t *n)
+{
+	if (!v->tok || v->known != SSJ_NUMBER)
+		return ssj_value_number_text_slow(v, p, n);
+	*p = v->tok;
+	*n = v->tok_len;
+	return SSJ_OK;
+}
+
 /* Unescaped string; valid until the parser's next parse. */
-enum ssj_status ssj_value_string(struct ssj_value *v, const char **p, size_t *n);
+static inline enum ssj_status ssj_value_string(struct ssj_value *v, const char **p, size_t *n)
+{
+	if (!v->tok || !v->plain || v->known != SSJ_STRING)
+		return ssj_value_string_slow(v, p, n);
+	*p = v->tok;
+	*n = v->tok_len;
+	return SSJ_OK;
+}
+
 /* The string's escaped text between its quotes, pointing into the input. */
-enum ssj_status ssj_value_raw_string(struct ssj_value *v, const char **p, size_t *n);
+static inline enum ssj_status ssj_value_raw_string(struct ssj_value *v, const char **p,
+						   size_t *n)
+{
+	if (!v->tok || v->known != SSJ_STRING)
+		return ssj_value_raw_string_slow(v, p, n);
+	*p = v->tok;
+	*n = v->tok_len;
+	return SSJ_OK;
+}
 /* The value's whole JSON text (object, array or scalar) in the input. */
 enum ssj_status ssj_value_raw_json(struct ssj_value *v, const char **p, size_t *n);
 enum ssj_status ssj_object_foreach(struct ssj_value *v, ssj_field_fn fn, void *ctx);

@@ -100,17 +100,17 @@ enum ssj_status ssj_number_double(const char *text, size_t len, double *out)
 	return ops()->number_double(text, len, out);
 }
 
-enum ssj_status ssj_value_number_text(struct ssj_value *v, const char **p, size_t *n)
+enum ssj_status ssj_value_number_text_slow(struct ssj_value *v, const char **p, size_t *n)
 {
 	return ops()->value_number_text(v, p, n);
 }
 
-enum ssj_status ssj_value_string(struct ssj_value *v, const char **p, size_t *n)
+enum ssj_status ssj_value_string_slow(struct ssj_value *v, const char **p, size_t *n)
 {
 	return ops()->value_string(v, p, n);
 }
 
-enum ssj_status ssj_value_raw_string(struct ssj_value *v, const char **p, size_t *n)
+enum ssj_status ssj_value_raw_string_slow(struct ssj_value *v, const char **p, size_t *n)
 {
 	return ops()->value_raw_string(v, p, n);
 }

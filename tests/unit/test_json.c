@@ -316,6 +316,63 @@ static void test_foreach_lens(void **state)
 	ssj_parser_free(ps);
 }
 
+/* Every scalar reader on a field, its answer or its status, as text. */
+static int read_all(void *ctx, const char *key, size_t keylen, struct ssj_value *v)
+{
+	struct seen *s = ctx;
+	const char *p;
+	size_t n;
+	enum ssj_status st;
+
+	add(s, key, keylen);
+	st = ssj_value_number_text(v, &p, &n);
+	add(s, st == SSJ_OK ? p : "E", st == SSJ_OK ? n : 1);
+	st = ssj_value_string(v, &p, &n);
+	add(s, st == SSJ_OK ? p : "E", st == SSJ_OK ? n : 1);
+	st = ssj_value_raw_string(v, &p, &n);
+	add(s, st == SSJ_OK ? p : "E", st == SSJ_OK ? n : 1);
+	return 0;
+}
+
+/*
+ * The scalar readers (inline in json.h for a value of a text checked
+ * whole) answer alike on both paths: in a text without a backslash, in
+ * one with a backslash in a string (then a string without one is read
+ * through the shim), with white space around the tokens, and a wrong
+ * type is SSJ_ETYPE. A field is shown as key|number|string|raw|.
+ */
+static void test_scalar_readers(void **state)
+{
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+		{"{\"n\": -1.5e3 , \"s\":\"ab c\" ,\"e\" :\"\",\"k\":7,\"o\":[1]}",
+		 "n|-1.5e3|E|E|s|E|ab c|ab c|e|E|||k|7|E|E|o|E|E|E|"},
+		{"{\"q\":\"x\\\"y\", \"p\" : \"plain\",\"z\":0,\"b\":true}",
+		 "q|E|x\"y|x\\\"y|p|E|plain|plain|z|0|E|E|b|E|E|E|"},
+	};
+	struct ssj_parser *ps = ssj_parser_new();
+
+	(void)state;
+	assert_non_null(ps);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		for (int whole = 0; whole < 2; whole++) {
+			struct seen s;
+			size_t n = strlen(cases[i].text);
+			char *p = padded_copy(cases[i].text, n);
+
+			memset(&s, 0, sizeof(s));
+			if (whole)
+				assert_int_equal(ssj_validate_whole(ps, p, n, read_all, &s), SSJ_OK);
+			else
+				assert_int_equal(ssj_parse(ps, p, n, read_all, &s), SSJ_OK);
+			free(p);
+			assert_string_equal(s.text, cases[i].want);
+		}
+	}
+	ssj_parser_free(ps);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -325,6 +382,7 @@ int main(void)
 		cmocka_unit_test(test_validate_root_null),
 		cmocka_unit_test(test_doubles),
 		cmocka_unit_test(test_foreach_lens),
+		cmocka_unit_test(test_scalar_readers),
 	};
 
 	assert_non_null(ssj_version());
