@@ -1,5 +1,6 @@
 #include "engines/payload.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -23,6 +24,38 @@
 static const char *const field_names[SS_F_COUNT] = {FIELD_NAMES(FIELD_NAME)};
 static const unsigned char field_lens[] = {FIELD_NAMES(FIELD_LEN)};
 _Static_assert(sizeof(field_lens) == SS_F_COUNT, "one length per field name");
+_Static_assert(SS_F_COUNT <= 127, "field ids fit a signed char");
+
+/*
+ * The fields by name length, for lookup(): the first field of each length,
+ * and from each field the next one of its length (-1: none), built once
+ * (ss_payload_init). A key is compared with the one to three names of its
+ * length instead of all of them: 2% of a records line's processing.
+ */
+#define NAME_LEN_MAX 32
+static signed char first_of_len[NAME_LEN_MAX], next_of_len[SS_F_COUNT];
+static pthread_once_t by_len_once = PTHREAD_ONCE_INIT;
+#define FIELD_FITS(lit) _Static_assert(sizeof(lit) - 1 < NAME_LEN_MAX, "name too long: " lit);
+FIELD_NAMES(FIELD_FITS)
+
+static void build_by_len(void)
+{
+	memset(first_of_len, -1, sizeof(first_of_len));
+	for (int i = SS_F_COUNT - 1; i >= 0; i--) {
+		next_of_len[i] = first_of_len[field_lens[i]];
+		first_of_len[field_lens[i]] = (signed char)i;
+	}
+}
+
+static enum ss_field_id lookup(const char *key, size_t n)
+{
+	if (n >= NAME_LEN_MAX)
+		return SS_F_COUNT;
+	for (int i = first_of_len[n]; i >= 0; i = next_of_len[i])
+		if (memcmp(field_names[i], key, n) == 0)
+			return (enum ss_field_id)i;
+	return SS_F_COUNT;
+}
 
 const char *ss_field_name(enum ss_field_id id)
 {
@@ -31,6 +64,7 @@ const char *ss_field_name(enum ss_field_id id)
 
 void ss_payload_init(struct ss_payload *pl)
 {
+	pthread_once(&by_len_once, build_by_len);
 	memset(pl, 0, sizeof(*pl));
 }
 
@@ -111,15 +145,6 @@ enum ss_int_error ss_parse_count(const char *s, size_t n, int64_t *out)
 		return SS_INT_RANGE;
 	*out = (int64_t)v;
 	return SS_INT_OK;
-}
-
-static enum ss_field_id lookup(const char *key, size_t n)
-{
-	for (int i = 0; i < SS_F_COUNT; i++)
-		if (field_lens[i] == n && field_names[i][0] == key[0] &&
-		    memcmp(field_names[i], key, n) == 0)
-			return (enum ss_field_id)i;
-	return SS_F_COUNT;
 }
 
 struct array_walk {

@@ -545,6 +545,42 @@ static void test_parse_count(void **state)
 			assert_int_equal(v, -1);   /* left alone */
 	}
 }
+/*
+ * Every field name of the payload is found by its key and by no other:
+ * field i is written with the value i, then keys that are no field's name
+ * (one byte off, a prefix, one longer than any name) are ignored.
+ */
+static void test_payload_field_names(void **state)
+{
+	struct ssj_parser *ps = ssj_parser_new();
+	struct ss_payload pl;
+	char text[4096];
+	size_t len = 0;
+
+	(void)state;
+	assert_non_null(ps);
+	ss_payload_init(&pl);
+	len += (size_t)snprintf(text + len, sizeof(text) - len, "{");
+	for (int i = 0; i < SS_F_COUNT; i++)
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "\"%s\":%d,",
+					ss_field_name((enum ss_field_id)i), i);
+	len += (size_t)snprintf(text + len, sizeof(text) - len,
+				"\"num_spec_stepz\":-1,\"engin\":-1,"
+				"\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\":-1}");
+	assert_true(len + SSJ_PADDING < sizeof(text));
+	assert_int_equal(ss_payload_collect(&pl, ps, text, len), SSJ_OK);
+	for (int i = 0; i < SS_F_COUNT; i++) {
+		char want[8];
+
+		snprintf(want, sizeof(want), "%d", i);
+		assert_true(pl.f[i].present);
+		assert_int_equal(pl.f[i].type, SSJ_NUMBER);
+		assert_int_equal(pl.f[i].len, strlen(want));
+		assert_memory_equal(pl.f[i].text, want, pl.f[i].len);
+	}
+	ss_payload_release(&pl);
+	ssj_parser_free(ps);
+}
 
 int main(void)
 {
@@ -561,6 +597,7 @@ int main(void)
 		cmocka_unit_test(test_oversize),
 		cmocka_unit_test(test_unescape),
 		cmocka_unit_test(test_parse_count),
+		cmocka_unit_test(test_payload_field_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
