@@ -279,10 +279,21 @@ static int peek_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 	return 0;
 }
 
+/* Over the index of the object read when it was checked whole, so that
+ * the payload can be visited there too; else the usual way. */
 static bool peek_span(struct ssj_parser *parser, struct span s, struct peek *k)
 {
+	enum ssj_status st;
+
 	memset(k, 0, sizeof(*k));
-	return s.p && ssj_parse(parser, s.p, s.n, peek_field, k) == SSJ_OK;
+	if (!s.p)
+		return false;
+	st = ssj_parse_within(parser, s.p, s.n, peek_field, k);
+	if (st == SSJ_EINTERNAL) {
+		memset(k, 0, sizeof(*k));
+		st = ssj_parse(parser, s.p, s.n, peek_field, k);
+	}
+	return st == SSJ_OK;
 }
 
 static void set_multi(struct ss_capture *c, const char *fmt, long long a)
@@ -377,6 +388,7 @@ static bool capture_scanned(struct ss_capture *c, struct ssj_parser *parser,
 	c->loc = loc;
 	ss_buf_reset(&c->payload);
 	ss_buf_add(&c->payload, chosen.p, chosen.n);
+	c->payload_at = chosen.p;
 	if (c->payload.failed) {
 		c->nomem = true;
 		return false;

@@ -32,6 +32,7 @@ struct ss_capture {
 	bool all_timings;        /* ... and all of them at timings */
 	enum ss_payload_loc loc; /* of the last payload */
 	struct ss_buf payload;   /* the last payload's text (padded) */
+	const char *payload_at;  /* where it was copied from (in the object read) */
 	bool multi_choice;
 	char multi_reason[96];
 	bool have_choice_index;  /* a choice-level payload was seen ... */
@@ -59,6 +60,9 @@ bool ss_capture_object(struct ss_capture *c, struct ssj_parser *parser,
 /*
  * The same for the object `parser` has just parsed (ssj_parse_again()'s
  * condition), without indexing its text again; the parser is then reused.
+ * When that parse was the whole-text path, the payload's text can be
+ * visited where it lies: ssj_parse_within(parser, payload_at, payload.len)
+ * (unless that says otherwise, as after a parse of some other text).
  */
 bool ss_capture_object_again(struct ss_capture *c, struct ssj_parser *parser);
 

@@ -343,6 +343,21 @@ enum ssj_status ss_payload_collect_valid(struct ss_payload *pl, struct ssj_parse
 	return collect_payload(pl, parser, text, len, false);
 }
 
+enum ssj_status ss_payload_collect_within(struct ss_payload *pl, struct ssj_parser *parser,
+					  const char *text, size_t len)
+{
+	struct collect c = {pl, false, SSJ_OK};
+	enum ssj_status s;
+
+	payload_reset(pl);
+	s = ssj_parse_within(parser, text, len, payload_field, &c);
+	if (c.nomem)
+		return SSJ_ENOMEM;
+	if (c.err != SSJ_OK)
+		return c.err;
+	return s;
+}
+
 enum ssj_status ss_payload_collect_value(struct ss_payload *pl, struct ssj_value *v)
 {
 	struct collect c = {pl, false, SSJ_OK};

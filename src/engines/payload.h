@@ -101,6 +101,11 @@ enum ssj_status ss_payload_collect_valid(struct ss_payload *pl, struct ssj_parse
 /* The same for an object value of a document already validated to the
  * letter, read from that document's index (no text of its own). */
 enum ssj_status ss_payload_collect_value(struct ss_payload *pl, struct ssj_value *v);
+/* The same for an object inside the text `parser` last checked whole
+ * (ssj_parse_within): SSJ_EINTERNAL when it is not such an object (the
+ * payload is then empty: collect it another way). */
+enum ssj_status ss_payload_collect_within(struct ss_payload *pl, struct ssj_parser *parser,
+					  const char *text, size_t len);
 
 const char *ss_field_name(enum ss_field_id id);
 

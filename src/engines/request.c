@@ -202,7 +202,17 @@ static bool map_payload(struct ss_processor *p, struct ss_outcome *o)
 	struct ss_reader rd;
 	enum ssj_status s;
 
-	s = ss_payload_collect(&p->pl, p->inner, p->cap.payload.data, p->cap.payload.len);
+	/*
+	 * A body's payload lies in the line, checked whole by the walk
+	 * (unless it went the usual way): visited over the line's index,
+	 * without indexing and checking its text again.
+	 */
+	s = SSJ_EINTERNAL;
+	if (o->kind == SS_KIND_BODY && p->cap.payload_at)
+		s = ss_payload_collect_within(&p->pl, p->outer, p->cap.payload_at,
+					      p->cap.payload.len);
+	if (s == SSJ_EINTERNAL)
+		s = ss_payload_collect(&p->pl, p->inner, p->cap.payload.data, p->cap.payload.len);
 	if (s == SSJ_ENOMEM)
 		return false;
 	if (s != SSJ_OK) {

@@ -15,6 +15,7 @@
 #include <emmintrin.h>
 #endif
 #include <cerrno>
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -49,6 +50,7 @@ struct parser_impl {
 	size_t wcap = 0;
 	std::unique_ptr<uint32_t[]> wclose;
 	const char *wtext = nullptr;
+	size_t wlen = 0;
 	const uint32_t *wix = nullptr;
 	bool wescapes = false;       // the text has a backslash somewhere
 	std::vector<std::unique_ptr<uint8_t[]>> sblocks;
@@ -851,6 +853,7 @@ static bool whole_index(parser_impl *pi, const char *text, size_t len)
 	if (pi->wimpl->stage1(reinterpret_cast<const uint8_t *>(text), len, stage1_mode::regular))
 		return false;
 	pi->wtext = text;
+	pi->wlen = len;
 	pi->wix = pi->wimpl->structural_indexes.get();
 	pi->wescapes = memchr(text, '\\', len) != nullptr;
 	if (!w_check(pi, pi->wimpl->n_structural_indexes)) {
@@ -867,6 +870,33 @@ static enum ssj_status v_validate_whole(struct ssj_parser *p, const char *text, 
 		if (!whole_index(P(p), text, len))
 			return SSJ_ESYNTAX;
 		return w_visit_root(P(p), fn, ctx);
+	});
+}
+
+// The object whose text is [text, text + len) inside the whole-text
+// document the parser holds: found by its offset among the structurals
+// (they are in ascending order), its end checked against its closing
+// brace, then visited over the index. The strings of the visits before
+// stay (no reset): the document is the same.
+static enum ssj_status v_parse_within(struct ssj_parser *p, const char *text, size_t len,
+				      ssj_field_fn fn, void *ctx)
+{
+	return guard_status([&] {
+		parser_impl *pi = P(p);
+		uintptr_t base = reinterpret_cast<uintptr_t>(pi->wtext);
+		uintptr_t at = reinterpret_cast<uintptr_t>(text);
+
+		if (!pi->wtext || at < base || at - base >= pi->wlen || len > pi->wlen - (at - base))
+			return SSJ_EINTERNAL;
+		uint32_t off = (uint32_t)(at - base);
+		uint32_t n = (uint32_t)pi->wimpl->n_structural_indexes;
+		const uint32_t *found = std::lower_bound(pi->wix, pi->wix + n, off);
+		if (found == pi->wix + n || *found != off || pi->wtext[off] != '{')
+			return SSJ_EINTERNAL;
+		uint32_t i = (uint32_t)(found - pi->wix);
+		if (pi->wix[pi->wclose[i]] + 1 != off + len)
+			return SSJ_EINTERNAL;
+		return w_object(pi, i, fn, ctx);
 	});
 }
 
@@ -1329,7 +1359,7 @@ static const char *v_implementation(void)
 
 extern "C" const struct ssj_ops SSJ_OPS_NAME = {
 	v_parser_new, v_parser_free, v_parse, v_validate, v_validate_parse, v_parse_again, v_validate_again,
-	v_validate_whole,
+	v_validate_whole, v_parse_within,
 	v_value_type,
 	v_value_is_null, v_value_bool, v_value_double, v_number_double, v_value_number_text,
 	v_value_string, v_value_raw_string, v_value_raw_json, v_object_foreach,

@@ -143,6 +143,18 @@ void ssj_set_whole_path(bool on);
 enum ssj_status ssj_validate_whole(struct ssj_parser *p, const char *text, size_t len,
 				   ssj_field_fn fn, void *ctx);
 
+/*
+ * ssj_parse() of an object that lies inside the text this parser last
+ * checked whole (the whole-text path said SSJ_OK and no parse on this
+ * parser came since): [text, text + len) must be exactly that object's
+ * text, as ssj_value_raw_json() gave it. The visit steps over the index
+ * already made: nothing is indexed or checked again (the object is valid
+ * with its document). SSJ_EINTERNAL: not such an object (nothing was
+ * visited): parse it the usual way.
+ */
+enum ssj_status ssj_parse_within(struct ssj_parser *p, const char *text, size_t len,
+				 ssj_field_fn fn, void *ctx);
+
 /* The type of v: `known`, else the shim looks (ssj_value_type_slow). */
 enum ssj_type ssj_value_type_slow(struct ssj_value *v);
 static inline enum ssj_type ssj_value_type(struct ssj_value *v)

@@ -82,6 +82,12 @@ enum ssj_status ssj_validate_whole(struct ssj_parser *p, const char *text, size_
 	return ops()->validate_whole(p, text, len, fn, ctx);
 }
 
+enum ssj_status ssj_parse_within(struct ssj_parser *p, const char *text, size_t len,
+				 ssj_field_fn fn, void *ctx)
+{
+	return ops()->parse_within(p, text, len, fn, ctx);
+}
+
 enum ssj_type ssj_value_type_slow(struct ssj_value *v) { return ops()->value_type(v); }
 bool ssj_value_is_null(struct ssj_value *v) { return ops()->value_is_null(v); }
 

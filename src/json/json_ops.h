@@ -26,6 +26,8 @@ struct ssj_ops {
 	enum ssj_status (*validate_again)(struct ssj_parser *p);
 	enum ssj_status (*validate_whole)(struct ssj_parser *p, const char *text, size_t len,
 					  ssj_field_fn fn, void *ctx);
+	enum ssj_status (*parse_within)(struct ssj_parser *p, const char *text, size_t len,
+					ssj_field_fn fn, void *ctx);
 	enum ssj_type (*value_type)(struct ssj_value *v);
 	bool (*value_is_null)(struct ssj_value *v);
 	enum ssj_status (*value_bool)(struct ssj_value *v, bool *out);

@@ -373,6 +373,67 @@ static void test_scalar_readers(void **state)
 	ssj_parser_free(ps);
 }
 
+/*
+ * An object inside the text last checked whole is visited over its index,
+ * found by where its text lies; anything else (a span that is not exactly
+ * an object of that text, or after a parse of another text) is refused
+ * with SSJ_EINTERNAL and nothing visited.
+ */
+static void test_parse_within(void **state)
+{
+	static const char line[] = "{\"a\":{\"x\":1,\"y\":\"s\"},\"b\":[{\"z\":2}],\"c\":{},\"d\":\"{}\"}";
+	struct ssj_parser *ps = ssj_parser_new();
+	size_t n = strlen(line);
+	char *p = padded_copy(line, n);
+	char *a = p + 5, *z = p + 26, *c = p + 39, *d = p + 47;
+	struct seen s;
+
+	(void)state;
+	assert_non_null(ps);
+	/* the offsets above, by hand */
+	assert_memory_equal(a, "{\"x\":1,\"y\":\"s\"}", 15);
+	assert_memory_equal(z, "{\"z\":2}", 7);
+	assert_memory_equal(c, "{}", 2);
+	assert_memory_equal(d, "{}", 2);
+	/* nothing checked whole yet */
+	assert_int_equal(ssj_parse_within(ps, a, 15, describe, &s), SSJ_EINTERNAL);
+	assert_int_equal(ssj_validate_whole(ps, p, n, NULL, NULL), SSJ_OK);
+
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(ssj_parse_within(ps, a, 15, describe, &s), SSJ_OK);
+	assert_string_equal(s.text, "x|1|y|s|");
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(ssj_parse_within(ps, z, 7, describe, &s), SSJ_OK);
+	assert_string_equal(s.text, "z|2|");
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(ssj_parse_within(ps, c, 2, describe, &s), SSJ_OK);
+	assert_string_equal(s.text, "");
+	/* the whole line is an object of itself */
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(ssj_parse_within(ps, p, n, NULL, NULL), SSJ_OK);
+
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(ssj_parse_within(ps, a, 14, describe, &s), SSJ_EINTERNAL);
+	assert_int_equal(ssj_parse_within(ps, a, 16, describe, &s), SSJ_EINTERNAL);
+	assert_int_equal(ssj_parse_within(ps, a + 1, 5, describe, &s), SSJ_EINTERNAL);
+	assert_int_equal(ssj_parse_within(ps, z - 1, 9, describe, &s), SSJ_EINTERNAL); /* an array */
+	assert_int_equal(ssj_parse_within(ps, d, 2, describe, &s), SSJ_EINTERNAL);    /* in a string */
+	assert_int_equal(ssj_parse_within(ps, p + n, 2, describe, &s), SSJ_EINTERNAL);
+	assert_string_equal(s.text, "");
+
+	/* another parse on the parser: its index is gone */
+	assert_int_equal(parse(ps, "{\"q\":1}", NULL, NULL), SSJ_OK);
+	assert_int_equal(ssj_parse_within(ps, a, 15, describe, &s), SSJ_EINTERNAL);
+	/* a text the whole path refuses leaves none either */
+	assert_int_equal(ssj_validate_whole(ps, p, n, NULL, NULL), SSJ_OK);
+	p[n - 1] = ',';
+	assert_int_not_equal(ssj_validate_whole(ps, p, n, NULL, NULL), SSJ_OK);
+	assert_int_equal(ssj_parse_within(ps, a, 15, describe, &s), SSJ_EINTERNAL);
+	assert_string_equal(s.text, "");
+	free(p);
+	ssj_parser_free(ps);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -383,6 +444,7 @@ int main(void)
 		cmocka_unit_test(test_doubles),
 		cmocka_unit_test(test_foreach_lens),
 		cmocka_unit_test(test_scalar_readers),
+		cmocka_unit_test(test_parse_within),
 	};
 
 	assert_non_null(ssj_version());
