@@ -529,6 +529,10 @@ static void test_parse_count(void **state)
 		{"99999999999999999999x", SS_INT_NOT_INTEGER, 0},            /* after overflow */
 		{"9/", SS_INT_NOT_INTEGER, 0},                               /* '/' is '0' - 1 */
 		{"9:", SS_INT_NOT_INTEGER, 0},                               /* ':' is '9' + 1 */
+		{"999999999999999999", SS_INT_OK, 999999999999999999LL},     /* 18 digits */
+		{"12345678901234567x", SS_INT_NOT_INTEGER, 0},               /* 18 bytes */
+		{"+5", SS_INT_NOT_INTEGER, 0},
+		{"x", SS_INT_NOT_INTEGER, 0},
 	};
 
 	(void)state;
