@@ -304,9 +304,10 @@ static void set_multi(struct ss_capture *c, const char *fmt, long long a)
 	snprintf(c->multi_reason, sizeof(c->multi_reason), fmt, a);
 }
 
-/* What one object said (its scan done), into the capture. */
+/* What one object said (its scan done), into the capture. `indexed`: the
+ * object is the text `parser` holds checked whole (payload_at). */
 static bool capture_scanned(struct ss_capture *c, struct ssj_parser *parser,
-			    const struct object_scan *scan)
+			    const struct object_scan *scan, bool indexed)
 {
 	struct object_scan o = *scan;
 	struct span chosen = {NULL, 0};
@@ -388,7 +389,7 @@ static bool capture_scanned(struct ss_capture *c, struct ssj_parser *parser,
 	c->loc = loc;
 	ss_buf_reset(&c->payload);
 	ss_buf_add(&c->payload, chosen.p, chosen.n);
-	c->payload_at = chosen.p;
+	c->payload_at = indexed ? chosen.p : NULL;
 	if (c->payload.failed) {
 		c->nomem = true;
 		return false;
@@ -419,7 +420,7 @@ bool ss_capture_object(struct ss_capture *c, struct ssj_parser *parser,
 	}
 	if (s != SSJ_OK || o.failed)
 		return true;  /* not a valid JSON object: skipped */
-	return capture_scanned(c, parser, &o);
+	return capture_scanned(c, parser, &o, false);
 }
 
 bool ss_capture_object_again(struct ss_capture *c, struct ssj_parser *parser)
@@ -429,5 +430,5 @@ bool ss_capture_object_again(struct ss_capture *c, struct ssj_parser *parser)
 	memset(&o, 0, sizeof(o));
 	if (ssj_parse_again(parser, object_field, &o) != SSJ_OK || o.failed)
 		return true;
-	return capture_scanned(c, parser, &o);
+	return capture_scanned(c, parser, &o, true);
 }

@@ -32,7 +32,8 @@ struct ss_capture {
 	bool all_timings;        /* ... and all of them at timings */
 	enum ss_payload_loc loc; /* of the last payload */
 	struct ss_buf payload;   /* the last payload's text (padded) */
-	const char *payload_at;  /* where it was copied from (in the object read) */
+	const char *payload_at;  /* where it was copied from, when read by
+				    ss_capture_object_again; else NULL */
 	bool multi_choice;
 	char multi_reason[96];
 	bool have_choice_index;  /* a choice-level payload was seen ... */

@@ -203,12 +203,12 @@ static bool map_payload(struct ss_processor *p, struct ss_outcome *o)
 	enum ssj_status s;
 
 	/*
-	 * A body's payload lies in the line, checked whole by the walk
-	 * (unless it went the usual way): visited over the line's index,
-	 * without indexing and checking its text again.
+	 * A payload read from the line itself (a body) lies in it: visited
+	 * over the line's index when the walk checked it whole, without
+	 * indexing and checking its text again.
 	 */
 	s = SSJ_EINTERNAL;
-	if (o->kind == SS_KIND_BODY && p->cap.payload_at)
+	if (p->cap.payload_at)
 		s = ss_payload_collect_within(&p->pl, p->outer, p->cap.payload_at,
 					      p->cap.payload.len);
 	if (s == SSJ_EINTERNAL)

@@ -153,6 +153,15 @@ static struct ss_pool *pool_new(struct fixture *f, size_t nslots, size_t nthread
 	return p;
 }
 
+/* Wait until a worker holds a job (at the closed gate). */
+static void wait_worker_busy(struct fixture *f)
+{
+	pthread_mutex_lock(&f->lock);
+	while (f->nwork == 0)
+		wait_changed(f);
+	pthread_mutex_unlock(&f->lock);
+}
+
 static void submit(struct ss_pool *p, struct fixture *f, int id, int wait_for)
 {
 	struct job *j;
@@ -275,11 +284,7 @@ static void test_caller_works(void **state)
 	f->open_gate_on = 1;
 	p = pool_new(f, 4, 1);
 	submit(p, f, 0, -1);
-	/* The worker holds job 0 at the gate. */
-	pthread_mutex_lock(&f->lock);
-	while (f->nwork < 1)
-		wait_changed(f);
-	pthread_mutex_unlock(&f->lock);
+	wait_worker_busy(f);      /* the worker holds job 0 at the gate */
 	submit(p, f, 1, -1);      /* queued: the worker has none waiting */
 	assert_int_equal(f->caller_jobs, 0);
 	submit(p, f, 2, -1);      /* the worker has one waiting: done now */
@@ -314,10 +319,7 @@ static void test_queue_ahead(void **state)
 	f->open_gate_on = 3;
 	p = pool_new(f, 5, 1);
 	submit(p, f, 0, -1);
-	pthread_mutex_lock(&f->lock);
-	while (f->nwork < 1)
-		wait_changed(f);
-	pthread_mutex_unlock(&f->lock);
+	wait_worker_busy(f);
 	submit(p, f, 1, -1);      /* queued: one waiting */
 	submit(p, f, 2, -1);      /* queued: two waiting */
 	assert_int_equal(f->caller_jobs, 0);
@@ -394,11 +396,7 @@ static void test_stop_drops_queued(void **state)
 	f->gate_closed = true;
 	for (int i = 0; i < 4; i++)
 		submit(p, f, i, -1);
-	/* Wait until the single worker holds job 0 at the gate. */
-	pthread_mutex_lock(&f->lock);
-	while (f->nwork == 0)
-		wait_changed(f);
-	pthread_mutex_unlock(&f->lock);
+	wait_worker_busy(f);      /* the single worker holds job 0 at the gate */
 	/*
 	 * Open the gate from another thread a while after free() has started:
 	 * free() drops the queue at once, then blocks joining the worker until
