@@ -113,6 +113,9 @@ static enum ssj_status map_error(error_code e)
 
 SSJ_HOT std::string_view trim_right(std::string_view s)
 {
+	// (every white space byte is at most ' ': one test for the usual case)
+	if (!s.empty() && (unsigned char)s.back() > ' ')
+		return s;
 	while (!s.empty() && (s.back() == ' ' || s.back() == '\t' ||
 			      s.back() == '\n' || s.back() == '\r'))
 		s.remove_suffix(1);
@@ -634,15 +637,14 @@ static enum ssj_status w_string(parser_impl *p, uint32_t i, std::string_view &ou
 
 // A scalar of the grammar, whole: a string whose escapes simdjson decodes,
 // a literal, or a number of the JSON syntax (its range does not matter).
-SSJ_HOT bool w_scalar_ok(parser_impl *p, uint32_t i)
+// ESC: the text has a backslash somewhere (p->wescapes).
+template <bool ESC> SSJ_HOT bool w_scalar_ok(parser_impl *p, uint32_t i, char c)
 {
-	char c = w_char(p, i);
-
 	// Stage 1 closed every string, and between a closing quote and the
 	// next structural only white space can stand (any other byte starts a
 	// scalar of its own, which is a structural): without a backslash in
 	// the text, a string is whole as it is.
-	if (c == '"' && !p->wescapes)
+	if (c == '"' && !ESC)
 		return true;
 	std::string_view tok = w_token(p, i);
 	switch (c) {
@@ -670,14 +672,6 @@ SSJ_HOT bool w_scalar_ok(parser_impl *p, uint32_t i)
 	}
 }
 
-// A key at structural i, its colon after it.
-SSJ_HOT bool w_key_ok(parser_impl *p, uint32_t i, uint32_t n)
-{
-	if (i + 1 >= n || w_char(p, i) != '"' || w_char(p, i + 1) != ':')
-		return false;
-	return w_scalar_ok(p, i);
-}
-
 // The JSON grammar over the structural index that stage 1 left (stage 1
 // has checked the UTF-8, closed every string and refused control
 // characters in them): a value wherever one must stand, each scalar whole,
@@ -686,7 +680,14 @@ SSJ_HOT bool w_key_ok(parser_impl *p, uint32_t i, uint32_t n)
 // validating walk judges it. Fills wclose for every container. Written
 // as the grammar's loop with labels (not a state variable) so that the
 // branches follow the text's shape.
-static bool w_check(parser_impl *p, uint32_t n)
+//
+// The last structural is checked first to be the root's closing brace.
+// Then no step needs its own bound: a step that reads past a structural
+// has read a character that is not '}' there (a key's quote, a value, a
+// comma, an opening bracket), so that structural is not the last one.
+// Only a container closed before the root's end is followed by a read
+// that could pass it, and that is checked.
+template <bool ESC> static bool w_check(parser_impl *p, uint32_t n)
 {
 	uint32_t open[WHOLE_MAX_DEPTH];  // opening structural of each open container
 	size_t depth = 0;
@@ -694,27 +695,24 @@ static bool w_check(parser_impl *p, uint32_t n)
 	uint32_t i = 0;
 	char c;
 
-	if (n == 0 || w_char(p, 0) != '{')
+	if (n < 2 || w_char(p, 0) != '{' || w_char(p, n - 1) != '}')
 		return false;
 	open[depth++] = i++;
-	if (i < n && w_char(p, i) == '}')
+	if (w_char(p, i) == '}')
 		goto close_container;
 object_field:
-	if (!w_key_ok(p, i, n))
+	// a key, its colon after it (a key's quote is not the last structural)
+	if (w_char(p, i) != '"' || w_char(p, i + 1) != ':' || !w_scalar_ok<ESC>(p, i, '"'))
 		return false;
 	i += 2;
 value:
-	if (i >= n)
-		return false;
 	c = w_char(p, i);
 	if (c == '{' || c == '[')
 		goto open_container;
-	if (!w_scalar_ok(p, i))
+	if (!w_scalar_ok<ESC>(p, i, c))
 		return false;
 	i++;
 after_value:
-	if (i >= n)
-		return false;
 	c = w_char(p, i);
 	if (c == ',') {
 		i++;
@@ -728,6 +726,8 @@ close_container:
 	p->wclose[open[--depth]] = i++;
 	if (depth == 0)
 		return i == n;
+	if (i == n)
+		return false;
 	in_object = w_char(p, open[depth - 1]) == '{';
 	goto after_value;
 
@@ -736,7 +736,7 @@ open_container:
 		return false;
 	open[depth++] = i++;
 	in_object = c == '{';
-	if (i < n && w_char(p, i) == (in_object ? '}' : ']'))
+	if (w_char(p, i) == (in_object ? '}' : ']'))
 		goto close_container;
 	if (in_object)
 		goto object_field;
@@ -856,7 +856,8 @@ static bool whole_index(parser_impl *pi, const char *text, size_t len)
 	pi->wlen = len;
 	pi->wix = pi->wimpl->structural_indexes.get();
 	pi->wescapes = memchr(text, '\\', len) != nullptr;
-	if (!w_check(pi, pi->wimpl->n_structural_indexes)) {
+	uint32_t n = (uint32_t)pi->wimpl->n_structural_indexes;
+	if (!(pi->wescapes ? w_check<true>(pi, n) : w_check<false>(pi, n))) {
 		pi->wtext = nullptr;
 		return false;
 	}
