@@ -243,6 +243,63 @@ static void test_doubles(void **state)
 	ssj_parser_free(ps);
 }
 
+/* Each number field's text through ssj_number_double, in field order. */
+struct texts_read {
+	double d[8];
+	size_t n;
+};
+
+static int number_text_double(void *ctx, const char *key, size_t keylen, struct ssj_value *v)
+{
+	struct texts_read *t = ctx;
+	const char *p;
+	size_t n;
+
+	(void)key;
+	(void)keylen;
+	if (ssj_value_type(v) != SSJ_NUMBER)
+		return 0;
+	assert_int_equal(ssj_value_number_text(v, &p, &n), SSJ_OK);
+	assert_true(t->n < 8);
+	assert_int_equal(ssj_number_double(p, n, &t->d[t->n++]), SSJ_OK);
+	return 0;
+}
+
+/*
+ * ssj_number_double reads a number's text where it lies in its document,
+ * ended by a comma, white space or a closing brace, on both paths; one has
+ * more than 19 digits (read by strtod). The expected doubles are the C
+ * literals of the same decimals (the nearest doubles, as the reader must
+ * give).
+ */
+static void test_number_text_double(void **state)
+{
+	static const char doc[] = "{\"a\":1.5,\"b\":-0.25 ,\"c\":2.7272727272727275\t,"
+				  "\"d\":7e-1,\"e\":12345678901234567890123,\"f\":0.38961038961038963}";
+	struct ssj_parser *ps = ssj_parser_new();
+	size_t n = strlen(doc);
+	char *p = padded_copy(doc, n);
+
+	(void)state;
+	for (int path = 0; path < 2; path++) {
+		struct texts_read t = {{0}, 0};
+
+		if (path == 0)
+			assert_int_equal(ssj_validate_whole(ps, p, n, number_text_double, &t), SSJ_OK);
+		else
+			assert_int_equal(ssj_parse(ps, p, n, number_text_double, &t), SSJ_OK);
+		assert_int_equal(t.n, 6);
+		assert_true(t.d[0] == 1.5);
+		assert_true(t.d[1] == -0.25);
+		assert_true(t.d[2] == 2.7272727272727275);
+		assert_true(t.d[3] == 0.7);
+		assert_true(t.d[4] == 12345678901234567890123.0);
+		assert_true(t.d[5] == 0.38961038961038963);
+	}
+	free(p);
+	ssj_parser_free(ps);
+}
+
 /* The keys of the object field "o", through ssj_object_foreach_lens. */
 struct lens_walk {
 	uint64_t lens;
@@ -512,6 +569,7 @@ int main(void)
 		cmocka_unit_test(test_validate),
 		cmocka_unit_test(test_validate_root_null),
 		cmocka_unit_test(test_doubles),
+		cmocka_unit_test(test_number_text_double),
 		cmocka_unit_test(test_foreach_lens),
 		cmocka_unit_test(test_scalar_readers),
 		cmocka_unit_test(test_parse_within),
