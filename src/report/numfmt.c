@@ -50,8 +50,8 @@ static bool roundtrips(uint64_t mant, int exp, double v)
 	return ssj_number_double(p, (size_t)(end - p), &back) == SSJ_OK && back == v;
 }
 
-/* v's 17 significant digits, correctly rounded: v ~ m x 10^e. */
-static void digits17(double v, uint64_t *m, int *e)
+/* v's 17 significant digits, correctly rounded, from printf (any v > 0). */
+static void digits17_printf(double v, uint64_t *m, int *e)
 {
 	char tmp[64];
 	const char *s = tmp;
@@ -63,6 +63,73 @@ static void digits17(double v, uint64_t *m, int *e)
 			mant = mant * 10 + (uint64_t)(*s - '0');
 	*m = mant;
 	*e = (int)strtol(s + 1, NULL, 10) - 16;
+}
+
+/*
+ * The same without printf, for the doubles a report writes most (ratios
+ * and percentages, 1e-11 <= v < 1e44): v x 10^k in a long double of 64
+ * mantissa bits, 10^k exact there (|k| <= 27: 5^27 < 2^63), so the only
+ * error is the product's (or quotient's) one rounding, under 2^-64
+ * relative: at most 0.006 on the integer 1e16 <= x < 1e17. Rounding x
+ * to the nearest integer is then the correctly rounded 17 digits, unless
+ * x lies within 0.01 of a half: false, and printf decides. printf's %e
+ * is a big-number conversion, most of the time of an enriched line's
+ * numbers.
+ */
+static bool digits17_fast(double v, uint64_t *m, int *e)
+{
+#if LDBL_MANT_DIG >= 64
+	static const uint64_t pow10[20] = {
+		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+		100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL,
+		1000000000000ULL, 10000000000000ULL, 100000000000000ULL,
+		1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
+		1000000000000000000ULL, 10000000000000000000ULL};
+	int e10 = (int)floor(log10(v));
+
+	for (int tries = 0; tries < 2; tries++) {
+		int k = 16 - e10, a = k < 0 ? -k : k;
+		long double p, x, whole, frac;
+
+		if (a > 27)
+			return false;
+		/* exact: both factors are, and so is their product (5^a < 2^63) */
+		p = a <= 19 ? (long double)pow10[a]
+			    : (long double)pow10[19] * (long double)pow10[a - 19];
+		x = k >= 0 ? (long double)v * p : (long double)v / p;
+		if (x < 1e16L) {         /* log10 came out one too high */
+			e10--;
+			continue;
+		}
+		if (x >= 1e17L) {        /* one too low */
+			e10++;
+			continue;
+		}
+		whole = floorl(x);
+		frac = x - whole;        /* exact: x < 2^57 */
+		if (fabsl(frac - 0.5L) < 0.01L)
+			return false;
+		*m = (uint64_t)whole + (frac > 0.5L);
+		*e = e10 - 16;
+		if (*m == pow10[17]) {   /* 9.99...95 rounded up to 10.0...0 */
+			*m = pow10[16];
+			(*e)++;
+		}
+		return true;
+	}
+#else
+	(void)v;
+	(void)m;
+	(void)e;
+#endif
+	return false;
+}
+
+/* v's 17 significant digits, correctly rounded: v ~ m x 10^e. */
+static void digits17(double v, uint64_t *m, int *e)
+{
+	if (!digits17_fast(v, m, e))
+		digits17_printf(v, m, e);
 }
 
 /*
@@ -104,7 +171,19 @@ static uint64_t printf_digits(double v, int keep, int *e)
 static void dec_set(struct dec *out, uint64_t mant, int exp)
 {
 	char tmp[24];
-	int n = snprintf(tmp, sizeof(tmp), "%" PRIu64, mant);
+	int n = 0;
+
+	/* mant's decimal digits (no printf: one call per number written) */
+	do {
+		tmp[n++] = (char)('0' + mant % 10);
+		mant /= 10;
+	} while (mant);
+	for (int i = 0; i < n / 2; i++) {
+		char c = tmp[i];
+
+		tmp[i] = tmp[n - 1 - i];
+		tmp[n - 1 - i] = c;
+	}
 
 	while (n > 1 && tmp[n - 1] == '0')
 		n--, exp++;
@@ -116,16 +195,22 @@ static void dec_set(struct dec *out, uint64_t mant, int exp)
 }
 
 /*
- * Shortest digits of a normal double, from one printf of 17 digits: the
- * 15-digit rounding if it reads back (then it is the shortest: see
- * shortest()), else the 16-digit rounding or a neighbour of it, else the
- * 17 digits, which always read back and are what repr keeps.
+ * Shortest digits of a normal double, from its 17 correctly rounded
+ * digits: the 15-digit rounding if it reads back (then it is the
+ * shortest: see shortest()), else the 16-digit rounding or a neighbour of
+ * it, else the 17 digits, which always read back and are what repr keeps.
+ * A neighbour can only help a power of two: elsewhere the doubles that
+ * read back to v lie within half an ulp on both sides, so when the
+ * nearest 16-digit decimal is not among them, none further off is.
  */
 static void shortest_normal(double v, struct dec *out)
 {
-	uint64_t m17, q;
+	uint64_t m17, q, bits;
 	int e17, e;
+	bool pow2;
 
+	memcpy(&bits, &v, sizeof(bits));
+	pow2 = (bits & (((uint64_t)1 << 52) - 1)) == 0;
 	digits17(v, &m17, &e17);
 	for (int keep = 15; keep <= 16; keep++) {
 		if (round_digits(m17, keep, &q)) {
@@ -137,7 +222,7 @@ static void shortest_normal(double v, struct dec *out)
 			dec_set(out, q, e);
 			return;
 		}
-		if (keep == 16) {
+		if (keep == 16 && pow2) {
 			if (roundtrips(q + 1, e, v)) {
 				dec_set(out, q + 1, e);
 				return;

@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <cmocka.h>
 
+#include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,37 +85,113 @@ static int sig_digits(const char *s)
 }
 
 /*
- * Random doubles (random bits, and short decimals): each repr reads back
- * to the same double (glibc's strtod, not the reader the formatter uses)
- * and is the shortest: the correctly rounded text one digit shorter does
- * not read back.
+ * Random doubles (random bits, short decimals, and ratios of full
+ * precision between 1e-12 and 1e12, the range the formatter takes without
+ * printf): each repr reads back to the same double (glibc's strtod, not
+ * the reader the formatter uses) and is the shortest: the correctly
+ * rounded text one digit shorter does not read back. A repr that needs
+ * all 17 digits has exactly printf's correctly rounded ones.
+ */
+/*
+ * Whether the 16-digit decimal `step` units of the last digit away from
+ * v's correctly rounded 16 digits reads back to v (glibc's strtod).
+ */
+static bool neighbour16_reads_back(double v, int step)
+{
+	char t[64], *e;
+	uint64_t m = 0;
+	long x;
+
+	snprintf(t, sizeof(t), "%.15e", v);
+	for (e = t; *e && *e != 'e'; e++)
+		if (*e >= '0' && *e <= '9')
+			m = m * 10 + (uint64_t)(*e - '0');
+	x = strtol(e + 1, NULL, 10) - 15;
+	snprintf(t, sizeof(t), "%" PRIu64 "e%ld", m + (uint64_t)(int64_t)step, x);
+	return strtod(t, NULL) == v;
+}
+
+/*
+ * What a repr of v > 0 must be: it reads back to v (glibc's strtod, not
+ * the reader the formatter uses) and is the shortest: the correctly
+ * rounded text one digit shorter does not read back, and when it takes
+ * all 17 digits, neither do the 16-digit neighbours of that rounding,
+ * and its digits are printf's correctly rounded ones. Returns its count
+ * of significant digits.
+ */
+static int check_repr(double v)
+{
+	char shorter[64];
+	int d;
+
+	repr(v);
+	assert_true(strtod(out, NULL) == v);
+	d = sig_digits(out);
+	if (d > 1) {
+		snprintf(shorter, sizeof(shorter), "%.*e", d - 2, v);
+		assert_false(strtod(shorter, NULL) == v);
+	}
+	if (d == 17) {
+		char full[64];
+		const char *a = out, *b = full;
+
+		assert_false(neighbour16_reads_back(v, 1));
+		assert_false(neighbour16_reads_back(v, -1));
+		snprintf(full, sizeof(full), "%.16e", v);
+		/* the same digits in the same order (the point and the leading
+		 * zeros of a repr such as 0.0012 aside) */
+		while (*a == '0' || *a == '.')
+			a++;
+		for (;;) {
+			while (*a && (*a < '0' || *a > '9'))
+				a++;
+			while (*b && *b != 'e' && (*b < '0' || *b > '9'))
+				b++;
+			if (!*a || *a == 'e' || !*b || *b == 'e')
+				break;
+			assert_int_equal(*a, *b);
+			a++, b++;
+		}
+	}
+	return d;
+}
+
+/*
+ * Random doubles (random bits, short decimals, and ratios of full
+ * precision between 1e-12 and 1e12, the range the formatter takes without
+ * printf), and the powers of two (where the doubles that read back lie
+ * unevenly around v), each checked by check_repr.
  */
 static void test_repr_roundtrip_shortest(void **state)
 {
 	uint64_t x = 0x2545f4914f6cdd1dULL;
+	int full17 = 0;
 
 	(void)state;
-	for (int i = 0; i < 200000; i++) {
+	for (int i = 0; i < 300000; i++) {
 		double v;
-		char shorter[64];
-		int d;
 
 		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-		if (i % 2) {
+		if (i % 3 == 1) {
 			memcpy(&v, &x, sizeof(v));
 			if (!isfinite(v) || v == 0.0)
 				continue;
+			v = fabs(v);
+		} else if (i % 3 == 2) {
+			/* a 53-bit mantissa in [1, 2), scaled by 2^-40 .. 2^40 */
+			v = ldexp(1.0 + (double)(x >> 11) * 0x1p-53, (int)(x % 81) - 40);
 		} else {
 			v = (double)(int64_t)(x % 2000001 - 1000000) / (double)(1 + x % 100000);
+			if (v == 0.0)
+				continue;
+			v = fabs(v);
 		}
-		repr(v);
-		assert_true(strtod(out, NULL) == v);
-		d = sig_digits(out);
-		if (d > 1) {
-			snprintf(shorter, sizeof(shorter), "%.*e", d - 2, v);
-			assert_false(strtod(shorter, NULL) == v);
-		}
+		full17 += check_repr(v) == 17;
 	}
+	/* the 17-digit case was met often (about half of full-precision ratios) */
+	assert_true(full17 > 10000);
+	for (int k = -1022; k <= 1023; k++)
+		check_repr(ldexp(1.0, k));
 }
 
 static void test_fixed2(void **state)
