@@ -66,50 +66,65 @@ static void digits17_printf(double v, uint64_t *m, int *e)
 }
 
 /*
- * The same without printf, for the doubles a report writes most (ratios
- * and percentages, 1e-11 <= v < 1e44): v x 10^k in a long double of 64
- * mantissa bits, 10^k exact there (|k| <= 27: 5^27 < 2^63), so the only
- * error is the product's (or quotient's) one rounding, under 2^-64
- * relative: at most 0.006 on the integer 1e16 <= x < 1e17. Rounding x
- * to the nearest integer is then the correctly rounded 17 digits, unless
- * x lies within 0.01 of a half: false, and printf decides. printf's %e
- * is a big-number conversion, most of the time of an enriched line's
- * numbers.
+ * The same without printf, exactly, for the doubles a report writes most
+ * (ratios, percentages, counts: 1e-6 <= v < 1e17). v is M x 2^E with M
+ * an integer below 2^53; for k = 16 - floor(log10(v)), 0 <= k <= 22,
+ * M x 10^k fits 127 bits, so x = v x 10^k = (M x 10^k) x 2^E is split
+ * exactly into its integer part (1e16 <= x < 1e17) and the remainder,
+ * which rounds it to the nearest integer. An exact half goes to printf
+ * (whose rounding of a tie is the C library's), as does any other v.
+ * printf's %e is a big-number conversion: most of the time of an
+ * enriched line's numbers went to it.
  */
 static bool digits17_fast(double v, uint64_t *m, int *e)
 {
-#if LDBL_MANT_DIG >= 64
 	static const uint64_t pow10[20] = {
 		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
 		100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL,
 		1000000000000ULL, 10000000000000ULL, 100000000000000ULL,
 		1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
 		1000000000000000000ULL, 10000000000000000000ULL};
-	int e10 = (int)floor(log10(v));
+	uint64_t bits, mant;
+	int exp2, e10;
 
+	if (!(v >= 1e-6 && v < 1e17))
+		return false;
+	memcpy(&bits, &v, sizeof(bits));
+	mant = (bits & (((uint64_t)1 << 52) - 1)) | (uint64_t)1 << 52;  /* normal */
+	exp2 = (int)(bits >> 52 & 0x7ff) - 1075;
+	e10 = (int)floor(log10(v));
 	for (int tries = 0; tries < 2; tries++) {
-		int k = 16 - e10, a = k < 0 ? -k : k;
-		long double p, x, whole, frac;
+		int k = 16 - e10;
+		unsigned __int128 n, whole, rem, half;
 
-		if (a > 27)
+		if (k < 0 || k > 22)
 			return false;
-		/* exact: both factors are, and so is their product (5^a < 2^63) */
-		p = a <= 19 ? (long double)pow10[a]
-			    : (long double)pow10[19] * (long double)pow10[a - 19];
-		x = k >= 0 ? (long double)v * p : (long double)v / p;
-		if (x < 1e16L) {         /* log10 came out one too high */
+		/* 10^k = 10^(k - 19) x 10^19 beyond 19 digits: below 2^74, x M < 2^127 */
+		n = (unsigned __int128)mant * (k <= 19 ? pow10[k] : pow10[k - 19]);
+		if (k > 19)
+			n *= pow10[19];
+		if (exp2 >= 0) {
+			whole = n << exp2;  /* v >= 2^52: k <= 1, n < 2^57, exp2 <= 4 */
+			rem = 0;            /* an integer: nothing to round */
+			half = 1;
+		} else {
+			int s = -exp2;     /* v >= 1e-6: s < 128 */
+
+			whole = n >> s;
+			rem = n - (whole << s);
+			half = (unsigned __int128)1 << (s - 1);
+		}
+		if (whole < pow10[16]) {         /* log10 came out one too high */
 			e10--;
 			continue;
 		}
-		if (x >= 1e17L) {        /* one too low */
+		if (whole >= pow10[17]) {        /* one too low */
 			e10++;
 			continue;
 		}
-		whole = floorl(x);
-		frac = x - whole;        /* exact: x < 2^57 */
-		if (fabsl(frac - 0.5L) < 0.01L)
+		if (rem == half)
 			return false;
-		*m = (uint64_t)whole + (frac > 0.5L);
+		*m = (uint64_t)whole + (rem > half);
 		*e = e10 - 16;
 		if (*m == pow10[17]) {   /* 9.99...95 rounded up to 10.0...0 */
 			*m = pow10[16];
@@ -117,11 +132,6 @@ static bool digits17_fast(double v, uint64_t *m, int *e)
 		}
 		return true;
 	}
-#else
-	(void)v;
-	(void)m;
-	(void)e;
-#endif
 	return false;
 }
 
