@@ -58,7 +58,7 @@ bool ss_buf_grow(struct ss_buf *b, size_t extra)
 	return true;
 }
 
-void ss_buf_add(struct ss_buf *b, const void *p, size_t n)
+void ss_buf_add_grow(struct ss_buf *b, const void *p, size_t n)
 {
 	if (!ss_buf_grow(b, n))
 		return;
@@ -73,7 +73,7 @@ void ss_buf_adds(struct ss_buf *b, const char *s)
 	ss_buf_add(b, s, strlen(s));
 }
 
-void ss_buf_addc(struct ss_buf *b, char c)
+void ss_buf_addc_grow(struct ss_buf *b, char c)
 {
 	if (!ss_buf_grow(b, 1))
 		return;

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define SS_BUF_SLACK 64
 
@@ -32,9 +33,43 @@ void ss_buf_release(struct ss_buf *b);
 void ss_buf_reset(struct ss_buf *b);
 /* Make room for `extra` more bytes (plus slack). false on failure. */
 bool ss_buf_grow(struct ss_buf *b, size_t extra);
-void ss_buf_add(struct ss_buf *b, const void *p, size_t n);
+/* The appends that grow the buffer first (the inline ones below call them). */
+void ss_buf_add_grow(struct ss_buf *b, const void *p, size_t n);
+void ss_buf_addc_grow(struct ss_buf *b, char c);
+
+/*
+ * Whether n more bytes fit without growing: once grown, cap >= len +
+ * SS_BUF_SLACK + 1 always holds, so the difference does not wrap.
+ */
+static inline bool ss_buf_fits(const struct ss_buf *b, size_t n)
+{
+	return b->cap && n < b->cap - b->len - SS_BUF_SLACK;
+}
+
+/* The appends, inline: a report writes many short pieces. */
+static inline void ss_buf_add(struct ss_buf *b, const void *p, size_t n)
+{
+	if (!ss_buf_fits(b, n)) {
+		ss_buf_add_grow(b, p, n);
+		return;
+	}
+	if (n)
+		memcpy(b->data + b->len, p, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+static inline void ss_buf_addc(struct ss_buf *b, char c)
+{
+	if (!ss_buf_fits(b, 1)) {
+		ss_buf_addc_grow(b, c);
+		return;
+	}
+	b->data[b->len++] = c;
+	b->data[b->len] = '\0';
+}
+
 void ss_buf_adds(struct ss_buf *b, const char *s);
-void ss_buf_addc(struct ss_buf *b, char c);
 void ss_buf_addf(struct ss_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void ss_buf_vaddf(struct ss_buf *b, const char *fmt, va_list ap);

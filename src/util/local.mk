@@ -25,3 +25,10 @@ tests_unit_test_memplan_SOURCES = tests/unit/test_memplan.c
 tests_unit_test_memplan_CFLAGS = $(SS_TEST_CFLAGS)
 tests_unit_test_memplan_LDADD = $(SS_TEST_LIBS)
 nodist_EXTRA_tests_unit_test_memplan_SOURCES = src/cli/force-cxx-link.cxx
+
+check_PROGRAMS += tests/unit/test_buf
+TESTS += tests/unit/test_buf
+tests_unit_test_buf_SOURCES = tests/unit/test_buf.c
+tests_unit_test_buf_CFLAGS = $(SS_TEST_CFLAGS)
+tests_unit_test_buf_LDADD = $(SS_TEST_LIBS)
+nodist_EXTRA_tests_unit_test_buf_SOURCES = src/cli/force-cxx-link.cxx
