@@ -107,7 +107,7 @@ static void payload_reset(struct ss_payload *pl)
 	ss_buf_reset(&pl->engine);
 }
 
-enum ss_int_error ss_parse_count(const char *s, size_t n, int64_t *out)
+enum ss_int_error ss_parse_count_long(const char *s, size_t n, int64_t *out)
 {
 	size_t i = 0, first;
 	bool neg = false, overflow = false;

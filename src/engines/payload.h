@@ -153,7 +153,28 @@ bool ss_read_double(struct ss_reader *rd, enum ss_field_id id, bool required, bo
 void ss_read_array(struct ss_reader *rd, enum ss_field_id id, bool required, bool *has,
 		   struct ss_vec_i64 *dst);
 
-/* Parse an integer literal; SS_INT_OK with *out set. */
-enum ss_int_error ss_parse_count(const char *s, size_t n, int64_t *out);
+/* Parse an integer literal of any length; SS_INT_OK with *out set. */
+enum ss_int_error ss_parse_count_long(const char *s, size_t n, int64_t *out);
+
+/*
+ * The same, inline for the usual count: 1 to 18 digits and no sign, which
+ * cannot overflow (10^18 < 2^63). Anything else goes to the long form.
+ */
+static inline enum ss_int_error ss_parse_count(const char *s, size_t n, int64_t *out)
+{
+	uint64_t v = 0;
+
+	if (n == 0 || n > 18 || s[0] == '-')
+		return ss_parse_count_long(s, n, out);
+	for (size_t i = 0; i < n; i++) {
+		unsigned d = (unsigned)(s[i] - '0');
+
+		if (d > 9)
+			return SS_INT_NOT_INTEGER;
+		v = v * 10 + d;
+	}
+	*out = (int64_t)v;
+	return SS_INT_OK;
+}
 
 #endif
