@@ -357,7 +357,7 @@ static enum ssj_status walk(struct ss_processor *p, const char *text, size_t len
 			    bool meta_inline, bool whole)
 {
 	struct line_scan *ls = &p->scan;
-	struct ss_meta_scan fresh = {false, -1, -1};
+	const struct ss_meta_scan none = SS_META_SCAN_NONE;
 	enum ssj_status s;
 
 	memset(ls, 0, sizeof(*ls));
@@ -367,7 +367,7 @@ static enum ssj_status walk(struct ss_processor *p, const char *text, size_t len
 	ls->hit = SIZE_MAX;
 	ls->meta_inline = meta_inline;
 	ls->read_parts = whole && !meta_inline;
-	ls->parts_meta = fresh;
+	ls->parts_meta = none;
 	ls->parts_sda = SSJ_EINTERNAL;
 	s = whole ? ssj_validate_whole(p->outer, text, len, line_field, ls)
 		  : ssj_parse(p->outer, text, len, line_field, ls);

@@ -33,8 +33,11 @@ struct ss_meta_scan {
 	int credit_phase;   /* -1 unknown */
 };
 
+/* The metadata scan of a line that says nothing. */
+#define SS_META_SCAN_NONE {false, -1, -1}
+
 /*
- * What the metadata value v says ({false, -1, -1} when it is not an
+ * What the metadata value v says (SS_META_SCAN_NONE when it is not an
  * object). false: the walk over it failed (*m then holds what it read).
  */
 bool ss_meta_scan_of(struct ssj_value *v, struct ss_meta_scan *m);

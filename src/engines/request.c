@@ -120,9 +120,9 @@ static int meta_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 
 bool ss_meta_scan_of(struct ssj_value *v, struct ss_meta_scan *m)
 {
-	static const struct ss_meta_scan fresh = {false, -1, -1};
+	static const struct ss_meta_scan none = SS_META_SCAN_NONE;
 
-	*m = fresh;
+	*m = none;
 	return ssj_value_type(v) != SSJ_OBJECT ||
 	       ssj_object_foreach_lens(v, META_KEY_LENS, meta_field, m) == SSJ_OK;
 }
@@ -534,7 +534,7 @@ static bool enriched_line(struct ss_processor *p, struct ss_outcome *o, const ch
 			  size_t len)
 {
 	struct line_scan *ls = &p->scan;
-	struct ss_meta_scan meta = {false, -1, -1};
+	struct ss_meta_scan meta = SS_META_SCAN_NONE;
 	enum ssj_status s = SSJ_OK;
 
 	if (ls->meta_inline) {
@@ -621,9 +621,9 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 	struct line_scan *ls = &p->scan;
 	enum ssj_status s;
 	enum ss_kind kind;
-	struct ss_meta_scan meta = {false, -1, -1};
+	struct ss_meta_scan meta = SS_META_SCAN_NONE;
 	bool validated, whole = false, line_valid = false;
-	struct line_parts parts = {p, {false, -1, -1}, SSJ_EINTERNAL};
+	struct line_parts parts = {p, SS_META_SCAN_NONE, SSJ_EINTERNAL};
 
 	/*
 	 * specscan's own lines start with their source: they are copied to
@@ -720,7 +720,7 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 		}
 	}
 	if (ls->metadata.p) {
-		struct ss_meta_scan m = {false, -1, -1};
+		struct ss_meta_scan m = SS_META_SCAN_NONE;
 
 		if (line_valid) {
 			m = parts.meta;

@@ -25,6 +25,14 @@ struct dec {
 	int exp; /* v = d[0].d[1..] x 10^exp */
 };
 
+/* 10^0 .. 10^19, every power of ten a uint64_t holds. */
+static const uint64_t pow10_u64[20] = {
+	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+	100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL,
+	1000000000000ULL, 10000000000000ULL, 100000000000000ULL,
+	1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
+	1000000000000000000ULL, 10000000000000000000ULL};
+
 static bool roundtrips(uint64_t mant, int exp, double v)
 {
 	/* the text, then the padding the shim's reader may look into */
@@ -78,12 +86,6 @@ static void digits17_printf(double v, uint64_t *m, int *e)
  */
 static bool digits17_fast(double v, uint64_t *m, int *e)
 {
-	static const uint64_t pow10[20] = {
-		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
-		100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL,
-		1000000000000ULL, 10000000000000ULL, 100000000000000ULL,
-		1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
-		1000000000000000000ULL, 10000000000000000000ULL};
 	uint64_t bits, mant;
 	int exp2, e10;
 
@@ -100,9 +102,9 @@ static bool digits17_fast(double v, uint64_t *m, int *e)
 		if (k < 0 || k > 22)
 			return false;
 		/* 10^k = 10^(k - 19) x 10^19 beyond 19 digits: below 2^74, x M < 2^127 */
-		n = (unsigned __int128)mant * (k <= 19 ? pow10[k] : pow10[k - 19]);
+		n = (unsigned __int128)mant * (k <= 19 ? pow10_u64[k] : pow10_u64[k - 19]);
 		if (k > 19)
-			n *= pow10[19];
+			n *= pow10_u64[19];
 		if (exp2 >= 0) {
 			whole = n << exp2;  /* v >= 2^52: k <= 1, n < 2^57, exp2 <= 4 */
 			rem = 0;            /* an integer: nothing to round */
@@ -114,11 +116,11 @@ static bool digits17_fast(double v, uint64_t *m, int *e)
 			rem = n - (whole << s);
 			half = (unsigned __int128)1 << (s - 1);
 		}
-		if (whole < pow10[16]) {         /* log10 came out one too high */
+		if (whole < pow10_u64[16]) {         /* log10 came out one too high */
 			e10--;
 			continue;
 		}
-		if (whole >= pow10[17]) {        /* one too low */
+		if (whole >= pow10_u64[17]) {        /* one too low */
 			e10++;
 			continue;
 		}
@@ -126,8 +128,8 @@ static bool digits17_fast(double v, uint64_t *m, int *e)
 			return false;
 		*m = (uint64_t)whole + (rem > half);
 		*e = e10 - 16;
-		if (*m == pow10[17]) {   /* 9.99...95 rounded up to 10.0...0 */
-			*m = pow10[16];
+		if (*m == pow10_u64[17]) {   /* 9.99...95 rounded up to 10.0...0 */
+			*m = pow10_u64[16];
 			(*e)++;
 		}
 		return true;
@@ -149,10 +151,8 @@ static void digits17(double v, uint64_t *m, int *e)
  */
 static bool round_digits(uint64_t m17, int keep, uint64_t *q)
 {
-	uint64_t div = 1, r, half;
+	uint64_t div = pow10_u64[17 - keep], r, half;
 
-	for (int i = keep; i < 17; i++)
-		div *= 10;
 	*q = m17 / div;
 	r = m17 % div;
 	half = div / 2;
@@ -180,24 +180,18 @@ static uint64_t printf_digits(double v, int keep, int *e)
 
 static void dec_set(struct dec *out, uint64_t mant, int exp)
 {
-	char tmp[24];
-	int n = 0;
+	char tmp[24], *end = tmp + sizeof(tmp), *p = end;
+	int n;
 
-	/* mant's decimal digits (no printf: one call per number written) */
+	/* mant's decimal digits, written backwards as roundtrips() writes them */
 	do {
-		tmp[n++] = (char)('0' + mant % 10);
+		*--p = (char)('0' + mant % 10);
 		mant /= 10;
 	} while (mant);
-	for (int i = 0; i < n / 2; i++) {
-		char c = tmp[i];
-
-		tmp[i] = tmp[n - 1 - i];
-		tmp[n - 1 - i] = c;
-	}
-
-	while (n > 1 && tmp[n - 1] == '0')
+	n = (int)(end - p);
+	while (n > 1 && p[n - 1] == '0')
 		n--, exp++;
-	memcpy(out->d, tmp, (size_t)n);
+	memcpy(out->d, p, (size_t)n);
 	out->d[n] = '\0';
 	out->n = n;
 	/* mant has n digits after stripping: d[0] sits at 10^(exp + n - 1) */

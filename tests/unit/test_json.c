@@ -491,76 +491,6 @@ static void test_parse_within(void **state)
 	ssj_parser_free(ps);
 }
 
-/* Whether the whole-text path takes `s` (of n bytes). */
-static bool whole_takes(struct ssj_parser *ps, const char *s, size_t n)
-{
-	char *p = padded_copy(s, n);
-	enum ssj_status st = ssj_validate_whole(ps, p, n, NULL, NULL);
-
-	free(p);
-	return st == SSJ_OK;
-}
-
-static bool walk_valid(struct ssj_parser *ps, const char *s, size_t n)
-{
-	char *p = padded_copy(s, n);
-	enum ssj_status st = ssj_validate(ps, p, n);
-
-	free(p);
-	return st == SSJ_OK;
-}
-
-/*
- * The whole path's grammar check reads no structural past the last one
- * (it checks that one is the root's closing brace, then bounds only the
- * steps after an inner container closes). A valid object is the only
- * valid text among its prefixes (no JSON object is a prefix of another
- * text that is valid), so every shorter cut must be refused. The same cut
- * with a '}' after it is taken exactly when the validating walk (simdjson
- * On-Demand, a separate implementation) calls it valid. With and without
- * a backslash in the text (two versions of the check).
- */
-static void test_whole_cuts(void **state)
-{
-	static const char *const texts[] = {
-		"{\"a\":{\"b\":[1,{\"c\":[]},[2.5,-0e1]],\"d\":{}},\"e\":[[],{}],\"f\":\"x\"}",
-		"{\"a\":[{\"b\":\"q\\\"r\"}],\"c\":{\"d\":null,\"e\":true}, \"f\" : [ \"\\u0041\" ] }",
-		"{}",
-		"{\"a\":{}}",
-		"{\"a\":[]}",
-	};
-	struct ssj_parser *ps = ssj_parser_new();
-	char buf[256];
-
-	(void)state;
-	assert_non_null(ps);
-	for (size_t t = 0; t < sizeof(texts) / sizeof(texts[0]); t++) {
-		size_t n = strlen(texts[t]);
-
-		assert_true(n + 2 < sizeof(buf));
-		assert_true(whole_takes(ps, texts[t], n));
-		for (size_t k = 0; k < n; k++) {
-			assert_false(whole_takes(ps, texts[t], k));
-			memcpy(buf, texts[t], k);
-			buf[k] = '}';
-			assert_int_equal(whole_takes(ps, buf, k + 1), walk_valid(ps, buf, k + 1));
-		}
-	}
-	/* hand-picked: an inner container closed last, a bracket that does not match */
-	assert_false(whole_takes(ps, "{\"a\":{}", 7));
-	assert_false(whole_takes(ps, "{\"a\":[}", 7));
-	assert_false(whole_takes(ps, "{\"a\":{]}", 8));
-	assert_false(whole_takes(ps, "{\"a\":}", 6));
-	assert_false(whole_takes(ps, "{\"a\"}", 5));
-	assert_false(whole_takes(ps, "{\"a\":1,}", 8));
-	assert_false(whole_takes(ps, "}", 1));
-	assert_false(whole_takes(ps, "{}}", 3));
-	assert_false(whole_takes(ps, "{\"a\":1}}", 8));
-	assert_false(whole_takes(ps, "{\"a\":1}{}", 9));
-	assert_true(whole_takes(ps, "{\"a\":[{}]}", 10));
-	ssj_parser_free(ps);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -573,7 +503,6 @@ int main(void)
 		cmocka_unit_test(test_foreach_lens),
 		cmocka_unit_test(test_scalar_readers),
 		cmocka_unit_test(test_parse_within),
-		cmocka_unit_test(test_whole_cuts),
 	};
 
 	assert_non_null(ssj_version());

@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +139,7 @@ static void takes_valid_texts(void **state)
 		"{\"utf8\":\"h\xc3\xa9llo \xe2\x82\xac \xf0\x9f\x98\x80\"}",
 		"{\"nest\":[[[{\"a\":[{}]}]],{\"b\":[[],[{}]]}],\"after\":\"x\"}",
 		"{\"dup\":1,\"dup\":2,\"dup\":{\"z\":[true]}}",
+		"{\"a\":[{}]}",
 		"{\"s\":\"\",\"t\":\"{[,:]}\",\"u\":\" \"}",
 		"{\"n\":0,\"m\":-0.0,\"o\":1.0,\"p\":10,\"q\":0e0}",
 		/* the digits' edges: '0' and '9' ('/' and ':' lie next to them) */
@@ -167,6 +169,8 @@ static void refuses_invalid_texts(void **state)
 		"{\"a\":\"x\"y\"}", "{\"a\":\"unclosed}", "{\"a\":\"tab\there\"}",
 		"{\"a\":\"\xff\"}", "{\"a\":\"\xc3\"}", "{\"a\":\"\xed\xa0\x80\"}",
 		"{\"a\":'x'}", "{\"a\":[1,2]]}", "{\"a\":1}}",
+		/* an inner container closed last; a second object after the root */
+		"{\"a\":{}", "{\"a\":1}{}",
 		/* anything but white space after a closing quote (the whole path
 		 * takes a string without a backslash as it stands) */
 		"{\"a\":\"x\"y}", "{\"a\":\"x\"1}", "{\"a\":\"x\"\"y\"}", "{\"a\"\"b\":1}",
@@ -179,6 +183,54 @@ static void refuses_invalid_texts(void **state)
 		must_refuse(bad[i], strlen(bad[i]));
 	must_refuse("{\"a\":\"x\0y\"}", 11);  /* a NUL inside a string */
 	must_refuse("{\"a\":1}\0", 8);
+}
+
+/* What the usual path alone says of s (the whole path turned off). */
+static bool usual_valid(const char *s, size_t n)
+{
+	char *text = padded(s, n);
+	enum ssj_status st;
+
+	ssj_set_whole_path(false);
+	st = ssj_validate(po, text, n);
+	ssj_set_whole_path(true);
+	free(text);
+	return st == SSJ_OK;
+}
+
+/*
+ * The grammar check reads no structural past the last one (it checks that
+ * one is the root's closing brace, then bounds only the steps after an
+ * inner container closes). A valid object is the only valid text among
+ * its prefixes (no JSON object is a prefix of another valid text), so
+ * every shorter cut must be refused; the same cut with a '}' after it is
+ * taken exactly when the usual path calls it valid. With and without a
+ * backslash in the text (two versions of the check).
+ */
+static void cuts_of_valid_texts(void **state)
+{
+	static const char *const texts[] = {
+		"{\"a\":{\"b\":[1,{\"c\":[]},[2.5,-0e1]],\"d\":{}},\"e\":[[],{}],\"f\":\"x\"}",
+		"{\"a\":[{\"b\":\"q\\\"r\"}],\"c\":{\"d\":null,\"e\":true}, \"f\" : [ \"\\u0041\" ] }",
+		"{}",
+		"{\"a\":{}}",
+		"{\"a\":[]}",
+	};
+	char buf[256];
+
+	(void)state;
+	for (size_t t = 0; t < sizeof(texts) / sizeof(texts[0]); t++) {
+		size_t n = strlen(texts[t]);
+
+		assert_true(n + 2 < sizeof(buf));
+		must_take(texts[t]);
+		for (size_t k = 0; k < n; k++) {
+			must_refuse(texts[t], k);
+			memcpy(buf, texts[t], k);
+			buf[k] = '}';
+			assert_int_equal(compare(buf, k + 1) == SSJ_OK, usual_valid(buf, k + 1));
+		}
+	}
 }
 
 static void deep_nesting_claims_nothing_false(void **state)
@@ -358,6 +410,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(takes_valid_texts),
 		cmocka_unit_test(refuses_invalid_texts),
+		cmocka_unit_test(cuts_of_valid_texts),
 		cmocka_unit_test(deep_nesting_claims_nothing_false),
 		cmocka_unit_test(generated_texts_agree),
 	};
