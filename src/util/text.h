@@ -1,6 +1,7 @@
 /*
- * text.h - small string helpers used across stages: comparing a counted
- * key with a literal, and joining two names into a new string.
+ * text.h - small string helpers used across stages: a borrowed span of
+ * bytes, comparing a counted key with a literal, and joining two names
+ * into a new string (which the caller frees).
  */
 #ifndef SS_TEXT_H
 #define SS_TEXT_H
@@ -8,6 +9,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
+
+/*
+ * A borrowed run of bytes, [p, p + n): the text belongs to whoever handed
+ * the span out, and the span dies with it (not NUL-terminated).
+ */
+struct ss_span {
+	const char *p;
+	size_t n;
+};
 
 /* Whether the counted string key[0..n) is exactly the literal `lit`. */
 static inline bool ss_key_is(const char *key, size_t n, const char *lit)
