@@ -10,40 +10,7 @@
 #include "report/jsonw.h"
 #include "report/report.h"
 #include "report/report_int.h"
-
-/* Length of the valid UTF-8 sequence at s (n bytes left), 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len;
-	unsigned cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		len = 2;
-		cp = s[0] & 0x1f;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		len = 3;
-		cp = s[0] & 0x0f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		len = 4;
-		cp = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	if (n < len)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	/* overlong forms, surrogates, beyond U+10FFFF */
-	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return len;
-}
+#include "util/utf8.h"
 
 /*
  * Whether the 8 bytes at p are all plain ASCII that a JSON string takes as
@@ -74,7 +41,6 @@ void ss_report_add_text(struct ss_buf *b, const char *s, size_t n)
 	ss_buf_addc(b, '"');
 	while (i < n) {
 		unsigned char c = u[i];
-		size_t len;
 		char esc[7] = "\\u00";
 
 		/* plain ASCII, most of any text, passes without a look at UTF-8 */
@@ -86,14 +52,17 @@ void ss_report_add_text(struct ss_buf *b, const char *s, size_t n)
 			i++;
 			continue;
 		}
-		len = utf8_len(u + i, n - i);
+		if (c >= 0x80) {
+			uint32_t cp;
+			size_t len = ss_utf8_next(u + i, n - i, &cp);
 
-		if (len > 1 || (len == 1 && c >= 0x20 && c != '"' && c != '\\')) {
-			i += len;
-			continue;
+			if (cp != SS_UTF8_INVALID) {
+				i += len;
+				continue;
+			}
 		}
 		ss_buf_add(b, s + start, i - start);
-		if (len == 0)
+		if (c >= 0x80)
 			ss_buf_adds(b, "\\ufffd");
 		else if (c == '"')
 			ss_buf_adds(b, "\\\"");

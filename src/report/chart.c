@@ -7,6 +7,7 @@
 
 #include "report/chart.h"
 #include "util/alloc.h"
+#include "util/utf8.h"
 
 /* Type sizes and colours shared by every chart. */
 #define FONT 12.0          /* tick and category labels */
@@ -31,37 +32,6 @@
 
 /* -- escaping ----------------------------------------------------------------- */
 
-/* Length of the valid UTF-8 sequence at s (n bytes left), 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	unsigned c = s[0];
-	size_t len, i;
-	unsigned cp;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xC2 && c <= 0xDF)
-		len = 2, cp = c & 0x1F;
-	else if (c >= 0xE0 && c <= 0xEF)
-		len = 3, cp = c & 0x0F;
-	else if (c >= 0xF0 && c <= 0xF4)
-		len = 4, cp = c & 0x07;
-	else
-		return 0;
-	if (n < len)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3F);
-	}
-	/* overlong forms, surrogates and values past U+10FFFF */
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
-		return 0;
-	return len;
-}
-
 void ss_buf_add_html(struct ss_buf *b, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -83,11 +53,11 @@ void ss_buf_add_html(struct ss_buf *b, const char *s, size_t n)
 			} else if (p[i] == 0x7F) {
 				rep = "\xEF\xBF\xBD";
 			} else if (p[i] >= 0x80) {
-				len = utf8_len(p + i, n - i);
-				if (len == 0) {
+				uint32_t cp;
+
+				len = ss_utf8_next(p + i, n - i, &cp);
+				if (cp == SS_UTF8_INVALID)
 					rep = "\xEF\xBF\xBD";
-					len = 1;
-				}
 			}
 		}
 		if (rep) {
@@ -353,12 +323,11 @@ double ss_text_width(const char *s, size_t n, double font_px)
 	size_t i = 0;
 
 	while (i < n) {
-		size_t len = p[i] < 0x80 ? 1 : utf8_len(p + i, n - i);
+		uint32_t cp;
 
-		if (len == 0)
-			len = 1;
+		/* an invalid byte is one character (it is drawn as U+FFFD) */
 		em += char_em(p[i]);
-		i += len;
+		i += ss_utf8_next(p + i, n - i, &cp);
 	}
 	return em * font_px;
 }
@@ -370,10 +339,10 @@ static size_t char_starts(const char *s, size_t n, size_t *starts)
 	size_t i = 0, k = 0;
 
 	while (i < n) {
-		size_t len = p[i] < 0x80 ? 1 : utf8_len(p + i, n - i);
+		uint32_t cp;
 
 		starts[k++] = i;
-		i += len ? len : 1;
+		i += ss_utf8_next(p + i, n - i, &cp);
 	}
 	starts[k] = n;
 	return k;

@@ -1,5 +1,5 @@
 # util: allocation wrapper, growable arrays and buffer, messages, CPU level,
-# small string helpers
+# small string helpers, the UTF-8 decoder
 libspecscan_la_SOURCES += \
 	src/util/alloc.c src/util/alloc.h \
 	src/util/buf.c src/util/buf.h \
@@ -8,6 +8,7 @@ libspecscan_la_SOURCES += \
 	src/util/msg.c src/util/msg.h \
 	src/util/ratio.c src/util/ratio.h \
 	src/util/text.c src/util/text.h \
+	src/util/utf8.h \
 	src/util/memplan.c src/util/memplan.h \
 	src/util/fileid.c src/util/fileid.h \
 	src/util/stdfds.c src/util/stdfds.h
@@ -32,3 +33,10 @@ tests_unit_test_buf_SOURCES = tests/unit/test_buf.c
 tests_unit_test_buf_CFLAGS = $(SS_TEST_CFLAGS)
 tests_unit_test_buf_LDADD = $(SS_TEST_LIBS)
 nodist_EXTRA_tests_unit_test_buf_SOURCES = src/cli/force-cxx-link.cxx
+
+check_PROGRAMS += tests/unit/test_utf8
+TESTS += tests/unit/test_utf8
+tests_unit_test_utf8_SOURCES = tests/unit/test_utf8.c
+tests_unit_test_utf8_CFLAGS = $(SS_TEST_CFLAGS)
+tests_unit_test_utf8_LDADD = $(SS_TEST_LIBS)
+nodist_EXTRA_tests_unit_test_utf8_SOURCES = src/cli/force-cxx-link.cxx

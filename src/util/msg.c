@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "util/alloc.h"
+#include "util/utf8.h"
 
 void ss_msg_init(struct ss_msg *m, FILE *out, int verbosity)
 {
@@ -14,30 +15,17 @@ void ss_msg_init(struct ss_msg *m, FILE *out, int verbosity)
 
 /*
  * Length of the valid UTF-8 sequence at p (n bytes left) that is safe on a
- * terminal; 0 when the byte at p must be escaped: an invalid, overlong or
- * truncated sequence, a surrogate, a C1 control (U+0080..U+009F: 0x9B is
- * a CSI to many terminals) or a bidirectional override (U+202A..U+202E,
+ * terminal; 0 when the byte at p must be escaped: an invalid byte (see
+ * util/utf8.h), a C1 control (U+0080..U+009F: 0x9B is a CSI to many
+ * terminals) or a bidirectional override (U+202A..U+202E,
  * U+2066..U+2069), which could make a name read as something else.
  */
 static size_t safe_utf8(const unsigned char *p, size_t n)
 {
-	unsigned c = p[0];
-	size_t len, i;
 	uint32_t cp;
+	size_t len = ss_utf8_next(p, n, &cp);
 
-	if (c < 0xC2 || c > 0xF4)
-		return 0;
-	len = c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-	if (n < len)
-		return 0;
-	cp = c & (0x7F >> len);
-	for (i = 1; i < len; i++) {
-		if ((p[i] & 0xC0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (p[i] & 0x3F);
-	}
-	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-	    (cp >= 0xD800 && cp <= 0xDFFF) || (cp >= 0x80 && cp <= 0x9F) ||
+	if (cp == SS_UTF8_INVALID || (cp >= 0x80 && cp <= 0x9F) ||
 	    (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069))
 		return 0;
 	return len;
