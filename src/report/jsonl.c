@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "report/jsonw.h"
 #include "report/numfmt.h"
 #include "report/report.h"
 #include "report/report_int.h"
@@ -37,7 +38,7 @@ static bool is_spec_decode_tag(const char *k, size_t n)
 
 static void add_key(struct ss_buf *b, const char *k)
 {
-	ss_report_add_text(b, k, strlen(k));
+	ss_buf_add_json_string(b, k, strlen(k));
 	ss_buf_addc(b, ':');
 }
 
@@ -63,7 +64,7 @@ static void add_own_metrics(struct ss_buf *b, const struct ss_outcome *o,
 		else
 			ss_buf_add_double(b, o->values.v[m]);
 		ss_buf_adds(b, ",\"unit\":");
-		ss_report_add_text(b, mi->unit, strlen(mi->unit));
+		ss_buf_add_json_string(b, mi->unit, strlen(mi->unit));
 		ss_buf_addc(b, '}');
 	}
 }
@@ -88,7 +89,7 @@ static int copy_field(void *ctx, const char *key, size_t keylen,
 	if (!rw->first)
 		ss_buf_addc(rw->b, ',');
 	rw->first = false;
-	ss_report_add_text(rw->b, key, keylen);
+	ss_buf_add_json_string(rw->b, key, keylen);
 	ss_buf_addc(rw->b, ':');
 	ss_buf_add(rw->b, raw, n);
 	return 0;
@@ -157,7 +158,7 @@ static void add_record(struct ss_buf *b, const struct ss_record *r)
 {
 	ss_buf_addc(b, '{');
 	add_key(b, "engine");
-	ss_report_add_text(b, ss_record_engine(r), strlen(ss_record_engine(r)));
+	ss_buf_add_json_string(b, ss_record_engine(r), strlen(ss_record_engine(r)));
 	if (r->has_mean_acceptance_length) {
 		ss_buf_addc(b, ',');
 		add_key(b, "mean_acceptance_length");
@@ -220,17 +221,17 @@ void ss_report_jsonl(struct ss_buf *out, struct ssj_parser *parser,
 	}
 	ss_buf_adds(out, "{\"source\":{\"input\":");
 	if (o->input)  /* an enriched line read back keeps its source */
-		ss_report_add_text(out, o->input, o->input_len);
+		ss_buf_add_json_string(out, o->input, o->input_len);
 	else
-		ss_report_add_text(out, input_name, strlen(input_name));
+		ss_buf_add_json_string(out, input_name, strlen(input_name));
 	ss_buf_adds(out, ",\"line\":");
 	ss_buf_add_u64(out, o->line);
 	ss_buf_adds(out, ",\"kind\":");
-	ss_report_add_text(out, kind, strlen(kind));
+	ss_buf_add_json_string(out, kind, strlen(kind));
 	ss_buf_addc(out, '}');
 	if (o->model) {
 		ss_buf_adds(out, ",\"model\":");
-		ss_report_add_text(out, o->model, o->model_len);
+		ss_buf_add_json_string(out, o->model, o->model_len);
 	}
 
 	if (o->metadata_len) {
@@ -243,12 +244,12 @@ void ss_report_jsonl(struct ss_buf *out, struct ssj_parser *parser,
 		add_record(out, o->record);
 	}
 	ss_buf_adds(out, ",\"spec_decode_status\":");
-	ss_report_add_text(out, ss_status_name(st), strlen(ss_status_name(st)));
+	ss_buf_add_json_string(out, ss_status_name(st), strlen(ss_status_name(st)));
 	if (st != SS_ST_OK) {
 		const char *why = o->reason[0] ? o->reason : default_reasons[st];
 
 		ss_buf_adds(out, ",\"spec_decode_reason\":");
-		ss_report_add_text(out, why, strnlen(why, SS_REASON_MAX));
+		ss_buf_add_json_string(out, why, strnlen(why, SS_REASON_MAX));
 	}
 	ss_buf_adds(out, "}\n");
 }

@@ -1,12 +1,91 @@
 /*
- * jsonw.c - the JSON writer of jsonw.h.
+ * jsonw.c - the JSON writer of jsonw.h: string literals, then the
+ * indented layout of the aggregate JSON.
  */
 #include <assert.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "report/jsonw.h"
 #include "report/numfmt.h"
-#include "report/report_int.h"
+#include "util/utf8.h"
+
+/*
+ * Whether the 8 bytes at p are all plain ASCII that a JSON string takes as
+ * it stands (0x20..0x7f but for '"' and '\\'): the byte tests of the loop
+ * below, eight at a time. The "some byte below N" and "some byte equal to
+ * N" word tricks answer exactly whether any byte is so (not which).
+ */
+static inline bool plain8(const unsigned char *p)
+{
+	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+	uint64_t x, q, bs;
+
+	memcpy(&x, p, sizeof(x));
+	q = x ^ ones * '"';
+	bs = x ^ ones * '\\';
+	return ((x & highs) |                      /* 0x80 and up */
+		((x - ones * 0x20) & ~x & highs) |  /* below 0x20 */
+		((q - ones) & ~q & highs) |         /* '"' */
+		((bs - ones) & ~bs & highs)) == 0;  /* '\\' */
+}
+
+void ss_buf_add_json_string(struct ss_buf *b, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, start = 0;
+
+	ss_buf_addc(b, '"');
+	while (i < n) {
+		unsigned char c = u[i];
+		char esc[7] = "\\u00";
+
+		/* plain ASCII, most of any text, passes without a look at UTF-8 */
+		if (i + 8 <= n && plain8(u + i)) {
+			i += 8;
+			continue;
+		}
+		if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+			i++;
+			continue;
+		}
+		if (c >= 0x80) {
+			uint32_t cp;
+			size_t len = ss_utf8_next(u + i, n - i, &cp);
+
+			if (cp != SS_UTF8_INVALID) {
+				i += len;
+				continue;
+			}
+		}
+		ss_buf_add(b, s + start, i - start);
+		if (c >= 0x80)
+			ss_buf_adds(b, "\\ufffd");
+		else if (c == '"')
+			ss_buf_adds(b, "\\\"");
+		else if (c == '\\')
+			ss_buf_adds(b, "\\\\");
+		else if (c == '\n')
+			ss_buf_adds(b, "\\n");
+		else if (c == '\r')
+			ss_buf_adds(b, "\\r");
+		else if (c == '\t')
+			ss_buf_adds(b, "\\t");
+		else if (c == '\b')
+			ss_buf_adds(b, "\\b");
+		else if (c == '\f')
+			ss_buf_adds(b, "\\f");
+		else {
+			esc[4] = hex[c >> 4];
+			esc[5] = hex[c & 15];
+			ss_buf_add(b, esc, 6);
+		}
+		start = ++i;
+	}
+	ss_buf_add(b, s + start, n - start);
+	ss_buf_addc(b, '"');
+}
 
 void ss_jsonw_init(struct ss_jsonw *w, struct ss_buf *b)
 {
@@ -36,7 +115,7 @@ static void start(struct ss_jsonw *w, const char *key)
 		newline(w, w->depth);
 	}
 	if (key) {
-		ss_report_add_text(w->b, key, strlen(key));
+		ss_buf_add_json_string(w->b, key, strlen(key));
 		ss_buf_adds(w->b, ": ");
 	}
 }
@@ -112,7 +191,7 @@ void ss_jsonw_str(struct ss_jsonw *w, const char *key, const char *s)
 
 void ss_jsonw_strn(struct ss_jsonw *w, const char *key, const char *s, size_t n)
 {
-	ss_report_add_text(ss_jsonw_value(w, key), s, n);
+	ss_buf_add_json_string(ss_jsonw_value(w, key), s, n);
 }
 
 void ss_jsonw_null(struct ss_jsonw *w, const char *key)

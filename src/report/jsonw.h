@@ -1,14 +1,18 @@
 /*
- * jsonw.h - a small JSON writer that lays its output out as Python's
- * json.dumps(indent=2) does (SPEC 4.1), so the aggregate JSON and its
- * `analysis` key are written one member per call.
+ * jsonw.h - the one JSON writer of the report stage (git's json-writer.c
+ * is the model): string literals for every JSON output (the aggregate JSON
+ * and its `analysis` key, the enriched per-request line), and a layout
+ * writer that lays its output out as Python's json.dumps(indent=2) does
+ * (SPEC 4.1), so the aggregate JSON is written one member per call.
  *
  * Every value call takes the member's key, or NULL for an array element
  * (or the outermost value). The writer puts the comma, the newline and the
  * indentation in front of each member, and closes a container on its own
- * line unless it is empty (`[]`, `{}`). It appends to a buffer the caller
- * owns; it allocates nothing itself, and a failed append shows in the
- * buffer's `failed` flag as usual.
+ * line unless it is empty (`[]`, `{}`).
+ *
+ * Ownership: everything is appended to a buffer the caller owns; nothing
+ * here allocates by itself or keeps a pointer it was given, and a failed
+ * append shows in the buffer's `failed` flag as usual (util/buf.h).
  */
 #ifndef SS_JSONW_H
 #define SS_JSONW_H
@@ -18,6 +22,15 @@
 #include <stdint.h>
 
 #include "util/buf.h"
+
+/*
+ * Append s[0..n) as a JSON string literal. It checks UTF-8 (file names
+ * are bytes, util/utf8.h): an invalid byte is written as \ufffd, so the
+ * output is always valid JSON. Controls are escaped as json.dumps escapes
+ * them (\n, \t, ..., \u001b); everything else, non-ASCII included, is
+ * copied as it is.
+ */
+void ss_buf_add_json_string(struct ss_buf *b, const char *s, size_t n);
 
 /* Deepest nesting the writer tracks (the outputs use about ten levels). */
 #define SS_JSONW_MAX_DEPTH 63

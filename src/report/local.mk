@@ -3,7 +3,8 @@
 libspecscan_la_SOURCES += \
 	src/report/numfmt.c src/report/numfmt.h \
 	src/report/report.h src/report/report_int.h \
-	src/report/aggjson.c src/report/jsonw.c src/report/jsonw.h src/report/csv.c \
+	src/report/jsonw.c src/report/jsonw.h src/report/results_json.c src/report/aggjson.c \
+	src/report/csv.c \
 	src/report/table.c src/report/jsonl.c \
 	src/report/chart.c src/report/chart.h \
 	src/report/html.c src/report/html.h \

@@ -35,9 +35,10 @@
 #include "metrics/aggregate.h"
 #include "util/buf.h"
 
-/* Aggregate JSON (4.1), 2-space indent, ending with a newline. */
-void ss_report_json(struct ss_buf *out, const struct ss_agg *a, const char *version);
-/* The same with SPEC 7's `analysis` key when `an` (may be NULL) holds any. */
+/*
+ * Aggregate JSON (4.1), 2-space indent, ending with a newline, with SPEC
+ * 7's `analysis` key when `an` (may be NULL) holds any.
+ */
 void ss_report_json_full(struct ss_buf *out, const struct ss_agg *a,
 			 const struct ss_analysis *an, const char *version);
 
@@ -51,9 +52,10 @@ void ss_report_csv(struct ss_buf *out, const struct ss_agg *a);
 void ss_report_csv_analysis(struct ss_buf *out, const struct ss_agg *a,
 			    const struct ss_analysis *an);
 
-/* The console Spec Decode section (4.3). */
-void ss_report_table(struct ss_buf *out, const struct ss_agg *a, bool utf8, bool color);
-/* The same with SPEC 7's lines and the `Spec Decode by KEY` table (an may be NULL). */
+/*
+ * The console Spec Decode section (4.3), with SPEC 7's lines and the
+ * `Spec Decode by KEY` table when `an` (may be NULL) holds any.
+ */
 void ss_report_table_full(struct ss_buf *out, const struct ss_agg *a,
 			  const struct ss_analysis *an, bool utf8, bool color);
 

@@ -14,20 +14,16 @@
 #include "report/jsonw.h"
 #include "util/buf.h"
 
-/*
- * Append s[0..n) as a JSON string literal. It checks UTF-8 (file names
- * are bytes): a byte that does not start a valid sequence is written as
- * \ufffd, so the output is always valid JSON.
- */
-void ss_report_add_text(struct ss_buf *b, const char *s, size_t n);
-
+/* The JSON of a result set and its accounting (results_json.c), for the
+ * whole run and for each group: */
 /* `"key": {"total": ..., "ok": ..., ...}`, the request accounting of SPEC 4.1. */
 void ss_report_add_accounting(struct ss_jsonw *w, const char *key, uint64_t total,
 			      const uint64_t status[SS_ST_COUNT]);
-
-/* A result set's pooled histogram and metric objects as members of the
- * enclosing object. */
+/* A result set's pooled histogram (when not empty) and metric objects, as
+ * members of the enclosing object. */
 void ss_report_add_results(struct ss_jsonw *w, const struct ss_results *r);
+/* Only the metric objects. */
+void ss_report_add_metrics(struct ss_jsonw *w, const struct ss_results *r);
 
 /* CSV pieces (csv.c): a cell quoted when needed; a metric's first cell;
  * ",avg,min,...,std" of a per-request metric; the metrics of r of one kind

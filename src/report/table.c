@@ -255,11 +255,6 @@ void ss_report_accounting_line(struct ss_buf *out, const struct ss_agg *a, const
 	ss_buf_addc(out, '\n');
 }
 
-void ss_report_table(struct ss_buf *out, const struct ss_agg *a, bool utf8, bool color)
-{
-	ss_report_table_full(out, a, NULL, utf8, color);
-}
-
 void ss_report_table_full(struct ss_buf *out, const struct ss_agg *a,
 			  const struct ss_analysis *an, bool utf8, bool color)
 {
