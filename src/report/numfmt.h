@@ -1,5 +1,15 @@
 /*
  * numfmt.h - numbers as the outputs print them, independent of the locale.
+ *
+ * Depends on the JSON shim (json/json.h): ss_buf_add_double() finds the
+ * shortest digits that read back to the double by reading candidates back
+ * with the shim's correctly rounded number reader (simdjson's, as exact as
+ * strtod and without its locale). Digits otherwise come from integer
+ * arithmetic or from printf's %e and %f (which round correctly in glibc),
+ * with the radix character placed here.
+ *
+ * Ownership: every function appends to a buffer the caller owns and keeps
+ * nothing; an allocation failure shows in its `failed` flag (util/buf.h).
  */
 #ifndef SS_NUMFMT_H
 #define SS_NUMFMT_H
