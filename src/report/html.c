@@ -8,6 +8,7 @@
 
 #include "report/analysis_text.h"
 #include "report/chart.h"
+#include "report/htmlesc.h"
 #include "report/html.h"
 #include "report/numfmt.h"
 #include "util/alloc.h"

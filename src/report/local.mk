@@ -6,7 +6,10 @@ libspecscan_la_SOURCES += \
 	src/report/jsonw.c src/report/jsonw.h src/report/results_json.c src/report/aggjson.c \
 	src/report/csv.c \
 	src/report/table.c src/report/jsonl.c \
-	src/report/chart.c src/report/chart.h \
+	src/report/htmlesc.c src/report/htmlesc.h \
+	src/report/chart_geom.c src/report/chart_geom.h src/report/chart.h \
+	src/report/chart_svg.c src/report/chart_svg.h \
+	src/report/chart_bars.c src/report/chart_lines.c src/report/chart_hist.c \
 	src/report/html.c src/report/html.h \
 	src/report/grid.c src/report/grid.h \
 	src/report/analysis_json.c src/report/analysis_csv.c \

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "report/chart.h"
+#include "report/htmlesc.h"
 
 int main(void)
 {

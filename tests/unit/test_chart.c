@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "report/chart.h"
+#include "report/htmlesc.h"
 #include "util/alloc.h"
 
 static char out[4096];
