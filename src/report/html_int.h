@@ -1,0 +1,50 @@
+/*
+ * html_int.h - the sections of the HTML report (html-internal: html.c
+ * assembles the page from them, in this order) and the few writers they
+ * share (html_util.c).
+ *
+ * Each section appends its <section> to `b` from the aggregate (and the
+ * analysis, when it needs one), computing nothing but shares of a total
+ * and what a chart needs to be drawn; every text from input goes through
+ * ss_buf_add_html() (report/htmlesc.h). A section that cannot be drawn
+ * says what is missing and why.
+ *
+ * Ownership: the sections borrow the aggregate and the analysis and keep
+ * nothing; what they allocate for a chart they free before returning. An
+ * allocation failure sets b->failed, checked once by the caller.
+ */
+#ifndef SS_HTML_INT_H
+#define SS_HTML_INT_H
+
+#include "analysis/analyze.h"
+#include "metrics/aggregate.h"
+#include "report/html.h"
+#include "util/buf.h"
+
+/* -- shared writers (html_util.c) ---------------------------------------- */
+
+/* A count with `,` separators (plain digits beyond 64 bits). */
+void ss_html_add_count(struct ss_buf *b, __int128 v);
+/* A share in percent with one decimal, "0.0" for an empty total and
+ * "<0.1" for a part too small to show. */
+void ss_html_add_pct(struct ss_buf *b, double part, double total);
+/* The box that replaces a part that cannot be drawn, saying why. */
+void ss_html_missing(struct ss_buf *b, const char *text);
+
+/* -- the sections, in page order ------------------------------------------- */
+
+/* What was read: inputs, kinds, the accounting, phases, engines, versions. */
+void ss_html_read(struct ss_buf *b, const struct ss_agg *a, const struct ss_html_opts *o);
+/* The Spec Decode table (4.3), the intervals (7.2, an may be NULL) and the
+ * warmup table. */
+void ss_html_spec_decode(struct ss_buf *b, const struct ss_agg *a, const struct ss_analysis *an);
+/* The pooled acceptance histogram (% of steps). */
+void ss_html_histogram(struct ss_buf *b, const struct ss_agg *a);
+/* Acceptance by position and the shorter-draft curves (7.1). */
+void ss_html_positions(struct ss_buf *b, const struct ss_agg *a, const struct ss_analysis *an);
+/* The distribution of the per-request acceptance lengths. */
+void ss_html_distribution(struct ss_buf *b, const struct ss_agg *a);
+/* The groups (7.3) and the differences from the baseline (7.4). */
+void ss_html_groups(struct ss_buf *b, const struct ss_agg *a, const struct ss_analysis *an);
+
+#endif

@@ -1,0 +1,344 @@
+/*
+ * html_positions.c - acceptance by draft position in the HTML report (SPEC
+ * 7.1): the rate by position, the shorter-draft curve and, with a draft
+ * cost, the expected speedup, for the (at most MAX_K_SERIES) draft lengths
+ * with the most steps, each chart with a table of every k beside it.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "report/chart.h"
+#include "report/html_int.h"
+#include "report/numfmt.h"
+#include "util/alloc.h"
+
+/* k values drawn in one chart; the tables list every k. */
+#define MAX_K_SERIES 6
+/* Rows of one k in the tables. */
+#define MAX_POS_ROWS 64
+
+static void excluded_note(struct ss_buf *b, const uint64_t *ex)
+{
+	static const char *const why[SS_PX_COUNT] = {
+		"without a histogram", "without a draft length k", "with k above 4096",
+		"with a histogram key above k",
+	};
+	bool first = true;
+
+	for (int i = 0; i < SS_PX_COUNT; i++) {
+		if (!ex[i])
+			continue;
+		ss_buf_adds(b, first ? " Not pooled: " : ", ");
+		first = false;
+		ss_buf_add_u64_grouped(b, ex[i]);
+		ss_buf_adds(b, ex[i] == 1 ? " request " : " requests ");
+		ss_buf_adds(b, why[i]);
+	}
+	if (!first)
+		ss_buf_adds(b, ".");
+}
+
+/* Draw up to MAX_K_SERIES k values: those with the most steps, in k order. */
+static size_t pick_ks(const struct ss_set_analysis *s, size_t *shown)
+{
+	size_t ns = 0;
+
+	for (size_t i = 0; i < s->npos; i++) {
+		if (!s->pos[i].defined)
+			continue;
+		if (ns < MAX_K_SERIES) {
+			shown[ns++] = i;
+			continue;
+		}
+		size_t min = 0;
+
+		for (size_t j = 1; j < ns; j++)
+			if (s->pos[shown[j]].steps < s->pos[shown[min]].steps)
+				min = j;
+		if (s->pos[i].steps > s->pos[shown[min]].steps) {
+			/* keep ascending k: drop the smallest, append this one */
+			for (size_t j = min; j + 1 < ns; j++)
+				shown[j] = shown[j + 1];
+			shown[ns - 1] = i;
+		}
+	}
+	return ns;
+}
+
+/* A chart title, with " (k=K)" when the chart shows the one draft length p. */
+static void pos_title(char *t, size_t n, const char *base, const struct ss_pos_result *p)
+{
+	if (p)
+		snprintf(t, n, "%s (k=%u)", base, (unsigned)p->k);
+	else
+		snprintf(t, n, "%s", base);
+}
+
+/*
+ * The points of the charts: for each k drawn, its positions 1..k one after
+ * the other (x), the rate and the conditional rate in percent (y, y2), the
+ * shorter-draft acceptance length (tau) and the speedup (sp, NaN without a
+ * draft cost).
+ */
+struct points {
+	size_t shown[MAX_K_SERIES], ns;
+	double *x, *y, *y2, *tau, *sp;
+};
+
+static void points_release(struct points *pt)
+{
+	ss_free(pt->x);
+	ss_free(pt->y);
+	ss_free(pt->y2);
+	ss_free(pt->tau);
+	ss_free(pt->sp);
+}
+
+/* false when out of memory (pt is then released). */
+static bool points_fill(struct points *pt, const struct ss_set_analysis *s)
+{
+	size_t total = 0, off = 0;
+
+	for (size_t i = 0; i < pt->ns; i++)
+		total += s->pos[pt->shown[i]].k;
+	pt->x = ss_calloc(total, sizeof(double));
+	pt->y = ss_calloc(total, sizeof(double));
+	pt->y2 = ss_calloc(total, sizeof(double));
+	pt->tau = ss_calloc(total, sizeof(double));
+	pt->sp = ss_calloc(total, sizeof(double));
+	if (!pt->x || !pt->y || !pt->y2 || !pt->tau || !pt->sp) {
+		points_release(pt);
+		return false;
+	}
+	for (size_t i = 0; i < pt->ns; i++) {
+		const struct ss_pos_result *p = &s->pos[pt->shown[i]];
+
+		for (uint32_t j = 0; j < p->k; j++) {
+			pt->x[off + j] = j + 1;
+			pt->y[off + j] = p->pos[j].rate * 100.0;
+			pt->y2[off + j] = p->pos[j].has_conditional ? p->pos[j].conditional * 100.0 : NAN;
+			pt->tau[off + j] = p->what_if[j].acceptance_length;
+			pt->sp[off + j] = p->has_cost ? p->what_if[j].speedup : NAN;
+		}
+		off += p->k;
+	}
+	return true;
+}
+
+/* Chart 1: the rate by position (and the conditional rate, for one k),
+ * and the table of every k's positions. */
+static void rate_chart(struct ss_buf *b, const struct ss_set_analysis *s, const struct points *pt)
+{
+	struct ss_series series[MAX_K_SERIES * 2];
+	char names[MAX_K_SERIES * 2][64], title[96];
+	struct ss_buf desc = SS_BUF_INIT;
+	size_t ns = pt->ns, off = 0;
+
+	for (size_t i = 0; i < ns; i++) {
+		const struct ss_pos_result *p = &s->pos[pt->shown[i]];
+
+		if (ns == 1) {
+			snprintf(names[0], sizeof(names[0]), "Rate: position i accepted");
+			snprintf(names[1], sizeof(names[1]), "Conditional: given i\xE2\x88\x92" "1 accepted");
+			series[0] = (struct ss_series){names[0], pt->x, pt->y, p->k};
+			series[1] = (struct ss_series){names[1], pt->x, pt->y2, p->k};
+		} else {
+			snprintf(names[i], sizeof(names[i]), "k=%u", (unsigned)p->k);
+			series[i] = (struct ss_series){names[i], pt->x + off, pt->y + off, p->k};
+		}
+		off += p->k;
+	}
+	pos_title(title, sizeof(title), "Acceptance by draft position",
+		  ns == 1 ? &s->pos[pt->shown[0]] : NULL);
+	ss_buf_adds(&desc, "Line chart of the share of verify steps, in percent, whose i-th draft "
+		    "token was accepted, by position i");
+	ss_buf_adds(&desc, ns == 1 ? ", with the conditional rate." : ", one line per draft length k.");
+	ss_buf_adds(b, "<div class=\"fig\">\n");
+	ss_chart_lines(b, &(struct ss_chart){
+		.id = "c-pos", .title = title, .desc = desc.data ? desc.data : "",
+		.x_label = "Draft position i", .y_label = "Accepted at position i (% of steps)",
+		.width = 640, .height = 340, .y_max_hint = 100, .value_decimals = 1,
+		.value_suffix = "%"}, &(struct ss_line_opts){true, NAN, NULL, NAN},
+		series, ns == 1 ? 2 : ns);
+	ss_buf_adds(b, "<table>\n<caption>Numbers of the chart</caption>\n<thead><tr><th>k</th>"
+		    "<th>Position</th><th>Steps<br>accepted</th><th>Rate<br>(%)</th><th>Conditional<br>(%)</th>"
+		    "</tr></thead>\n<tbody>\n");
+	for (size_t i = 0; i < s->npos; i++) {
+		const struct ss_pos_result *p = &s->pos[i];
+
+		if (!p->defined)
+			continue;
+		for (uint32_t j = 0; j < p->k && j < MAX_POS_ROWS; j++) {
+			ss_buf_addf(b, "<tr><td>%u</td><td>%u</td><td>", (unsigned)p->k, (unsigned)j + 1);
+			ss_html_add_count(b, (__int128)p->pos[j].accepted);
+			ss_buf_adds(b, "</td><td>");
+			ss_buf_add_fixed2(b, p->pos[j].rate * 100.0);
+			ss_buf_adds(b, "</td><td>");
+			if (p->pos[j].has_conditional)
+				ss_buf_add_fixed2(b, p->pos[j].conditional * 100.0);
+			ss_buf_adds(b, "</td></tr>\n");
+		}
+	}
+	ss_buf_adds(b, "</tbody>\n</table>\n</div>\n");
+	if (desc.failed)
+		b->failed = true;
+	ss_buf_release(&desc);
+}
+
+/* Chart 2: tau(k') for each k drawn, and the table of every k's rows
+ * (with the speedups when there is a draft cost). */
+static void whatif_chart(struct ss_buf *b, const struct ss_set_analysis *s, const struct points *pt,
+			 bool cost)
+{
+	struct ss_series series[MAX_K_SERIES];
+	char names[MAX_K_SERIES][64], title[96];
+	struct ss_buf desc = SS_BUF_INIT;
+	size_t ns = pt->ns, off = 0;
+
+	for (size_t i = 0; i < ns; i++) {
+		const struct ss_pos_result *p = &s->pos[pt->shown[i]];
+
+		if (ns == 1)
+			snprintf(names[i], sizeof(names[i]), "Acceptance length \xCF\x84(k\xE2\x80\xB2)");
+		else
+			snprintf(names[i], sizeof(names[i]), "k=%u", (unsigned)p->k);
+		series[i] = (struct ss_series){names[i], pt->x + off, pt->tau + off, p->k};
+		off += p->k;
+	}
+	pos_title(title, sizeof(title), "If the draft were shorter",
+		  ns == 1 ? &s->pos[pt->shown[0]] : NULL);
+	ss_buf_adds(&desc, "Line chart of the acceptance length, in tokens per verify step, that "
+		    "each shorter draft length would have given.");
+	ss_buf_adds(b, "<div class=\"fig\">\n");
+	ss_chart_lines(b, &(struct ss_chart){
+		.id = "c-whatif", .title = title, .desc = desc.data ? desc.data : "",
+		.x_label = "Draft length k\xE2\x80\xB2", .y_label = "Acceptance length (tokens per step)",
+		.width = 640, .height = 340, .value_decimals = 2, .show_values = true},
+		&(struct ss_line_opts){true, NAN, NULL, 1.0}, series, ns);
+	ss_buf_adds(b, "<table>\n<caption>Numbers of the chart</caption>\n<thead><tr><th>k</th>"
+		    "<th>k&prime;</th><th>Acceptance<br>length</th><th>Draft acceptance<br>rate (%)</th>");
+	if (cost)
+		ss_buf_adds(b, "<th>Speedup<br>(&times;)</th>");
+	ss_buf_adds(b, "</tr></thead>\n<tbody>\n");
+	for (size_t i = 0; i < s->npos; i++) {
+		const struct ss_pos_result *p = &s->pos[i];
+
+		if (!p->defined)
+			continue;
+		for (uint32_t j = 0; j < p->k && j < MAX_POS_ROWS; j++) {
+			ss_buf_addf(b, "<tr%s><td>%u</td><td>%u</td><td>",
+				    p->has_cost && p->suggested_k == j + 1 ? " class=\"total\"" : "",
+				    (unsigned)p->k, (unsigned)j + 1);
+			ss_buf_add_fixed2(b, p->what_if[j].acceptance_length);
+			ss_buf_adds(b, "</td><td>");
+			ss_buf_add_fixed2(b, p->what_if[j].draft_acceptance_rate);
+			if (cost) {
+				ss_buf_adds(b, "</td><td>");
+				if (p->has_cost)
+					ss_buf_add_fixed2(b, p->what_if[j].speedup);
+			}
+			ss_buf_adds(b, "</td></tr>\n");
+		}
+	}
+	ss_buf_adds(b, "</tbody>\n</table>\n</div>\n");
+	if (desc.failed)
+		b->failed = true;
+	ss_buf_release(&desc);
+}
+
+/* Chart 3, with a draft cost: the expected speedup by draft length, the
+ * suggested k marked when one k is drawn. */
+static void speedup_chart(struct ss_buf *b, const struct ss_set_analysis *s, const struct points *pt)
+{
+	const struct ss_pos_result *p0 = &s->pos[pt->shown[0]];
+	struct ss_series series[MAX_K_SERIES];
+	char names[MAX_K_SERIES][64], mark[48];
+	struct ss_buf desc = SS_BUF_INIT;
+	size_t ns = pt->ns, off = 0;
+
+	for (size_t i = 0; i < ns; i++) {
+		const struct ss_pos_result *p = &s->pos[pt->shown[i]];
+
+		if (ns == 1)
+			snprintf(names[i], sizeof(names[i]), "Expected speedup");
+		else
+			snprintf(names[i], sizeof(names[i]), "k=%u", (unsigned)p->k);
+		series[i] = (struct ss_series){names[i], pt->x + off, pt->sp + off, p->k};
+		off += p->k;
+	}
+	snprintf(mark, sizeof(mark), "suggested k=%u", (unsigned)p0->suggested_k);
+	ss_buf_adds(b, "<p>With a draft token costing ");
+	ss_chart_add_fixed(b, p0->draft_cost, 2);
+	ss_buf_adds(b, " of a target forward pass, the expected speedup over no speculation "
+		    "is &tau;(k&prime;) / (1 + cost &times; k&prime;) (Leviathan et al. 2023). ");
+	if (ns == 1 && p0->suggested_k) {
+		ss_buf_addf(b, "The best draft length is k&prime; = %u (speedup ",
+			    (unsigned)p0->suggested_k);
+		ss_buf_add_fixed2(b, p0->what_if[p0->suggested_k - 1].speedup);
+		ss_buf_adds(b, "&times;).");
+	} else if (ns == 1) {
+		ss_buf_adds(b, "No draft length beats no speculation at this cost.");
+	}
+	ss_buf_adds(b, "</p>\n");
+	ss_buf_adds(&desc, "Line chart of the expected speedup over no speculation for each "
+		    "draft length, at the given draft cost.");
+	ss_buf_adds(b, "<div class=\"fig\">\n");
+	ss_chart_lines(b, &(struct ss_chart){
+		.id = "c-speedup", .title = "Expected speedup by draft length",
+		.desc = desc.data ? desc.data : "",
+		.x_label = "Draft length k\xE2\x80\xB2", .y_label = "Speedup (\xC3\x97)",
+		.width = 640, .height = 340, .value_decimals = 2, .value_suffix = "\xC3\x97",
+		.show_values = true},
+		&(struct ss_line_opts){true, ns == 1 && p0->suggested_k ? (double)p0->suggested_k : NAN,
+				       mark, NAN}, series, ns);
+	ss_buf_adds(b, "</div>\n");
+	if (desc.failed)
+		b->failed = true;
+	ss_buf_release(&desc);
+}
+
+void ss_html_positions(struct ss_buf *b, const struct ss_agg *a, const struct ss_analysis *an)
+{
+	const struct ss_set_analysis *s = &an->main;
+	struct points pt = {0};
+
+	pt.ns = pick_ks(s, pt.shown);
+	ss_buf_adds(b, "<section id=\"positions\">\n<h2>Acceptance by draft position</h2>\n");
+	if (pt.ns == 0) {
+		struct ss_buf why = SS_BUF_INIT;
+
+		ss_buf_adds(&why, "No acceptance by position: it needs requests with a per-step "
+			    "histogram and a known draft length k (num_spec_tokens).");
+		excluded_note(&why, a->main.positions.excluded);
+		if (why.failed)
+			b->failed = true;
+		else
+			ss_html_missing(b, why.data);
+		ss_buf_release(&why);
+		ss_buf_adds(b, "</section>\n");
+		return;
+	}
+	if (!points_fill(&pt, s)) {
+		b->failed = true;
+		return;
+	}
+	ss_buf_adds(b, "<p>Of the verify steps of the requests with a histogram and a draft length "
+		    "k, the share whose i-th draft token was accepted (the rate), and the share "
+		    "accepted among the steps that accepted position i &minus; 1 (conditional). "
+		    "The shorter-draft curve is the acceptance length each draft length k&prime; "
+		    "&le; k would have given: exact for chain drafters (a draft model, EAGLE or "
+		    "MTP chains, n-gram), where a shorter draft is a prefix of the longer one; an "
+		    "estimate for tree drafting.");
+	excluded_note(b, a->main.positions.excluded);
+	if (pt.ns < s->npos)
+		ss_buf_adds(b, " The charts show the draft lengths with the most steps; the tables "
+			    "list every one.");
+	ss_buf_adds(b, "</p>\n");
+	rate_chart(b, s, &pt);
+	whatif_chart(b, s, &pt, s->pos[pt.shown[0]].has_cost);
+	if (s->pos[pt.shown[0]].has_cost)
+		speedup_chart(b, s, &pt);
+	ss_buf_adds(b, "</section>\n");
+	points_release(&pt);
+}
