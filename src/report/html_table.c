@@ -1,6 +1,7 @@
 /*
  * html_table.c - the Spec Decode section of the HTML report: the table of
- * SPEC 4.3 (and of the warmup requests, when any), and the 7.2 intervals.
+ * SPEC 4.3 (and of the warmup requests, when any), with the console's rows
+ * (ss_report_table_rows), and the 7.2 intervals.
  */
 #include <stddef.h>
 
@@ -8,12 +9,7 @@
 #include "report/html_int.h"
 #include "report/htmlesc.h"
 #include "report/numfmt.h"
-
-static const int table_rows[] = {
-	SS_M_ACCEPTANCE_LENGTH, SS_M_TOKEN_WEIGHTED_AL,
-	SS_M_DRAFT_ACCEPTANCE_RATE, SS_M_OVERALL_DAR,
-	SS_M_ACCEPTED_PER_VERIFIED, SS_M_STEPS, SS_M_ZERO_STEP_REQUESTS,
-};
+#include "report/report_int.h"
 
 static void stats_table(struct ss_buf *b, const struct ss_results *r, const char *caption)
 {
@@ -25,8 +21,8 @@ static void stats_table(struct ss_buf *b, const struct ss_results *r, const char
 	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
 		ss_buf_addf(b, "<th>%s</th>", cols[c]);
 	ss_buf_adds(b, "</tr></thead>\n<tbody>\n");
-	for (size_t i = 0; i < sizeof(table_rows) / sizeof(table_rows[0]); i++) {
-		int m = table_rows[i];
+	for (size_t i = 0; i < SS_REPORT_TABLE_NROWS; i++) {
+		int m = ss_report_table_rows[i];
 		const struct ss_metric_info *mi = &ss_metric_table[m];
 		const struct ss_stats *s = &r->stats[m];
 		const double v[] = {s->avg, s->min, s->max, s->p99, s->p90, s->p50, s->std};

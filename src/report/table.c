@@ -9,6 +9,7 @@
 #include "report/numfmt.h"
 #include "report/report.h"
 #include "report/report_int.h"
+#include "util/text.h"
 
 #define NCOLS 8 /* Metric, then the seven statistics */
 #define LABEL_WRAP 30
@@ -25,13 +26,12 @@ static const char *const col_names[NCOLS] = {
 	"Metric", "avg", "min", "max", "p99", "p90", "p50", "std",
 };
 
-/* A cell's text, kept in the shared `text` buffer. */
-struct span {
-	size_t off, len;
-};
-
+/*
+ * A row's cells: spans of the shared `text` buffer. A label may take two
+ * lines; the other cells of the second line are empty.
+ */
 struct row {
-	struct span line[2][NCOLS]; /* a label may take two lines */
+	struct ss_span line[2][NCOLS];
 	int nlines;
 };
 
@@ -59,11 +59,30 @@ static const struct style ascii_style = {
 	"|", "|",
 };
 
-static struct span add_span(struct ss_buf *text, size_t start)
+/* The span of the cell whose text was appended to `text` from `start`
+ * on: its length now, its pointer once the text is complete (see
+ * point_spans()). */
+static void end_cell(struct ss_span *sp, const struct ss_buf *text, size_t start)
 {
-	struct span s = {start, text->len - start};
+	sp->p = NULL;
+	sp->n = text->len - start;
+}
 
-	return s;
+/*
+ * The text moves while it grows, so the spans get their pointers only
+ * when it is complete: the cells were appended in the order they are
+ * drawn, row by row, line by line, left to right.
+ */
+static void point_spans(struct row *rows, int nrows, const struct ss_buf *text)
+{
+	const char *at = text->data;
+
+	for (int i = 0; i < nrows; i++)
+		for (int l = 0; l < rows[i].nlines; l++)
+			for (int c = 0; c < NCOLS; c++) {
+				rows[i].line[l][c].p = at;
+				at += rows[i].line[l][c].n;
+			}
 }
 
 static void add_rule(struct ss_buf *out, const struct rule *r, const size_t *w)
@@ -129,29 +148,29 @@ static void add_table(struct ss_buf *out, const struct ss_results *r,
 		nrows++;
 		memset(row, 0, sizeof(*row));
 		row->nlines = strlen(mi->header) > LABEL_WRAP ? 2 : 1;
+		/* the label, "(unit)" on a line of its own under a long one */
 		start = text.len;
 		ss_buf_adds(&text, mi->header);
-		if (row->nlines == 2) {
-			row->line[0][0] = add_span(&text, start);
-			start = text.len;
-		} else {
-			ss_buf_addc(&text, ' ');
-		}
-		ss_buf_addf(&text, "(%s)", mi->unit);
-		row->line[row->nlines - 1][0] = add_span(&text, start);
-
+		if (row->nlines == 1)
+			ss_buf_addf(&text, " (%s)", mi->unit);
+		end_cell(&row->line[0][0], &text, start);
 		for (int c = 1; c < NCOLS; c++) {
 			start = text.len;
 			if (mi->per_request || c == 1)
 				ss_buf_add_fixed2_grouped(&text, v[c]);
 			else
 				ss_buf_adds(&text, "N/A");
-			row->line[0][c] = add_span(&text, start);
+			end_cell(&row->line[0][c], &text, start);
+		}
+		if (row->nlines == 2) {
+			start = text.len;
+			ss_buf_addf(&text, "(%s)", mi->unit);
+			end_cell(&row->line[1][0], &text, start);
 		}
 		for (int l = 0; l < row->nlines; l++)
 			for (int c = 0; c < NCOLS; c++)
-				if (row->line[l][c].len > w[c])
-					w[c] = row->line[l][c].len;
+				if (row->line[l][c].n > w[c])
+					w[c] = row->line[l][c].n;
 	}
 	if (text.failed) {
 		out->failed = true;
@@ -162,6 +181,7 @@ static void add_table(struct ss_buf *out, const struct ss_results *r,
 		ss_buf_release(&text);
 		return;
 	}
+	point_spans(rows, nrows, &text);
 
 	/* The title, centred over the table. */
 	total = NCOLS + 1;
@@ -181,10 +201,10 @@ static void add_table(struct ss_buf *out, const struct ss_results *r,
 	for (int i = 0; i < nrows; i++) {
 		for (int l = 0; l < rows[i].nlines; l++) {
 			for (int c = 0; c < NCOLS; c++) {
-				const struct span *sp = &rows[i].line[l][c];
+				const struct ss_span *sp = &rows[i].line[l][c];
 
 				ss_buf_adds(out, st->vbody);
-				add_cell(out, c, text.data + sp->off, sp->len, w[c], false);
+				add_cell(out, c, sp->p, sp->n, w[c], false);
 			}
 			ss_buf_adds(out, st->vbody);
 			ss_buf_addc(out, '\n');
