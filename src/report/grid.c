@@ -1,8 +1,13 @@
+/*
+ * grid.c - the table of text cells of grid.h, printed as a box table or
+ * as Markdown.
+ */
 #include "report/grid.h"
 
 #include <string.h>
 
 #include "util/alloc.h"
+#include "util/grow.h"
 
 void ss_grid_init(struct ss_grid *g)
 {
@@ -13,8 +18,7 @@ void ss_grid_init(struct ss_grid *g)
 void ss_grid_release(struct ss_grid *g)
 {
 	ss_buf_release(&g->text);
-	ss_free(g->off);
-	ss_free(g->len);
+	ss_free(g->end);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -35,41 +39,13 @@ void ss_grid_begin(struct ss_grid *g)
 	(void)g;
 }
 
-static bool grow(struct ss_grid *g)
-{
-	size_t cap = g->cap ? g->cap * 2 : 64;
-	size_t *off = ss_reallocarray(g->off, cap, sizeof(*off));
-	size_t *len;
-
-	if (!off)
-		return false;
-	g->off = off;
-	len = ss_reallocarray(g->len, cap, sizeof(*len));
-	if (!len)
-		return false;
-	g->len = len;
-	g->cap = cap;
-	return true;
-}
-
 void ss_grid_end(struct ss_grid *g)
 {
-	size_t start = g->ncells ? g->off[g->ncells - 1] + g->len[g->ncells - 1] : 0;
-
-	if (g->ncells == g->cap && !grow(g)) {
+	if (!SS_ALLOC_GROW(g->end, g->ncells + 1, g->cap)) {
 		g->failed = true;
 		return;
 	}
-	g->off[g->ncells] = start;
-	g->len[g->ncells] = g->text.len - start;
-	g->ncells++;
-}
-
-void ss_grid_cell(struct ss_grid *g, const char *s)
-{
-	ss_grid_begin(g);
-	ss_buf_adds(&g->text, s);
-	ss_grid_end(g);
+	g->end[g->ncells++] = g->text.len;
 }
 
 /* Characters, not bytes: continuation bytes do not count. */
@@ -84,8 +60,10 @@ static size_t width_of(const char *s, size_t n)
 
 static const char *cell(const struct ss_grid *g, size_t i, size_t *n)
 {
-	*n = g->len[i];
-	return g->text.data + g->off[i];
+	size_t start = i ? g->end[i - 1] : 0;
+
+	*n = g->end[i] - start;
+	return g->text.data + start;
 }
 
 static size_t rows_of(const struct ss_grid *g)

@@ -6,6 +6,9 @@
  * Cells are added row by row, left to right; their text is copied. Widths
  * count UTF-8 characters, not bytes (Δ is one column). A failed allocation
  * sets `failed`, checked once by the caller (it is passed to the output).
+ *
+ * Ownership: the grid owns its text and cell table until ss_grid_release();
+ * column heads are borrowed and must outlive it.
  */
 #ifndef SS_GRID_H
 #define SS_GRID_H
@@ -21,8 +24,8 @@ struct ss_grid {
 	size_t ncols;
 	const char *heads[SS_GRID_MAX_COLS]; /* borrowed */
 	bool right[SS_GRID_MAX_COLS];        /* right-aligned column */
-	struct ss_buf text;                  /* every cell's bytes */
-	size_t *off, *len;                   /* per cell, row-major */
+	struct ss_buf text;                  /* every cell's bytes, one after another */
+	size_t *end;                         /* per cell, row-major: where its text ends */
 	size_t ncells, cap;
 	bool failed;
 };
@@ -34,7 +37,6 @@ void ss_grid_col(struct ss_grid *g, const char *head, bool right);
 /* Start a cell: append its text to g->text with ss_buf_* calls, then end it. */
 void ss_grid_begin(struct ss_grid *g);
 void ss_grid_end(struct ss_grid *g);
-void ss_grid_cell(struct ss_grid *g, const char *s);
 
 /* The box table with `title` centred over it (nothing when no row). */
 void ss_grid_box(struct ss_buf *out, const struct ss_grid *g, const char *title, bool utf8,
