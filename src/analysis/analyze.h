@@ -32,7 +32,7 @@ struct ss_analysis_opts {
 	struct ss_group_spec group_by; /* n = 0: no groups */
 	const char *compare;      /* --compare VALUE, NULL: none */
 	struct ss_expect *expects; /* owned */
-	size_t nexpects;
+	size_t nexpects, expects_cap;
 	unsigned threads;         /* for the bootstrap */
 	size_t rows_budget;       /* bytes of resample rows at a time (64 MiB) */
 };

@@ -490,7 +490,7 @@ int main(int argc, char **argv)
 	html_opts = o.analysis;          /* shallow: borrows the group keys */
 	html_opts.positions = html_opts.ci = true;
 	html_opts.expects = NULL;
-	html_opts.nexpects = 0;
+	html_opts.nexpects = html_opts.expects_cap = 0;
 	status = run(&o, &outs, &agg, &msg);
 	if (status != EXIT_NOTHING && !ss_agg_finish(&agg)) {
 		ss_msg_error(&msg, "out of memory");

@@ -10,7 +10,7 @@
 
 #include "cli/options.h"
 #include "metrics/values.h"
-#include "util/alloc.h"
+#include "util/grow.h"
 
 static bool usage(FILE *err, const char *msg)
 {
@@ -99,16 +99,14 @@ bool ss_options_analysis(struct ss_analysis_opts *a, int id, const char *arg, FI
 		return true;
 	case SS_OPT_EXPECT: {
 		const char *tags[SS_M_COUNT];
-		struct ss_expect *e = ss_reallocarray(a->expects, a->nexpects + 1, sizeof(*e));
 
-		if (!e) {
+		if (!SS_ALLOC_GROW(a->expects, a->nexpects + 1, a->expects_cap)) {
 			fprintf(err, "specscan: out of memory\n");
 			return false;
 		}
-		a->expects = e;
 		for (int m = 0; m < SS_M_COUNT; m++)
 			tags[m] = ss_metric_table[m].tag;
-		if (!ss_expect_parse(arg, tags, SS_M_COUNT, &e[a->nexpects], msg, sizeof(msg)))
+		if (!ss_expect_parse(arg, tags, SS_M_COUNT, &a->expects[a->nexpects], msg, sizeof(msg)))
 			return usage(err, msg);
 		a->nexpects++;
 		return true;

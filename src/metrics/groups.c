@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/alloc.h"
+#include "util/grow.h"
 
 static int cmp_bytes(const char *a, size_t na, const char *b, size_t nb)
 {
@@ -183,20 +184,9 @@ static bool append(struct ss_group_table *t, const struct ss_kv *tuple, uint64_t
 {
 	struct ss_kv *dst;
 
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 8;
-		struct ss_kv *vals = ss_reallocarray(t->vals, cap * t->nkeys, sizeof(*vals));
-		uint64_t *hashes;
-
-		if (!vals)
-			return false;
-		t->vals = vals;
-		hashes = ss_reallocarray(t->hashes, cap, sizeof(*hashes));
-		if (!hashes)
-			return false;
-		t->hashes = hashes;
-		t->cap = cap;
-	}
+	if (!SS_ALLOC_GROW(t->vals, (t->n + 1) * t->nkeys, t->vals_cap) ||
+	    !SS_ALLOC_GROW(t->hashes, t->n + 1, t->hashes_cap))
+		return false;
 	dst = &t->vals[t->n * t->nkeys];
 	for (size_t i = 0; i < t->nkeys; i++) {
 		dst[i] = tuple[i];

@@ -64,9 +64,10 @@ struct ss_group_table {
 	size_t nkeys;
 	size_t n;            /* groups */
 	struct ss_kv *vals;  /* n * nkeys values, strings owned */
-	size_t cap;
+	size_t vals_cap;     /* values */
 	uint32_t *slots;     /* open addressing: id + 1, 0 = empty */
 	uint64_t *hashes;    /* per group */
+	size_t hashes_cap;
 	size_t nslots;       /* a power of two */
 	size_t last;         /* the id found last: tried first */
 };

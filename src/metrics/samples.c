@@ -31,7 +31,11 @@ static size_t rec_size(bool wide)
  */
 #define HUGE_PAGE ((size_t)2 << 20)
 
-/* A new store of `cap` records of `size` bytes holding the first n of the old one. */
+/*
+ * A new store of `cap` records of `size` bytes holding the first n of the
+ * old one. Not SS_ALLOC_GROW: the store is aligned (a realloc would lose
+ * the alignment) and may change layout as it grows.
+ */
 static bool regrow(struct ss_samples *s, size_t cap, bool wide)
 {
 	size_t size = rec_size(wide), align = cap * size >= 2 * HUGE_PAGE ? HUGE_PAGE : 64;

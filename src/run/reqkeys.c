@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "util/alloc.h"
+#include "util/grow.h"
 
 void ss_keybuf_init(struct ss_keybuf *kb)
 {
@@ -120,15 +121,8 @@ bool ss_keybuf_add(struct ss_keybuf *kb, const struct ss_group_spec *spec, const
 	struct ss_kv *vals;
 	bool any_meta = false;
 
-	if (kb->n == kb->cap) {
-		size_t cap = kb->cap ? kb->cap * 2 : 256;
-		struct ss_kv *v = ss_reallocarray(kb->vals, cap * spec->n, sizeof(*v));
-
-		if (!v)
-			return false;
-		kb->vals = v;
-		kb->cap = cap;
-	}
+	if (!SS_ALLOC_GROW(kb->vals, (kb->n + 1) * spec->n, kb->cap))
+		return false;
 	vals = &kb->vals[kb->n * spec->n];
 	for (size_t k = 0; k < spec->n; k++) {
 		struct ss_kv *v = &vals[k];

@@ -20,7 +20,8 @@
 
 struct ss_keybuf {
 	struct ss_kv *vals;   /* n * nkeys; a string's `i` is its offset in text */
-	size_t n, cap;        /* tuples */
+	size_t n;             /* tuples */
+	size_t cap;           /* values */
 	struct ss_buf text;
 };
 

@@ -28,6 +28,8 @@ void ss_buf_reset(struct ss_buf *b)
 		b->data[0] = '\0';
 }
 
+/* Not SS_ALLOC_GROW: the size counts the slack and the NUL, and the new
+ * bytes are zeroed (below). */
 bool ss_buf_grow(struct ss_buf *b, size_t extra)
 {
 	size_t need, cap;
