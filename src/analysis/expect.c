@@ -6,13 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const op_texts[] = {">=", ">", "<=", "<"};
-
-const char *ss_expect_op_text(enum ss_expect_op op)
-{
-	return op_texts[op];
-}
-
 static bool is_blank(char c)
 {
 	return c == ' ' || c == '\t';

@@ -31,9 +31,6 @@ struct ss_expect {
 bool ss_expect_parse(const char *text, const char *const *tags, size_t ntags,
 		     struct ss_expect *out, char *err, size_t errlen);
 
-/* "'>='" etc. */
-const char *ss_expect_op_text(enum ss_expect_op op);
-
 /*
  * Whether the expectation holds for a metric value; an absent value
  * (has = false) never holds. The caller passes 0 for an absent Zero-Step

@@ -87,8 +87,3 @@ bool ss_positions_add(struct ss_positions *p, const int64_t *hist, size_t hist_l
 		e->h[j] += (unsigned __int128)hist[j];
 	return true;
 }
-
-const struct ss_pos_k *ss_positions_largest(const struct ss_positions *p)
-{
-	return p->nk ? &p->ks[p->nk - 1] : NULL;
-}

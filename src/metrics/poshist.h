@@ -53,7 +53,4 @@ void ss_positions_release(struct ss_positions *p);
 bool ss_positions_add(struct ss_positions *p, const int64_t *hist, size_t hist_len, bool has_k,
 		      int64_t k);
 
-/* The pooled k with the largest k, or NULL when none. */
-const struct ss_pos_k *ss_positions_largest(const struct ss_positions *p);
-
 #endif

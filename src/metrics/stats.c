@@ -257,17 +257,6 @@ static bool select_ranks(const double *v, size_t n, uint64_t kmin, uint64_t kmax
 static const double PERCENTILES[] = {1, 5, 10, 25, 50, 75, 90, 95, 99};
 #define NPCT (sizeof(PERCENTILES) / sizeof(PERCENTILES[0]))
 
-void ss_stats_compute(const double *v, size_t n, double *scratch,
-		      struct ss_stats *out)
-{
-	double sum = 0.0;
-
-	/* In input order, so the result does not depend on -j. */
-	for (size_t i = 0; i < n; i++)
-		sum += v[i];
-	ss_stats_compute_sum(v, n, sum, scratch, out);
-}
-
 void ss_stats_compute_sum(const double *v, size_t n, double sum, double *scratch,
 			  struct ss_stats *out)
 {

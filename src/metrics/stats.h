@@ -14,15 +14,10 @@ struct ss_stats {
 };
 
 /*
- * Compute the statistics of v[0..n-1] (n >= 1), given in input order.
- * `scratch` must hold n doubles: work space, its content is unspecified after.
- */
-void ss_stats_compute(const double *v, size_t n, double *scratch,
-		      struct ss_stats *out);
-
-/*
- * The same, given the sum of v[0..n-1] added up in input order (a caller
- * that adds the values up as they come saves a pass).
+ * The statistics of v[0..n-1] (n >= 1), given in input order, and `sum`,
+ * their sum added up in input order (the aggregate adds the values up as
+ * they come, so the result does not depend on -j). `scratch` must hold n
+ * doubles: work space, its content is unspecified after.
  */
 void ss_stats_compute_sum(const double *v, size_t n, double sum, double *scratch,
 			  struct ss_stats *out);

@@ -21,7 +21,8 @@ void ss_report_add_level(struct ss_buf *b, double level)
 		ss_buf_add_double(b, level);
 }
 
-void ss_report_pos_line(struct ss_buf *out, const struct ss_pos_result *p, const char *prefix)
+/* `Acceptance by position (k=4, 11 steps):  1: 82%  ...` after prefix, newline. */
+static void pos_line(struct ss_buf *out, const struct ss_pos_result *p, const char *prefix)
 {
 	ss_buf_addf(out, "%sAcceptance by position (k=%u, ", prefix, p->k);
 	ss_buf_add_u64_grouped(out, (uint64_t)p->steps);
@@ -34,7 +35,8 @@ void ss_report_pos_line(struct ss_buf *out, const struct ss_pos_result *p, const
 	ss_buf_addc(out, '\n');
 }
 
-void ss_report_whatif_line(struct ss_buf *out, const struct ss_pos_result *p, const char *prefix)
+/* `If the draft were shorter (k=4):  k=1: 1.82 ... tokens/step` (+ speedups). */
+static void whatif_line(struct ss_buf *out, const struct ss_pos_result *p, const char *prefix)
 {
 	ss_buf_addf(out, "%sIf the draft were shorter (k=%u):", prefix, p->k);
 	for (uint32_t i = 0; i < p->k; i++) {
@@ -59,8 +61,9 @@ void ss_report_whatif_line(struct ss_buf *out, const struct ss_pos_result *p, co
 	ss_buf_addc(out, '\n');
 }
 
-void ss_report_intervals_line(struct ss_buf *out, const struct ss_analysis_opts *o,
-			      const struct ss_set_analysis *s, bool utf8, const char *prefix)
+/* `95% intervals (1,000 resamples): Acceptance Length 2.31–2.62, ...` */
+static void intervals_line(struct ss_buf *out, const struct ss_analysis_opts *o,
+			   const struct ss_set_analysis *s, bool utf8, const char *prefix)
 {
 	bool first = true;
 
@@ -90,18 +93,17 @@ void ss_report_text_analysis(struct ss_buf *out, const struct ss_agg *a,
 {
 	const struct ss_analysis_opts *o = an->opts;
 
-	(void)a;
 	if (o->positions) {
 		for (size_t i = 0; i < an->main.npos; i++) {
-			ss_report_pos_line(out, &an->main.pos[i], "  ");
-			ss_report_whatif_line(out, &an->main.pos[i], "  ");
+			pos_line(out, &an->main.pos[i], "  ");
+			whatif_line(out, &an->main.pos[i], "  ");
 		}
 		if (an->main.npos)
 			ss_buf_adds(out, "  (exact for chain drafters: draft model, EAGLE/MTP chains, "
 					 "n-gram; an estimate for tree drafting)\n");
 	}
 	if (o->ci && a->main.ok)
-		ss_report_intervals_line(out, o, &an->main, utf8, "  ");
+		intervals_line(out, o, &an->main, utf8, "  ");
 }
 
 /* A delta: signed, %.2f grouped, `*` when its interval excludes 0. */

@@ -14,13 +14,6 @@
 
 /* A user's level as the shortest text: 95, 99.5. */
 void ss_report_add_level(struct ss_buf *b, double level);
-/* `Acceptance by position (k=4, 11 steps):  1: 82%  ...` after prefix, newline. */
-void ss_report_pos_line(struct ss_buf *out, const struct ss_pos_result *p, const char *prefix);
-/* `If the draft were shorter (k=4):  k=1: 1.82 ... tokens/step` (+ speedups). */
-void ss_report_whatif_line(struct ss_buf *out, const struct ss_pos_result *p, const char *prefix);
-/* `95% intervals (1,000 resamples): Acceptance Length 2.31–2.62, ...` */
-void ss_report_intervals_line(struct ss_buf *out, const struct ss_analysis_opts *o,
-			      const struct ss_set_analysis *s, bool utf8, const char *prefix);
 /* The group table's columns and rows; its title; its legend line. */
 void ss_report_groups_grid(struct ss_grid *g, const struct ss_agg *a,
 			   const struct ss_analysis *an, bool utf8);

@@ -14,6 +14,17 @@
 /* Exact comparison: the expected doubles are the SPEC's shortest texts. */
 #define assert_double_is(x, y) assert_true((x) == (y))
 
+/* The statistics of v as the aggregate computes them: the sum added up in
+ * input order, then the rest. */
+static void stats_of(const double *v, size_t n, double *scratch, struct ss_stats *out)
+{
+	double sum = 0.0;
+
+	for (size_t i = 0; i < n; i++)
+		sum += v[i];
+	ss_stats_compute_sum(v, n, sum, scratch, out);
+}
+
 static void test_acceptance_length_ab(void **state)
 {
 	/* SPEC 6: A mean 3.25, B 1 + 2/3, in input order A then B. */
@@ -22,7 +33,7 @@ static void test_acceptance_length_ab(void **state)
 	struct ss_stats s;
 
 	(void)state;
-	ss_stats_compute(v, 2, scratch, &s);
+	stats_of(v, 2, scratch, &s);
 	assert_int_equal(s.count, 2);
 	assert_double_is(s.avg, 2.458333333333333);
 	assert_double_is(s.p50, 2.458333333333333);
@@ -47,7 +58,7 @@ static void test_steps_ab(void **state)
 	struct ss_stats s;
 
 	(void)state;
-	ss_stats_compute(v, 2, scratch, &s);
+	stats_of(v, 2, scratch, &s);
 	assert_double_is(s.avg, 5.5);
 	assert_double_is(s.p1, 3.05);
 	assert_double_is(s.std, 2.5);
@@ -71,7 +82,7 @@ static void test_single_value(void **state)
 	struct ss_stats s;
 
 	(void)state;
-	ss_stats_compute(v, 1, scratch, &s);
+	stats_of(v, 1, scratch, &s);
 	assert_int_equal(s.count, 1);
 	assert_double_is(s.avg, 42.5);
 	assert_double_is(s.min, 42.5);
@@ -90,7 +101,7 @@ static void test_percentiles_of_five(void **state)
 	struct ss_stats s;
 
 	(void)state;
-	ss_stats_compute(v, 5, scratch, &s);
+	stats_of(v, 5, scratch, &s);
 	assert_double_is(s.avg, 3.0);
 	assert_double_is(s.p25, 2.0);
 	assert_double_is(s.p50, 3.0);
@@ -104,14 +115,21 @@ static void test_percentiles_of_five(void **state)
 
 static void test_sum_in_input_order(void **state)
 {
-	/* (1e16 + 1) + 1 loses both ones; a sorted sum would keep them. */
+	/*
+	 * The sum is the one given, added up in input order: (1e16 + 1) + 1
+	 * loses both ones, where a sum of the sorted values (1 + 1) + 1e16
+	 * would keep them (1e16 + 2). The mean divides that sum.
+	 */
 	const double v[] = {1e16, 1.0, 1.0};
 	double scratch[3];
 	struct ss_stats s;
 
 	(void)state;
-	ss_stats_compute(v, 3, scratch, &s);
+	ss_stats_compute_sum(v, 3, (1e16 + 1.0) + 1.0, scratch, &s);
 	assert_double_is(s.sum, 1e16);
+	assert_double_is(s.avg, 1e16 / 3.0);
+	assert_double_is(s.min, 1.0);
+	assert_double_is(s.max, 1e16);
 }
 
 /* Insertion sort: slow, obviously right, independent of the one in stats.c. */
@@ -184,7 +202,7 @@ static void test_large_inputs_sorted(void **state)
 				v[i] = want[i] = d;
 			}
 			slow_sort(want, n);
-			ss_stats_compute(v, n, scratch, &s);
+			stats_of(v, n, scratch, &s);
 			check_against_sorted(&s, want, n);
 		}
 	}
@@ -242,7 +260,7 @@ static void test_selection_shapes(void **state)
 				v[i] = want[i] = d;
 			}
 			qsort(want, n, sizeof(want[0]), cmp_plain);
-			ss_stats_compute(v, n, scratch, &s);
+			stats_of(v, n, scratch, &s);
 			check_against_sorted(&s, want, n);
 			assert_int_equal(s.count, n);
 		}
