@@ -133,7 +133,8 @@ void ss_options_help(FILE *out)
 	      out);
 }
 
-bool ss_parse_size(const char *s, size_t *out)
+/* "256M" -> bytes; false when not a size. */
+static bool parse_size(const char *s, size_t *out)
 {
 	char *end;
 	unsigned long long v;
@@ -178,7 +179,8 @@ static bool parse_index(const char *s, size_t len, size_t *out)
 	return true;
 }
 
-bool ss_parse_shard(const char *s, size_t *index, size_t *count)
+/* "I/N" (decimal, 0 <= I < N) -> I and N; false when not such a pair. */
+static bool parse_shard(const char *s, size_t *index, size_t *count)
 {
 	const char *slash = strchr(s, '/');
 
@@ -276,7 +278,7 @@ bool ss_options_parse(struct ss_options *o, int argc, char **argv, FILE *err)
 		case OPT_INPUT_KIND: o->input_kind = (enum ss_kind)val; break;
 		case 'r': o->recursive = true; break;
 		case OPT_MAX_RECORD:
-			if (!ss_parse_size(optarg, &o->max_record))
+			if (!parse_size(optarg, &o->max_record))
 				return usage(err, "invalid size '%s' for --max-record-size", optarg);
 			/* SPEC 1.2: below the 12 bytes of `data: [DONE]` and a
 			 * stream's line ends nothing useful fits. */
@@ -287,7 +289,7 @@ bool ss_options_parse(struct ss_options *o, int argc, char **argv, FILE *err)
 		case OPT_SPOOL_LIMIT: {
 			size_t v;
 
-			if (!ss_parse_size(optarg, &v))
+			if (!parse_size(optarg, &v))
 				return usage(err, c == OPT_MEMORY_LIMIT ? "invalid size '%s' for --memory-limit"
 							       : "invalid size '%s' for --spool-limit",
 					     optarg);
@@ -324,7 +326,7 @@ bool ss_options_parse(struct ss_options *o, int argc, char **argv, FILE *err)
 		case OPT_STRICT: o->strict = true; break;
 		case OPT_FORCE: o->force = true; break;
 		case OPT_SHARD:
-			if (!ss_parse_shard(optarg, &o->shard_index, &o->shard_count))
+			if (!parse_shard(optarg, &o->shard_index, &o->shard_count))
 				return usage(err, "invalid --shard '%s' (I/N with 0 <= I < N)", optarg);
 			o->shard = true;
 			break;

@@ -94,10 +94,4 @@ bool ss_options_analysis(struct ss_analysis_opts *a, int id, const char *arg, FI
 /* The checks between them once all are read (--compare needs one key). */
 bool ss_options_analysis_check(const struct ss_analysis_opts *a, FILE *err);
 
-/* "I/N" (decimal, 0 <= I < N) -> I and N; false when not such a pair. */
-bool ss_parse_shard(const char *s, size_t *index, size_t *count);
-
-/* "256M" -> bytes; false when not a size. */
-bool ss_parse_size(const char *s, size_t *out);
-
 #endif
