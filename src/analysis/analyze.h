@@ -7,6 +7,12 @@
  * the main results and each group, never from the input again, and does
  * not depend on the thread count: each resample has its own stream (g, b),
  * g = 0 for the main results and 1..G for the groups in their order.
+ *
+ * Ownership: struct ss_analysis_opts owns its expectations and group keys
+ * (ss_analysis_opts_release); struct ss_analysis owns its per-k rows, its
+ * resample rows and its group array until ss_analysis_release(), and
+ * borrows the options it was run with (they must outlive it) and nothing
+ * of the aggregate.
  */
 #ifndef SS_ANALYZE_H
 #define SS_ANALYZE_H

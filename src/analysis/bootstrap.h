@@ -19,6 +19,9 @@
  * Resamples are independent, so ss_boot_run() spreads them over threads and
  * each writes its own row: the result is the same bytes for any thread
  * count. No function here keeps global state.
+ *
+ * Ownership: the caller owns every row buffer (jobs' `out`, `scratch`);
+ * the samples are borrowed for the call. Nothing is kept between calls.
  */
 #ifndef SS_BOOTSTRAP_H
 #define SS_BOOTSTRAP_H

@@ -6,6 +6,9 @@
  * rate of draft position N of the largest k (7.1), a fraction in [0, 1] as
  * the JSON writes it. OP is one of >=, >, <=, <. VALUE is a finite decimal
  * number. Blanks around the three parts are allowed.
+ *
+ * Ownership: a parsed struct ss_expect borrows its text (the argument) and
+ * holds no allocation; nothing here keeps state.
  */
 #ifndef SS_EXPECT_H
 #define SS_EXPECT_H

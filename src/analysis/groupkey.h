@@ -2,6 +2,9 @@
  * groupkey.h - the `--group-by` key list (SPEC 7.3): input, engine, k,
  * phase, model, osl and meta.NAME. The values and the group table are the
  * aggregate's (metrics/groups.h).
+ *
+ * Ownership: a parsed struct ss_group_spec owns its key array and the keys'
+ * names until ss_group_spec_release(); `meta` points into `name`.
  */
 #ifndef SS_GROUPKEY_H
 #define SS_GROUPKEY_H

@@ -3,6 +3,9 @@
  * (SPEC 7.1), from the histograms the aggregate pools per draft length k
  * (metrics/poshist.h). ss_pos_compute() derives one k's rows; every ratio
  * is one division of exact integer sums (util/ratio.h).
+ *
+ * Ownership: a struct ss_pos_result owns its two row arrays until
+ * ss_pos_result_release(); it borrows nothing from the pooled histogram.
  */
 #ifndef SS_POSITIONS_H
 #define SS_POSITIONS_H

@@ -6,6 +6,9 @@
  * 1..G for the groups of 7.3 in their order) and a resample number b, so
  * every resample can be drawn on any thread, in any order, and give the
  * same numbers. Header-only: the bootstrap's inner loop inlines them.
+ *
+ * Ownership: a stream is a value on the caller's stack; nothing here
+ * allocates.
  */
 #ifndef SS_RNG_H
 #define SS_RNG_H

@@ -1,6 +1,10 @@
 /*
  * options.h - the command line (SPEC 5): one option table that drives both
  * parsing and --help.
+ *
+ * Ownership: a struct ss_options borrows its paths and inputs from argv
+ * (they live as long as the process) and owns its analysis options until
+ * ss_options_release().
  */
 #ifndef SS_OPTIONS_H
 #define SS_OPTIONS_H

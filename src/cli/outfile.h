@@ -3,6 +3,10 @@
  * target, renamed over it only when complete, so an interrupted run leaves
  * no half-written report. `-` is standard output, written directly. A path
  * ending in `.zst` or `.gz` is written compressed (SPEC 8.3, io/compress.h).
+ *
+ * Ownership: a struct ss_outfile owns its path copies, its stream and its
+ * compressor until commit or abort; it must not move while its temporary
+ * file exists (the signal handler's chain runs through it).
  */
 #ifndef SS_OUTFILE_H
 #define SS_OUTFILE_H

@@ -5,6 +5,12 @@
  *
  * Outcomes are added in input order by one thread; ss_agg_finish() then
  * computes the statistics (SPEC 3.1) that the reports print.
+ *
+ * Ownership: the aggregate owns everything it keeps (the values, the
+ * histograms, the engines' and inputs' names, copied when first seen; the
+ * groups and their key strings) until ss_agg_release(); an outcome and a
+ * key tuple are borrowed only for the call that adds them. What the
+ * reports read (results, inputs, engines, groups) is borrowed from it.
  */
 #ifndef SS_AGGREGATE_H
 #define SS_AGGREGATE_H

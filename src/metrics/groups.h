@@ -7,6 +7,10 @@
  * values order as null < false < true < integers (numerically) < strings
  * (byte-wise, a prefix first). Groups are listed in ascending order of
  * their key tuples, keys compared in the order given.
+ *
+ * Ownership: the table owns the key values it stores (strings copied)
+ * until ss_group_table_release(); what ss_group_table_key() returns is
+ * borrowed from it and lives as long as the table.
  */
 #ifndef SS_GROUPS_H
 #define SS_GROUPS_H

@@ -6,6 +6,10 @@
  * either pooled under its k or counted under the first exclusion rule it
  * breaks (no histogram, no k, k above SS_POS_MAX_K, a histogram key above
  * k). Counting only: the order records arrive in does not matter.
+ *
+ * Ownership: struct ss_positions owns its per-k histograms until
+ * ss_positions_release(); the histogram given to ss_positions_add() is
+ * only read.
  */
 #ifndef SS_POSHIST_H
 #define SS_POSHIST_H

@@ -8,6 +8,10 @@
  * stored as 0 (adding +0.0 to a sum that started at +0.0 changes nothing,
  * so the resampling loop needs no branch), and `flags` says which are
  * present.
+ *
+ * Ownership: the set owns its store (`base`) until ss_samples_release();
+ * the bootstrap reads `recs` in place, borrowed for as long as no sample
+ * is added.
  */
 #ifndef SS_SAMPLES_H
 #define SS_SAMPLES_H

@@ -1,5 +1,8 @@
 /*
  * stats.h - statistics of one per-request metric (SPEC 3.1).
+ *
+ * Ownership: nothing here allocates; the caller owns the values, the
+ * scratch space and the result.
  */
 #ifndef SS_STATS_H
 #define SS_STATS_H

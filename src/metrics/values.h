@@ -1,6 +1,9 @@
 /*
  * values.h - the Spec Decode metrics (SPEC 3): their table, and the
  * per-request values of one record.
+ *
+ * Ownership: the metric table is static; the per-request values are
+ * written into structs the caller owns.
  */
 #ifndef SS_VALUES_H
 #define SS_VALUES_H

@@ -5,6 +5,9 @@
  * Only the vocabulary lives here, shared by every stage; the table of tags
  * and units and the computation of the values belong to the metrics stage
  * (metrics/values.h).
+ *
+ * Ownership: types only; struct ss_req_values is a plain value, owned by
+ * whoever holds it.
  */
 #ifndef SS_METRIC_H
 #define SS_METRIC_H

@@ -6,6 +6,12 @@
  * The engines stage fills everything but `values`; the run computes the
  * metric values of an ok outcome afterwards (ss_outcome_values() in
  * metrics/values.h), so no stage reaches upward.
+ *
+ * Ownership: an outcome is a value (its reason and a short engine name are
+ * held inline) that allocates nothing; its pointers are views borrowed from
+ * the request's text and the processor's buffers, valid until the
+ * processor takes its next request (engines/request.h): copy them to keep
+ * them.
  */
 #ifndef SS_OUTCOME_H
 #define SS_OUTCOME_H

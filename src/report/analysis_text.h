@@ -1,6 +1,9 @@
 /*
  * analysis_text.h - the pieces of SPEC 7's text output shared by the
  * console section and the Markdown report (report-internal).
+ *
+ * Ownership: every function appends to the caller's buffer or grid and
+ * keeps nothing.
  */
 #ifndef SS_ANALYSIS_TEXT_H
 #define SS_ANALYSIS_TEXT_H

@@ -17,6 +17,10 @@
  * numbers in a table beside it. A part that cannot be drawn (no
  * histogram, no stats at all) is replaced by a sentence saying what is
  * missing and why.
+ *
+ * Ownership: the writer borrows the aggregate, the analysis and the
+ * options for the call and keeps nothing; the page is appended to the
+ * caller's buffer.
  */
 #ifndef SS_HTML_H
 #define SS_HTML_H

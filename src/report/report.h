@@ -2,9 +2,11 @@
  * report.h - the aggregate outputs (SPEC 4.1-4.3) and the enriched
  * per-request line (4.4), each appended to a buffer.
  *
- * Every writer only appends; an allocation failure sets out->failed (see
- * util/buf.h), which the caller checks once. The aggregate must have been
- * through ss_agg_finish(). No output depends on the locale.
+ * Ownership: every writer only appends to the caller's buffer and borrows
+ * the aggregate, the analysis and the outcome for the call, keeping
+ * nothing; an allocation failure sets out->failed (see util/buf.h), which
+ * the caller checks once. The aggregate must have been through
+ * ss_agg_finish(). No output depends on the locale.
  *
  * Choices where the SPEC is silent:
  * - Input names and other texts are written as JSON strings with invalid

@@ -1,6 +1,9 @@
 /*
  * report_int.h - helpers shared by the report writers (not a public
  * interface of the stage).
+ *
+ * Ownership: like the public writers, every helper appends to the caller's
+ * buffer or JSON writer and keeps nothing.
  */
 #ifndef SS_REPORT_INT_H
 #define SS_REPORT_INT_H

@@ -16,6 +16,9 @@
  * The line never reaches the last column of the terminal (no wrap, so
  * `\r` redraws it in place); the bar keeps its width for the whole run
  * (what the widest text of the run leaves, at most 40).
+ *
+ * Ownership: the display borrows its stream and allocates nothing;
+ * ss_progress_format() appends to the caller's buffer.
  */
 #ifndef SS_PROGRESS_H
 #define SS_PROGRESS_H

@@ -3,6 +3,12 @@
  * calling thread while `threads` worker threads (at least one) process the
  * batches; results are collected in input order by the calling thread, so
  * every output is byte-identical for any thread count.
+ *
+ * Ownership: ss_run() borrows the configuration (paths, group keys, the
+ * output file list) and the message context for the call, and adds every
+ * request to the caller's aggregate, which then owns what it keeps. The
+ * enriched lines given to `sink` are borrowed for that call only (the
+ * batch that holds them is reused).
  */
 #ifndef SS_RUN_H
 #define SS_RUN_H

@@ -6,6 +6,8 @@
  * environment: "generic" (portable code only), "avx2" (no AVX-512) or
  * "avx512" (no VBMI); any other value changes nothing. It is computed once and may be asked from
  * any thread.
+ *
+ * Ownership: nothing is handed out but the level, a value.
  */
 #ifndef SS_CPU_H
 #define SS_CPU_H

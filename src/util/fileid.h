@@ -5,6 +5,9 @@
  * their (device, inode) pairs are equal. The output list registers its
  * targets; the input layer checks every file it opens (SPEC 4: an input
  * is never overwritten, however it was reached).
+ *
+ * Ownership: the list owns its array until ss_fileids_release() and
+ * borrows each output's name, which must outlive it.
  */
 #ifndef SS_FILEID_H
 #define SS_FILEID_H

@@ -24,6 +24,9 @@
  * ss_memplan() fits a run into a limit: threads are lowered first while
  * they would take more than half of what is left above the base, then the
  * record limit is lowered to what remains.
+ *
+ * Ownership: plain arithmetic; the plan is written into the caller's
+ * struct and nothing is allocated.
  */
 #ifndef SS_MEMPLAN_H
 #define SS_MEMPLAN_H

@@ -5,6 +5,11 @@
  * (stderr). Problems with single requests go through ss_msg_request(),
  * which prints the first SS_MSG_REQUEST_LIMIT of each kind and counts the
  * rest; ss_msg_summary() then prints one line per kind that was cut short.
+ *
+ * Ownership: the context borrows its stream; the kind names given to
+ * ss_msg_request() must outlive it (it keeps the pointers for the
+ * summary). Messages are formatted into memory of its own, freed before
+ * each call returns.
  */
 #ifndef SS_MSG_H
 #define SS_MSG_H

@@ -3,6 +3,8 @@
  * nearest double (ties to even), as Python's `int / int` gives it. AIPerf
  * divides Python integers; converting each count to a double first would
  * round twice once counts pass 2^53.
+ *
+ * Ownership: a pure function of two integers; nothing is allocated.
  */
 #ifndef SS_RATIO_H
 #define SS_RATIO_H

@@ -4,6 +4,9 @@
  * before anything else is opened: otherwise the first file opened becomes
  * fd 1 and receives stdout's report, or a temporary file becomes fd 0 and
  * is read as standard input.
+ *
+ * Ownership: the descriptors opened on /dev/null stay open for the life of
+ * the process (they stand in for 0, 1 and 2); nothing else is handed out.
  */
 #ifndef SS_STDFDS_H
 #define SS_STDFDS_H
