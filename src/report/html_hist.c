@@ -50,12 +50,7 @@ void ss_html_histogram(struct ss_buf *b, const struct ss_agg *a)
 				    "the acceptance by position cannot be computed; the totals and rates above "
 				    "are complete.");
 		}
-		if (why.failed)
-			b->failed = true;
-		else
-			ss_html_missing(b, why.data);
-		ss_buf_release(&why);
-		ss_buf_adds(b, "</section>\n");
+		ss_html_missing_end(b, &why);
 		return;
 	}
 	for (size_t j = 0; j < r->hist_len; j++) {

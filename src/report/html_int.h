@@ -30,6 +30,9 @@ void ss_html_add_count(struct ss_buf *b, __int128 v);
 void ss_html_add_pct(struct ss_buf *b, double part, double total);
 /* The box that replaces a part that cannot be drawn, saying why. */
 void ss_html_missing(struct ss_buf *b, const char *text);
+/* The same with the text composed in `why` (released), then the end of
+ * the section: a section that has nothing else to show. */
+void ss_html_missing_end(struct ss_buf *b, struct ss_buf *why);
 
 /* -- the sections, in page order ------------------------------------------- */
 

@@ -311,12 +311,7 @@ void ss_html_positions(struct ss_buf *b, const struct ss_agg *a, const struct ss
 		ss_buf_adds(&why, "No acceptance by position: it needs requests with a per-step "
 			    "histogram and a known draft length k (num_spec_tokens).");
 		excluded_note(&why, a->main.positions.excluded);
-		if (why.failed)
-			b->failed = true;
-		else
-			ss_html_missing(b, why.data);
-		ss_buf_release(&why);
-		ss_buf_adds(b, "</section>\n");
+		ss_html_missing_end(b, &why);
 		return;
 	}
 	if (!points_fill(&pt, s)) {

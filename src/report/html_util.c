@@ -29,3 +29,13 @@ void ss_html_missing(struct ss_buf *b, const char *text)
 	ss_buf_adds(b, "</p>\n");
 }
 
+
+void ss_html_missing_end(struct ss_buf *b, struct ss_buf *why)
+{
+	if (why->failed)
+		b->failed = true;
+	else
+		ss_html_missing(b, why->data);
+	ss_buf_release(why);
+	ss_buf_adds(b, "</section>\n");
+}
