@@ -588,49 +588,6 @@ static void test_jsonl_zero_step(void **state)
 	ss_buf_release(&got);
 }
 
-/*
- * A JSON string of a text: each special byte or sequence at every place
- * of texts of 0 to 24 plain bytes (the writer looks at eight bytes at a
- * time, so a special one falls at every place in such a group and in
- * the tail after the last one). The escapes are JSON's, written by hand.
- */
-static void test_text_escapes(void **state)
-{
-	static const struct {
-		const char *in, *out;
-	} special[] = {
-		{"\"", "\\\""}, {"\\", "\\\\"}, {"\n", "\\n"}, {"\t", "\\t"},
-		{"\x1f", "\\u001f"}, {"\x01", "\\u0001"}, {"\x7f", "\x7f"},
-		{" ", " "}, {"\xc3\xa9", "\xc3\xa9"}, {"\xe2\x82\xac", "\xe2\x82\xac"},
-		{"\xff", "\\ufffd"}, {"\xc3", "\\ufffd"},
-	};
-	struct ss_buf b;
-	char in[64], want[96];
-
-	(void)state;
-	ss_buf_init(&b);
-	for (size_t k = 0; k < sizeof(special) / sizeof(special[0]); k++) {
-		for (size_t len = 0; len <= 24; len++) {
-			for (size_t at = 0; at <= len; at++) {
-				size_t sl = strlen(special[k].in);
-
-				memset(in, 'a', at);
-				memcpy(in + at, special[k].in, sl);
-				memset(in + at + sl, 'b', len - at);
-				snprintf(want, sizeof(want), "\"%.*s%s%.*s\"", (int)at,
-					 "aaaaaaaaaaaaaaaaaaaaaaaa", special[k].out, (int)(len - at),
-					 "bbbbbbbbbbbbbbbbbbbbbbbb");
-				ss_buf_reset(&b);
-				ss_buf_add_json_string(&b, in, len + sl);
-				assert_false(b.failed);
-				assert_int_equal(b.len, strlen(want));
-				assert_memory_equal(b.data, want, b.len);
-			}
-		}
-	}
-	ss_buf_release(&b);
-}
-
 static void test_jsonl_malformed(void **state)
 {
 	struct ss_outcome o;
@@ -832,7 +789,6 @@ int main(void)
 		cmocka_unit_test(test_jsonl_ok),
 		cmocka_unit_test(test_jsonl_zero_step),
 		cmocka_unit_test(test_jsonl_malformed),
-		cmocka_unit_test(test_text_escapes),
 		cmocka_unit_test(test_jsonl_records_line),
 		cmocka_unit_test(test_jsonl_model_and_verbatim),
 		cmocka_unit_test(test_json_histogram_uncapped),
