@@ -46,6 +46,4 @@ void ss_filelist_sort(struct ss_filelist *l, size_t first);
  */
 bool ss_dirwalk(struct ss_filelist *l, const char *dir, const volatile sig_atomic_t *stop);
 
-bool ss_is_regular_file(const char *path);
-
 #endif
