@@ -147,7 +147,6 @@ struct ss_stream *ss_source_zstd_new(struct ss_stream *inner);
  * that needs more fails with "needs a larger window; use
  * --zstd-window-log N", N the log it needs.
  */
-#define SS_ZSTD_WINDOW_LOG_MIN 10
 #define SS_ZSTD_WINDOW_LOG_MAX 31
 struct ss_stream *ss_source_zstd_new_window(struct ss_stream *inner, unsigned window_log);
 struct ss_stream *ss_source_gzip_new(struct ss_stream *inner);
