@@ -57,6 +57,8 @@ struct ss_framer {
 	enum ss_fill final;
 	const char *direct;        /* the batch's text during fill_direct */
 	bool capped;               /* the last fill ended at SS_BATCH_MAX_UNITS */
+	bool held;                 /* the stream may read back the batch's bytes */
+	bool held_before;          /* ... those of the batch handed on last */
 
 	/* SSE: the event being read */
 	bool ev_active;            /* a field line of the event was seen */
@@ -449,51 +451,43 @@ static bool keep_tail(struct ss_framer *f, const char *p, size_t n)
  * are dropped from the batch as they arrive.
  */
 /*
- * With a zstd stream (s->ops->direct), its blocks are decoded straight
- * into the batch, and the decoder reads back what it wrote there (the
- * contract in source.h, ss_stream_read_direct). How the framer keeps it:
- *  - the batch is given room for a window and two blocks before the first
- *    read, so the segment written there never has to move;
- *  - while the decoder's current segment ends at the batch's end, the
- *    batch is neither grown nor rewound: the bytes of a skipped line stay
- *    (not framed) instead of being dropped, and when the room runs out the
- *    decoder is detached first (it then decodes into its own buffer);
- *  - a batch is handed on only when the decoder may leave it (a window
- *    decoded into it); a batch that is full of requests before that reads
- *    on, and what it read waits for the next batch as its tail;
- *  - a batch is handed on still pinned only when it is the decoder's
- *    current segment and small enough to be kept by ss_batch_reset: then
- *    the decoder looks back only into it and the batch before it, and
- *    run.c reuses a slot only nslots (>= 4) batches later. Otherwise the
- *    decoder is detached before the batch is handed on.
+ * With a stream that decodes in place (zstd: ss_stream_read_inplace), the
+ * bytes are decoded straight into the batch, and the stream may read them
+ * back until the framer lets go of them. How the framer keeps its side:
+ *  - the batch is given the stream's room before the first read, so that
+ *    the stream can start decoding in place there;
+ *  - while the stream may hold the batch (f->held: the last read was in
+ *    place into it), the batch is neither grown nor rewound: the bytes of
+ *    a skipped line stay (not framed) instead of being dropped, and when
+ *    the room runs out the stream is released first;
+ *  - a batch is handed on still held only when ss_batch_reset keeps its
+ *    memory (at most SS_BATCH_KEEP_BYTES): the caller keeps it unchanged
+ *    until the next fill has returned (framer.h), and the next fill's
+ *    first read, or its end when it made none, lets go of it.
  */
-static bool pinned_here(const struct ss_framer *f, const struct ss_batch *b, size_t end)
+static void let_go(struct ss_framer *f)
 {
-	const char *ce = NULL;
-
-	return f->s->ops->direct && f->s->ops->direct->pinned(f->s, &ce) &&
-	       ce == b->buf + end;
+	if (f->held || f->held_before)
+		ss_stream_release(f->s);
+	f->held = f->held_before = false;
 }
 
 /* Before a batch is handed on: see above. */
-static void hand_on(struct ss_framer *f, const struct ss_batch *b, size_t end)
+static void hand_on(struct ss_framer *f, const struct ss_batch *b)
 {
-	const struct ss_direct_ops *dz = f->s->ops->direct;
-	const char *ce = NULL;
-
-	if (dz && dz->pinned(f->s, &ce) &&
-	    !(ce == b->buf + end && dz->can_leave(f->s) && b->cap <= SS_BATCH_KEEP_BYTES))
-		dz->detach(f->s);
+	if (f->held_before || (f->held && b->cap > SS_BATCH_KEEP_BYTES))
+		let_go(f);
 }
 
 static enum ss_fill fill_direct(struct ss_framer *f, struct ss_batch *b, size_t target)
 {
-	size_t base = b->len, tail = f->end - f->pos, pos, end;
-	const struct ss_direct_ops *dz = f->s->ops->direct;
+	size_t base = b->len, tail = f->end - f->pos, pos, end, room, step;
+	bool inplace = ss_stream_inplace(f->s, &room, &step);
 
 	commit(f, b);
-	if (!ss_batch_reserve_at(b, base, tail + (dz ? (target > SS_ZSTD_DIRECT_ROOM ? target :
-						       SS_ZSTD_DIRECT_ROOM) : 1)))
+	f->held_before = f->held;
+	f->held = false;
+	if (!ss_batch_reserve_at(b, base, tail + (inplace ? (target > room ? target : room) : 1)))
 		return SS_FILL_NOMEM;
 	if (tail)
 		memcpy(b->buf + base, f->win + f->pos, tail);
@@ -543,18 +537,16 @@ static enum ss_fill fill_direct(struct ss_framer *f, struct ss_batch *b, size_t 
 		}
 		if (!full) {
 			/* Bytes not framed: dropped, or passed over while the
-			 * decoder may read them back. */
-			bool keep = pinned_here(f, b, end);
-
+			 * stream may read them back. */
 			if (f->skipping) {
-				if (keep)
+				if (f->held)
 					pos = end;
 				else
 					end = pos;   /* the rest of a skipped line: dropped */
 			} else if (end - pos >= LONG_PREFIX && end - pos - 1 > f->max_record) {
 				if (!long_line(f, b, b->buf + pos, end - pos))
 					goto nomem;
-				if (keep)
+				if (f->held)
 					pos = end;
 				else
 					end = pos;
@@ -562,19 +554,7 @@ static enum ss_fill fill_direct(struct ss_framer *f, struct ss_batch *b, size_t 
 			if (f->eof)
 				break;
 		}
-		/* A batch full of requests reads on until the decoder may leave it. */
-		while (full && !f->eof && pinned_here(f, b, end) && !dz->can_leave(f->s)) {
-			size_t room = b->cap - end - SS_BATCH_PADDING;
-
-			r = ss_stream_read_direct(f->s, b->buf + end, room, &got);
-			if (r == SS_IO_ERROR)
-				break;   /* said again by the next read */
-			if (r == SS_IO_END)
-				f->eof = true;
-			end += got;
-		}
-		if (full || (end - base >= target && pos > base &&
-			     (!pinned_here(f, b, end) || dz->can_leave(f->s)))) {
+		if (full || (end - base >= target && pos > base)) {
 			/*
 			 * The batch is full: the bytes after its last line wait.
 			 * After a batch of many tiny lines, reads are kept small
@@ -583,25 +563,22 @@ static enum ss_fill fill_direct(struct ss_framer *f, struct ss_batch *b, size_t 
 			f->capped = full;
 			if (!keep_tail(f, b->buf + pos, end - pos))
 				goto nomem;
-			hand_on(f, b, end);
+			hand_on(f, b);
 			b->len = pos;
 			f->direct = NULL;
 			return SS_FILL_MORE;
 		}
 		n = b->cap - end - SS_BATCH_PADDING;
-		if (dz && !f->capped && n >= SS_ZSTD_BLOCK &&
-		    (pinned_here(f, b, end) || dz->can_leave(f->s))) {
+		if (f->stop && *f->stop) {
+			r = ss_stream_fail(f->s, "interrupted");
+		} else if (inplace && !f->capped && n >= step) {
 			/* Decoded in place (or copied, as the stream decides). */
-			if (f->stop && *f->stop)
-				r = ss_stream_fail(f->s, "interrupted");
-			else
-				r = ss_stream_read_direct(f->s, b->buf + end, n, &got);
+			r = ss_stream_read_inplace(f->s, b->buf + end, n, &got);
+			f->held = true;
+			f->held_before = false;
 		} else {
-			const char *ce;
-
-			/* The batch may move or be rewound: detach the decoder. */
-			if (dz && dz->pinned(f->s, &ce))
-				dz->detach(f->s);
+			/* The batch may move or be rewound: let go of it first. */
+			let_go(f);
 			want = DIRECT_STEP;
 			if (!f->capped && end - base < target && target - (end - base) > want)
 				want = target - (end - base);
@@ -612,10 +589,7 @@ static enum ss_fill fill_direct(struct ss_framer *f, struct ss_batch *b, size_t 
 			n = b->cap - end - SS_BATCH_PADDING;
 			if (n > want)
 				n = want;
-			if (f->stop && *f->stop)
-				r = ss_stream_fail(f->s, "interrupted");
-			else
-				r = ss_stream_read(f->s, b->buf + end, n, &got);
+			r = ss_stream_read(f->s, b->buf + end, n, &got);
 		}
 		if (r == SS_IO_ERROR) {
 			/* Keep the requests before the failure, not a partial one. */

@@ -5,12 +5,12 @@
  * is reported as such (with the --zstd-window-log that would read it), not
  * as corrupt data.
  *
- * Frames whose window is at most SS_ZSTD_DIRECT_WINDOW are decoded with
+ * Frames whose window is at most DIRECT_WINDOW are decoded with
  * libzstd's buffer-less API, block by block, either into a ring of our own
- * (an ordinary read copies out of it) or, for ss_stream_read_direct(),
+ * (an ordinary read copies out of it) or, for ss_stream_read_inplace(),
  * straight into the caller's memory: the batch, without the copy the
  * streaming API makes out of its window. Larger windows (zstd -19, --long)
- * go through the streaming API, as before.
+ * go through the streaming API.
  *
  * The buffer-less decoder looks back into what it wrote: the current
  * segment (contiguous output since the last jump to another destination)
@@ -18,11 +18,14 @@
  *  - a jump is made only when the current segment holds a whole window (or
  *    all of the frame so far): the segment before is then not needed;
  *  - a segment in the caller's memory is started only where there is room
- *    for a window, a block and SS_ZSTD_BLOCK, so it can always grow to a
- *    window, and is a window long once less than SS_ZSTD_BLOCK is left;
+ *    for a window and two blocks, and the read that starts it decodes
+ *    until it holds a window (or the frame so far): once any read has
+ *    returned, only the segment of the last in-place reads is read back;
+ *  - an ordinary read, or one without room, first decodes ahead into the
+ *    ring until the caller's memory is no longer read back (let_go);
  *  - the ring has two halves of a window plus a block each, and moves to
  *    the other half only when the current one is full (a window long).
- * What the caller must do in return is in source.h (ss_stream_read_direct).
+ * What the caller must do in return is in source.h (ss_stream_read_inplace).
  */
 #include "io/source.h"
 
@@ -34,6 +37,17 @@
 #include <zstd_errors.h>
 
 #include "util/alloc.h"
+
+/*
+ * A zstd block holds at most 128 KiB. Frames whose window is at most
+ * DIRECT_WINDOW (zstd -1 to -8) are decoded block by block; a segment in
+ * the caller's memory starts only with room for a window and two blocks
+ * (INPLACE_ROOM at most), so that after the read that starts it, which
+ * decodes up to a window and a block, a read can still go on at its end.
+ */
+#define BLOCK ((size_t)128 << 10)
+#define DIRECT_WINDOW ((size_t)2 << 20)
+#define INPLACE_ROOM (DIRECT_WINDOW + 2 * BLOCK)
 
 enum where { AT_NONE = 0, AT_RING0, AT_RING1, AT_CALLER };
 #define RING_GAP 64
@@ -70,6 +84,8 @@ struct zstd_stream {
 	/* a failure met while decoding ahead, reported after those bytes */
 	bool deferred;
 	char deferred_err[256];
+	/* bytes handed out: decoded in place, and copied (ring or streaming) */
+	uint64_t n_in_place, n_copied;
 };
 
 /* A frame's window over the limit: the message says which limit would do. */
@@ -177,7 +193,7 @@ static enum ss_io frame_begin(struct zstd_stream *zs)
 
 		if (fh.windowSize > limit)
 			return window_too_large(zs, fh.windowSize);
-		if (fh.windowSize > SS_ZSTD_DIRECT_WINDOW) {
+		if (fh.windowSize > DIRECT_WINDOW) {
 			/* The streaming API keeps its own window: as before. */
 			if (!zs->z) {
 				zs->z = ZSTD_createDStream();
@@ -304,6 +320,8 @@ static enum ss_io decode_block(struct zstd_stream *zs, unsigned char *dst, size_
 	zs->cur_end = dst + ret;
 	zs->seg += ret;
 	zs->frame_out += ret;
+	if (at == AT_CALLER)
+		zs->n_in_place += ret;
 	*got = ret;
 	return SS_IO_OK;
 }
@@ -368,6 +386,7 @@ static size_t take_pending(struct zstd_stream *zs, unsigned char *buf, size_t n)
 	if (k > n)
 		k = n;
 	memcpy(buf, zs->pend[0], k);
+	zs->n_copied += k;
 	zs->pend[0] += k;
 	zs->pend_len[0] -= k;
 	if (zs->pend_len[0] == 0) {
@@ -419,12 +438,68 @@ static enum ss_io stream_step(struct zstd_stream *zs, unsigned char *buf, size_t
 	}
 }
 
+/* Whether the decoder may still read back memory given to in-place reads. */
+static bool holds_caller(const struct zstd_stream *zs)
+{
+	return zs->frame == FR_BLOCKS && !zs->deferred && !zs->s.failed &&
+	       (zs->cur == AT_CALLER || zs->prev == AT_CALLER);
+}
+
 /*
- * The read: queued bytes first; then, with `direct`, a block decoded
- * straight into buf when the history rules allow it, else through the ring.
+ * Decode ahead into the ring until the decoder no longer reads back the
+ * caller's memory: a window's worth in one half, then a jump to the
+ * other. A failure on the way is kept for after the bytes before it.
+ */
+static void let_go(struct zstd_stream *zs)
+{
+	while (holds_caller(zs)) {
+		enum ss_io r = to_block(zs);
+
+		if (r == SS_IO_OK)
+			r = ring_block(zs, true);
+		if (r == SS_IO_ERROR) {
+			/* Take the message back: it is given after the queued bytes. */
+			snprintf(zs->deferred_err, sizeof(zs->deferred_err), "%s", zs->s.err);
+			zs->s.failed = false;
+			zs->s.err[0] = '\0';
+			zs->deferred = true;
+			return;
+		}
+	}
+}
+
+/*
+ * Start a segment at buf (room for n >= a window and two blocks): decode
+ * blocks there until the history lies in it alone (a window, or all of the
+ * frame so far), so that nothing before it is read back once this read
+ * returns (source.h). A failure after some bytes returns them with it.
+ */
+static enum ss_io start_in_place(struct zstd_stream *zs, unsigned char *buf, size_t n,
+				 size_t *got)
+{
+	for (;;) {
+		size_t k = 0;
+		enum ss_io r = decode_block(zs, buf + *got, n - *got, AT_CALLER, &k);
+
+		*got += k;
+		if (r != SS_IO_OK || can_leave(zs))
+			return r;
+		r = to_block(zs);
+		if (r == SS_IO_END)
+			return SS_IO_OK;   /* the frame ended: nothing is read back */
+		if (r != SS_IO_OK)
+			return r;
+	}
+}
+
+/*
+ * The read: queued bytes first; then, `inplace`, a block decoded straight
+ * into buf where the run of in-place bytes ends, or a segment started
+ * there when it has room; else through the ring, once the decoder no
+ * longer reads back the caller's memory.
  */
 static enum ss_io zstd_read_any(struct zstd_stream *zs, unsigned char *buf, size_t n,
-				size_t *got, bool direct)
+				size_t *got, bool inplace)
 {
 	for (;;) {
 		enum ss_io r;
@@ -442,6 +517,7 @@ static enum ss_io zstd_read_any(struct zstd_stream *zs, unsigned char *buf, size
 		}
 		if (zs->frame == FR_STREAM) {
 			r = stream_step(zs, buf, n, got);
+			zs->n_copied += *got;
 			if (r != SS_IO_OK || *got > 0)
 				return r;
 			continue;
@@ -451,10 +527,13 @@ static enum ss_io zstd_read_any(struct zstd_stream *zs, unsigned char *buf, size
 			return r;
 		if (r == SS_IO_END)
 			continue;   /* the frame ended; maybe another follows */
-		if (direct && zs->cur == AT_CALLER && buf == zs->cur_end && n >= zs->blk) {
+		if (inplace && zs->cur == AT_CALLER && buf == zs->cur_end && n >= zs->blk) {
 			r = decode_block(zs, buf, n, AT_CALLER, got);
-		} else if (direct && can_leave(zs) && n >= zs->win + zs->blk + SS_ZSTD_BLOCK) {
-			r = decode_block(zs, buf, n, AT_CALLER, got);
+		} else if (inplace && can_leave(zs) && n >= zs->win + zs->blk + BLOCK) {
+			r = start_in_place(zs, buf, n, got);
+		} else if (holds_caller(zs)) {
+			let_go(zs);   /* copied: the caller's memory is let go first */
+			continue;
 		} else {
 			r = ring_block(zs, false);
 			if (r != SS_IO_OK)
@@ -471,54 +550,14 @@ static enum ss_io zstd_read(struct ss_stream *s, void *buf, size_t n, size_t *go
 	return zstd_read_any((struct zstd_stream *)s, buf, n, got, false);
 }
 
-static enum ss_io zstd_read_direct(struct ss_stream *s, void *buf, size_t n, size_t *got)
+static enum ss_io zstd_read_inplace(struct ss_stream *s, void *buf, size_t n, size_t *got)
 {
 	return zstd_read_any((struct zstd_stream *)s, buf, n, got, true);
 }
 
-static bool zstd_pinned(const struct ss_stream *s, const char **cur_end)
+static void zstd_release(struct ss_stream *s)
 {
-	const struct zstd_stream *zs = (const struct zstd_stream *)s;
-	bool pinned = zs->frame == FR_BLOCKS && !zs->deferred && !s->failed &&
-		      (zs->cur == AT_CALLER || zs->prev == AT_CALLER);
-
-	*cur_end = pinned && zs->cur == AT_CALLER ? (const char *)zs->cur_end : NULL;
-	return pinned;
-}
-
-static bool zstd_can_leave(const struct ss_stream *s)
-{
-	const struct zstd_stream *zs = (const struct zstd_stream *)s;
-
-	/* A streamed frame is only copied: the caller reads as it would
-	 * from any stream. */
-	return zs->frame != FR_STREAM && can_leave(zs);
-}
-
-/*
- * Decode ahead into the ring until the decoder no longer looks back into
- * the caller's memory: a window's worth in one half, then a jump to the
- * other. A failure on the way is kept for after the bytes before it.
- */
-static void zstd_detach(struct ss_stream *s)
-{
-	struct zstd_stream *zs = (struct zstd_stream *)s;
-	const char *end;
-
-	while (zstd_pinned(s, &end)) {
-		enum ss_io r = to_block(zs);
-
-		if (r == SS_IO_OK)
-			r = ring_block(zs, true);
-		if (r == SS_IO_ERROR) {
-			/* Take the message back: it is given after the queued bytes. */
-			snprintf(zs->deferred_err, sizeof(zs->deferred_err), "%s", s->err);
-			s->failed = false;
-			s->err[0] = '\0';
-			zs->deferred = true;
-			return;
-		}
-	}
+	let_go((struct zstd_stream *)s);
 }
 
 static void zstd_destroy(struct ss_stream *s)
@@ -532,9 +571,17 @@ static void zstd_destroy(struct ss_stream *s)
 	ss_free(zs);
 }
 
-static const struct ss_direct_ops zstd_direct = {zstd_read_direct, zstd_pinned,
-						 zstd_can_leave, zstd_detach};
-static const struct ss_stream_ops zstd_ops = {zstd_read, zstd_destroy, &zstd_direct};
+static const struct ss_inplace_ops zstd_inplace = {INPLACE_ROOM, BLOCK, zstd_read_inplace,
+						   zstd_release};
+static const struct ss_stream_ops zstd_ops = {zstd_read, zstd_destroy, &zstd_inplace};
+
+void ss_source_zstd_counts(const struct ss_stream *s, uint64_t *in_place, uint64_t *copied)
+{
+	const struct zstd_stream *zs = (const struct zstd_stream *)s;
+
+	*in_place = zs->n_in_place;
+	*copied = zs->n_copied;
+}
 
 struct ss_stream *ss_source_zstd_new(struct ss_stream *inner)
 {
