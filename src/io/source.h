@@ -130,7 +130,11 @@ struct ss_stream *ss_source_mem_new(const void *p, size_t n, size_t chunk,
  */
 struct ss_stream *ss_source_fail_after_new(struct ss_stream *inner, const char *why);
 
-/* Decoders; each takes ownership of `inner`, even when it fails (NULL). */
+/*
+ * Decoders; each takes ownership of `inner`, even when it fails (NULL).
+ * A zstd stream reads in place only in a build with libzstd's buffer-less
+ * API (SS_HAVE_ZSTD_INPLACE), run with the libzstd it was built for.
+ */
 struct ss_stream *ss_source_zstd_new(struct ss_stream *inner);
 /*
  * The same, accepting frames whose window is up to 2^window_log bytes
@@ -143,8 +147,12 @@ struct ss_stream *ss_source_zstd_new_window(struct ss_stream *inner, unsigned wi
 /*
  * For tests: the bytes a zstd stream `s` handed out so far that it decoded
  * in place, and those it copied (out of its ring or the streaming API).
+ * ss_source_zstd_set_streaming_only(true): zstd streams made from then on
+ * decode every frame with libzstd's streaming API (the portable path), as
+ * a build without SS_HAVE_ZSTD_INPLACE does; call it from one thread.
  */
 void ss_source_zstd_counts(const struct ss_stream *s, uint64_t *in_place, uint64_t *copied);
+void ss_source_zstd_set_streaming_only(bool on);
 struct ss_stream *ss_source_gzip_new(struct ss_stream *inner);
 /*
  * The size of the input buffer each decoder (zstd, gzip) and each archive
