@@ -1,6 +1,9 @@
 /*
  * dirwalk.h - the list of files the command-line paths expand to, and the
  * walk of a directory tree (-r) that fills it.
+ *
+ * Ownership: the list owns the paths of its entries (ss_filelist_clear
+ * frees them); the caller owns the list's array.
  */
 #ifndef SS_DIRWALK_H
 #define SS_DIRWALK_H

@@ -7,6 +7,11 @@
  * The framer keeps a partial line between calls; memory grows only to the
  * longest record, capped by max_record. A record over the cap becomes an
  * oversize unit and its bytes are skipped.
+ *
+ * Ownership: the caller owns the framer, the stream (borrowed from
+ * ss_framer_start until the next start or the framer's end) and the
+ * batches, which the framer only fills; a batch's text may still be read
+ * back by the stream's decoder until the next fill (ss_framer_fill).
  */
 #ifndef SS_FRAMER_H
 #define SS_FRAMER_H
