@@ -243,22 +243,29 @@ static size_t parse_header(const unsigned char *p, size_t n, struct header *h)
 	return 0;
 }
 
+/*
+ * `need` bytes of the next frame's start at inbuf + in_pos. SS_IO_END: the
+ * input ended cleanly, before a frame; fewer bytes: a truncated frame.
+ */
+static enum ss_io header_input(struct zstd_stream *zs, size_t need)
+{
+	enum ss_io r = need_input(zs, need);
+
+	if (r != SS_IO_END)
+		return r;
+	return zs->in_len == zs->in_pos ? SS_IO_END : truncated(zs);
+}
+
 /* The next frame's header, read here. SS_IO_END: the input ended cleanly. */
 static enum ss_io read_header(struct zstd_stream *zs, struct header *h)
 {
 	size_t need = 1;
 
 	for (;;) {
-		enum ss_io r = need_input(zs, need);
+		enum ss_io r = header_input(zs, need);
 
-		if (r == SS_IO_ERROR)
+		if (r != SS_IO_OK)
 			return r;
-		if (r == SS_IO_END) {
-			if (zs->in_len == zs->in_pos)
-				return SS_IO_END;
-			if (zs->in_len - zs->in_pos < need)
-				return truncated(zs);
-		}
 		need = parse_header(zs->inbuf + zs->in_pos, zs->in_len - zs->in_pos, h);
 		if (need == 0)
 			return SS_IO_OK;
@@ -347,18 +354,12 @@ static enum ss_io header_libzstd(struct zstd_stream *zs, struct header *h)
 {
 	ZSTD_frameHeader fh;
 	size_t need = 1, ret;
-	enum ss_io r;
 
 	for (;;) {
-		r = need_input(zs, need);
-		if (r == SS_IO_ERROR)
+		enum ss_io r = header_input(zs, need);
+
+		if (r != SS_IO_OK)
 			return r;
-		if (r == SS_IO_END) {
-			if (zs->in_len == zs->in_pos)
-				return SS_IO_END;
-			if (zs->in_len - zs->in_pos < need)
-				return truncated(zs);
-		}
 		ret = ZSTD_getFrameHeader(&fh, zs->inbuf + zs->in_pos, zs->in_len - zs->in_pos);
 		if (ZSTD_isError(ret))
 			return corrupt(zs, ret);
