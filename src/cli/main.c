@@ -65,7 +65,7 @@ static void print_version(void)
 {
 	printf("specscan %s\n", PACKAGE_VERSION);
 	printf("simdjson %s (%s)\n", ssj_version(), ssj_implementation());
-	printf("zstd %s\n", ZSTD_versionString());
+	printf("zstd %s, %s\n", ZSTD_versionString(), ss_zstd_decoding());
 	printf("zlib %s\n", zlibVersion());
 	printf("%s\n", archive_version_details());
 }

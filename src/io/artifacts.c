@@ -1,13 +1,20 @@
 #include "io/artifacts.h"
 
 #include <string.h>
+#include <sys/stat.h>
 
-#include "io/dirwalk.h"
 #include "util/alloc.h"
 #include "util/text.h"
 
 /* In the order of preference. */
 static const char *const exports[] = {SS_ART_RAW, SS_ART_REC};
+
+static bool is_regular_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
 
 enum ss_art_export ss_artifact_export(const char *base)
 {
@@ -28,7 +35,7 @@ char *ss_artifact_file(const char *dir, bool *nomem)
 			*nomem = true;
 			return NULL;
 		}
-		if (ss_is_regular_file(p))
+		if (is_regular_file(p))
 			return p;
 		ss_free(p);
 	}

@@ -3,6 +3,9 @@
  * for directories on disk and inside archives (SPEC 1.1):
  * profile_export_raw.jsonl is read if present, else profile_export.jsonl,
  * and nothing else; AIPerf's side files are never captures.
+ *
+ * Ownership: a path it returns is allocated for the caller, who frees it
+ * with ss_free(); names passed in are only read.
  */
 #ifndef SS_ARTIFACTS_H
 #define SS_ARTIFACTS_H

@@ -7,6 +7,10 @@
  * (the buffer may move while it grows). Every text has at least
  * SS_BATCH_PADDING readable bytes after its end inside `buf` (their content
  * is unspecified), so the JSON shim parses it in place.
+ *
+ * Ownership: the batch is the caller's (embedded: init/reset/release);
+ * units and parts point into its own arrays and `buf`, valid until the
+ * next reset.
  */
 #ifndef SS_BATCH_H
 #define SS_BATCH_H

@@ -8,6 +8,9 @@
  * stream (the last frame or the gzip trailer) and must be called before
  * the FILE is closed. Any failure (a write error, out of memory) is sticky:
  * every later call returns false and errno_saved tells why.
+ *
+ * Ownership: the caller owns the compressor (ss_compressor_free) and the
+ * FILE, which the compressor only borrows.
  */
 #ifndef SS_COMPRESS_H
 #define SS_COMPRESS_H

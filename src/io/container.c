@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "io/artifacts.h"
-#include "io/inputs_int.h"
+#include "io/input_fail.h"
 #include "io/source.h"
 #include "io/spool.h"
 #include "util/alloc.h"

@@ -2,6 +2,12 @@
  * container.h - an archive read as a sequence of member inputs (tar, zip,
  * anything libarchive reads), never extracted; AIPerf artifact
  * directories inside it select their one export (io/artifacts.h).
+ *
+ * Ownership: the container takes over the archive's stream and frees it
+ * with itself; each member stream and name it hands out is the caller's.
+ * A member read straight from the archive can be read only until the next
+ * ss_container_next (libarchive moves on); a spooled member's stream may
+ * outlive the container.
  */
 #ifndef SS_CONTAINER_H
 #define SS_CONTAINER_H

@@ -16,13 +16,6 @@
 #include "util/alloc.h"
 #include "util/text.h"
 
-bool ss_is_regular_file(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 bool ss_filelist_push(struct ss_filelist *l, char *path, int err)
 {
 	if (!SS_ALLOC_GROW(l->v, l->len + 1, l->cap))

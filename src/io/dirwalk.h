@@ -1,6 +1,9 @@
 /*
  * dirwalk.h - the list of files the command-line paths expand to, and the
  * walk of a directory tree (-r) that fills it.
+ *
+ * Ownership: the list owns the paths of its entries (ss_filelist_clear
+ * frees them); the caller owns the list's array.
  */
 #ifndef SS_DIRWALK_H
 #define SS_DIRWALK_H
@@ -45,7 +48,5 @@ void ss_filelist_sort(struct ss_filelist *l, size_t first);
  * It holds one open directory per level of the tree. false: out of memory.
  */
 bool ss_dirwalk(struct ss_filelist *l, const char *dir, const volatile sig_atomic_t *stop);
-
-bool ss_is_regular_file(const char *path);
 
 #endif

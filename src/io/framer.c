@@ -13,6 +13,8 @@
  * are framed where they lie, without the copy: only the partial line after
  * a batch's last line is copied, through the window, to the next batch
  * (fill_direct). Memory then stays within the batch target plus one line.
+ * Both fills frame with the same line loop (frame_lines, partial_line,
+ * last_line); they differ only in where the bytes are read to.
  *
  * SSE: the data of an event is written straight into the batch (lines
  * joined with '\n'); the event becomes a part of the current stream's unit
@@ -57,6 +59,8 @@ struct ss_framer {
 	enum ss_fill final;
 	const char *direct;        /* the batch's text during fill_direct */
 	bool capped;               /* the last fill ended at SS_BATCH_MAX_UNITS */
+	bool held;                 /* the stream may read back the batch's bytes */
+	bool held_before;          /* ... those of the batch handed on last */
 
 	/* SSE: the event being read */
 	bool ev_active;            /* a field line of the event was seen */
@@ -423,6 +427,124 @@ static bool boundary(const struct ss_framer *f)
 	return f->used != SS_FRAMING_SSE || (!f->st_active && !f->ev_active);
 }
 
+/*
+ * A UTF-8 byte-order mark before the first line (editors on Windows write
+ * one) is not part of it: skipped, so the line still parses and an SSE
+ * capture is still recognised. buf[*pos, end) is what has been read.
+ */
+static void skip_bom(struct ss_framer *f, const char *buf, size_t *pos, size_t end)
+{
+	size_t avail = end - *pos, k = avail < 3 ? avail : 3;
+
+	if (memcmp(buf + *pos, "\xEF\xBB\xBF", k) != 0) {
+		f->bom_done = true;
+	} else if (k == 3) {
+		*pos += 3;
+		f->bom_done = true;
+	} else if (f->eof) {
+		f->bom_done = true;
+	}
+}
+
+enum lines { LINES_MORE, LINES_FULL, LINES_NOMEM };
+
+/*
+ * The line loop of both fills: frame every complete line of buf[*pos,
+ * end). LINES_FULL: it stopped after a line that filled the batch
+ * (SS_BATCH_MAX_UNITS requests, or `target` bytes of text copied into it,
+ * at the end of an SSE stream). LINES_MORE: no complete line is left.
+ */
+static enum lines frame_lines(struct ss_framer *f, struct ss_batch *b, char *buf, size_t *pos,
+			      size_t end, size_t target)
+{
+	if (!f->bom_done)
+		skip_bom(f, buf, pos, end);
+	while (*pos < end) {
+		char *p = buf + *pos;
+		char *nl = memchr(p, '\n', end - *pos);
+		size_t len;
+
+		if (!nl)
+			break;
+		len = (size_t)(nl - p);
+		*pos += len + 1;
+		f->line++;
+		f->line_bytes = len + 1;
+		if (f->skipping) {
+			f->skipping = false;
+			continue;
+		}
+		if (!one_line(f, b, p, len))
+			return LINES_NOMEM;
+		if (f->used != SS_FRAMING_SSE)
+			commit(f, b);
+		if ((b->nunits >= SS_BATCH_MAX_UNITS || (!f->direct && b->len >= target)) &&
+		    boundary(f))
+			return LINES_FULL;
+	}
+	return LINES_MORE;
+}
+
+enum partial { PARTIAL_WAIT, PARTIAL_DROP, PARTIAL_NOMEM };
+
+/*
+ * The partial line buf[pos, end) after the complete ones. PARTIAL_DROP: its
+ * bytes are not needed (the rest of a line being skipped, or a line now
+ * over the limit even if a CR ends it, with enough bytes to tell a `data:`
+ * or `event:` line); PARTIAL_WAIT: it waits for more bytes.
+ */
+static enum partial partial_line(struct ss_framer *f, struct ss_batch *b, char *buf,
+				 size_t pos, size_t end)
+{
+	if (f->skipping)
+		return PARTIAL_DROP;
+	if (end - pos >= LONG_PREFIX && end - pos - 1 > f->max_record)
+		return long_line(f, b, buf + pos, end - pos) ? PARTIAL_DROP : PARTIAL_NOMEM;
+	return PARTIAL_WAIT;
+}
+
+/* End of input: the last line, buf[pos, end), may lack its newline. */
+static bool last_line(struct ss_framer *f, struct ss_batch *b, char *buf, size_t pos,
+		      size_t end)
+{
+	if (f->skipping) {
+		f->line++;
+		f->skipping = false;
+		return true;
+	}
+	if (pos == end)
+		return true;
+	f->line++;
+	f->line_bytes = end - pos;
+	return one_line(f, b, buf + pos, end - pos);
+}
+
+static enum ss_fill over(struct ss_framer *f, enum ss_fill final)
+{
+	f->over = true;
+	f->final = final;
+	return final;
+}
+
+/* A failed read: keep the requests before it, not a partial one. */
+static enum ss_fill failed(struct ss_framer *f, struct ss_batch *b, size_t len)
+{
+	b->len = len;
+	b->nunits = f->c_units;
+	b->nparts = f->c_parts;
+	f->direct = NULL;
+	return over(f, SS_FILL_ERROR);
+}
+
+static enum ss_io read_checked(struct ss_framer *f, char *buf, size_t n, size_t *got,
+			       bool inplace)
+{
+	if (f->stop && *f->stop)
+		return ss_stream_fail(f->s, "interrupted");
+	return inplace ? ss_stream_read_inplace(f->s, buf, n, got)
+		       : ss_stream_read(f->s, buf, n, got);
+}
+
 /* Keep the partial line p[0..n) in the window for the next batch. */
 static bool keep_tail(struct ss_framer *f, const char *p, size_t n)
 {
@@ -447,220 +569,179 @@ static bool keep_tail(struct ss_framer *f, const char *p, size_t n)
  * and frame the lines in place. Line numbers, blank and oversize lines
  * are handled as in the window loop; the bytes of a line being skipped
  * are dropped from the batch as they arrive.
+ *
+ * With a stream that decodes in place (zstd: ss_stream_read_inplace), the
+ * bytes are decoded straight into the batch, and the stream may read them
+ * back until the framer lets go of them. How the framer keeps its side:
+ *  - the batch is given the stream's room before the first read, so that
+ *    the stream can start decoding in place there;
+ *  - while the stream may hold the batch (f->held: the last read was in
+ *    place into it), the batch is neither grown nor rewound: the bytes of
+ *    a skipped line stay (not framed) instead of being dropped, and when
+ *    the room runs out the stream is released first;
+ *  - a batch is handed on still held only when ss_batch_reset keeps its
+ *    memory (at most SS_BATCH_KEEP_BYTES): the caller keeps it unchanged
+ *    until the next fill has returned (framer.h), and the next fill's
+ *    first read, or its end when it made none, lets go of it.
  */
-/*
- * With a zstd stream (s->ops->direct), its blocks are decoded straight
- * into the batch, and the decoder reads back what it wrote there (the
- * contract in source.h, ss_stream_read_direct). How the framer keeps it:
- *  - the batch is given room for a window and two blocks before the first
- *    read, so the segment written there never has to move;
- *  - while the decoder's current segment ends at the batch's end, the
- *    batch is neither grown nor rewound: the bytes of a skipped line stay
- *    (not framed) instead of being dropped, and when the room runs out the
- *    decoder is detached first (it then decodes into its own buffer);
- *  - a batch is handed on only when the decoder may leave it (a window
- *    decoded into it); a batch that is full of requests before that reads
- *    on, and what it read waits for the next batch as its tail;
- *  - a batch is handed on still pinned only when it is the decoder's
- *    current segment and small enough to be kept by ss_batch_reset: then
- *    the decoder looks back only into it and the batch before it, and
- *    run.c reuses a slot only nslots (>= 4) batches later. Otherwise the
- *    decoder is detached before the batch is handed on.
- */
-static bool pinned_here(const struct ss_framer *f, const struct ss_batch *b, size_t end)
+static void let_go(struct ss_framer *f)
 {
-	const char *ce = NULL;
-
-	return f->s->ops->direct && f->s->ops->direct->pinned(f->s, &ce) &&
-	       ce == b->buf + end;
+	if (f->held || f->held_before)
+		ss_stream_release(f->s);
+	f->held = f->held_before = false;
 }
 
-/* Before a batch is handed on: see above. */
-static void hand_on(struct ss_framer *f, const struct ss_batch *b, size_t end)
+/* The batch begins with the bytes after the last batch's last line. */
+static bool direct_begin(struct ss_framer *f, struct ss_batch *b, size_t target, size_t *end)
 {
-	const struct ss_direct_ops *dz = f->s->ops->direct;
-	const char *ce = NULL;
+	size_t base = b->len, tail = f->end - f->pos, room, step, want = 1;
 
-	if (dz && dz->pinned(f->s, &ce) &&
-	    !(ce == b->buf + end && dz->can_leave(f->s) && b->cap <= SS_BATCH_KEEP_BYTES))
-		dz->detach(f->s);
+	commit(f, b);
+	f->held_before = f->held;
+	f->held = false;
+	if (ss_stream_inplace(f->s, &room, &step))
+		want = room > target ? room : target;
+	if (!ss_batch_reserve_at(b, base, tail + want))
+		return false;
+	if (tail)
+		memcpy(b->buf + base, f->win + f->pos, tail);
+	f->pos = f->end = 0;
+	*end = base + tail;
+	return true;
+}
+
+/*
+ * The batch ends after its last line (at pos; `full`: it holds
+ * SS_BATCH_MAX_UNITS requests): the bytes after it wait, in the window.
+ * After a full batch, reads are kept small so that what waits stays small
+ * too.
+ */
+static enum ss_fill direct_hand_on(struct ss_framer *f, struct ss_batch *b, size_t pos,
+				   size_t end, bool full)
+{
+	f->capped = full;
+	f->direct = NULL;
+	if (!keep_tail(f, b->buf + pos, end - pos))
+		return SS_FILL_NOMEM;
+	if (f->held_before || (f->held && b->cap > SS_BATCH_KEEP_BYTES))
+		let_go(f);
+	b->len = pos;
+	return SS_FILL_MORE;
+}
+
+/*
+ * One read into the batch at `end` (its text began at `base`): in place
+ * when the stream can and the room allows, else a copy of the size the
+ * batch still wants. false: out of memory.
+ */
+static bool direct_read(struct ss_framer *f, struct ss_batch *b, size_t base, size_t target,
+			size_t end, enum ss_io *r, size_t *got)
+{
+	size_t room, step, n = b->cap - end - SS_BATCH_PADDING, want = DIRECT_STEP;
+
+	if (ss_stream_inplace(f->s, &room, &step) && !f->capped && n >= step) {
+		*r = read_checked(f, b->buf + end, n, got, true);
+		f->held = true;   /* (or copied: the stream decides) */
+		f->held_before = false;
+		return true;
+	}
+	let_go(f);   /* the batch may move or be rewound */
+	if (!f->capped && end - base < target && target - (end - base) > want)
+		want = target - (end - base);
+	if (want > f->window)
+		want = f->window;
+	if (!ss_batch_reserve_at(b, end, want))
+		return false;
+	n = b->cap - end - SS_BATCH_PADDING;
+	*r = read_checked(f, b->buf + end, n < want ? n : want, got, false);
+	return true;
 }
 
 static enum ss_fill fill_direct(struct ss_framer *f, struct ss_batch *b, size_t target)
 {
-	size_t base = b->len, tail = f->end - f->pos, pos, end;
-	const struct ss_direct_ops *dz = f->s->ops->direct;
+	size_t base = b->len, pos = base, end;
 
-	commit(f, b);
-	if (!ss_batch_reserve_at(b, base, tail + (dz ? (target > SS_ZSTD_DIRECT_ROOM ? target :
-						       SS_ZSTD_DIRECT_ROOM) : 1)))
+	if (!direct_begin(f, b, target, &end))
 		return SS_FILL_NOMEM;
-	if (tail)
-		memcpy(b->buf + base, f->win + f->pos, tail);
-	f->pos = f->end = 0;
-	pos = base;
-	end = base + tail;
 	for (;;) {
-		size_t got = 0, want, n;
+		enum lines k;
 		enum ss_io r;
-		bool full = false;
+		size_t got = 0;
 
 		f->direct = b->buf;
-		/* A byte-order mark before the first line: as in the window loop. */
-		if (!f->bom_done) {
-			size_t avail = end - pos, k = avail < 3 ? avail : 3;
-
-			if (memcmp(b->buf + pos, "\xEF\xBB\xBF", k) != 0)
-				f->bom_done = true;
-			else if (k == 3) {
-				pos += 3;
-				f->bom_done = true;
-			} else if (f->eof)
-				f->bom_done = true;
-		}
-		while (pos < end) {
-			char *p = b->buf + pos;
-			char *nl = memchr(p, '\n', end - pos);
-			size_t len;
-
-			if (!nl)
-				break;
-			len = (size_t)(nl - p);
-			pos += len + 1;
-			f->line++;
-			f->line_bytes = len + 1;
-			if (f->skipping) {
-				f->skipping = false;
-				continue;
-			}
-			if (!one_line(f, b, p, len))
-				goto nomem;
-			commit(f, b);
-			if (b->nunits >= SS_BATCH_MAX_UNITS) {
-				full = true;   /* the lines after it wait, as a tail */
-				break;
-			}
-		}
-		if (!full) {
+		k = frame_lines(f, b, b->buf, &pos, end, target);
+		if (k == LINES_NOMEM)
+			goto nomem;
+		if (k == LINES_MORE) {
 			/* Bytes not framed: dropped, or passed over while the
-			 * decoder may read them back. */
-			bool keep = pinned_here(f, b, end);
-
-			if (f->skipping) {
-				if (keep)
-					pos = end;
-				else
-					end = pos;   /* the rest of a skipped line: dropped */
-			} else if (end - pos >= LONG_PREFIX && end - pos - 1 > f->max_record) {
-				if (!long_line(f, b, b->buf + pos, end - pos))
-					goto nomem;
-				if (keep)
+			 * stream may read them back. */
+			switch (partial_line(f, b, b->buf, pos, end)) {
+			case PARTIAL_NOMEM:
+				goto nomem;
+			case PARTIAL_DROP:
+				if (f->held)
 					pos = end;
 				else
 					end = pos;
+				break;
+			case PARTIAL_WAIT:
+				break;
 			}
 			if (f->eof)
 				break;
 		}
-		/* A batch full of requests reads on until the decoder may leave it. */
-		while (full && !f->eof && pinned_here(f, b, end) && !dz->can_leave(f->s)) {
-			size_t room = b->cap - end - SS_BATCH_PADDING;
-
-			r = ss_stream_read_direct(f->s, b->buf + end, room, &got);
-			if (r == SS_IO_ERROR)
-				break;   /* said again by the next read */
-			if (r == SS_IO_END)
-				f->eof = true;
-			end += got;
-		}
-		if (full || (end - base >= target && pos > base &&
-			     (!pinned_here(f, b, end) || dz->can_leave(f->s)))) {
-			/*
-			 * The batch is full: the bytes after its last line wait.
-			 * After a batch of many tiny lines, reads are kept small
-			 * so that what waits stays small too.
-			 */
-			f->capped = full;
-			if (!keep_tail(f, b->buf + pos, end - pos))
-				goto nomem;
-			hand_on(f, b, end);
-			b->len = pos;
-			f->direct = NULL;
-			return SS_FILL_MORE;
-		}
-		n = b->cap - end - SS_BATCH_PADDING;
-		if (dz && !f->capped && n >= SS_ZSTD_BLOCK &&
-		    (pinned_here(f, b, end) || dz->can_leave(f->s))) {
-			/* Decoded in place (or copied, as the stream decides). */
-			if (f->stop && *f->stop)
-				r = ss_stream_fail(f->s, "interrupted");
-			else
-				r = ss_stream_read_direct(f->s, b->buf + end, n, &got);
-		} else {
-			const char *ce;
-
-			/* The batch may move or be rewound: detach the decoder. */
-			if (dz && dz->pinned(f->s, &ce))
-				dz->detach(f->s);
-			want = DIRECT_STEP;
-			if (!f->capped && end - base < target && target - (end - base) > want)
-				want = target - (end - base);
-			if (want > f->window)
-				want = f->window;
-			if (!ss_batch_reserve_at(b, end, want))
-				goto nomem;
-			n = b->cap - end - SS_BATCH_PADDING;
-			if (n > want)
-				n = want;
-			if (f->stop && *f->stop)
-				r = ss_stream_fail(f->s, "interrupted");
-			else
-				r = ss_stream_read(f->s, b->buf + end, n, &got);
-		}
-		if (r == SS_IO_ERROR) {
-			/* Keep the requests before the failure, not a partial one. */
-			b->len = pos;
-			b->nunits = f->c_units;
-			b->nparts = f->c_parts;
-			f->direct = NULL;
-			f->over = true;
-			f->final = SS_FILL_ERROR;
-			return SS_FILL_ERROR;
-		}
+		if (k == LINES_FULL || (end - base >= target && pos > base))
+			return direct_hand_on(f, b, pos, end, k == LINES_FULL);
+		if (!direct_read(f, b, base, target, end, &r, &got))
+			goto nomem;
+		if (r == SS_IO_ERROR)
+			return failed(f, b, pos);
 		if (r == SS_IO_END)
 			f->eof = true;
 		end += got;
 	}
-	/* End of input: the last line may lack its newline. */
-	if (f->skipping) {
-		f->line++;
-		f->skipping = false;
-	} else if (pos < end) {
-		char *p = b->buf + pos;
-		size_t len = end - pos;
-
-		pos = end;
-		f->line++;
-		f->line_bytes = len;
-		if (!one_line(f, b, p, len))
-			goto nomem;
-	}
+	if (!last_line(f, b, b->buf, pos, end))
+		goto nomem;
 	b->len = end;
 	f->direct = NULL;
-	f->over = true;
-	f->final = SS_FILL_END;
-	return SS_FILL_END;
+	return over(f, SS_FILL_END);
 nomem:
 	f->direct = NULL;
 	return SS_FILL_NOMEM;
 }
 
-enum ss_fill ss_framer_fill(struct ss_framer *f, struct ss_batch *b, size_t target)
+/*
+ * Make room in the window for a read (the partial line moved to its
+ * front; the window grown while such a line may still fit the limit) and
+ * read. false: out of memory.
+ */
+static bool window_read(struct ss_framer *f, enum ss_io *r, size_t *got)
 {
-	if (f->over)
-		return f->final;
-	if (f->used == SS_FRAMING_JSONL)
-		return fill_direct(f, b, target);
+	if (f->pos > 0) {
+		memmove(f->win, f->win + f->pos, f->end - f->pos);
+		f->end -= f->pos;
+		f->pos = 0;
+	}
+	if (f->end > f->cap / 2 && f->cap < f->cap_max) {
+		size_t ncap = f->cap > f->cap_max / 2 ? f->cap_max : f->cap * 2;
+		char *nw = ss_realloc(f->win, ncap);
+
+		if (!nw)
+			return false;
+		f->win = nw;
+		f->cap = ncap;
+	}
+	*r = read_checked(f, f->win + f->end, f->cap - f->end, got, false);
+	return true;
+}
+
+/*
+ * ss_framer_fill until a stream is known to be JSONL, and for SSE: read
+ * into the window, and copy each line's text (or an event's data) into
+ * the batch.
+ */
+static enum ss_fill fill_window(struct ss_framer *f, struct ss_batch *b, size_t target)
+{
 	commit(f, b);
 	if (!f->win) {
 		f->cap = f->window;
@@ -674,113 +755,51 @@ enum ss_fill ss_framer_fill(struct ss_framer *f, struct ss_batch *b, size_t targ
 		size_t got = 0;
 		enum ss_io r;
 
-		/*
-		 * A UTF-8 byte-order mark before the first line (editors on
-		 * Windows write one) is not part of it: skipped, so the line
-		 * still parses and an SSE capture is still recognised.
-		 */
-		if (!f->bom_done) {
-			size_t avail = f->end - f->pos, k = avail < 3 ? avail : 3;
-
-			if (memcmp(f->win + f->pos, "\xEF\xBB\xBF", k) != 0)
-				f->bom_done = true;
-			else if (k == 3) {
-				f->pos += 3;
-				f->bom_done = true;
-			} else if (f->eof)
-				f->bom_done = true;
-		}
-		/* Every complete line in the window. */
-		while (f->pos < f->end) {
-			char *p = f->win + f->pos;
-			char *nl = memchr(p, '\n', f->end - f->pos);
-			size_t len;
-
-			if (!nl)
-				break;
-			len = (size_t)(nl - p);
-			f->pos += len + 1;
-			f->line++;
-			f->line_bytes = len + 1;
-			if (f->skipping) {
-				f->skipping = false;
-				continue;
-			}
-			if (!one_line(f, b, p, len))
-				return SS_FILL_NOMEM;
-			if (f->used != SS_FRAMING_SSE)
-				commit(f, b);
-			if ((b->len >= target || b->nunits >= SS_BATCH_MAX_UNITS) &&
-			    boundary(f))
-				return SS_FILL_MORE;
+		switch (frame_lines(f, b, f->win, &f->pos, f->end, target)) {
+		case LINES_NOMEM:
+			return SS_FILL_NOMEM;
+		case LINES_FULL:
+			return SS_FILL_MORE;
+		case LINES_MORE:
+			break;
 		}
 		/* A partial line: drop it, or keep it at the window's front. */
-		if (f->skipping) {
+		switch (partial_line(f, b, f->win, f->pos, f->end)) {
+		case PARTIAL_NOMEM:
+			return SS_FILL_NOMEM;
+		case PARTIAL_DROP:
 			f->pos = f->end;
-		} else if (f->end - f->pos >= LONG_PREFIX &&
-			   f->end - f->pos - 1 > f->max_record) {
-			/*
-			 * Over the limit even if a CR ends it; with enough
-			 * bytes to tell a `data:` or `event:` line.
-			 */
-			if (!long_line(f, b, f->win + f->pos, f->end - f->pos))
-				return SS_FILL_NOMEM;
-			f->pos = f->end;
+			break;
+		case PARTIAL_WAIT:
+			break;
 		}
 		if (f->eof)
 			break;
-		if (f->pos > 0) {
-			memmove(f->win, f->win + f->pos, f->end - f->pos);
-			f->end -= f->pos;
-			f->pos = 0;
-		}
-		if (f->end > f->cap / 2 && f->cap < f->cap_max) {
-			size_t ncap = f->cap > f->cap_max / 2 ? f->cap_max : f->cap * 2;
-			char *nw = ss_realloc(f->win, ncap);
-
-			if (!nw)
-				return SS_FILL_NOMEM;
-			f->win = nw;
-			f->cap = ncap;
-		}
-		if (f->stop && *f->stop)
-			r = ss_stream_fail(f->s, "interrupted");
-		else
-			r = ss_stream_read(f->s, f->win + f->end, f->cap - f->end, &got);
-		if (r == SS_IO_ERROR) {
-			/* Keep the requests before the failure, not a partial one. */
-			b->len = f->c_len;
-			b->nunits = f->c_units;
-			b->nparts = f->c_parts;
-			f->over = true;
-			f->final = SS_FILL_ERROR;
-			return SS_FILL_ERROR;
-		}
+		if (!window_read(f, &r, &got))
+			return SS_FILL_NOMEM;
+		if (r == SS_IO_ERROR)
+			return failed(f, b, f->c_len);
 		if (r == SS_IO_END)
 			f->eof = true;
 		f->end += got;
 	}
-	/* End of input: the last line may lack its newline. */
-	if (f->skipping) {
-		f->line++;
-		f->skipping = false;
-	} else if (f->pos < f->end) {
-		char *p = f->win + f->pos;
-		size_t len = f->end - f->pos;
-
-		f->pos = f->end;
-		f->line++;
-		f->line_bytes = len;
-		if (!one_line(f, b, p, len))
-			return SS_FILL_NOMEM;
-	}
+	if (!last_line(f, b, f->win, f->pos, f->end))
+		return SS_FILL_NOMEM;
+	f->pos = f->end;
 	if (f->used == SS_FRAMING_SSE) {
 		if (f->ev_active && !sse_end_event(f, b))
 			return SS_FILL_NOMEM;
 		if (!sse_end_stream(f, b))
 			return SS_FILL_NOMEM;
 	}
-	f->over = true;
-	f->final = SS_FILL_END;
-	return SS_FILL_END;
+	return over(f, SS_FILL_END);
+}
+
+enum ss_fill ss_framer_fill(struct ss_framer *f, struct ss_batch *b, size_t target)
+{
+	if (f->over)
+		return f->final;
+	if (f->used == SS_FRAMING_JSONL)
+		return fill_direct(f, b, target);
+	return fill_window(f, b, target);
 }

@@ -7,6 +7,11 @@
  * The framer keeps a partial line between calls; memory grows only to the
  * longest record, capped by max_record. A record over the cap becomes an
  * oversize unit and its bytes are skipped.
+ *
+ * Ownership: the caller owns the framer, the stream (borrowed from
+ * ss_framer_start until the next start or the framer's end) and the
+ * batches, which the framer only fills; a batch's text may still be read
+ * back by the stream's decoder until the next fill (ss_framer_fill).
  */
 #ifndef SS_FRAMER_H
 #define SS_FRAMER_H
@@ -37,6 +42,11 @@ void ss_framer_start(struct ss_framer *f, struct ss_stream *s);
  * the stream ends (SS_FILL_END). SS_FILL_ERROR: the stream failed
  * (ss_stream_error() says why); the requests before the failure are in
  * `b`, a partial last record is dropped. SS_FILL_NOMEM: out of memory.
+ *
+ * After SS_FILL_MORE the stream may still read back the text of `b` (a
+ * decoder that writes in place, source.h): keep it unchanged (not written,
+ * moved or freed; ss_batch_reset does none of these to a batch of at most
+ * SS_BATCH_KEEP_BYTES) until the next fill, with another batch, returns.
  */
 enum ss_fill ss_framer_fill(struct ss_framer *f, struct ss_batch *b, size_t target);
 

@@ -25,7 +25,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +34,7 @@
 #include "io/artifacts.h"
 #include "io/container.h"
 #include "io/dirwalk.h"
-#include "io/inputs_int.h"
+#include "io/input_fail.h"
 #include "io/sniff.h"
 #include "io/source.h"
 #include "util/alloc.h"
@@ -63,18 +62,6 @@ struct ss_inputs {
 enum step { STEP_OK, STEP_FAILED, STEP_FATAL, STEP_AGAIN, STEP_REFUSED };
 
 static const char stdin_name[] = "<stdin>";
-
-enum ss_next ss_fail_input(struct ss_msg *msg, char **slot, char *name, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	ss_msg_verror(msg, fmt, ap);
-	va_end(ap);
-	ss_free(*slot);
-	*slot = name;
-	return name ? SS_NEXT_FAILED : SS_NEXT_FATAL;
-}
 
 /* ss_fail_input() for the iterator: report, record `name` (taken over), return. */
 #define fail_input(it, name, ...)                                                 \

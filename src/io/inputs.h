@@ -3,6 +3,10 @@
  * streams (SPEC 1.1): files, standard input (`-` or no path), compressed
  * files (detected by magic bytes), archive members, artifact directories,
  * and with `recursive` whole trees of them.
+ *
+ * Ownership: the caller owns the iterator; the iterator owns every stream
+ * and name it hands out, each valid until the next ss_inputs_next, and
+ * borrows the paths and options given to it.
  */
 #ifndef SS_INPUTS_H
 #define SS_INPUTS_H

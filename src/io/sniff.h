@@ -1,6 +1,9 @@
 /*
  * sniff.h - peel the compression layers off a stream, and tell whether
  * what is left is an archive (both by magic bytes).
+ *
+ * Ownership: the stream given is taken over; the decoded stream handed
+ * back (the top of the chain, which owns the rest) is the caller's.
  */
 #ifndef SS_SNIFF_H
 #define SS_SNIFF_H

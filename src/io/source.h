@@ -18,34 +18,31 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "io/stream.h"
 
 struct archive;
 
 /*
- * Decoding straight into the caller's memory (zstd; see
- * ss_stream_read_direct for the caller's side of the contract).
+ * Reads in place: a decoder that writes its output straight into the
+ * caller's memory and reads it back later (zstd's history), instead of
+ * copying it out of a window of its own. See ss_stream_read_inplace.
  */
-struct ss_direct_ops {
+struct ss_inplace_ops {
+	/*
+	 * A read of at least `room` bytes may start decoding in place; one of
+	 * at least `step` bytes where the last in-place bytes end goes on.
+	 */
+	size_t room, step;
 	/* As read, but the bytes may be decoded in place at buf. */
 	enum ss_io (*read)(struct ss_stream *s, void *buf, size_t n, size_t *got);
 	/*
-	 * Whether the decoder may still look back into memory given to
-	 * direct reads; *cur_end: where its current segment ends when that
-	 * segment is in such memory, else NULL.
-	 */
-	bool (*pinned)(const struct ss_stream *s, const char **cur_end);
-	/* Whether a direct read elsewhere than *cur_end is allowed now (false
-	 * too while a frame is streamed: direct reads gain nothing then). */
-	bool (*can_leave)(const struct ss_stream *s);
-	/*
-	 * Decode ahead into the stream's own buffer until it no longer looks
-	 * back into the caller's memory (only when can_leave, or when the
-	 * current segment is not the caller's). A failure on the way is
+	 * Stop reading back the caller's memory: decode ahead into the
+	 * stream's own buffer as far as that takes. A failure on the way is
 	 * reported by a later read, after the bytes before it.
 	 */
-	void (*detach)(struct ss_stream *s);
+	void (*release)(struct ss_stream *s);
 };
 
 struct ss_stream_ops {
@@ -56,8 +53,8 @@ struct ss_stream_ops {
 	enum ss_io (*read)(struct ss_stream *s, void *buf, size_t n, size_t *got);
 	/* Free the variant's state and the struct itself (not `inner`). */
 	void (*destroy)(struct ss_stream *s);
-	/* NULL: the stream has no direct reads. */
-	const struct ss_direct_ops *direct;
+	/* NULL: the stream has no in-place reads. */
+	const struct ss_inplace_ops *inplace;
 };
 
 struct ss_stream {
@@ -95,27 +92,21 @@ enum ss_io ss_stream_fail(struct ss_stream *s, const char *fmt, ...)
 bool ss_stream_peek(struct ss_stream *s, size_t want, const unsigned char **p,
 		    size_t *got);
 /*
- * Direct reads (s->ops->direct not NULL). Same as ss_stream_read, except
- * that a zstd block may be decoded in place at buf, and the decoder may
- * later read it back (zstd's history). In return, until ops->direct->pinned
- * says false, the caller:
- *  - keeps every byte given to direct reads since the decoder last started
- *    a segment there, and the segment before it, unchanged and in place
- *    (neither freed, moved by realloc, nor written);
- *  - reads on at *cur_end (the end of the last bytes read) while the
- *    current segment is its memory, unless can_leave says it may read
- *    elsewhere; before anything else it calls detach.
- * The stream starts a segment in the caller's memory only when n is at
- * least a window, a block and SS_ZSTD_BLOCK (SS_ZSTD_DIRECT_ROOM at most),
- * and continues one when n is at least SS_ZSTD_BLOCK: so a segment can
- * always grow to where it may be left, and may be left once less than
- * SS_ZSTD_BLOCK is left after it. Frames whose window is over
- * SS_ZSTD_DIRECT_WINDOW are copied as by ss_stream_read.
+ * In-place reads. ss_stream_inplace: whether `s` has them, and its room
+ * and step (struct ss_inplace_ops); a stream without them gives false and
+ * reads in place as ss_stream_read does.
+ *
+ * ss_stream_read_inplace is ss_stream_read, except that the bytes may be
+ * decoded in place at buf and read back by later reads. In return the
+ * caller keeps the bytes of the current run (the in-place reads since the
+ * last one that did not begin where the one before it ended) unchanged and
+ * in place (not written, moved or freed) until it calls ss_stream_release,
+ * or until a later read that does not go on at the run's end has returned.
+ * Nothing before the current run is read back once a read has returned.
  */
-#define SS_ZSTD_BLOCK ((size_t)128 << 10)
-#define SS_ZSTD_DIRECT_WINDOW ((size_t)2 << 20)
-#define SS_ZSTD_DIRECT_ROOM (SS_ZSTD_DIRECT_WINDOW + 2 * SS_ZSTD_BLOCK)
-enum ss_io ss_stream_read_direct(struct ss_stream *s, void *buf, size_t n, size_t *got);
+bool ss_stream_inplace(const struct ss_stream *s, size_t *room, size_t *step);
+enum ss_io ss_stream_read_inplace(struct ss_stream *s, void *buf, size_t n, size_t *got);
+void ss_stream_release(struct ss_stream *s);
 /* Free a stream chain; NULL is fine. */
 void ss_stream_free(struct ss_stream *s);
 
@@ -139,7 +130,11 @@ struct ss_stream *ss_source_mem_new(const void *p, size_t n, size_t chunk,
  */
 struct ss_stream *ss_source_fail_after_new(struct ss_stream *inner, const char *why);
 
-/* Decoders; each takes ownership of `inner`, even when it fails (NULL). */
+/*
+ * Decoders; each takes ownership of `inner`, even when it fails (NULL).
+ * A zstd stream reads in place only in a build with libzstd's buffer-less
+ * API (SS_HAVE_ZSTD_INPLACE), run with the libzstd it was built for.
+ */
 struct ss_stream *ss_source_zstd_new(struct ss_stream *inner);
 /*
  * The same, accepting frames whose window is up to 2^window_log bytes
@@ -147,9 +142,17 @@ struct ss_stream *ss_source_zstd_new(struct ss_stream *inner);
  * that needs more fails with "needs a larger window; use
  * --zstd-window-log N", N the log it needs.
  */
-#define SS_ZSTD_WINDOW_LOG_MIN 10
 #define SS_ZSTD_WINDOW_LOG_MAX 31
 struct ss_stream *ss_source_zstd_new_window(struct ss_stream *inner, unsigned window_log);
+/*
+ * For tests: the bytes a zstd stream `s` handed out so far that it decoded
+ * in place, and those it copied (out of its ring or the streaming API).
+ * ss_source_zstd_set_streaming_only(true): zstd streams made from then on
+ * decode every frame with libzstd's streaming API (the portable path), as
+ * a build without SS_HAVE_ZSTD_INPLACE does; call it from one thread.
+ */
+void ss_source_zstd_counts(const struct ss_stream *s, uint64_t *in_place, uint64_t *copied);
+void ss_source_zstd_set_streaming_only(bool on);
 struct ss_stream *ss_source_gzip_new(struct ss_stream *inner);
 /*
  * The size of the input buffer each decoder (zstd, gzip) and each archive

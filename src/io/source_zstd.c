@@ -5,12 +5,18 @@
  * is reported as such (with the --zstd-window-log that would read it), not
  * as corrupt data.
  *
- * Frames whose window is at most SS_ZSTD_DIRECT_WINDOW are decoded with
- * libzstd's buffer-less API, block by block, either into a ring of our own
- * (an ordinary read copies out of it) or, for ss_stream_read_direct(),
- * straight into the caller's memory: the batch, without the copy the
- * streaming API makes out of its window. Larger windows (zstd -19, --long)
- * go through the streaming API, as before.
+ * Two decoders. The portable one is libzstd's streaming API, for every
+ * frame: the frame's header is read here first (RFC 8878's layout: the
+ * kind of frame, its window), so that a window over the limit is named as
+ * such and skippable frames are passed over without libzstd. The fast one,
+ * built when configure finds libzstd's buffer-less API (which libzstd
+ * keeps out of its stable interface: ZSTD_STATIC_LINKING_ONLY) and used
+ * only with the very libzstd version it was built against, decodes frames
+ * whose window is at most DIRECT_WINDOW block by block, either into a ring
+ * of our own (an ordinary read copies out of it) or, for
+ * ss_stream_read_inplace(), straight into the caller's memory: the batch,
+ * without the copy the streaming API makes out of its window. Larger
+ * windows (zstd -19, --long) go through the streaming API in both.
  *
  * The buffer-less decoder looks back into what it wrote: the current
  * segment (contiguous output since the last jump to another destination)
@@ -18,22 +24,43 @@
  *  - a jump is made only when the current segment holds a whole window (or
  *    all of the frame so far): the segment before is then not needed;
  *  - a segment in the caller's memory is started only where there is room
- *    for a window, a block and SS_ZSTD_BLOCK, so it can always grow to a
- *    window, and is a window long once less than SS_ZSTD_BLOCK is left;
+ *    for a window and two blocks, and the read that starts it decodes
+ *    until it holds a window (or the frame so far): once any read has
+ *    returned, only the segment of the last in-place reads is read back;
+ *  - an ordinary read, or one without room, first decodes ahead into the
+ *    ring until the caller's memory is no longer read back (let_go);
  *  - the ring has two halves of a window plus a block each, and moves to
  *    the other half only when the current one is full (a window long).
- * What the caller must do in return is in source.h (ss_stream_read_direct).
+ * What the caller must do in return is in source.h (ss_stream_read_inplace).
  */
 #include "io/source.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#ifdef SS_HAVE_ZSTD_INPLACE
 #define ZSTD_STATIC_LINKING_ONLY   /* buffer-less API, ZSTD_getFrameHeader */
+#endif
 #include <zstd.h>
-#include <zstd_errors.h>
 
 #include "util/alloc.h"
+
+/*
+ * A zstd block holds at most 128 KiB. Frames whose window is at most
+ * DIRECT_WINDOW (zstd -1 to -8) are decoded block by block; a segment in
+ * the caller's memory starts only with room for a window and two blocks
+ * (INPLACE_ROOM at most), so that after the read that starts it, which
+ * decodes up to a window and a block, a read can still go on at its end.
+ */
+#define BLOCK ((size_t)128 << 10)
+#define DIRECT_WINDOW ((size_t)2 << 20)
+#define INPLACE_ROOM (DIRECT_WINDOW + 2 * BLOCK)
+/* libzstd's default window limit (its ZSTD_WINDOWLOG_LIMIT_DEFAULT, which
+ * only its static API names): 2^27 bytes. */
+#define WINDOW_LOG_DEFAULT 27
+#ifdef SS_HAVE_ZSTD_INPLACE
+_Static_assert(WINDOW_LOG_DEFAULT == ZSTD_WINDOWLOG_LIMIT_DEFAULT, "libzstd's default limit");
+#endif
 
 enum where { AT_NONE = 0, AT_RING0, AT_RING1, AT_CALLER };
 #define RING_GAP 64
@@ -41,8 +68,9 @@ enum frame { FR_NONE = 0, FR_BLOCKS, FR_STREAM };
 
 struct zstd_stream {
 	struct ss_stream s;
+	bool blocks;                 /* the buffer-less decoder may be used */
 	ZSTD_DCtx *dctx;             /* buffer-less decoding */
-	ZSTD_DStream *z;             /* frames with large windows; made when needed */
+	ZSTD_DStream *z;             /* the streaming API; made when needed */
 	unsigned window_log;         /* the limit set (0: libzstd's default) */
 	/* input: inbuf[in_pos .. in_len) not consumed yet */
 	unsigned char *inbuf;
@@ -52,7 +80,6 @@ struct zstd_stream {
 	enum frame frame;
 	size_t win, blk;             /* its window and largest block */
 	unsigned long long frame_out;  /* bytes it produced so far */
-	bool stream_mid;             /* FR_STREAM: libzstd is inside the frame */
 	/* the decoder's history: where its current segment is, and the one before */
 	enum where cur, prev;
 	unsigned char *cur_end;      /* where the current segment ends */
@@ -70,12 +97,29 @@ struct zstd_stream {
 	/* a failure met while decoding ahead, reported after those bytes */
 	bool deferred;
 	char deferred_err[256];
+	/* bytes handed out: decoded in place, and copied (ring or streaming) */
+	uint64_t n_in_place, n_copied;
 };
+
+/* What a frame's first bytes say (struct header). */
+enum hdr { HDR_ZSTD, HDR_SKIP, HDR_OTHER };
+
+struct header {
+	enum hdr kind;
+	unsigned long long window;   /* HDR_ZSTD: its window */
+	size_t blk;                  /* ... and its largest block */
+	unsigned long long skip;     /* HDR_SKIP: its bytes, header included */
+};
+
+static unsigned limit_log(const struct zstd_stream *zs)
+{
+	return zs->window_log ? zs->window_log : WINDOW_LOG_DEFAULT;
+}
 
 /* A frame's window over the limit: the message says which limit would do. */
 static enum ss_io window_too_large(struct zstd_stream *zs, unsigned long long window)
 {
-	unsigned need = 0, limit = zs->window_log ? zs->window_log : ZSTD_WINDOWLOG_LIMIT_DEFAULT;
+	unsigned need = 0, limit = limit_log(zs);
 
 	while (need < 63 && ((unsigned long long)1 << need) < window)
 		need++;
@@ -140,26 +184,182 @@ static enum ss_io need_input(struct zstd_stream *zs, size_t need)
 	return SS_IO_OK;
 }
 
+static unsigned long long le(const unsigned char *p, size_t n)
+{
+	unsigned long long v = 0;
+
+	while (n-- > 0)
+		v = v << 8 | p[n];
+	return v;
+}
+
 /*
- * Start the next frame (a skippable one is skipped whole: zs->frame stays
- * FR_NONE). SS_IO_END: the input ended cleanly before one.
+ * The header of a frame from its first n bytes (RFC 8878, 3.1.1 and
+ * 3.1.2): its kind; a zstd frame's window (the window descriptor, or the
+ * content size of a single-segment frame); a skippable frame's length.
+ * Returns how many bytes it needs when n is too few, else 0 with *h set.
+ * What it does not know (another magic number, the reserved bit, a window
+ * log over SS_ZSTD_WINDOW_LOG_MAX) is HDR_OTHER: libzstd says what it is.
  */
-static enum ss_io frame_begin(struct zstd_stream *zs)
+static size_t parse_header(const unsigned char *p, size_t n, struct header *h)
+{
+	static const unsigned char magic[4] = {0x28, 0xB5, 0x2F, 0xFD};
+	static const unsigned char skip_magic[3] = {0x2A, 0x4D, 0x18};
+	static const size_t did_len[4] = {0, 1, 2, 4};
+	size_t k = n < 4 ? n : 4, fcs_len, len;
+	unsigned fhd, wlog;
+	bool single;
+
+	h->kind = HDR_OTHER;
+	if (memcmp(p, magic, k) != 0) {
+		if ((p[0] & 0xF0) != 0x50 || memcmp(p + 1, skip_magic, k - 1) != 0)
+			return 0;
+		if (n < 8)
+			return 8;
+		h->kind = HDR_SKIP;
+		h->skip = 8 + le(p + 4, 4);
+		return 0;
+	}
+	if (n < 5)
+		return 5;
+	fhd = p[4];
+	if (fhd & 0x08)
+		return 0;
+	single = fhd & 0x20;
+	fcs_len = (fhd >> 6) ? (size_t)1 << (fhd >> 6) : single;
+	len = 5 + !single + did_len[fhd & 3] + fcs_len;
+	if (n < len)
+		return len;
+	if (single) {
+		h->window = le(p + len - fcs_len, fcs_len) + (fcs_len == 2 ? 256 : 0);
+	} else {
+		wlog = 10 + (p[5] >> 3);
+		if (wlog > SS_ZSTD_WINDOW_LOG_MAX)
+			return 0;
+		h->window = ((unsigned long long)1 << wlog) + ((unsigned long long)1 << (wlog - 3)) * (p[5] & 7);
+	}
+	h->kind = HDR_ZSTD;
+	h->blk = h->window < BLOCK ? (size_t)h->window : BLOCK;
+	return 0;
+}
+
+/*
+ * `need` bytes of the next frame's start at inbuf + in_pos. SS_IO_END: the
+ * input ended cleanly, before a frame; fewer bytes: a truncated frame.
+ */
+static enum ss_io header_input(struct zstd_stream *zs, size_t need)
+{
+	enum ss_io r = need_input(zs, need);
+
+	if (r != SS_IO_END)
+		return r;
+	return zs->in_len == zs->in_pos ? SS_IO_END : truncated(zs);
+}
+
+/* The next frame's header, read here. SS_IO_END: the input ended cleanly. */
+static enum ss_io read_header(struct zstd_stream *zs, struct header *h)
+{
+	size_t need = 1;
+
+	for (;;) {
+		enum ss_io r = header_input(zs, need);
+
+		if (r != SS_IO_OK)
+			return r;
+		need = parse_header(zs->inbuf + zs->in_pos, zs->in_len - zs->in_pos, h);
+		if (need == 0)
+			return SS_IO_OK;
+	}
+}
+
+/* A skippable frame is dropped here, as it arrives (libzstd's buffer-less
+ * API would want its content, up to 4 GiB, in one piece). */
+static enum ss_io skip_frame(struct zstd_stream *zs, unsigned long long left)
+{
+	while (left > 0) {
+		size_t k = zs->in_len - zs->in_pos;
+
+		if (k == 0) {
+			enum ss_io r = need_input(zs, 1);
+
+			if (r == SS_IO_ERROR)
+				return r;
+			if (r == SS_IO_END)
+				return truncated(zs);
+			continue;
+		}
+		if (k > left)
+			k = (size_t)left;
+		zs->in_pos += k;
+		left -= k;
+	}
+	zs->frame = FR_NONE;
+	return SS_IO_OK;
+}
+
+/* The frame goes through the streaming API, which reads its header too. */
+static enum ss_io stream_begin(struct zstd_stream *zs)
+{
+	if (!zs->z) {
+		zs->z = ZSTD_createDStream();
+		if (!zs->z || ZSTD_isError(ZSTD_DCtx_setParameter(zs->z, ZSTD_d_windowLogMax,
+								  (int)limit_log(zs))))
+			return ss_stream_fail(&zs->s, "out of memory");
+	}
+	ZSTD_DCtx_reset(zs->z, ZSTD_reset_session_only);
+	zs->frame = FR_STREAM;
+	return SS_IO_OK;
+}
+
+/*
+ * FR_STREAM: decode into buf with the streaming API. A window over the
+ * limit was refused from the header before; libzstd names any other fault.
+ */
+static enum ss_io stream_step(struct zstd_stream *zs, unsigned char *buf, size_t n,
+			      size_t *got)
+{
+	ZSTD_outBuffer out = {buf, n, 0};
+
+	for (;;) {
+		ZSTD_inBuffer in = {zs->inbuf, zs->in_len, zs->in_pos};
+		size_t ret = ZSTD_decompressStream(zs->z, &out, &in);
+		enum ss_io r;
+
+		zs->in_pos = in.pos;
+		*got = out.pos;   /* delivered, also before a failure */
+		if (ZSTD_isError(ret))
+			return corrupt(zs, ret);
+		if (ret == 0) {   /* the frame is complete and flushed */
+			zs->frame = FR_NONE;
+			return SS_IO_OK;
+		}
+		if (out.pos > 0)
+			return SS_IO_OK;
+		if (in.pos < in.size)
+			continue;
+		zs->in_pos = zs->in_len = 0;
+		r = need_input(zs, 1);
+		if (r == SS_IO_ERROR)
+			return r;
+		if (r == SS_IO_END)
+			return truncated(zs);
+	}
+}
+
+/* ---- the buffer-less decoder (libzstd's static API) ---- */
+#ifdef SS_HAVE_ZSTD_INPLACE
+
+/* The header as libzstd reads it, with the errors it names. */
+static enum ss_io header_libzstd(struct zstd_stream *zs, struct header *h)
 {
 	ZSTD_frameHeader fh;
 	size_t need = 1, ret;
-	enum ss_io r;
 
 	for (;;) {
-		r = need_input(zs, need);
-		if (r == SS_IO_ERROR)
+		enum ss_io r = header_input(zs, need);
+
+		if (r != SS_IO_OK)
 			return r;
-		if (r == SS_IO_END) {
-			if (zs->in_len == zs->in_pos)
-				return SS_IO_END;
-			if (zs->in_len - zs->in_pos < need)
-				return truncated(zs);
-		}
 		ret = ZSTD_getFrameHeader(&fh, zs->inbuf + zs->in_pos, zs->in_len - zs->in_pos);
 		if (ZSTD_isError(ret))
 			return corrupt(zs, ret);
@@ -167,59 +367,26 @@ static enum ss_io frame_begin(struct zstd_stream *zs)
 			break;
 		need = ret;
 	}
+	h->kind = fh.frameType == ZSTD_frame ? HDR_ZSTD : HDR_SKIP;
+	h->window = fh.windowSize;
+	h->blk = fh.blockSizeMax;
+	h->skip = ZSTD_SKIPPABLEHEADERSIZE + fh.frameContentSize;
+	return SS_IO_OK;
+}
+
+/* The frame is decoded block by block (its header by to_block). */
+static enum ss_io blocks_begin(struct zstd_stream *zs, const struct header *h)
+{
+	size_t ret;
+
 	zs->frame_out = 0;
 	zs->cur = zs->prev = AT_NONE;
 	zs->cur_end = NULL;
 	zs->seg = 0;
-	if (fh.frameType == ZSTD_frame) {
-		unsigned long long limit = (unsigned long long)1 <<
-			(zs->window_log ? zs->window_log : ZSTD_WINDOWLOG_LIMIT_DEFAULT);
-
-		if (fh.windowSize > limit)
-			return window_too_large(zs, fh.windowSize);
-		if (fh.windowSize > SS_ZSTD_DIRECT_WINDOW) {
-			/* The streaming API keeps its own window: as before. */
-			if (!zs->z) {
-				zs->z = ZSTD_createDStream();
-				if (!zs->z ||
-				    ZSTD_isError(ZSTD_DCtx_setParameter(zs->z, ZSTD_d_windowLogMax,
-					(int)(zs->window_log ? zs->window_log
-							     : ZSTD_WINDOWLOG_LIMIT_DEFAULT))))
-					return ss_stream_fail(&zs->s, "out of memory");
-			}
-			ZSTD_DCtx_reset(zs->z, ZSTD_reset_session_only);
-			zs->frame = FR_STREAM;
-			zs->stream_mid = false;
-			return SS_IO_OK;
-		}
-		zs->win = (size_t)fh.windowSize;
-		zs->blk = fh.blockSizeMax;
-		if (zs->win < zs->blk)
-			zs->win = zs->blk;
-	} else {
-		/* A skippable frame: its header and content are dropped here
-		 * (libzstd would want its content, up to 4 GiB, in one piece). */
-		unsigned long long left = ZSTD_SKIPPABLEHEADERSIZE + fh.frameContentSize;
-
-		while (left > 0) {
-			size_t k = zs->in_len - zs->in_pos;
-
-			if (k == 0) {
-				r = need_input(zs, 1);
-				if (r == SS_IO_ERROR)
-					return r;
-				if (r == SS_IO_END)
-					return truncated(zs);
-				continue;
-			}
-			if (k > left)
-				k = (size_t)left;
-			zs->in_pos += k;
-			left -= k;
-		}
-		zs->frame = FR_NONE;
-		return SS_IO_OK;
-	}
+	zs->win = (size_t)h->window;
+	zs->blk = h->blk;
+	if (zs->win < zs->blk)
+		zs->win = zs->blk;
 	/* No output is waiting (a frame starts only then): the ring may move. */
 	if (2 * (zs->win + zs->blk) + RING_GAP > zs->ring_cap) {
 		size_t cap = 2 * (zs->win + zs->blk) + RING_GAP;
@@ -304,6 +471,8 @@ static enum ss_io decode_block(struct zstd_stream *zs, unsigned char *dst, size_
 	zs->cur_end = dst + ret;
 	zs->seg += ret;
 	zs->frame_out += ret;
+	if (at == AT_CALLER)
+		zs->n_in_place += ret;
 	*got = ret;
 	return SS_IO_OK;
 }
@@ -368,6 +537,7 @@ static size_t take_pending(struct zstd_stream *zs, unsigned char *buf, size_t n)
 	if (k > n)
 		k = n;
 	memcpy(buf, zs->pend[0], k);
+	zs->n_copied += k;
 	zs->pend[0] += k;
 	zs->pend_len[0] -= k;
 	if (zs->pend_len[0] == 0) {
@@ -378,89 +548,147 @@ static size_t take_pending(struct zstd_stream *zs, unsigned char *buf, size_t n)
 	return k;
 }
 
-/* FR_STREAM: decode into buf with the streaming API. */
-static enum ss_io stream_step(struct zstd_stream *zs, unsigned char *buf, size_t n,
-			      size_t *got)
+/* Whether the decoder may still read back memory given to in-place reads. */
+static bool holds_caller(const struct zstd_stream *zs)
 {
-	ZSTD_outBuffer out = {buf, n, 0};
+	return zs->frame == FR_BLOCKS && !zs->deferred && !zs->s.failed &&
+	       (zs->cur == AT_CALLER || zs->prev == AT_CALLER);
+}
 
-	for (;;) {
-		ZSTD_inBuffer in = {zs->inbuf, zs->in_len, zs->in_pos};
-		size_t ret = ZSTD_decompressStream(zs->z, &out, &in);
+/*
+ * Decode ahead into the ring until the decoder no longer reads back the
+ * caller's memory: a window's worth in one half, then a jump to the
+ * other. A failure on the way is kept for after the bytes before it.
+ */
+static void let_go(struct zstd_stream *zs)
+{
+	while (holds_caller(zs)) {
+		enum ss_io r = to_block(zs);
 
-		zs->in_pos = in.pos;
-		if (ZSTD_isError(ret)) {
-			*got = out.pos;   /* delivered before the failure */
-			if (ZSTD_getErrorCode(ret) == ZSTD_error_frameParameter_windowTooLarge)
-				return ss_stream_fail(&zs->s, "zstd frame needs a larger window; "
-					      "use --zstd-window-log %u", SS_ZSTD_WINDOW_LOG_MAX);
-			return corrupt(zs, ret);
-		}
-		if (ret == 0) {   /* the frame is complete and flushed */
-			zs->frame = FR_NONE;
-			*got = out.pos;
-			return SS_IO_OK;
-		}
-		if (out.pos > 0) {
-			*got = out.pos;
-			return SS_IO_OK;
-		}
-		if (in.pos < in.size)
-			continue;
-		zs->in_pos = zs->in_len = 0;
-		{
-			enum ss_io r = need_input(zs, 1);
-
-			if (r == SS_IO_ERROR)
-				return r;
-			if (r == SS_IO_END)
-				return truncated(zs);
+		if (r == SS_IO_OK)
+			r = ring_block(zs, true);
+		if (r == SS_IO_ERROR) {
+			/* Take the message back: it is given after the queued bytes. */
+			snprintf(zs->deferred_err, sizeof(zs->deferred_err), "%s", zs->s.err);
+			zs->s.failed = false;
+			zs->s.err[0] = '\0';
+			zs->deferred = true;
+			return;
 		}
 	}
 }
 
 /*
- * The read: queued bytes first; then, with `direct`, a block decoded
- * straight into buf when the history rules allow it, else through the ring.
+ * Start a segment at buf (room for n >= a window and two blocks): decode
+ * blocks there until the history lies in it alone (a window, or all of the
+ * frame so far), so that nothing before it is read back once this read
+ * returns (source.h). A failure after some bytes returns them with it.
  */
+static enum ss_io start_in_place(struct zstd_stream *zs, unsigned char *buf, size_t n,
+				 size_t *got)
+{
+	for (;;) {
+		size_t k = 0;
+		enum ss_io r = decode_block(zs, buf + *got, n - *got, AT_CALLER, &k);
+
+		*got += k;
+		if (r != SS_IO_OK || can_leave(zs))
+			return r;
+		r = to_block(zs);
+		if (r == SS_IO_END)
+			return SS_IO_OK;   /* the frame ended: nothing is read back */
+		if (r != SS_IO_OK)
+			return r;
+	}
+}
+
+/*
+ * FR_BLOCKS: the next block, `inplace` decoded straight into buf where the
+ * run of in-place bytes ends, or in a segment started there when it has
+ * room; else through the ring, once the decoder no longer reads back the
+ * caller's memory. SS_IO_OK with *got == 0: nothing yet (the frame ended,
+ * an empty block, or bytes queued in the ring): call again.
+ */
+static enum ss_io blocks_read(struct zstd_stream *zs, unsigned char *buf, size_t n,
+			      size_t *got, bool inplace)
+{
+	enum ss_io r = to_block(zs);
+
+	if (r != SS_IO_OK)
+		return r == SS_IO_END ? SS_IO_OK : r;   /* ended: maybe another frame */
+	if (inplace && zs->cur == AT_CALLER && buf == zs->cur_end && n >= zs->blk)
+		return decode_block(zs, buf, n, AT_CALLER, got);
+	if (inplace && can_leave(zs) && n >= zs->win + zs->blk + BLOCK)
+		return start_in_place(zs, buf, n, got);
+	if (holds_caller(zs)) {
+		let_go(zs);   /* copied: the caller's memory is let go first */
+		return SS_IO_OK;
+	}
+	return ring_block(zs, false);
+}
+
+static void zstd_release(struct ss_stream *s)
+{
+	let_go((struct zstd_stream *)s);
+}
+
+#endif /* SS_HAVE_ZSTD_INPLACE */
+
+/* Start the next frame. SS_IO_END: the input ended cleanly before one. */
+static enum ss_io frame_begin(struct zstd_stream *zs)
+{
+	struct header h = {HDR_OTHER, 0, 0, 0};
+	enum ss_io r;
+
+#ifdef SS_HAVE_ZSTD_INPLACE
+	r = zs->blocks ? header_libzstd(zs, &h) : read_header(zs, &h);
+#else
+	r = read_header(zs, &h);
+#endif
+	if (r != SS_IO_OK)
+		return r;
+	if (h.kind == HDR_SKIP)
+		return skip_frame(zs, h.skip);
+	if (h.kind == HDR_ZSTD && h.window > (unsigned long long)1 << limit_log(zs))
+		return window_too_large(zs, h.window);
+#ifdef SS_HAVE_ZSTD_INPLACE
+	if (zs->blocks && h.window <= DIRECT_WINDOW)
+		return blocks_begin(zs, &h);
+#endif
+	return stream_begin(zs);   /* the streaming API keeps its own window */
+}
+
+/* The read: queued bytes first, then the frame's decoder. */
 static enum ss_io zstd_read_any(struct zstd_stream *zs, unsigned char *buf, size_t n,
-				size_t *got, bool direct)
+				size_t *got, bool inplace)
 {
 	for (;;) {
 		enum ss_io r;
 
+		*got = 0;
+#ifdef SS_HAVE_ZSTD_INPLACE
 		*got = take_pending(zs, buf, n);
 		if (*got)
 			return SS_IO_OK;
 		if (zs->deferred)
 			return ss_stream_fail(&zs->s, "%s", zs->deferred_err);
+		if (zs->frame == FR_BLOCKS) {
+			r = blocks_read(zs, buf, n, got, inplace);
+			if (r != SS_IO_OK || *got > 0)
+				return r;
+			continue;
+		}
+#else
+		(void)inplace;
+#endif
 		if (zs->frame == FR_NONE) {
 			r = frame_begin(zs);
 			if (r != SS_IO_OK)
 				return r;
 			continue;
 		}
-		if (zs->frame == FR_STREAM) {
-			r = stream_step(zs, buf, n, got);
-			if (r != SS_IO_OK || *got > 0)
-				return r;
-			continue;
-		}
-		r = to_block(zs);
-		if (r == SS_IO_ERROR)
-			return r;
-		if (r == SS_IO_END)
-			continue;   /* the frame ended; maybe another follows */
-		if (direct && zs->cur == AT_CALLER && buf == zs->cur_end && n >= zs->blk) {
-			r = decode_block(zs, buf, n, AT_CALLER, got);
-		} else if (direct && can_leave(zs) && n >= zs->win + zs->blk + SS_ZSTD_BLOCK) {
-			r = decode_block(zs, buf, n, AT_CALLER, got);
-		} else {
-			r = ring_block(zs, false);
-			if (r != SS_IO_OK)
-				return r;
-			continue;
-		}
+		r = stream_step(zs, buf, n, got);
+		zs->n_copied += *got;
 		if (r != SS_IO_OK || *got > 0)
 			return r;
 	}
@@ -471,70 +699,70 @@ static enum ss_io zstd_read(struct ss_stream *s, void *buf, size_t n, size_t *go
 	return zstd_read_any((struct zstd_stream *)s, buf, n, got, false);
 }
 
-static enum ss_io zstd_read_direct(struct ss_stream *s, void *buf, size_t n, size_t *got)
-{
-	return zstd_read_any((struct zstd_stream *)s, buf, n, got, true);
-}
-
-static bool zstd_pinned(const struct ss_stream *s, const char **cur_end)
-{
-	const struct zstd_stream *zs = (const struct zstd_stream *)s;
-	bool pinned = zs->frame == FR_BLOCKS && !zs->deferred && !s->failed &&
-		      (zs->cur == AT_CALLER || zs->prev == AT_CALLER);
-
-	*cur_end = pinned && zs->cur == AT_CALLER ? (const char *)zs->cur_end : NULL;
-	return pinned;
-}
-
-static bool zstd_can_leave(const struct ss_stream *s)
-{
-	const struct zstd_stream *zs = (const struct zstd_stream *)s;
-
-	/* A streamed frame is only copied: the caller reads as it would
-	 * from any stream. */
-	return zs->frame != FR_STREAM && can_leave(zs);
-}
-
-/*
- * Decode ahead into the ring until the decoder no longer looks back into
- * the caller's memory: a window's worth in one half, then a jump to the
- * other. A failure on the way is kept for after the bytes before it.
- */
-static void zstd_detach(struct ss_stream *s)
-{
-	struct zstd_stream *zs = (struct zstd_stream *)s;
-	const char *end;
-
-	while (zstd_pinned(s, &end)) {
-		enum ss_io r = to_block(zs);
-
-		if (r == SS_IO_OK)
-			r = ring_block(zs, true);
-		if (r == SS_IO_ERROR) {
-			/* Take the message back: it is given after the queued bytes. */
-			snprintf(zs->deferred_err, sizeof(zs->deferred_err), "%s", s->err);
-			s->failed = false;
-			s->err[0] = '\0';
-			zs->deferred = true;
-			return;
-		}
-	}
-}
-
 static void zstd_destroy(struct ss_stream *s)
 {
 	struct zstd_stream *zs = (struct zstd_stream *)s;
 
+#ifdef SS_HAVE_ZSTD_INPLACE
 	ZSTD_freeDCtx(zs->dctx);
+#endif
 	ZSTD_freeDStream(zs->z);
 	ss_free(zs->ring);
 	ss_free(zs->inbuf);
 	ss_free(zs);
 }
 
-static const struct ss_direct_ops zstd_direct = {zstd_read_direct, zstd_pinned,
-						 zstd_can_leave, zstd_detach};
-static const struct ss_stream_ops zstd_ops = {zstd_read, zstd_destroy, &zstd_direct};
+static const struct ss_stream_ops zstd_ops = {zstd_read, zstd_destroy, NULL};
+
+#ifdef SS_HAVE_ZSTD_INPLACE
+static enum ss_io zstd_read_inplace(struct ss_stream *s, void *buf, size_t n, size_t *got)
+{
+	return zstd_read_any((struct zstd_stream *)s, buf, n, got, true);
+}
+
+static const struct ss_inplace_ops zstd_inplace = {INPLACE_ROOM, BLOCK, zstd_read_inplace,
+						   zstd_release};
+static const struct ss_stream_ops zstd_blocks_ops = {zstd_read, zstd_destroy, &zstd_inplace};
+#endif
+
+/* Not per-stream state: a process-wide knob only tests turn. */
+static bool streaming_only;
+
+void ss_source_zstd_set_streaming_only(bool on)
+{
+	streaming_only = on;
+}
+
+#ifdef SS_HAVE_ZSTD_INPLACE
+/*
+ * The buffer-less API and its frame header struct are outside libzstd's
+ * stable interface: they are used only with the libzstd this was built
+ * against, never with another one a library upgrade put in its place.
+ */
+static bool blocks_usable(void)
+{
+	return !streaming_only && ZSTD_versionNumber() == ZSTD_VERSION_NUMBER;
+}
+#endif
+
+const char *ss_zstd_decoding(void)
+{
+#ifdef SS_HAVE_ZSTD_INPLACE
+	if (ZSTD_versionNumber() != ZSTD_VERSION_NUMBER)
+		return "streaming API only (built for libzstd " ZSTD_VERSION_STRING ")";
+	return "frames decoded in place";
+#else
+	return "streaming API only (" SS_ZSTD_STREAMING_WHY ")";
+#endif
+}
+
+void ss_source_zstd_counts(const struct ss_stream *s, uint64_t *in_place, uint64_t *copied)
+{
+	const struct zstd_stream *zs = (const struct zstd_stream *)s;
+
+	*in_place = zs->n_in_place;
+	*copied = zs->n_copied;
+}
 
 struct ss_stream *ss_source_zstd_new(struct ss_stream *inner)
 {
@@ -552,11 +780,21 @@ struct ss_stream *ss_source_zstd_new_window(struct ss_stream *inner, unsigned wi
 	ss_stream_setup(&zs->s, &zstd_ops, inner);
 	zs->inbuf_size = ss_source_buffer_size();
 	zs->inbuf = ss_malloc(zs->inbuf_size);
-	zs->dctx = ZSTD_createDCtx();
 	zs->window_log = window_log;
-	if (!zs->inbuf || !zs->dctx) {
+	if (!zs->inbuf) {
 		ss_stream_free(&zs->s);
 		return NULL;
 	}
+#ifdef SS_HAVE_ZSTD_INPLACE
+	if (blocks_usable()) {
+		zs->dctx = ZSTD_createDCtx();
+		if (!zs->dctx) {
+			ss_stream_free(&zs->s);
+			return NULL;
+		}
+		zs->blocks = true;
+		zs->s.ops = &zstd_blocks_ops;
+	}
+#endif
 	return &zs->s;
 }

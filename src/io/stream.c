@@ -72,24 +72,37 @@ enum ss_io ss_stream_read(struct ss_stream *s, void *buf, size_t n, size_t *got)
 	return r;
 }
 
-enum ss_io ss_stream_read_direct(struct ss_stream *s, void *buf, size_t n, size_t *got)
+bool ss_stream_inplace(const struct ss_stream *s, size_t *room, size_t *step)
+{
+	*room = s->ops->inplace ? s->ops->inplace->room : 0;
+	*step = s->ops->inplace ? s->ops->inplace->step : 0;
+	return s->ops->inplace != NULL;
+}
+
+enum ss_io ss_stream_read_inplace(struct ss_stream *s, void *buf, size_t n, size_t *got)
 {
 	enum ss_io r;
 
 	/* Peeked bytes, a failure or the end: as a plain read. */
 	if (s->peek_off < s->peek_len || s->failed || s->peek_state != SS_IO_OK || n == 0 ||
-	    !s->ops->direct)
+	    !s->ops->inplace)
 		return ss_stream_read(s, buf, n, got);
 	*got = 0;
 	if (s->stop && *s->stop)
 		return ss_stream_fail(s, "interrupted");
-	r = s->ops->direct->read(s, buf, n, got);
+	r = s->ops->inplace->read(s, buf, n, got);
 	if (r == SS_IO_ERROR) {
 		s->failed = true;
 		if (*got > 0)
 			return SS_IO_OK;   /* the data first, the failure next time */
 	}
 	return r;
+}
+
+void ss_stream_release(struct ss_stream *s)
+{
+	if (s->ops->inplace && !s->failed)
+		s->ops->inplace->release(s);
 }
 
 bool ss_stream_peek(struct ss_stream *s, size_t want, const unsigned char **p,

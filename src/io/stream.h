@@ -28,4 +28,11 @@ const char *ss_stream_name(const struct ss_stream *s);
 /* Why the last read failed, e.g. "truncated zstd frame". */
 const char *ss_stream_error(const struct ss_stream *s);
 
+/*
+ * How zstd frames are decoded in this build and with this libzstd, for
+ * --version: "frames decoded in place", or "streaming API only (why)".
+ * A static string.
+ */
+const char *ss_zstd_decoding(void);
+
 #endif

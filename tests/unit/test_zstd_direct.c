@@ -1,11 +1,16 @@
 /*
  * test_zstd_direct.c - zstd decoded straight into the batches (source_zstd.c
- * buffer-less path, framer.c fill_direct). Texts are made here, compressed
- * here with libzstd's own compressor, and the units the framer makes are
- * compared with the lines of the original text, cut by this test. Batches
- * are reused as run.c reuses its slots, only sooner: the batch two before
- * the one being filled is overwritten first, so a decoder that looked back
- * further than its contract allows would produce wrong text.
+ * buffer-less path, framer.c fill_direct), and every case again through the
+ * portable path (libzstd's streaming API for every frame, as a build with
+ * --disable-fast-paths decodes; in such a build only that one, and the
+ * case that needs the in-place path is skipped, saying why). Texts are made
+ * here, compressed here with libzstd's own compressor, and the units the
+ * framer makes are compared with the lines of the original text, cut by
+ * this test. Batches
+ * are reused as run.c reuses its slots, only much sooner: as soon as a fill
+ * returns, the batch before the one it filled is overwritten (framer.h
+ * promises nothing is read back from it then), so a decoder that looked
+ * back further than its contract allows would produce wrong text.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -171,6 +176,9 @@ static void add_units(struct ss_buf *out, const struct ss_batch *b)
  * Frame the zstd data `z` (fed `chunk` bytes at a time) into a ring of
  * NSLOTS batches; the units go to `out`. Returns how the last fill ended.
  */
+/* What the last frame_zstd's stream decoded in place and copied. */
+static uint64_t last_in_place, last_copied;
+
 static enum ss_fill frame_zstd(const struct ss_buf *z, size_t chunk, unsigned wlog,
 			       size_t max_record, enum ss_framing mode, struct ss_buf *out,
 			       char *err, size_t err_size)
@@ -188,14 +196,14 @@ static enum ss_fill frame_zstd(const struct ss_buf *z, size_t chunk, unsigned wl
 	ss_framer_start(f, s);
 	for (size_t i = 0;; i++) {
 		struct ss_batch *b = &ring[i % NSLOTS];
-		struct ss_batch *old = &ring[(i + NSLOTS - 2) % NSLOTS];
+		struct ss_batch *old = &ring[(i + NSLOTS - 1) % NSLOTS];
 
-		/* The batch two back is no longer the decoder's: spoil it. */
-		if (i >= 2 && old->buf)
-			memset(old->buf, 'X', old->cap);
 		ss_batch_reset(b);
 		k = ss_framer_fill(f, b, (size_t)2 << 20);
 		assert_true(k != SS_FILL_NOMEM);
+		/* The batch before is no longer the decoder's: spoil it. */
+		if (i >= 1 && old->buf)
+			memset(old->buf, 'X', old->cap);
 		add_units(out, b);
 		/* As run.c: a batch holding a huge line gives its memory back. */
 		if (b->len > ((size_t)3 << 20))
@@ -206,6 +214,7 @@ static enum ss_fill frame_zstd(const struct ss_buf *z, size_t chunk, unsigned wl
 	}
 	if (k == SS_FILL_ERROR)
 		snprintf(err, err_size, "%s", ss_stream_error(s));
+	ss_source_zstd_counts(s, &last_in_place, &last_copied);
 	for (size_t i = 0; i < NSLOTS; i++)
 		ss_batch_release(&ring[i]);
 	ss_framer_free(f);
@@ -232,12 +241,41 @@ static const struct variant variants[] = {
 	{23, 3, 0, SS_FRAMING_JSONL},
 };
 
+enum path { PATH_INPLACE, PATH_STREAMING };
+static const enum path inplace_path = PATH_INPLACE, streaming_path = PATH_STREAMING;
+
+/*
+ * Decode with the path the test was started for (its state). The in-place
+ * one exists only in a build with libzstd's buffer-less API, run with the
+ * libzstd it was built for: elsewhere the case is skipped, saying why.
+ */
+static enum path use_path(void **state)
+{
+	enum path p = *(const enum path *)*state;
+	size_t room, step;
+	struct ss_stream *s;
+	bool inplace;
+
+	ss_source_zstd_set_streaming_only(p == PATH_STREAMING);
+	s = ss_source_zstd_new(ss_source_mem_new("", 0, 0, NULL));
+	assert_non_null(s);
+	inplace = ss_stream_inplace(s, &room, &step);
+	ss_stream_free(s);
+	assert_true(inplace == (p == PATH_INPLACE) || p == PATH_INPLACE);
+	if (p == PATH_INPLACE && !inplace) {
+		print_message("SKIP: no in-place zstd decoding in this build or run (%s)\n",
+			      ss_zstd_decoding());
+		skip();
+	}
+	return p;
+}
+
 static void test_lines(void **state)
 {
 	struct ss_buf text, z, want, got;
 	const size_t max_record = (size_t)4 << 20;
+	enum path path = use_path(state);
 
-	(void)state;
 	ss_buf_init(&text);
 	make_text(&text, (size_t)12 << 20);
 	ss_buf_init(&want);
@@ -253,6 +291,19 @@ static void test_lines(void **state)
 				 SS_FILL_END);
 		if (got.len != want.len || memcmp(got.data, want.data, want.len) != 0)
 			fail_msg("variant %zu (window log %d): units differ", v, variants[v].wlog);
+		/*
+		 * Every byte is handed out once. In place: most of the text of
+		 * the frames with windows up to 2 MiB is decoded where it is
+		 * framed (all but the lines over a batch's room, the tiny lines
+		 * read in small pieces and what the first, detecting, fill copies;
+		 * about half for the 2 MiB window, whose batches the first in-place
+		 * read fills). Streaming, or a larger window: nothing is.
+		 */
+		assert_int_equal(last_in_place + last_copied, text.len);
+		if (path == PATH_INPLACE && variants[v].wlog <= 21)
+			assert_true(last_in_place > text.len / 3);
+		else
+			assert_int_equal(last_in_place, 0);
 		ss_buf_release(&z);
 		ss_buf_release(&got);
 	}
@@ -283,7 +334,7 @@ static void test_frames(void **state)
 	const int wlogs[4] = {19, 23, 12, 21};
 	char err[256] = "";
 
-	(void)state;
+	use_path(state);
 	ss_buf_init(&text);
 	make_text(&text, (size_t)6 << 20);
 	cut[0] = 0;
@@ -320,36 +371,35 @@ static void test_direct_read(void **state)
 	struct ss_buf text, z;
 	int wlogs[3] = {10, 19, 21};
 
-	(void)state;
+	if (use_path(state) == PATH_STREAMING)
+		return;
 	ss_buf_init(&text);
 	make_text(&text, (size_t)8 << 20);
 	for (size_t v = 0; v < 3; v++) {
 		struct ss_stream *s;
-		char *out = malloc(text.len + SS_ZSTD_DIRECT_ROOM);
-		size_t len = 0, got = 0;
+		char *out;
+		size_t len = 0, got = 0, room, step, reads = 0;
+		uint64_t in_place, copied;
 		enum ss_io r;
 
-		assert_non_null(out);
 		ss_buf_init(&z);
 		compress_frame(&z, text.data, text.len, wlogs[v], 1);
 		s = ss_source_zstd_new(ss_source_mem_new(z.data, z.len, 0, NULL));
 		assert_non_null(s);
-		size_t in_place = 0, reads = 0;
-
-		while ((r = ss_stream_read_direct(s, out + len, text.len + SS_ZSTD_DIRECT_ROOM - len,
-						  &got)) == SS_IO_OK) {
-			const char *ce = NULL;
-
+		assert_true(ss_stream_inplace(s, &room, &step));
+		out = malloc(text.len + room);
+		assert_non_null(out);
+		while ((r = ss_stream_read_inplace(s, out + len, text.len + room - len, &got)) ==
+		       SS_IO_OK) {
 			len += got;
 			reads++;
-			/* Decoded where it was asked: the decoder's segment ends there. */
-			if (s->ops->direct->pinned(s, &ce) && ce == out + len)
-				in_place++;
 		}
 		assert_int_equal(r, SS_IO_END);
 		/* Every block was decoded in place, the first one too (a frame's
 		 * first segment may start anywhere with room). */
-		assert_int_equal(in_place, reads);
+		ss_source_zstd_counts(s, &in_place, &copied);
+		assert_int_equal(in_place, text.len);
+		assert_int_equal(copied, 0);
 		assert_true(reads > 8);
 		assert_int_equal(len, text.len);
 		assert_memory_equal(out, text.data, text.len);
@@ -389,7 +439,7 @@ static void test_truncated(void **state)
 	struct ss_buf text, z, prefix, want, got;
 	char err[256] = "";
 
-	(void)state;
+	use_path(state);
 	ss_buf_init(&text);
 	make_text(&text, (size_t)6 << 20);
 	ss_buf_init(&z);
@@ -418,7 +468,7 @@ static void test_corrupt(void **state)
 {
 	struct ss_buf text, z, want, got;
 
-	(void)state;
+	use_path(state);
 	ss_buf_init(&text);
 	make_text(&text, (size_t)4 << 20);
 	ss_buf_init(&want);
@@ -450,7 +500,7 @@ static void test_window_limit(void **state)
 	struct ss_buf text, z, got;
 	char err[256] = "";
 
-	(void)state;
+	use_path(state);
 	ss_buf_init(&text);
 	make_text(&text, (size_t)3 << 20);
 	ss_buf_init(&z);
@@ -477,12 +527,133 @@ static void test_window_limit(void **state)
 	ss_buf_release(&text);
 }
 
+/* ---- frame headers, written by hand (RFC 8878, 3.1.1) ---- */
+
+/* A frame: magic, descriptor `fhd`, then `hdr` (window descriptor,
+ * dictionary id, content size as the descriptor says), one raw last block. */
+static void raw_frame(struct ss_buf *z, unsigned char fhd, const void *hdr, size_t hlen,
+		      const char *data, size_t len)
+{
+	unsigned char bh[3] = {(unsigned char)(len << 3 | 1), (unsigned char)(len >> 5),
+			       (unsigned char)(len >> 13)};
+
+	ss_buf_add(z, "\x28\xB5\x2F\xFD", 4);
+	ss_buf_addc(z, (char)fhd);
+	ss_buf_add(z, hdr, hlen);
+	ss_buf_add(z, bh, 3);
+	ss_buf_add(z, data, len);
+}
+
+/* Read a zstd stream to its end; what it gave, and its error if it failed. */
+static enum ss_io decode_all(const struct ss_buf *z, unsigned wlog, struct ss_buf *out,
+			     char *err, size_t err_size)
+{
+	struct ss_stream *s = ss_source_zstd_new_window(
+		ss_source_mem_new(z->data, z->len, 3, NULL), wlog);
+	char buf[1000];
+	size_t got;
+	enum ss_io r;
+
+	assert_non_null(s);
+	while ((r = ss_stream_read(s, buf, sizeof(buf), &got)) == SS_IO_OK)
+		ss_buf_add(out, buf, got);
+	snprintf(err, err_size, "%s", r == SS_IO_ERROR ? ss_stream_error(s) : "");
+	ss_stream_free(s);
+	return r;
+}
+
+struct hcase {
+	const char *what;
+	unsigned char fhd;
+	unsigned char hdr[9];
+	size_t hlen, len;       /* len: the block's bytes, a pattern */
+	const char *after;      /* bytes after the frame */
+	size_t after_len;
+	unsigned wlog;
+	const char *err;        /* NULL: read to the end; "corrupt...": a prefix */
+	bool out;               /* the block's bytes come out (before err) */
+};
+
+/*
+ * Windows worked out by hand: descriptor (exponent << 3 | mantissa) gives
+ * 2^(10+e) + 2^(10+e)/8 * m; a single-segment frame's window is its content
+ * size (2 bytes: value + 256). Over 2^27 (the default limit) the message
+ * names the window log that reads it: ceil(log2(window)).
+ */
+static const struct hcase hcases[] = {
+	{"window 2^27", 0x00, {17 << 3}, 1, 6, NULL, 0, 0, NULL, true},
+	{"window 2^27 + 2^24", 0x00, {17 << 3 | 1}, 1, 6, NULL, 0, 0,
+	 "zstd frame needs a larger window (window log 28, over 27); use --zstd-window-log 28", false},
+	{"window 2^27 + 2^24, limit 28", 0x00, {17 << 3 | 1}, 1, 6, NULL, 0, 28, NULL, true},
+	{"window 2^20 + 7 * 2^17, limit 20", 0x00, {10 << 3 | 7}, 1, 6, NULL, 0, 20,
+	 "zstd frame needs a larger window (window log 21, over 20); use --zstd-window-log 21", false},
+	{"single segment, 1-byte size", 0x20, {6}, 1, 6, NULL, 0, 0, NULL, true},
+	{"single segment, 2-byte size 300", 0x60, {44, 0}, 2, 300, NULL, 0, 0, NULL, true},
+	{"single segment, 2-byte size 769 + 256, limit 10", 0x60, {1, 3}, 2, 6, NULL, 0, 10,
+	 "zstd frame needs a larger window (window log 11, over 10); use --zstd-window-log 11", false},
+	{"single segment, 8-byte size 2^28 + 1", 0xE0, {0x01, 0, 0, 0x10}, 8, 6, NULL, 0, 0,
+	 "zstd frame needs a larger window (window log 29, over 27); use --zstd-window-log 29", false},
+	{"window log 32", 0x00, {22 << 3}, 1, 6, NULL, 0, 0, "corrupt zstd data: ", false},
+	{"reserved bit", 0x08, {17 << 3}, 1, 6, NULL, 0, 0, "corrupt zstd data: ", false},
+	{"dictionary id", 0x01, {17 << 3, 7}, 2, 6, NULL, 0, 0, "corrupt zstd data: ", false},
+	{"skippable frame after it", 0x20, {6}, 1, 6, "\x5F\x2A\x4D\x18\x03\0\0\0abc", 11, 0, NULL, true},
+	{"skippable frame cut", 0x20, {6}, 1, 6, "\x50\x2A\x4D\x18\x64\0\0\0abc", 11, 0,
+	 "truncated zstd frame (unexpected end of input)", true},
+	{"a magic number cut", 0x20, {6}, 1, 6, "\x28\xB5", 2, 0,
+	 "truncated zstd frame (unexpected end of input)", true},
+	{"other bytes after it", 0x20, {6}, 1, 6, "xy", 2, 0, "corrupt zstd data: ", true},
+};
+
+/*
+ * Every header on both paths: the bytes before a failure, the message
+ * (exact when worked out here, else libzstd's, the same on both paths).
+ */
+static void test_headers(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(hcases) / sizeof(*hcases); i++) {
+		const struct hcase *c = &hcases[i];
+		char err[2][256], data[300];
+		struct ss_buf z, out[2];
+
+		for (size_t k = 0; k < c->len; k++)
+			data[k] = (char)('a' + k % 26);
+		ss_buf_init(&z);
+		raw_frame(&z, c->fhd, c->hdr, c->hlen, data, c->len);
+		ss_buf_add(&z, c->after, c->after_len);
+		for (int p = 0; p < 2; p++) {
+			enum ss_io r;
+
+			ss_source_zstd_set_streaming_only(p == 1);
+			ss_buf_init(&out[p]);
+			ss_buf_adds(&out[p], "");
+			r = decode_all(&z, c->wlog, &out[p], err[p], sizeof(err[p]));
+			if (r != (c->err ? SS_IO_ERROR : SS_IO_END))
+				fail_msg("%s: %s", c->what, err[p]);
+			if (c->err && strncmp(c->err, "corrupt", 7) == 0)
+				assert_memory_equal(err[p], c->err, strlen(c->err));
+			else if (c->err)
+				assert_string_equal(err[p], c->err);
+			assert_int_equal(out[p].len, c->out ? c->len : 0);
+			assert_memory_equal(out[p].data, data, out[p].len);
+		}
+		assert_string_equal(err[0], err[1]);
+		ss_buf_release(&out[0]);
+		ss_buf_release(&out[1]);
+		ss_buf_release(&z);
+	}
+	ss_source_zstd_set_streaming_only(false);
+}
+
 int main(void)
 {
+#define BOTH(t) cmocka_unit_test_prestate(t, (void *)&inplace_path), \
+		cmocka_unit_test_prestate(t, (void *)&streaming_path)
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_lines),      cmocka_unit_test(test_frames),
-	    cmocka_unit_test(test_direct_read), cmocka_unit_test(test_truncated),
-	    cmocka_unit_test(test_corrupt),    cmocka_unit_test(test_window_limit),
+		BOTH(test_lines),   BOTH(test_frames),  BOTH(test_truncated),
+		BOTH(test_corrupt), BOTH(test_window_limit),
+		cmocka_unit_test_prestate(test_direct_read, (void *)&inplace_path),
+		cmocka_unit_test(test_headers),
 	};
 
 	rng_state = 0x9E3779B97F4A7C15ull;

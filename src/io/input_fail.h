@@ -1,9 +1,13 @@
 /*
- * inputs_int.h - private to the input front end (inputs.c, container.c):
- * the one way an input fails.
+ * input_fail.h - the one way an input fails, shared by the input front end
+ * (inputs.c) and the archive reader (container.c): the message is printed
+ * and the failed input's name is kept for the caller.
+ *
+ * Ownership: the name given is taken over and lives in the caller's slot
+ * until the next failure replaces it (or the slot's owner frees it).
  */
-#ifndef SS_INPUTS_INT_H
-#define SS_INPUTS_INT_H
+#ifndef SS_INPUT_FAIL_H
+#define SS_INPUT_FAIL_H
 
 #include "io/inputs.h"
 #include "util/msg.h"
