@@ -15,7 +15,7 @@ import sys
 
 # Lowest first. analysis and run may not exist yet.
 ORDER = ["util", "model", "json", "io", "engines", "metrics", "analysis",
-         "report", "run", "cli"]
+         "server", "report", "run", "cli"]
 RANK = {name: i for i, name in enumerate(ORDER)}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"/]+)/[^"]+"', re.M)
 

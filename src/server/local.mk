@@ -1,0 +1,20 @@
+# server stage (SPEC 10): the server's own counters. The exposition-text
+# reader (expo.c) and, later, the JSON shapes feed snapshots and increments
+# to the window (window.c: per-series differences over one hash table,
+# keymap.c); the families are a table (families.c); results.c derives each
+# family's figures, reusing analysis/positions.c for the shorter-draft table.
+libspecscan_la_SOURCES += \
+	src/server/families.c src/server/families.h \
+	src/server/number.c src/server/number.h \
+	src/server/keymap.c src/server/keymap.h \
+	src/server/server.h src/server/server_int.h \
+	src/server/window.c \
+	src/server/results.c \
+	src/server/expo.c src/server/expo.h
+
+# The stage's driver until it is part of specscan: Prometheus text files in,
+# the window as JSON out (tests/cli/test_server*.py, bench/README.md).
+check_PROGRAMS += tests/unit/server_tool
+tests_unit_server_tool_SOURCES = tests/unit/server_tool.c
+tests_unit_server_tool_LDADD = libspecscan.la $(SS_LIBS)
+nodist_EXTRA_tests_unit_server_tool_SOURCES = src/cli/force-cxx-link.cxx

@@ -1,0 +1,45 @@
+/*
+ * number.h - the number texts of the server's counters (SPEC 10.1, 10.2):
+ * the float syntax of a sample's value, a counter's exact integer value
+ * (the decimal the text denotes, not a double's), and a gauge's double.
+ * Pure functions of the text; nothing is allocated.
+ */
+#ifndef SS_SERVER_NUMBER_H
+#define SS_SERVER_NUMBER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * The length of the float text at p (before end): `12`, `43.0`, `.5`,
+ * `1.23457e+06`, `NaN`, `Inf`, `+Inf`, `-Inf`, with an optional sign on the
+ * numbers; 0 when p does not start with one.
+ */
+size_t ss_srv_float_len(const char *p, const char *end);
+
+/* Why a value is not a counter's (SPEC 10.2: finite, >= 0 and integral). */
+enum ss_count_status {
+	SS_COUNT_OK = 0,
+	SS_COUNT_SYNTAX,    /* not a float text */
+	SS_COUNT_NONFINITE, /* NaN or an infinity */
+	SS_COUNT_NEGATIVE,
+	SS_COUNT_FRACTION,  /* not integral */
+	SS_COUNT_RANGE      /* 2^64 or more */
+};
+
+/* The reason for a message ("counter value is NaN or infinite", ...). */
+const char *ss_count_status_text(enum ss_count_status st);
+
+/*
+ * Read the n bytes at p (a whole float text) as a counter: *out gets its
+ * exact value. *inexact is set (never cleared) when the text has an
+ * exponent and one to six significant digits, or the value is 2^53 or more:
+ * the server printed a rounded count.
+ */
+enum ss_count_status ss_srv_parse_count(const char *p, size_t n, uint64_t *out, bool *inexact);
+
+/* A gauge's value: false when the text is not a float or not finite. */
+bool ss_srv_parse_gauge(const char *p, size_t n, double *out);
+
+#endif

@@ -1,0 +1,204 @@
+/*
+ * server.h - the server's own counters (SPEC 10): snapshots and increments
+ * of counters go in, the window of each family (10.3) comes out.
+ *
+ * A struct ss_server collects one run's server inputs, whatever their
+ * shape: the exposition-text reader (server/expo.h) and the JSON shapes
+ * feed it through the same calls,
+ *
+ *   ep = ss_server_endpoint(s, key, len);
+ *   ss_server_begin(s, ep, source, flags);          one snapshot or increment
+ *   ss_server_sample(s, name, labels, value) ...    each series
+ *   ss_server_end(s, has_time, time_ns);
+ *
+ * and ss_server_finish() turns what it kept into struct ss_server_results
+ * for the report layer: families in engine order with every field of
+ * 10.4's JSON. Only the series of known families are kept (10.2), each
+ * with its previous snapshot's value, in one hash table keyed by name and
+ * label set: memory grows with the number of series, never with the
+ * number of snapshots (intervals aside: SS_SERVER_MAX_INTERVALS).
+ *
+ * The caller owns every pointer it passes in; the results own their arrays
+ * until ss_server_results_release(). One thread at a time per struct.
+ */
+#ifndef SS_SERVER_SERVER_H
+#define SS_SERVER_SERVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/positions.h"
+#include "model/record.h"
+#include "server/families.h"
+#include "util/msg.h"
+
+/* Series kept in all (a hostile input cannot grow the table past it). */
+#define SS_SERVER_MAX_SERIES 100000
+/* Labels of one kept series. */
+#define SS_SERVER_MAX_LABELS 64
+/* Intervals kept per family and endpoint; past it, neighbours merge in pairs. */
+#define SS_SERVER_MAX_INTERVALS 100000
+/* Bad lines named in messages (all with -v); the rest are counted. */
+#define SS_SERVER_BAD_SHOWN 5
+
+struct ss_server;
+
+/* No series: ss_server_resolve() never gives this handle. */
+#define SS_SERVER_NO_HANDLE UINT32_MAX
+
+/* One label of a sample: the value unescaped. Borrowed for the call. */
+struct ss_label {
+	const char *name;
+	size_t name_len;
+	const char *value;
+	size_t value_len;
+};
+
+/* ss_server_begin() flags. */
+enum {
+	SS_SNAP_INCREMENT = 1, /* counts of an interval, summed as they are */
+	SS_SNAP_SPARSE = 2     /* a series missing here keeps its value (Prometheus API results) */
+};
+
+/* What became of a sample. */
+enum ss_srv_status {
+	SS_SRV_KEPT = 0,  /* a series of a family, its value recorded */
+	SS_SRV_IGNORED,   /* no family's, `_created`, or another tensor-parallel rank */
+	SS_SRV_BAD,       /* a bad sample: counted with the bad lines (reason given) */
+	SS_SRV_REPEAT,    /* the series already has a value in this snapshot: nothing done */
+	SS_SRV_NOMEM
+};
+
+/* msg: where bad lines are told (NULL: nowhere). NULL when out of memory. */
+struct ss_server *ss_server_new(struct ss_msg *msg);
+void ss_server_free(struct ss_server *s);
+
+/*
+ * The index of the endpoint named by key[0..len) (SPEC 10.5: AIPerf's
+ * input directory and endpoint_url; len 0 is the one unnamed endpoint of
+ * every other input). UINT32_MAX when out of memory.
+ */
+uint32_t ss_server_endpoint(struct ss_server *s, const char *key, size_t len);
+
+/* Open a snapshot (or, with SS_SNAP_INCREMENT, an increment). false: out of memory. */
+bool ss_server_begin(struct ss_server *s, uint32_t endpoint, enum ss_srv_source src,
+		     unsigned flags);
+
+/*
+ * One sample of the open snapshot: the series' name as written (a trailing
+ * `_total` is taken off here) and labels, its value as text. *reason says
+ * why a sample is bad (a static string).
+ */
+enum ss_srv_status ss_server_sample(struct ss_server *s, const char *name, size_t name_len,
+				    const struct ss_label *labels, size_t nlabels,
+				    const char *value, size_t value_len, const char **reason);
+
+/*
+ * The same in two halves, for a reader that keeps the handle of each
+ * series it has seen (the exposition reader does, per line of the page
+ * before): ss_server_resolve() finds the series (*handle, with
+ * SS_SRV_KEPT) and ss_server_put() records its value. A handle stays valid
+ * for the struct's life. Resolving needs no open snapshot.
+ */
+enum ss_srv_status ss_server_resolve(struct ss_server *s, uint32_t endpoint,
+				     enum ss_srv_source src, const char *name, size_t name_len,
+				     const struct ss_label *labels, size_t nlabels,
+				     uint32_t *handle, const char **reason);
+enum ss_srv_status ss_server_put(struct ss_server *s, uint32_t handle, const char *value,
+				 size_t value_len, const char **reason);
+
+/* Close the open snapshot; its time in Unix nanoseconds when known. */
+void ss_server_end(struct ss_server *s, bool has_time, int64_t time_ns);
+
+/*
+ * A bad line or sample at place:line (place: the input's name), counted
+ * in the results' bad_lines; the first SS_SERVER_BAD_SHOWN are told
+ * (every one with -v), the rest summed up by ss_server_finish().
+ */
+void ss_server_bad(struct ss_server *s, const char *place, uint64_t line, const char *what,
+		   const char *reason);
+
+/* The per-request sums of the main results for one engine (reconciliation, 10.3). */
+struct ss_server_requests {
+	bool present;      /* ok or zero_step records of the engine exist */
+	unsigned __int128 steps, accepted, drafted; /* steps over the records that have them */
+};
+
+struct ss_server_position {
+	uint32_t position;          /* 1-based */
+	unsigned __int128 accepted; /* ΔP_i */
+	unsigned __int128 drafted;  /* ΔDP_i, else ΔS */
+	bool has_rate, has_conditional;
+	double rate, conditional;
+};
+
+struct ss_server_interval {
+	uint32_t endpoint;
+	bool has_start, has_end;
+	int64_t start_ns, end_ns;
+	unsigned __int128 steps, draft_tokens;
+	__int128 accepted_tokens; /* negative only for an estimate */
+	bool has_acceptance_length, has_rate;
+	double acceptance_length, draft_acceptance_rate;
+};
+
+struct ss_server_gauge {
+	const char *name; /* the table's (static) */
+	double value;
+};
+
+struct ss_server_reconciliation {
+	unsigned __int128 steps, accepted, drafted; /* the requests' sums */
+	bool has_steps_ratio, has_accepted_ratio;
+	double steps_ratio, accepted_ratio;
+	bool steps_off, accepted_off; /* a ratio off 1 by more than 1% (the note's cue) */
+};
+
+/* One family, every field of SPEC 10.4's JSON; has_* flags mark the absent parts. */
+struct ss_server_family {
+	const struct ss_family_row *row; /* engine, counters ("prometheus", ...) */
+	uint64_t snapshots, series, resets;
+	bool since_start, inexact, estimated;
+	bool has_start, has_end; /* window.start_ns, window.end_ns (null when false) */
+	int64_t start_ns, end_ns;
+	unsigned __int128 steps;
+	bool has_draft_tokens;
+	unsigned __int128 draft_tokens;
+	__int128 accepted_tokens;
+	bool has_acceptance_length, has_rate;
+	double acceptance_length, draft_acceptance_rate;
+	struct ss_server_position *positions; /* npositions; none when 0 */
+	size_t npositions;
+	bool has_consistent, consistent;
+	unsigned __int128 *histogram; /* histogram[0..k], k = npositions; NULL when not rebuilt */
+	/* 7.1's shorter-draft table on the histogram (analysis/positions.h). */
+	struct ss_whatif_row *what_if; /* k rows when histogram */
+	bool has_cost;
+	double draft_cost;
+	uint32_t suggested_k;
+	struct ss_server_gauge gauges[SS_FAMILY_GAUGES];
+	size_t ngauges;
+	struct ss_server_interval *intervals;
+	size_t nintervals;
+	bool has_reconciliation;
+	struct ss_server_reconciliation reconciliation;
+};
+
+struct ss_server_results {
+	uint64_t endpoints, snapshots, bad_lines;
+	struct ss_server_family *families; /* nfamilies, in table order */
+	size_t nfamilies;
+};
+
+/*
+ * The results of everything fed so far (an open snapshot is closed, with
+ * no time). req[e] is the main results' sums for engine e (NULL: none);
+ * with has_cost, the draft cost of 7.1's speedups. false when out of
+ * memory (*out is then empty).
+ */
+bool ss_server_finish(struct ss_server *s, const struct ss_server_requests req[SS_ENGINE_COUNT],
+		      bool has_cost, double cost, struct ss_server_results *out);
+void ss_server_results_release(struct ss_server_results *r);
+
+#endif
