@@ -68,6 +68,7 @@ struct ss_scrape {
 	bool seen_full;
 	/* the template, and the one being learned from the open snapshot */
 	struct tmpl T, L;
+	uint64_t tmpl_gen;  /* how many times T was replaced */
 	bool learning;
 	/* a kept series' labels, values unescaped into `unesc` */
 	struct ss_label labels[SS_SERVER_MAX_LABELS];
@@ -281,6 +282,7 @@ static void end_snap(struct ss_scrape *sc)
 
 			sc->T = sc->L;
 			sc->L = x;
+			sc->tmpl_gen++;
 		}
 		/* This snapshot is the template now, or it found enough of its lines in it. */
 		sc->learning = !sc->no_template && !adopt &&
@@ -689,12 +691,22 @@ static bool repeated(struct ss_scrape *sc, const struct series_id *id, bool *rep
 	return true;
 }
 
-/* Start a snapshot with this line as its first. */
-static bool restart(struct ss_scrape *sc, const struct series_id *id)
+/*
+ * Start a snapshot with this line as its first. Closing the last one may
+ * have made its lines the template: the line is then looked for again, as
+ * the new template's first (its fingerprint and handle come from its text
+ * and stay).
+ */
+static bool restart(struct ss_scrape *sc, struct series_id *id, const char *p, size_t len)
 {
+	uint64_t gen = sc->tmpl_gen;
 	bool rep;
 
 	end_snap(sc);
+	if (sc->tmpl_gen != gen) {
+		id->from_tmpl = tmpl_match(&sc->T, 0, p, len);
+		id->tmpl_index = 0;
+	}
 	return begin_snap(sc) && repeated(sc, id, &rep);
 }
 
@@ -722,7 +734,7 @@ static bool sample(struct ss_scrape *sc, const char *p, size_t len, bool termina
 	if (sc->in_snap) {
 		if (!repeated(sc, &id, &rep))
 			return false;
-		if (rep && !restart(sc, &id))
+		if (rep && !restart(sc, &id, p, len))
 			return false;
 	} else if (!begin_snap(sc) || !repeated(sc, &id, &rep)) {
 		return false;
@@ -731,7 +743,7 @@ static bool sample(struct ss_scrape *sc, const char *p, size_t len, bool termina
 		st = ss_server_put(sc->srv, id.handle, v, vlen, &reason);
 		if (st == SS_SRV_REPEAT) {
 			/* a kept series twice: this line starts the next snapshot */
-			if (!restart(sc, &id))
+			if (!restart(sc, &id, p, len))
 				return false;
 			st = ss_server_put(sc->srv, id.handle, v, vlen, &reason);
 		}

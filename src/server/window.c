@@ -59,37 +59,43 @@ void ss_server_free(struct ss_server *s)
 	ss_free(s);
 }
 
-uint32_t ss_server_endpoint(struct ss_server *s, const char *key, size_t len)
+/* Room for endpoint index i: its row of fe indexes and its used flag. */
+static bool endpoint_room(struct ss_server *s, size_t i)
 {
-	uint32_t i;
-	bool added, full;
 	size_t rows = ss_family_count, cap;
+	uint32_t *fo;
+	bool *used;
 
-	if (!ss_keymap_put(&s->endpoints, key, len, ss_keymap_hash(key, len), UINT32_MAX - 1, &i,
-			   &added, &full))
-		return UINT32_MAX;
 	if (i < s->fe_of_cap)
-		return i;
-	/* Room for more endpoints: their row of fe indexes and their used flag. */
+		return true;
 	for (cap = s->fe_of_cap ? 2 * s->fe_of_cap : 4; cap <= i; cap *= 2)
 		;
-	{
-		uint32_t *fo = ss_reallocarray(s->fe_of, cap * rows, sizeof(*fo));
-		bool *used;
-
-		if (!fo)
-			return UINT32_MAX;
-		s->fe_of = fo;
-		used = ss_reallocarray(s->endpoint_used, cap, sizeof(*used));
-		if (!used)
-			return UINT32_MAX;
-		s->endpoint_used = used;
-	}
+	fo = ss_reallocarray(s->fe_of, cap * rows, sizeof(*fo));
+	if (!fo)
+		return false;
+	s->fe_of = fo;
+	used = ss_reallocarray(s->endpoint_used, cap, sizeof(*used));
+	if (!used)
+		return false;
+	s->endpoint_used = used;
 	for (size_t j = s->fe_of_cap * rows; j < cap * rows; j++)
 		s->fe_of[j] = SS_SRV_NONE;
 	for (size_t j = s->fe_of_cap; j < cap; j++)
 		s->endpoint_used[j] = false;
 	s->fe_of_cap = cap;
+	return true;
+}
+
+uint32_t ss_server_endpoint(struct ss_server *s, const char *key, size_t len)
+{
+	uint32_t i;
+	bool added, full;
+
+	/* Room first, so that every endpoint in the map has its row. */
+	if (!endpoint_room(s, s->endpoints.n) ||
+	    !ss_keymap_put(&s->endpoints, key, len, ss_keymap_hash(key, len), UINT32_MAX - 1, &i,
+			   &added, &full))
+		return UINT32_MAX;
 	return i;
 }
 

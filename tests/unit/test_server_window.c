@@ -1,0 +1,870 @@
+/*
+ * Unit tests of the server window (SPEC 10.2, 10.3, 10.5) through the
+ * sample API: every vector of SPEC 10.6, then the rules around them (the
+ * reset rule, series that disappear or appear, bad samples, data-parallel
+ * engines, tensor-parallel ranks, each family row, increments, gauges,
+ * intervals, endpoints, reconciliation). Expected values are worked out by
+ * hand in the comments (doubles: one division of the integers, as
+ * Python's int / int gives it, checked there).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "server/server.h"
+#include "util/alloc.h"
+
+#define assert_double_is(x, y) assert_true((x) == (y))
+#define assert_u128(x, y) assert_true((x) == (unsigned __int128)(y))
+#define assert_i128(x, y) assert_true((x) == (__int128)(y))
+
+/*
+ * One sample written as "name{k=v,k=v} value" (no quotes, no escapes: the
+ * reader's grammar has its own tests). Labels point into a static copy.
+ */
+static enum ss_srv_status put_sample(struct ss_server *s, const char *text)
+{
+	static char buf[512];
+	struct ss_label labels[16];
+	size_t n = 0;
+	char *name = buf, *lab, *val, *end;
+	const char *reason;
+	enum ss_srv_status st;
+
+	snprintf(buf, sizeof(buf), "%s", text);
+	val = strrchr(buf, ' ');
+	assert_non_null(val);
+	*val++ = '\0';
+	lab = strchr(buf, '{');
+	if (lab) {
+		*lab++ = '\0';
+		end = strchr(lab, '}');
+		assert_non_null(end);
+		*end = '\0';
+		while (*lab) {
+			char *eq = strchr(lab, '='), *comma;
+
+			assert_non_null(eq);
+			*eq = '\0';
+			comma = strchr(eq + 1, ',');
+			if (comma)
+				*comma = '\0';
+			labels[n++] = (struct ss_label){lab, strlen(lab), eq + 1, strlen(eq + 1)};
+			lab = comma ? comma + 1 : eq + 1 + strlen(eq + 1);
+		}
+	}
+	st = ss_server_sample(s, name, strlen(name), labels, n, val, strlen(val), &reason);
+	if (st == SS_SRV_BAD)
+		assert_non_null(reason);
+	return st;
+}
+
+/* A snapshot of the NULL-ended samples, each expected to be kept or ignored. */
+static void snap_at(struct ss_server *s, uint32_t ep, enum ss_srv_source src, unsigned flags,
+		    bool has_time, int64_t t, ...)
+{
+	va_list ap;
+	const char *text;
+
+	assert_true(ss_server_begin(s, ep, src, flags));
+	va_start(ap, t);
+	while ((text = va_arg(ap, const char *)) != NULL) {
+		enum ss_srv_status st = put_sample(s, text);
+
+		assert_true(st == SS_SRV_KEPT || st == SS_SRV_IGNORED);
+	}
+	va_end(ap);
+	ss_server_end(s, has_time, t);
+}
+
+#define SNAP(s, ...) snap_at((s), 0, SS_SRC_PROMETHEUS, 0, false, 0, __VA_ARGS__, NULL)
+
+static struct ss_server *new_server(void)
+{
+	struct ss_server *s = ss_server_new(NULL);
+
+	assert_non_null(s);
+	assert_int_equal(ss_server_endpoint(s, "", 0), 0);
+	return s;
+}
+
+static const struct ss_server_family *finish(struct ss_server *s, struct ss_server_results *r,
+					      size_t nfam)
+{
+	assert_true(ss_server_finish(s, NULL, false, 0.0, r));
+	assert_int_equal(r->nfamilies, nfam);
+	return nfam ? &r->families[0] : NULL;
+}
+
+/* SPEC 10.6, first vector: drafting varied, so no histogram. */
+static void test_vllm_vector(void **state)
+{
+	struct ss_server *s = new_server();
+	struct ss_server_results r;
+	const struct ss_server_family *f;
+
+	(void)state;
+	SNAP(s, "vllm:spec_decode_num_drafts 10", "vllm:spec_decode_num_draft_tokens 20",
+	     "vllm:spec_decode_num_accepted_tokens 10",
+	     "vllm:spec_decode_num_accepted_tokens_per_pos{position=0} 8",
+	     "vllm:spec_decode_num_accepted_tokens_per_pos{position=1} 2",
+	     "vllm:spec_decode_num_accepted_tokens_per_pos{position=2} 0",
+	     "vllm:spec_decode_num_draft_tokens_per_pos{position=0} 10",
+	     "vllm:spec_decode_num_draft_tokens_per_pos{position=1} 5",
+	     "vllm:spec_decode_num_draft_tokens_per_pos{position=2} 0");
+	SNAP(s, "vllm:spec_decode_num_drafts 14", "vllm:spec_decode_num_draft_tokens 26",
+	     "vllm:spec_decode_num_accepted_tokens 13",
+	     "vllm:spec_decode_num_accepted_tokens_per_pos{position=0} 10",
+	     "vllm:spec_decode_num_accepted_tokens_per_pos{position=1} 3",
+	     "vllm:spec_decode_num_accepted_tokens_per_pos{position=2} 0",
+	     "vllm:spec_decode_num_draft_tokens_per_pos{position=0} 14",
+	     "vllm:spec_decode_num_draft_tokens_per_pos{position=1} 7",
+	     "vllm:spec_decode_num_draft_tokens_per_pos{position=2} 0");
+	f = finish(s, &r, 1);
+	assert_int_equal(f->row->engine, SS_ENGINE_VLLM);
+	assert_string_equal(f->row->counters, "prometheus");
+	assert_int_equal(f->snapshots, 2);
+	assert_int_equal(f->series, 1); /* one label set (empty) without the position */
+	assert_int_equal(f->resets, 0);
+	assert_false(f->since_start);
+	assert_false(f->inexact);
+	assert_false(f->estimated);
+	assert_false(f->has_start);
+	assert_false(f->has_end);
+	/* Δ: 14-10, 26-20, 13-10 */
+	assert_u128(f->steps, 4);
+	assert_true(f->has_draft_tokens);
+	assert_u128(f->draft_tokens, 6);
+	assert_i128(f->accepted_tokens, 3);
+	assert_true(f->has_acceptance_length);
+	assert_double_is(f->acceptance_length, 1.75); /* 1 + 3/4 */
+	assert_true(f->has_rate);
+	assert_double_is(f->draft_acceptance_rate, 50.0); /* 3/6 x 100 */
+	/* positions: ΔP = 2, 1, 0; ΔDP = 4, 2, 0 */
+	assert_int_equal(f->npositions, 3);
+	assert_u128(f->positions[0].accepted, 2);
+	assert_u128(f->positions[1].accepted, 1);
+	assert_u128(f->positions[2].accepted, 0);
+	assert_u128(f->positions[0].drafted, 4);
+	assert_u128(f->positions[1].drafted, 2);
+	assert_u128(f->positions[2].drafted, 0);
+	assert_true(f->positions[0].has_rate && f->positions[1].has_rate);
+	assert_double_is(f->positions[0].rate, 0.5);
+	assert_double_is(f->positions[1].rate, 0.5);
+	assert_false(f->positions[2].has_rate); /* 0 / 0 */
+	/* conditional: 2/4 (ΔP_0 = ΔS), 1/2, 0/1 */
+	assert_double_is(f->positions[0].conditional, 0.5);
+	assert_double_is(f->positions[1].conditional, 0.5);
+	assert_true(f->positions[2].has_conditional);
+	assert_double_is(f->positions[2].conditional, 0.0);
+	/* 2 + 1 + 0 = 3 = ΔA and 2 >= 1 >= 0 */
+	assert_true(f->has_consistent);
+	assert_true(f->consistent);
+	assert_null(f->histogram); /* ΔDP_2 = 2 != ΔS = 4 */
+	assert_null(f->what_if);
+	assert_false(f->has_reconciliation);
+	assert_int_equal(f->nintervals, 0); /* two snapshots: no intervals */
+	assert_int_equal(r.endpoints, 1);
+	assert_int_equal(r.snapshots, 2);
+	assert_int_equal(r.bad_lines, 0);
+	ss_server_results_release(&r);
+	ss_server_free(s);
+}
+
+/* SPEC 10.6, second vector: the `_total` names of the Python client. */
+static void test_vllm_total_names(void **state)
+{
+	struct ss_server *s = new_server();
+	struct ss_server_results r;
+	const struct ss_server_family *f;
+
+	(void)state;
+	SNAP(s, "vllm:spec_decode_num_drafts_total 1000", "vllm:spec_decode_num_draft_tokens_total 7000",
+	     "vllm:spec_decode_num_accepted_tokens_total 2000");
+	SNAP(s, "vllm:spec_decode_num_drafts_total 5816", "vllm:spec_decode_num_draft_tokens_total 40712",
+	     "vllm:spec_decode_num_accepted_tokens_total 14208");
+	f = finish(s, &r, 1);
+	assert_u128(f->steps, 4816);
+	assert_u128(f->draft_tokens, 33712);
+	assert_i128(f->accepted_tokens, 12208);
+	assert_double_is(f->acceptance_length, 3.5348837209302326);  /* 1 + 12208/4816 */
+	assert_double_is(f->draft_acceptance_rate, 36.21262458471761); /* 12208/33712 x 100 */
+	assert_int_equal(f->npositions, 0);
+	assert_false(f->has_consistent);
+	ss_server_results_release(&r);
+	ss_server_free(s);
+}
+
+/* SPEC 10.6, third vector: llama.cpp's page. */
+static void test_llamacpp_vector(void **state)
+{
+	struct ss_server *s = new_server();
+	struct ss_server_results r;
+	const struct ss_server_family *f;
+
+	(void)state;
+	SNAP(s, "llamacpp:spec_decode_num_accepted_tokens_total 1787",
+	     "llamacpp:spec_decode_num_draft_tokens_total 5017",
+	     "llamacpp:spec_decode_num_drafts_total 1261", "llamacpp:prompt_tokens_total 99");
+	SNAP(s, "llamacpp:spec_decode_num_accepted_tokens_total 1857",
+	     "llamacpp:spec_decode_num_draft_tokens_total 5115",
+	     "llamacpp:spec_decode_num_drafts_total 1286", "llamacpp:prompt_tokens_total 120");
+	f = finish(s, &r, 1);
+	assert_int_equal(f->row->engine, SS_ENGINE_LLAMACPP);
+	assert_u128(f->steps, 25);
+	assert_u128(f->draft_tokens, 98);
+	assert_i128(f->accepted_tokens, 70);
+	assert_double_is(f->acceptance_length, 3.8);              /* 1 + 70/25 */
+	assert_double_is(f->draft_acceptance_rate, 71.42857142857143); /* 70/98 x 100 */
+	ss_server_results_release(&r);
+	ss_server_free(s);
+}
+
+/* The survival counts of SPEC 10.6 (ΔS 87, ΔP 70, 55, 42) with a given ΔA. */
+static void survival(struct ss_server *s, int accepted_after)
+{
+	char a[80];
+
+	snprintf(a, sizeof(a), "vllm:spec_decode_num_accepted_tokens %d", accepted_after);
+	SNAP(s, "vllm:spec_decode_num_drafts 100", "vllm:spec_decode_num_accepted_tokens 150",
+	     "vllm:spec_decode_num_accepted_tokens_per_pos{position=0} 70",
+	     "vllm:spec_decode_num_accepted_tokens_per_pos{position=1} 50",
+	     "vllm:spec_decode_num_accepted_tokens_per_pos{position=2} 30");
+	SNAP(s, "vllm:spec_decode_num_drafts 187", a,
+	     "vllm:spec_decode_num_accepted_tokens_per_pos{position=0} 140",
+	     "vllm:spec_decode_num_accepted_tokens_per_pos{position=1} 105",
+	     "vllm:spec_decode_num_accepted_tokens_per_pos{position=2} 72");
+}
+
+static void test_survival_vector(void **state)
+{
+	struct ss_server *s = new_server();
+	struct ss_server_results r;
+	const struct ss_server_family *f;
+
+	(void)state;
+	survival(s, 317); /* ΔA = 317 - 150 = 167 = 70 + 55 + 42 */
+	assert_true(ss_server_finish(s, NULL, true, 0.1, &r));
+	f = &r.families[0];
+	assert_int_equal(f->npositions, 3);
+	/* no drafted-per-position series: drafted = ΔS = 87 */
+	for (int i = 0; i < 3; i++)
+		assert_u128(f->positions[i].drafted, 87);
+	assert_double_is(f->positions[0].rate, 0.8045977011494253); /* 70/87 */
+	assert_double_is(f->positions[1].rate, 0.632183908045977);  /* 55/87 */
+	assert_double_is(f->positions[2].rate, 0.4827586206896552); /* 42/87 */
+	assert_true(f->consistent);
+	/* H[0] = 87 - 70, H[1] = 70 - 55, H[2] = 55 - 42, H[3] = 42 */
+	assert_non_null(f->histogram);
+	assert_u128(f->histogram[0], 17);
+	assert_u128(f->histogram[1], 15);
+	assert_u128(f->histogram[2], 13);
+	assert_u128(f->histogram[3], 42);
+	/*
+	 * 7.1 on it: τ(k') = 1 + A(k')/87 with A = 70, 125, 167:
+	 * 1.8045977011494254, 2.4367816091954024, 2.9195402298850572; rates
+	 * 70/87, 125/174, 167/261 x 100; speedups τ / (1 + 0.1 k'):
+	 * 1.6405433646812957, 2.030651340996169, 2.2458001768346594: k = 3.
+	 */
+	assert_non_null(f->what_if);
+	assert_double_is(f->what_if[0].acceptance_length, 1.8045977011494254);
+	assert_double_is(f->what_if[1].acceptance_length, 2.4367816091954024);
+	assert_double_is(f->what_if[2].acceptance_length, 2.9195402298850572);
+	assert_double_is(f->what_if[0].draft_acceptance_rate, 80.45977011494253);
+	assert_double_is(f->what_if[1].draft_acceptance_rate, 71.83908045977012);
+	assert_double_is(f->what_if[2].draft_acceptance_rate, 63.984674329501914);
+	assert_true(f->has_cost);
+	assert_double_is(f->draft_cost, 0.1);
+	assert_double_is(f->what_if[0].speedup, 1.6405433646812957);
+	assert_double_is(f->what_if[1].speedup, 2.030651340996169);
+	assert_double_is(f->what_if[2].speedup, 2.2458001768346594);
+	assert_int_equal(f->suggested_k, 3);
+	ss_server_results_release(&r);
+	ss_server_free(s);
+
+	/* ΔA 168: Σ ΔP_i = 167 != ΔA, so not consistent and no histogram. */
+	s = new_server();
+	survival(s, 318);
+	f = finish(s, &r, 1);
+	assert_true(f->has_consistent);
+	assert_false(f->consistent);
+	assert_null(f->histogram);
+	ss_server_results_release(&r);
+	ss_server_free(s);
+}
+
+/* SPEC 10.6, the reset vector, with its intervals. */
+static void test_reset_vector(void **state)
+{
+	struct ss_server *s = new_server();
+	struct ss_server_results r;
+	const struct ss_server_family *f;
+
+	(void)state;
+	snap_at(s, 0, SS_SRC_PROMETHEUS, 0, true, 1000, "vllm:spec_decode_num_drafts 100", NULL);
+	snap_at(s, 0, SS_SRC_PROMETHEUS, 0, true, 2000, "vllm:spec_decode_num_drafts 150", NULL);
+	snap_at(s, 0, SS_SRC_PROMETHEUS, 0, true, 3000, "vllm:spec_decode_num_drafts 20", NULL);
+	snap_at(s, 0, SS_SRC_PROMETHEUS, 0, true, 4000, "vllm:spec_decode_num_drafts 60", NULL);
+	f = finish(s, &r, 1);
+	/* 50 + 20 (went down: the value itself) + 40 */
+	assert_u128(f->steps, 110);
+	assert_int_equal(f->resets, 1);
+	assert_true(f->has_start && f->has_end);
+	assert_int_equal(f->start_ns, 1000);
+	assert_int_equal(f->end_ns, 4000);
+	/* four snapshots: three intervals */
+	assert_int_equal(f->nintervals, 3);
+	assert_u128(f->intervals[0].steps, 50);
+	assert_u128(f->intervals[1].steps, 20);
+	assert_u128(f->intervals[2].steps, 40);
+	assert_int_equal(f->intervals[1].start_ns, 2000);
+	assert_int_equal(f->intervals[1].end_ns, 3000);
+	/* no accepted counter: A = 0, acceptance length 1 + 0/50 */
+	assert_true(f->intervals[0].has_acceptance_length);
+	assert_double_is(f->intervals[0].acceptance_length, 1.0);
+	assert_false(f->intervals[0].has_rate); /* ΔD = 0 */
+	ss_server_results_release(&r);
+	ss_server_free(s);
+}
+
+/*
+ * A series that disappears counts 0 (a reset); when it comes back it
+ * counts from 0. Engines "0" and "1" (data parallel) are summed.
+ */
+static void test_disappearing_series(void **state)
+{
+	struct ss_server *s = new_server();
+	struct ss_server_results r;
+	const struct ss_server_family *f;
+
+	(void)state;
+	SNAP(s, "vllm:spec_decode_num_drafts{engine=0} 10", "vllm:spec_decode_num_drafts{engine=1} 5");
+	SNAP(s, "vllm:spec_decode_num_drafts{engine=0} 12");
+	SNAP(s, "vllm:spec_decode_num_drafts{engine=0} 15", "vllm:spec_decode_num_drafts{engine=1} 7");
+	f = finish(s, &r, 1);
+	/* t=1: 2 + (0: below 5, a reset: d = 0); t=2: 3 + (7 - 0) */
+	assert_u128(f->steps, 12);
+	assert_int_equal(f->resets, 1);
+	assert_int_equal(f->series, 2);
+	assert_int_equal(f->nintervals, 2);
+	assert_u128(f->intervals[0].steps, 2);
+	assert_u128(f->intervals[1].steps, 10);
+	assert_false(f->intervals[0].has_start); /* no times given */
+	ss_server_results_release(&r);
+	ss_server_free(s);
+}
+
+/* A series new in the second snapshot counts from 0 (it had 0 in the first). */
+static void test_new_series(void **state)
+{
+	struct ss_server *s = new_server();
+	struct ss_server_results r;
+	const struct ss_server_family *f;
+
+	(void)state;
+	SNAP(s, "vllm:spec_decode_num_drafts{engine=0} 10");
+	SNAP(s, "vllm:spec_decode_num_drafts{engine=0} 11", "vllm:spec_decode_num_drafts{engine=1} 4");
+	f = finish(s, &r, 1);
+	assert_u128(f->steps, 5); /* 1 + 4 */
+	assert_int_equal(f->resets, 0);
+	ss_server_results_release(&r);
+	ss_server_free(s);
+}
+
+/* One snapshot: the counters since the server started. */
+static void test_since_start(void **state)
+{
+	struct ss_server *s = new_server();
+	struct ss_server_results r;
+	const struct ss_server_family *f;
+
+	(void)state;
+	SNAP(s, "vllm:spec_decode_num_drafts{engine=0} 10", "vllm:spec_decode_num_drafts{engine=1} 30",
+	     "vllm:spec_decode_num_accepted_tokens{engine=0} 20",
+	     "vllm:spec_decode_num_accepted_tokens{engine=1} 40");
+	f = finish(s, &r, 1);
+	assert_true(f->since_start);
+	assert_u128(f->steps, 40);
+	assert_i128(f->accepted_tokens, 60);
+	assert_double_is(f->acceptance_length, 2.5); /* 1 + 60/40 */
+	assert_u128(f->draft_tokens, 0);
+	assert_false(f->has_rate);                 /* ΔD = 0 */
+	assert_false(f->has_start || f->has_end);  /* a window needs two snapshots */
+	ss_server_results_release(&r);
+	ss_server_free(s);
+}
+
+/* Bad samples: counted, ignored, and their series held (no false reset). */
+static void test_bad_samples(void **state)
+{
+	struct ss_server *s = new_server();
+	struct ss_server_results r;
+	const struct ss_server_family *f;
+	static const char *const bad[] = {
+		"vllm:spec_decode_num_drafts NaN", "vllm:spec_decode_num_drafts +Inf",
+		"vllm:spec_decode_num_drafts -Inf", "vllm:spec_decode_num_drafts -1",
+		"vllm:spec_decode_num_drafts 12.5", "vllm:spec_decode_num_drafts 1.5e-1",
+		"vllm:spec_decode_num_drafts 1e20", "vllm:spec_decode_num_drafts abc",
+		/* series no family takes as they are (the drafts are there, at 10) */
+		"vllm:spec_decode_num_accepted_tokens_per_pos 3",
+		"vllm:spec_decode_num_accepted_tokens_per_pos{position=x} 3",
+		"vllm:spec_decode_num_accepted_tokens_per_pos{position=4096} 3",
+		"vllm:spec_decode_num_drafts{a=1,a=2} 3",
+	};
+
+	(void)state;
+	SNAP(s, "vllm:spec_decode_num_drafts 10", "vllm:spec_decode_num_draft_tokens 20");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_true(ss_server_begin(s, 0, SS_SRC_PROMETHEUS, 0));
+		assert_int_equal(put_sample(s, "vllm:spec_decode_num_draft_tokens 30"), SS_SRV_KEPT);
+		if (i >= 8)
+			assert_int_equal(put_sample(s, "vllm:spec_decode_num_drafts 10"), SS_SRV_KEPT);
+		assert_int_equal(put_sample(s, bad[i]), SS_SRV_BAD);
+		ss_server_end(s, false, 0);
+	}
+	SNAP(s, "vllm:spec_decode_num_drafts 15", "vllm:spec_decode_num_draft_tokens 40");
+	f = finish(s, &r, 1);
+	/* the drafts held at 10 through the bad values (then 10 again): 15 - 10, no reset */
+	assert_u128(f->steps, 5);
+	assert_u128(f->draft_tokens, 20); /* 10 + 0 x 11 + 10 */
+	assert_int_equal(f->resets, 0);
+	assert_int_equal(f->snapshots, 14);
+	ss_server_results_release(&r);
+	ss_server_free(s);
+}
+
+/* A series' second sample in one snapshot is a repeat: nothing recorded. */
+static void test_repeat(void **state)
+{
+	struct ss_server *s = new_server();
+	struct ss_server_results r;
+	const struct ss_server_family *f;
+
+	(void)state;
+	assert_true(ss_server_begin(s, 0, SS_SRC_PROMETHEUS, 0));
+	assert_int_equal(put_sample(s, "vllm:spec_decode_num_drafts{engine=0,m=a} 10"), SS_SRV_KEPT);
+	/* the same label set in another order, and `_total`-less vs `_total` names differ */
+	assert_int_equal(put_sample(s, "vllm:spec_decode_num_drafts{m=a,engine=0} 11"), SS_SRV_REPEAT);
+	assert_int_equal(put_sample(s, "vllm:spec_decode_num_drafts_total{engine=0,m=a} 12"),
+			 SS_SRV_KEPT);
+	ss_server_end(s, false, 0);
+	f = finish(s, &r, 1);
+	assert_u128(f->steps, 22); /* 10 + 12: two names, one label set */
+	assert_int_equal(f->series, 1);
+	ss_server_results_release(&r);
+	ss_server_free(s);
+}
+
+/* inexact: an exponent with at most 6 significant digits, or 2^53 and above. */
+static void test_inexact(void **state)
+{
+	static const struct {
+		const char *v;
+		bool inexact;
+	} cases[] = {
+		{"1234567", false}, {"1234567.0", false}, {"1.234567e+06", false},
+		{"1.23457e+06", true}, {"1e+06", true}, {"9007199254740991", false},
+		{"9007199254740992", true}, {"0e+00", false},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ss_server *s = new_server();
+		struct ss_server_results r;
+		char line[96];
+
+		snprintf(line, sizeof(line), "llamacpp:spec_decode_num_drafts_total %s", cases[i].v);
+		SNAP(s, line);
+		assert_int_equal(finish(s, &r, 1)->inexact, cases[i].inexact);
+		ss_server_results_release(&r);
+		ss_server_free(s);
+	}
+}
+
+/* SGLang: tp_rank other than "0" left out, accepted estimated as G - R - S, gauges. */
+static void test_sglang_prometheus(void **state)
+{
+	struct ss_server *s = new_server();
+	struct ss_server_results r;
+	const struct ss_server_family *f;
+
+	(void)state;
+	SNAP(s, "sglang:spec_verify_calls_total{tp_rank=0} 100",
+	     "sglang:spec_verify_calls_total{tp_rank=1} 100",
+	     "sglang:generation_tokens_total{tp_rank=0} 500",
+	     "sglang:generation_tokens_total{tp_rank=1} 500", "sglang:num_requests_total{tp_rank=0} 10",
+	     "sglang:spec_accept_length{tp_rank=0} 2.0", "sglang:spec_accept_length{tp_rank=1} 9.0",
+	     "sglang:spec_accept_rate{tp_rank=0} NaN");
+	SNAP(s, "sglang:spec_verify_calls_total{tp_rank=0} 300",
+	     "sglang:spec_verify_calls_total{tp_rank=1} 300",
+	     "sglang:generation_tokens_total{tp_rank=0} 1210",
+	     "sglang:generation_tokens_total{tp_rank=1} 1210", "sglang:num_requests_total{tp_rank=0} 20",
+	     "sglang:spec_accept_length{tp_rank=0} 3.5", "sglang:spec_accept_rate{tp_rank=0} 0.625");
+	f = finish(s, &r, 1);
+	assert_int_equal(f->row->engine, SS_ENGINE_SGLANG);
+	assert_true(f->estimated);
+	/* rank 0 only: ΔS 200, ΔG 710, ΔR 10: ΔA = 710 - 10 - 200 = 500 */
+	assert_u128(f->steps, 200);
+	assert_i128(f->accepted_tokens, 500);
+	assert_double_is(f->acceptance_length, 3.5); /* 1 + 500/200 */
+	assert_false(f->has_draft_tokens);
+	assert_false(f->has_rate);
+	assert_int_equal(f->series, 1); /* {tp_rank="0"} */
+	/* gauges of the last snapshot that had them, rank 0 */
+	assert_int_equal(f->ngauges, 2);
+	assert_string_equal(f->gauges[0].name, "sglang:spec_accept_length");
+	assert_double_is(f->gauges[0].value, 3.5);
+	assert_string_equal(f->gauges[1].name, "sglang:spec_accept_rate");
+	assert_double_is(f->gauges[1].value, 0.625);
+	ss_server_results_release(&r);
+	ss_server_free(s);
+}
+
+/* SGLang server info: S = Σ forward counts, A = Σ accept tokens - S. */
+static void test_sglang_server_info(void **state)
+{
+	struct ss_server *s = new_server();
+	struct ss_server_results r;
+	const struct ss_server_family *f;
+
+	(void)state;
+	snap_at(s, 0, SS_SRC_SERVER_INFO, 0, false, 0, "spec_cumulative_num_forward_ct{state=0} 3000",
+		"spec_cumulative_num_accept_tokens{state=0} 9300", "avg_spec_accept_length 3.1", NULL);
+	snap_at(s, 0, SS_SRC_SERVER_INFO, 0, false, 0, "spec_cumulative_num_forward_ct{state=0} 5000",
+		"spec_cumulative_num_accept_tokens{state=0} 15100", NULL);
+	/* A Prometheus name is not looked up among server info rows, nor the reverse. */
+	snap_at(s, 0, SS_SRC_PROMETHEUS, 0, false, 0, "spec_cumulative_num_forward_ct 1", NULL);
+	f = finish(s, &r, 1);
+	assert_string_equal(f->row->counters, "server_info");
+	/* ΔS 2000, Δ accept 5800: A = 3800 */
+	assert_u128(f->steps, 2000);
+	assert_i128(f->accepted_tokens, 3800);
+	assert_double_is(f->acceptance_length, 2.9);
+	assert_false(f->estimated);
+	ss_server_results_release(&r);
+	ss_server_free(s);
+}
+
+/* TensorRT-LLM's Prometheus counters: S = DP_1; fixed drafting gives the histogram. */
+static void test_trtllm_prometheus(void **state)
+{
+	struct ss_server *s = new_server();
+	struct ss_server_results r;
+	const struct ss_server_family *f;
+
+	(void)state;
+	SNAP(s, "trtllm_spec_decode_num_draft_tokens_total 0",
+	     "trtllm_spec_decode_num_accepted_tokens_total 0",
+	     "trtllm_spec_decode_accepted_tokens_total{token_position=0} 0",
+	     "trtllm_spec_decode_accepted_tokens_total{token_position=1} 0",
+	     "trtllm_spec_decode_drafted_tokens_total{token_position=0} 0",
+	     "trtllm_spec_decode_drafted_tokens_total{token_position=1} 0");
+	SNAP(s, "trtllm_spec_decode_num_draft_tokens_total 20",
+	     "trtllm_spec_decode_num_accepted_tokens_total 12",
+	     "trtllm_spec_decode_accepted_tokens_total{token_position=0} 8",
+	     "trtllm_spec_decode_accepted_tokens_total{token_position=1} 4",
+	     "trtllm_spec_decode_drafted_tokens_total{token_position=0} 10",
+	     "trtllm_spec_decode_drafted_tokens_total{token_position=1} 10",
+	     "trtllm_spec_decode_acceptance_length 2.25");
+	assert_true(ss_server_finish(s, NULL, true, 0.1, &r));
+	assert_int_equal(r.nfamilies, 1);
+	f = &r.families[0];
+	assert_int_equal(f->row->engine, SS_ENGINE_TRTLLM);
+	assert_string_equal(f->row->counters, "prometheus");
+	assert_u128(f->steps, 10); /* ΔDP_1 */
+	assert_double_is(f->acceptance_length, 2.2);     /* 1 + 12/10 */
+	assert_double_is(f->draft_acceptance_rate, 60.0); /* 12/20 x 100 */
+	assert_true(f->consistent);                       /* 8 + 4 = 12, 8 >= 4 */
+	/* ΔDP_i = 10 = ΔS: H = {10 - 8, 8 - 4, 4} */
+	assert_non_null(f->histogram);
+	assert_u128(f->histogram[0], 2);
+	assert_u128(f->histogram[1], 4);
+	assert_u128(f->histogram[2], 4);
+	/* τ(1) = 1.8, τ(2) = 2.2; rates 80, 60; speedups 1.8/1.1, 2.2/1.2 */
+	assert_double_is(f->what_if[0].acceptance_length, 1.8);
+	assert_double_is(f->what_if[1].acceptance_length, 2.2);
+	assert_double_is(f->what_if[0].draft_acceptance_rate, 80.0);
+	assert_double_is(f->what_if[1].draft_acceptance_rate, 60.0);
+	assert_double_is(f->what_if[0].speedup, 1.6363636363636362);
+	assert_double_is(f->what_if[1].speedup, 1.8333333333333335);
+	assert_int_equal(f->suggested_k, 2);
+	assert_int_equal(f->ngauges, 1);
+	assert_double_is(f->gauges[0].value, 2.25);
+	ss_server_results_release(&r);
+	ss_server_free(s);
+}
+
+/* TensorRT-LLM iterations are increments (SPEC 10.6's example lines). */
+static void test_trtllm_iterations(void **state)
+{
+	struct ss_server *s = new_server();
+	struct ss_server_results r;
+	const struct ss_server_family *f;
+
+	(void)state;
+	snap_at(s, 0, SS_SRC_ITERATIONS, SS_SNAP_INCREMENT, false, 0, "numDraftTokens 24",
+		"numAcceptedTokens 13", "numRequestsWithDraftTokens 8", "iterLatencyMS 21", NULL);
+	snap_at(s, 0, SS_SRC_ITERATIONS, SS_SNAP_INCREMENT, false, 0, "numDraftTokens 24",
+		"numAcceptedTokens 11", "numRequestsWithDraftTokens 8", NULL);
+	f = finish(s, &r, 1);
+	assert_string_equal(f->row->counters, "iterations");
+	assert_int_equal(f->snapshots, 2);
+	assert_false(f->since_start);
+	assert_u128(f->steps, 16);
+	assert_u128(f->draft_tokens, 48);
+	assert_i128(f->accepted_tokens, 24);
+	assert_double_is(f->acceptance_length, 2.5);
+	assert_double_is(f->draft_acceptance_rate, 50.0);
+	assert_false(f->has_start || f->has_end);
+	assert_int_equal(f->nintervals, 0);
+	ss_server_results_release(&r);
+	ss_server_free(s);
+}
+
+/*
+ * A family's snapshots are those holding its series: a page of another
+ * engine between two vLLM pages makes no false reset. Families come in
+ * engine order (vllm before llamacpp) whatever the input order.
+ */
+static void test_mixed_engines(void **state)
+{
+	struct ss_server *s = new_server();
+	struct ss_server_results r;
+
+	(void)state;
+	SNAP(s, "llamacpp:spec_decode_num_drafts 1");
+	SNAP(s, "vllm:spec_decode_num_drafts 10");
+	SNAP(s, "llamacpp:spec_decode_num_drafts 4");
+	SNAP(s, "vllm:spec_decode_num_drafts 13");
+	finish(s, &r, 2);
+	assert_int_equal(r.families[0].row->engine, SS_ENGINE_VLLM);
+	assert_u128(r.families[0].steps, 3);
+	assert_int_equal(r.families[0].resets, 0);
+	assert_int_equal(r.families[0].snapshots, 2);
+	assert_int_equal(r.families[1].row->engine, SS_ENGINE_LLAMACPP);
+	assert_u128(r.families[1].steps, 3);
+	assert_int_equal(r.snapshots, 4);
+	ss_server_results_release(&r);
+	ss_server_free(s);
+}
+
+/*
+ * Two endpoints: differences per endpoint, summed; the window from the
+ * earliest first to the latest last snapshot; intervals of the endpoint
+ * with three snapshots only; an endpoint with one snapshot adds its
+ * counters since start.
+ */
+static void test_endpoints(void **state)
+{
+	struct ss_server *s = new_server();
+	struct ss_server_results r;
+	const struct ss_server_family *f;
+	uint32_t a = ss_server_endpoint(s, "dir-a\nhttp://a/metrics", 22);
+	uint32_t b = ss_server_endpoint(s, "dir-b\nhttp://b/metrics", 22);
+	uint32_t c = ss_server_endpoint(s, "dir-c\nhttp://c/metrics", 22);
+
+	(void)state;
+	assert_int_equal(a, 1);
+	assert_int_equal(b, 2);
+	assert_int_equal(ss_server_endpoint(s, "dir-a\nhttp://a/metrics", 22), 1);
+	snap_at(s, a, SS_SRC_PROMETHEUS, 0, true, 500, "vllm:spec_decode_num_drafts 100", NULL);
+	snap_at(s, b, SS_SRC_PROMETHEUS, 0, true, 100, "vllm:spec_decode_num_drafts 7", NULL);
+	snap_at(s, a, SS_SRC_PROMETHEUS, 0, true, 600, "vllm:spec_decode_num_drafts 110", NULL);
+	snap_at(s, b, SS_SRC_PROMETHEUS, 0, true, 200, "vllm:spec_decode_num_drafts 8", NULL);
+	snap_at(s, b, SS_SRC_PROMETHEUS, 0, true, 300, "vllm:spec_decode_num_drafts 10", NULL);
+	snap_at(s, c, SS_SRC_PROMETHEUS, 0, true, 900, "vllm:spec_decode_num_drafts 1000", NULL);
+	f = finish(s, &r, 1);
+	/* a: 10; b: 1 + 2; c: one snapshot, 1000 since start */
+	assert_u128(f->steps, 1013);
+	assert_true(f->since_start);
+	assert_int_equal(f->series, 3); /* the same (empty) label set on three endpoints */
+	assert_int_equal(f->snapshots, 6);
+	/* the window over a and b (c has one snapshot): 100 .. 600 */
+	assert_int_equal(f->start_ns, 100);
+	assert_int_equal(f->end_ns, 600);
+	/* b's two intervals only (a has two snapshots) */
+	assert_int_equal(f->nintervals, 2);
+	assert_int_equal(f->intervals[0].endpoint, b);
+	assert_u128(f->intervals[0].steps, 1);
+	assert_u128(f->intervals[1].steps, 2);
+	assert_int_equal(r.endpoints, 3); /* the unnamed one had no snapshot */
+	ss_server_results_release(&r);
+	ss_server_free(s);
+}
+
+/* One endpoint's unknown time makes that edge of the window unknown. */
+static void test_window_unknown_time(void **state)
+{
+	struct ss_server *s = new_server();
+	struct ss_server_results r;
+	const struct ss_server_family *f;
+	uint32_t a = ss_server_endpoint(s, "a", 1);
+
+	(void)state;
+	snap_at(s, 0, SS_SRC_PROMETHEUS, 0, false, 0, "vllm:spec_decode_num_drafts 1", NULL);
+	snap_at(s, 0, SS_SRC_PROMETHEUS, 0, true, 50, "vllm:spec_decode_num_drafts 2", NULL);
+	snap_at(s, a, SS_SRC_PROMETHEUS, 0, true, 10, "vllm:spec_decode_num_drafts 1", NULL);
+	snap_at(s, a, SS_SRC_PROMETHEUS, 0, true, 20, "vllm:spec_decode_num_drafts 2", NULL);
+	f = finish(s, &r, 1);
+	assert_false(f->has_start); /* the unnamed endpoint's first snapshot has no time */
+	assert_true(f->has_end);
+	assert_int_equal(f->end_ns, 50);
+	ss_server_results_release(&r);
+	ss_server_free(s);
+}
+
+/* Sparse snapshots (Prometheus API results): a missing series keeps its value. */
+static void test_sparse(void **state)
+{
+	struct ss_server *s = new_server();
+	struct ss_server_results r;
+	const struct ss_server_family *f;
+
+	(void)state;
+	snap_at(s, 0, SS_SRC_PROMETHEUS, SS_SNAP_SPARSE, true, 1, "vllm:spec_decode_num_drafts{e=0} 10",
+		"vllm:spec_decode_num_drafts{e=1} 5", NULL);
+	snap_at(s, 0, SS_SRC_PROMETHEUS, SS_SNAP_SPARSE, true, 2, "vllm:spec_decode_num_drafts{e=0} 12",
+		NULL);
+	snap_at(s, 0, SS_SRC_PROMETHEUS, SS_SNAP_SPARSE, true, 3, "vllm:spec_decode_num_drafts{e=0} 15",
+		"vllm:spec_decode_num_drafts{e=1} 7", "vllm:spec_decode_num_drafts{e=2} 4", NULL);
+	f = finish(s, &r, 1);
+	/* e=0: 5; e=1: 7 - 5 over its own samples; e=2: its first sample, no difference */
+	assert_u128(f->steps, 7);
+	assert_int_equal(f->resets, 0);
+	ss_server_results_release(&r);
+	ss_server_free(s);
+}
+
+/* Reconciliation with the per-request sums of the same engine. */
+static void test_reconciliation(void **state)
+{
+	struct ss_server *s = new_server();
+	struct ss_server_results r;
+	struct ss_server_requests req[SS_ENGINE_COUNT];
+	const struct ss_server_reconciliation *rc;
+
+	(void)state;
+	memset(req, 0, sizeof(req));
+	SNAP(s, "vllm:spec_decode_num_drafts 0", "vllm:spec_decode_num_accepted_tokens 0",
+	     "llamacpp:spec_decode_num_drafts 0", "llamacpp:spec_decode_num_accepted_tokens 0");
+	SNAP(s, "vllm:spec_decode_num_drafts 400", "vllm:spec_decode_num_accepted_tokens 1000",
+	     "llamacpp:spec_decode_num_drafts 10", "llamacpp:spec_decode_num_accepted_tokens 30");
+	req[SS_ENGINE_VLLM] = (struct ss_server_requests){true, 400, 1005, 3000};
+	req[SS_ENGINE_LLAMACPP] = (struct ss_server_requests){true, 0, 20, 50};
+	assert_true(ss_server_finish(s, req, false, 0.0, &r));
+	assert_int_equal(r.nfamilies, 2);
+	rc = &r.families[0].reconciliation;
+	assert_true(r.families[0].has_reconciliation);
+	assert_u128(rc->steps, 400);
+	assert_u128(rc->accepted, 1005);
+	assert_u128(rc->drafted, 3000);
+	assert_double_is(rc->steps_ratio, 1.0);
+	assert_double_is(rc->accepted_ratio, 0.9950248756218906); /* 1000/1005: within 1% */
+	assert_false(rc->steps_off);
+	assert_false(rc->accepted_off);
+	rc = &r.families[1].reconciliation;
+	assert_false(rc->has_steps_ratio); /* no record had steps (llama.cpp) */
+	assert_double_is(rc->accepted_ratio, 1.5); /* 30/20 */
+	assert_true(rc->accepted_off);
+	ss_server_results_release(&r);
+	ss_server_free(s);
+
+	/* No family for an engine with records: nothing to reconcile; no family, none listed. */
+	s = new_server();
+	SNAP(s, "vllm:num_requests_running 3");
+	finish(s, &r, 0);
+	assert_int_equal(r.snapshots, 1);
+	ss_server_results_release(&r);
+	ss_server_free(s);
+}
+
+/* A family with ΔS = 0 is listed with its counts, no derived values. */
+static void test_zero_steps(void **state)
+{
+	struct ss_server *s = new_server();
+	struct ss_server_results r;
+	const struct ss_server_family *f;
+
+	(void)state;
+	SNAP(s, "vllm:spec_decode_num_drafts 5", "vllm:spec_decode_num_draft_tokens 9",
+	     "vllm:spec_decode_num_accepted_tokens_per_pos{position=0} 1");
+	SNAP(s, "vllm:spec_decode_num_drafts 5", "vllm:spec_decode_num_draft_tokens 12",
+	     "vllm:spec_decode_num_accepted_tokens_per_pos{position=0} 1");
+	SNAP(s, "vllm:spec_decode_num_drafts 5", "vllm:spec_decode_num_draft_tokens 12",
+	     "vllm:spec_decode_num_accepted_tokens_per_pos{position=0} 1");
+	f = finish(s, &r, 1);
+	assert_u128(f->steps, 0);
+	assert_u128(f->draft_tokens, 3);
+	assert_false(f->has_acceptance_length);
+	assert_false(f->has_rate);
+	assert_int_equal(f->npositions, 0);
+	assert_false(f->has_consistent);
+	assert_int_equal(f->nintervals, 0);
+	ss_server_results_release(&r);
+	ss_server_free(s);
+}
+
+/* Every allocation failing in turn: a clean false or a result, never a crash. */
+static void test_out_of_memory(void **state)
+{
+	(void)state;
+	for (uint64_t n = 1; n < 400; n++) {
+		struct ss_server *s;
+		struct ss_server_results r;
+		const char *reason;
+		struct ss_label l = {"position", 8, "1", 1};
+
+		ss_alloc_fail_at(n, 1);
+		s = ss_server_new(NULL);
+		if (s) {
+			uint32_t ep = ss_server_endpoint(s, "", 0);
+
+			for (int t = 0; t < 4 && ep != UINT32_MAX; t++) {
+				if (!ss_server_begin(s, ep, SS_SRC_PROMETHEUS, 0))
+					break;
+				(void)ss_server_sample(s, "vllm:spec_decode_num_drafts", 27, NULL, 0, "5",
+						       1, &reason);
+				(void)ss_server_sample(s, "vllm:spec_decode_num_accepted_tokens_per_pos",
+						       44, &l, 1, "3", 1, &reason);
+				ss_server_end(s, true, t);
+			}
+			if (ss_server_finish(s, NULL, true, 0.5, &r))
+				ss_server_results_release(&r);
+			ss_server_free(s);
+		}
+		ss_alloc_fail_at(0, 0);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_vllm_vector),
+		cmocka_unit_test(test_vllm_total_names),
+		cmocka_unit_test(test_llamacpp_vector),
+		cmocka_unit_test(test_survival_vector),
+		cmocka_unit_test(test_reset_vector),
+		cmocka_unit_test(test_disappearing_series),
+		cmocka_unit_test(test_new_series),
+		cmocka_unit_test(test_since_start),
+		cmocka_unit_test(test_bad_samples),
+		cmocka_unit_test(test_repeat),
+		cmocka_unit_test(test_inexact),
+		cmocka_unit_test(test_sglang_prometheus),
+		cmocka_unit_test(test_sglang_server_info),
+		cmocka_unit_test(test_trtllm_prometheus),
+		cmocka_unit_test(test_trtllm_iterations),
+		cmocka_unit_test(test_mixed_engines),
+		cmocka_unit_test(test_endpoints),
+		cmocka_unit_test(test_window_unknown_time),
+		cmocka_unit_test(test_sparse),
+		cmocka_unit_test(test_reconciliation),
+		cmocka_unit_test(test_zero_steps),
+		cmocka_unit_test(test_out_of_memory),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
