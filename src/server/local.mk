@@ -32,3 +32,14 @@ tests_unit_test_server_expo_SOURCES = tests/unit/test_server_expo.c
 tests_unit_test_server_expo_CFLAGS = $(SS_TEST_CFLAGS)
 tests_unit_test_server_expo_LDADD = $(SS_TEST_LIBS)
 nodist_EXTRA_tests_unit_test_server_expo_SOURCES = src/cli/force-cxx-link.cxx
+
+# Whole-stage tests on the fixture pages (testdata/server) through the
+# driver; the pages against their script and promtool; a real Prometheus.
+SERVER_CLI_TESTS = \
+	tests/cli/test_server_fixtures.py \
+	tests/cli/test_server_pages.py \
+	tests/cli/test_server_promtool.py \
+	tests/cli/test_prometheus.py
+TESTS += $(SERVER_CLI_TESTS)
+EXTRA_DIST += $(SERVER_CLI_TESTS)
+$(SERVER_CLI_TESTS:.py=.log): tests/unit/server_tool$(EXEEXT)

@@ -67,7 +67,7 @@ seed() { # target dir...
 	mkdir -p "$dir"
 	for d in "$@"; do
 		[ -d "$d" ] || continue
-		find "$d" -type f \( -name '*.jsonl' -o -name '*.sse' -o -name '*.json' \) |
+		find "$d" -type f \( -name '*.jsonl' -o -name '*.sse' -o -name '*.json' -o -name '*.prom' \) |
 			while IFS= read -r f; do
 				cp "$f" "$dir/$(basename "$f")"
 				if [ "$(wc -l < "$f")" -lt 200 ]; then
