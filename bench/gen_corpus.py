@@ -18,6 +18,17 @@ Kinds:
            the streams stop early (no usage chunk, so no_stats, then
            [DONE]); a `: keep-alive` comment now and then.
 
+  scrape   a soak's scrape loop (`while :; do echo "# time: ..."; curl -s
+           host:8000/metrics; sleep 10; done >> scrapes.prom`): one vLLM
+           /metrics page every 10 s, in prometheus_client's text format, of
+           a data-parallel server (engine "0" and "1"): request and
+           cache gauges, token and request counters with `_created`, the
+           latency and token-count histograms with vLLM's buckets, the
+           speculative-decoding counters by position, Python's process and
+           GC collectors, and the HTTP instrumentator's histograms (about
+           80 KB a page: 4,320 pages, twelve hours, are about 350 MB).
+           --pages N stops after N pages.
+
 The output depends only on --seed, --kind and --size, and a smaller --size
 gives a prefix of a larger one (lines are generated one after another until
 the size is reached).  Python 3 standard library only.
@@ -282,25 +293,249 @@ class Gen:
         return json.dumps(body, separators=(",", ":")) + "\n"
 
 
+# vLLM's histogram boundaries (vllm/v1/metrics/loggers.py) and the HTTP
+# instrumentator's.
+TTFT_BUCKETS = [0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5, 0.75, 1.0,
+                2.5, 5.0, 7.5, 10.0, 20.0, 40.0, 80.0, 160.0, 640.0, 2560.0]
+ITL_BUCKETS = [0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.75, 1.0, 2.5,
+               5.0, 7.5, 10.0, 20.0, 40.0, 80.0]
+LATENCY_BUCKETS = [0.3, 0.5, 0.8, 1.0, 1.5, 2.0, 2.5, 5.0, 10.0, 15.0, 20.0, 30.0, 40.0,
+                   50.0, 60.0, 120.0, 240.0, 480.0, 960.0, 1920.0, 7680.0]
+TOKEN_BUCKETS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 32768]
+ITER_BUCKETS = [1, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384]
+N_BUCKETS = [1, 2, 5, 10, 20]
+HTTP_BUCKETS = [0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 2.5, 3.0,
+                3.5, 4.0, 4.5, 5.0, 7.5, 10.0, 30.0, 60.0]
+
+
+def go_float(v):
+    """A value as prometheus_client writes it (floatToGoString)."""
+    if v == float("inf"):
+        return "+Inf"
+    if v == float("-inf"):
+        return "-Inf"
+    if v != v:
+        return "NaN"
+    s = repr(float(v))
+    dot = s.find(".")
+    if v > 0 and dot > 6:
+        mantissa = "{0}.{1}{2}".format(s[0], s[1:dot], s[dot + 1:]).rstrip("0.")
+        return "{0}e+0{1}".format(mantissa, dot - 1)
+    return s
+
+
+def labels_text(pairs):
+    return "{" + ",".join('%s="%s"' % kv for kv in pairs) + "}" if pairs else ""
+
+
+class ScrapeGen:
+    """The cumulative state of a vLLM server, one page per call."""
+
+    K = 4  # draft tokens per step (every position drafted)
+
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+        self.t = 1765039200.0
+        self.started = self.t - 3600.0
+        self.engines = ["0", "1"]
+        self.state = {e: {} for e in self.engines}
+
+    def add(self, e, key, v):
+        self.state[e][key] = self.state[e].get(key, 0) + v
+
+    def observe(self, e, key, buckets, values):
+        h = self.state[e].setdefault(key, [[0] * (len(buckets) + 1), 0.0])
+        for v in values:
+            i = 0
+            while i < len(buckets) and v > buckets[i]:
+                i += 1
+            h[0][i] += 1
+            h[1] += v
+
+    def advance(self):
+        """Ten seconds of traffic on each engine."""
+        r = self.rng.random
+        for e in self.engines:
+            reqs = 20 + int(r() * 20)
+            steps = reqs * (30 + int(r() * 20))
+            p = 0.55 + 0.2 * r()
+            pos = [0] * self.K
+            for i in range(self.K):
+                pos[i] = int(steps * p ** (i + 1))
+            self.add(e, "requests", reqs)
+            self.add(e, "prompt", reqs * (400 + int(r() * 800)))
+            self.add(e, "gen", steps + sum(pos))
+            self.add(e, "drafts", steps)
+            self.add(e, "draft_tokens", self.K * steps)
+            self.add(e, "accepted", sum(pos))
+            for i in range(self.K):
+                self.add(e, "pos%d" % i, pos[i])
+            self.add(e, "queries", reqs * 900)
+            self.add(e, "hits", reqs * 400)
+            self.add(e, "preempt", 1 if r() < 0.05 else 0)
+            lat = [0.5 + 20 * r() for _ in range(reqs)]
+            self.observe(e, "ttft", TTFT_BUCKETS, [0.02 + 0.5 * r() for _ in range(reqs)])
+            self.observe(e, "itl", ITL_BUCKETS, [0.01 + 0.05 * r() for _ in range(reqs)])
+            self.observe(e, "tpot", ITL_BUCKETS, [0.01 + 0.04 * r() for _ in range(reqs)])
+            for key in ("e2e", "queue", "inference", "prefill", "decode"):
+                self.observe(e, key, LATENCY_BUCKETS, lat)
+            for key in ("prompt_tokens", "gen_tokens", "max_tokens", "max_gen"):
+                self.observe(e, key, TOKEN_BUCKETS, [50 + 2000 * r() for _ in range(reqs)])
+            self.observe(e, "iter", ITER_BUCKETS, [1 + 2000 * r() for _ in range(reqs)])
+            self.observe(e, "n", N_BUCKETS, [1] * reqs)
+            self.observe("0", "http", HTTP_BUCKETS, [0.5 + 15 * r() for _ in range(reqs)])
+        self.t += 10.0
+
+    def page(self):
+        out = []
+        w = out.append
+        base = [("model_name", MODEL)]
+
+        def family(name, kind, help_text, rows):
+            w("# HELP %s %s\n# TYPE %s %s\n" % (name, help_text, name, kind))
+            for suffix, pairs, v in rows:
+                w("%s%s%s %s\n" % (name, suffix, labels_text(pairs), go_float(v)))
+
+        def counter(name, help_text, rows):
+            family(name + "_total", "counter", help_text, [("", p, v) for p, v in rows])
+            family(name + "_created", "gauge", help_text,
+                   [("", p, self.started) for p, _ in rows])
+
+        def histogram(name, help_text, key, buckets, engines):
+            rows = []
+            for e in engines:
+                counts, total = self.state[e].get(key, [[0] * (len(buckets) + 1), 0.0])
+                lab = [("engine", e)] + base
+                acc = 0
+                for b, c in zip(buckets + [float("inf")], counts):
+                    acc += c
+                    rows.append(("_bucket", lab[:1] + [("le", go_float(b))] + lab[1:], acc))
+                rows.append(("_count", lab, acc))
+                rows.append(("_sum", lab, total))
+            family(name, "histogram", help_text, rows)
+            family(name + "_created", "gauge", help_text,
+                   [("", [("engine", e)] + base, self.started) for e in engines])
+
+        ge = lambda key: [([("engine", e)] + base, self.state[e].get(key, 0)) for e in self.engines]
+        r = self.rng.random
+        family("python_gc_objects_collected_total", "counter", "Objects collected during gc",
+               [("", [("generation", str(g))], 1000 * (g + 1) + int(self.t) % 977) for g in range(3)])
+        family("python_gc_objects_uncollectable_total", "counter", "Uncollectable objects found during GC",
+               [("", [("generation", str(g))], 0.0) for g in range(3)])
+        family("python_gc_collections_total", "counter", "Number of times this generation was collected",
+               [("", [("generation", str(g))], 100 * (3 - g) + int(self.t) % 311) for g in range(3)])
+        family("python_info", "gauge", "Python platform information",
+               [("", [("implementation", "CPython"), ("major", "3"), ("minor", "12"),
+                      ("patchlevel", "3"), ("version", "3.12.3")], 1.0)])
+        family("process_virtual_memory_bytes", "gauge", "Virtual memory size in bytes.",
+               [("", [], 4.2e10 + int(r() * 1e8))])
+        family("process_resident_memory_bytes", "gauge", "Resident memory size in bytes.",
+               [("", [], 6.1e9 + int(r() * 1e7))])
+        family("process_start_time_seconds", "gauge", "Start time of the process since unix epoch in seconds.",
+               [("", [], self.started)])
+        family("process_cpu_seconds_total", "counter", "Total user and system CPU time spent in seconds.",
+               [("", [], round(self.t - self.started, 2))])
+        family("process_open_fds", "gauge", "Number of open file descriptors.", [("", [], 112.0)])
+        family("process_max_fds", "gauge", "Maximum number of open file descriptors.", [("", [], 1048576.0)])
+        handlers = ["/v1/chat/completions", "/v1/completions", "/metrics", "/health"]
+        family("http_requests_total", "counter", "Total number of requests by method, status and handler.",
+               [("", [("handler", h), ("method", "GET" if h in ("/metrics", "/health") else "POST"),
+                      ("status", "2xx")], self.state["0"].get("requests", 0) // (i + 1))
+                for i, h in enumerate(handlers)])
+        family("http_request_size_bytes", "summary", "Content length of incoming requests by handler.",
+               [(sfx, [("handler", h)], v) for h in handlers
+                for sfx, v in (("_count", self.state["0"].get("requests", 0)),
+                               ("_sum", self.state["0"].get("prompt", 0) * 4.0))])
+        http, hsum = self.state["0"].get("http", [[0] * (len(HTTP_BUCKETS) + 1), 0.0])
+        rows, acc = [], 0
+        for b, c in zip(HTTP_BUCKETS + [float("inf")], http):
+            acc += c
+            rows.append(("_bucket", [("le", go_float(b))], acc))
+        rows += [("_count", [], acc), ("_sum", [], hsum)]
+        family("http_request_duration_highr_seconds", "histogram",
+               "Latency with many buckets but no API specific labels.", rows)
+        family("vllm:num_requests_running", "gauge", "Number of requests in model execution batches.",
+               [("", p, float(int(r() * 64))) for p, _ in ge("requests")])
+        family("vllm:num_requests_waiting", "gauge", "Number of requests waiting to be processed.",
+               [("", p, float(int(r() * 8))) for p, _ in ge("requests")])
+        family("vllm:kv_cache_usage_perc", "gauge", "KV-cache usage. 1 means 100 percent usage.",
+               [("", p, round(r(), 6)) for p, _ in ge("requests")])
+        counter("vllm:num_preemptions", "Cumulative number of preemption from the engine.", ge("preempt"))
+        counter("vllm:prefix_cache_queries", "Prefix cache queries, in terms of number of queried tokens.",
+                ge("queries"))
+        counter("vllm:prefix_cache_hits", "Prefix cache hits, in terms of number of cached tokens.",
+                ge("hits"))
+        counter("vllm:prompt_tokens", "Number of prefill tokens processed.", ge("prompt"))
+        counter("vllm:generation_tokens", "Number of generation tokens processed.", ge("gen"))
+        counter("vllm:request_success", "Count of successfully processed requests.",
+                [(p + [("finished_reason", fr)], v // d) for p, v in ge("requests")
+                 for fr, d in (("stop", 1), ("length", 7), ("abort", 50))])
+        counter("vllm:spec_decode_num_drafts", "Number of spec decoding drafts.", ge("drafts"))
+        counter("vllm:spec_decode_num_draft_tokens", "Number of draft tokens.", ge("draft_tokens"))
+        counter("vllm:spec_decode_num_accepted_tokens", "Number of accepted tokens.", ge("accepted"))
+        counter("vllm:spec_decode_num_accepted_tokens_per_pos", "Accepted tokens per draft position.",
+                [(p + [("position", str(i))], v) for i in range(self.K)
+                 for p, v in ge("pos%d" % i)])
+        for name, help_text, key, buckets in (
+                ("vllm:iteration_tokens_total", "Histogram of number of tokens per engine_step.", "iter", ITER_BUCKETS),
+                ("vllm:time_to_first_token_seconds", "Histogram of time to first token in seconds.", "ttft", TTFT_BUCKETS),
+                ("vllm:inter_token_latency_seconds", "Histogram of inter-token latency in seconds.", "itl", ITL_BUCKETS),
+                ("vllm:request_time_per_output_token_seconds", "Histogram of time_per_output_token_seconds per request.", "tpot", ITL_BUCKETS),
+                ("vllm:e2e_request_latency_seconds", "Histogram of e2e request latency in seconds.", "e2e", LATENCY_BUCKETS),
+                ("vllm:request_queue_time_seconds", "Histogram of time spent in WAITING phase for request.", "queue", LATENCY_BUCKETS),
+                ("vllm:request_inference_time_seconds", "Histogram of time spent in RUNNING phase for request.", "inference", LATENCY_BUCKETS),
+                ("vllm:request_prefill_time_seconds", "Histogram of time spent in PREFILL phase for request.", "prefill", LATENCY_BUCKETS),
+                ("vllm:request_decode_time_seconds", "Histogram of time spent in DECODE phase for request.", "decode", LATENCY_BUCKETS),
+                ("vllm:request_prompt_tokens", "Number of prefill tokens processed.", "prompt_tokens", TOKEN_BUCKETS),
+                ("vllm:request_generation_tokens", "Number of generation tokens processed.", "gen_tokens", TOKEN_BUCKETS),
+                ("vllm:request_max_num_generation_tokens", "Histogram of maximum number of requested generation tokens.", "max_gen", TOKEN_BUCKETS),
+                ("vllm:request_params_max_tokens", "Histogram of the max_tokens request parameter.", "max_tokens", TOKEN_BUCKETS),
+                ("vllm:request_params_n", "Histogram of the n request parameter.", "n", N_BUCKETS)):
+            histogram(name, help_text, key, buckets, self.engines)
+        family("vllm:cache_config_info", "gauge", "Information of the LLMEngine CacheConfig",
+               [("", [("block_size", "16"), ("cache_dtype", "auto"), ("enable_prefix_caching", "True"),
+                      ("gpu_memory_utilization", "0.9"), ("num_gpu_blocks", "27356"),
+                      ("num_cpu_blocks", "None"), ("prefix_caching_hash_algo", "builtin"),
+                      ("swap_space", "4")], 1.0)])
+        return "".join(out)
+
+    def scrape(self):
+        """One iteration of the loop: the time line, then the page."""
+        self.advance()
+        ns = int(self.rng.random() * 1e9)
+        return "# time: %d.%09d\n%s" % (int(self.t), ns, self.page())
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--size", type=parse_size, default=parse_size("100M"),
                     help="approximate uncompressed size, e.g. 100M, 1G (default 100M)")
-    ap.add_argument("--kind", choices=("raw", "records", "bodies", "sse"), default="raw")
+    ap.add_argument("--kind", choices=("raw", "records", "bodies", "sse", "scrape"), default="raw")
+    ap.add_argument("--pages", type=int, default=0,
+                    help="scrape: stop after this many pages (default: at --size)")
     ap.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     ap.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
     args = ap.parse_args()
 
     gen = Gen(args.seed)
-    make = {"raw": gen.raw_line, "records": gen.records_line, "bodies": gen.body_line,
-            "sse": gen.sse_stream}[args.kind]
+    if args.kind == "scrape":
+        make = ScrapeGen(args.seed).scrape
+        if args.pages:
+            args.size = float("inf")
+    else:
+        make = {"raw": gen.raw_line, "records": gen.records_line, "bodies": gen.body_line,
+                "sse": gen.sse_stream}[args.kind]
     out = open(args.output, "w", encoding="ascii", newline="\n") if args.output else sys.stdout
     written = 0
     try:
+        pages = 0
         while written < args.size:
             line = make()
             out.write(line)
             written += len(line)
+            pages += 1
+            if args.pages and pages == args.pages:
+                break
     except BrokenPipeError:
         sys.stderr.close()
         return 1

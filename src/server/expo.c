@@ -16,6 +16,7 @@
 
 #include <string.h>
 
+#include "server/grammar.h"
 #include "server/keymap.h"
 #include "server/number.h"
 #include "util/alloc.h"
@@ -70,30 +71,8 @@ struct ss_scrape {
 	struct tmpl T, L;
 	uint64_t tmpl_gen;  /* how many times T was replaced */
 	bool learning;
-	/* a kept series' labels, values unescaped into `unesc` */
-	struct ss_label labels[SS_SERVER_MAX_LABELS];
-	size_t val_off[SS_SERVER_MAX_LABELS];
-	size_t nlabels;
-	bool too_many_labels;
-	struct ss_buf unesc;
+	struct ss_expo_labels lab; /* a kept series' labels */
 };
-
-/* Character classes of names (SPEC 10.1: [a-zA-Z_:][a-zA-Z0-9_:]*). */
-enum { C_NAME0 = 1, C_NAME = 2, C_LABEL0 = 4, C_LABEL = 8 };
-
-static unsigned char cls[256];
-
-static void classes_init(void)
-{
-	for (int c = 0; c < 256; c++) {
-		bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-		bool digit = c >= '0' && c <= '9';
-
-		cls[c] = (unsigned char)((alpha || c == ':' ? C_NAME0 : 0) |
-					 (alpha || digit || c == ':' ? C_NAME : 0) |
-					 (alpha ? C_LABEL0 : 0) | (alpha || digit ? C_LABEL : 0));
-	}
-}
 
 static void tmpl_release(struct tmpl *t)
 {
@@ -109,8 +88,7 @@ struct ss_scrape *ss_scrape_new(struct ss_server *srv, uint32_t endpoint, const 
 
 	if (!sc)
 		return NULL;
-	if (!cls['a'])
-		classes_init(); /* the same bytes from any thread: a benign race */
+	ss_expo_grammar_init();
 	sc->srv = srv;
 	sc->endpoint = endpoint;
 	sc->name = ss_strdup(name ? name : "<stdin>");
@@ -119,7 +97,7 @@ struct ss_scrape *ss_scrape_new(struct ss_server *srv, uint32_t endpoint, const 
 	sc->fast = true;
 	sc->learning = !sc->no_template;
 	ss_buf_init(&sc->carry);
-	ss_buf_init(&sc->unesc);
+	ss_buf_init(&sc->lab.unesc);
 	if (!sc->name) {
 		ss_scrape_free(sc);
 		return NULL;
@@ -135,7 +113,7 @@ void ss_scrape_free(struct ss_scrape *sc)
 	tmpl_release(&sc->L);
 	ss_free(sc->seen);
 	ss_buf_release(&sc->carry);
-	ss_buf_release(&sc->unesc);
+	ss_buf_release(&sc->lab.unesc);
 	ss_free(sc->name);
 	ss_free(sc);
 }
@@ -305,35 +283,6 @@ static bool is_lit(const char *p, size_t len, const char *lit)
 	return len >= n && memcmp(p, lit, n) == 0;
 }
 
-/* T of `# time: T`: Unix seconds, digits with an optional fraction, to ns (the 10th digit on dropped). */
-static bool parse_time(const char *p, size_t len, int64_t *ns)
-{
-	const char *q = p, *end = p + len;
-	int64_t sec = 0, frac = 0;
-	int fd = 0;
-
-	if (q == end || *q < '0' || *q > '9')
-		return false;
-	for (; q < end && *q >= '0' && *q <= '9'; q++) {
-		if (sec > (INT64_MAX / 1000000000 - 9) / 10)
-			return false;
-		sec = sec * 10 + (*q - '0');
-	}
-	if (q < end && *q == '.') {
-		for (q++; q < end && *q >= '0' && *q <= '9'; q++)
-			if (fd < 9) {
-				frac = frac * 10 + (*q - '0');
-				fd++;
-			}
-	}
-	if (q != end)
-		return false;
-	for (; fd < 9; fd++)
-		frac *= 10;
-	*ns = sec * 1000000000 + frac;
-	return true;
-}
-
 static void comment(struct ss_scrape *sc, const char *p, size_t len, bool terminated)
 {
 	if (len == 5 && memcmp(p, "# EOF", 5) == 0) {
@@ -350,7 +299,7 @@ static void comment(struct ss_scrape *sc, const char *p, size_t len, bool termin
 			bad(sc, "bad line", "a `# time:` line without its line end (cut short?)");
 			return;
 		}
-		if (!parse_time(q, (size_t)(end - q), &ns)) {
+		if (!ss_expo_time(q, (size_t)(end - q), &ns)) {
 			bad(sc, "bad line", "`# time:` is not followed by Unix seconds");
 			return;
 		}
@@ -365,212 +314,6 @@ static void comment(struct ss_scrape *sc, const char *p, size_t len, bool termin
 
 /* ---- sample lines ---- */
 
-/* The length of the valid UTF-8 sequence at p (before end), 0 when invalid. */
-static size_t utf8_len(const unsigned char *p, const unsigned char *end)
-{
-	unsigned c = p[0];
-	size_t len, i;
-	uint32_t cp;
-
-	if (c < 0x80)
-		return 1;
-	if (c < 0xC2 || c > 0xF4)
-		return 0;
-	len = c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-	if ((size_t)(end - p) < len)
-		return 0;
-	cp = c & (0x7F >> len);
-	for (i = 1; i < len; i++) {
-		if ((p[i] & 0xC0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (p[i] & 0x3F);
-	}
-	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-	    (cp >= 0xD800 && cp <= 0xDFFF))
-		return 0;
-	return len;
-}
-
-/*
- * One label value from just after its opening quote: the bytes to the
- * closing quote, escapes read (`\\`, `\"`, `\n`; another escape is kept
- * as written, as Prometheus' and the Python client's readers keep it).
- * When `keep`, the unescaped value is appended to sc->unesc. Returns the
- * position after the closing quote, or NULL with *why.
- */
-static const char *label_value(struct ss_scrape *sc, const char *q, const char *end, bool keep,
-			       const char **why)
-{
-	while (q < end) {
-		const char *run = q;
-
-		while (q < end && *q != '"' && *q != '\\' && (unsigned char)*q < 0x80)
-			q++;
-		if (keep)
-			ss_buf_add(&sc->unesc, run, (size_t)(q - run));
-		if (q == end)
-			break;
-		if (*q == '"')
-			return q + 1;
-		if (*q == '\\') {
-			char e;
-
-			if (q + 1 == end)
-				break;
-			e = q[1];
-			if (keep) {
-				if (e == 'n')
-					ss_buf_addc(&sc->unesc, '\n');
-				else if (e == '\\' || e == '"')
-					ss_buf_addc(&sc->unesc, e);
-				else
-					ss_buf_add(&sc->unesc, q, 2);
-			}
-			if ((unsigned char)e >= 0x80) {
-				/* the escaped byte starts a UTF-8 sequence: check it too */
-				size_t n = utf8_len((const unsigned char *)q + 1, (const unsigned char *)end);
-
-				if (!n) {
-					*why = "a label value that is not UTF-8";
-					return NULL;
-				}
-				if (keep)
-					ss_buf_add(&sc->unesc, q + 2, n - 1);
-				q += 1 + n;
-			} else {
-				q += 2;
-			}
-			continue;
-		}
-		{
-			size_t n = utf8_len((const unsigned char *)q, (const unsigned char *)end);
-
-			if (!n) {
-				*why = "a label value that is not UTF-8";
-				return NULL;
-			}
-			if (keep)
-				ss_buf_add(&sc->unesc, q, n);
-			q += n;
-		}
-	}
-	*why = "a label value without its closing quote";
-	return NULL;
-}
-
-/*
- * NAME[{LABELS}] at the start of the line: its length, or 0 with *why.
- * With `keep` (a family's name) the labels go to sc->labels.
- */
-static size_t series_text(struct ss_scrape *sc, const char *p, size_t len, bool keep,
-			  const char **why)
-{
-	const char *q = p, *end = p + len;
-
-	sc->nlabels = 0;
-	sc->too_many_labels = false;
-	ss_buf_reset(&sc->unesc);
-	if (!(cls[(unsigned char)*q] & C_NAME0)) {
-		*why = "not a sample, a comment or a blank line";
-		return 0;
-	}
-	for (q++; q < end && (cls[(unsigned char)*q] & C_NAME); q++)
-		;
-	if (q == end || *q != '{')
-		return (size_t)(q - p);
-	for (q++;;) {
-		const char *name;
-
-		if (q < end && *q == '}')
-			return (size_t)(q + 1 - p);
-		if (q == end || !(cls[(unsigned char)*q] & C_LABEL0)) {
-			*why = "a label name expected";
-			return 0;
-		}
-		for (name = q++; q < end && (cls[(unsigned char)*q] & C_LABEL); q++)
-			;
-		if (end - q < 2 || q[0] != '=' || q[1] != '"') {
-			*why = "a label without =\"value\"";
-			return 0;
-		}
-		if (keep) {
-			if (sc->nlabels == SS_SERVER_MAX_LABELS) {
-				sc->too_many_labels = true;
-			} else {
-				struct ss_label *l = &sc->labels[sc->nlabels];
-
-				l->name = name;
-				l->name_len = (size_t)(q - name);
-				sc->val_off[sc->nlabels++] = sc->unesc.len;
-			}
-		}
-		q = label_value(sc, q + 2, end, keep && !sc->too_many_labels, why);
-		if (!q)
-			return 0;
-		if (q < end && *q == ',') {
-			q++;
-		} else if (q == end || *q != '}') {
-			*why = "labels not separated by commas";
-			return 0;
-		}
-	}
-}
-
-/* The label values' pointers, once sc->unesc stopped moving. */
-static void fix_values(struct ss_scrape *sc)
-{
-	for (size_t i = 0; i < sc->nlabels; i++) {
-		size_t end = i + 1 < sc->nlabels ? sc->val_off[i + 1] : sc->unesc.len;
-
-		sc->labels[i].value = sc->unesc.data ? sc->unesc.data + sc->val_off[i] : "";
-		sc->labels[i].value_len = end - sc->val_off[i];
-	}
-}
-
-/*
- * After the series text: blanks, VALUE, optionally blanks and an integer
- * millisecond TIMESTAMP, to the end (trailing blanks were cut). NULL, or
- * the reason of a bad line.
- */
-static const char *value_part(const char *q, const char *end, const char **v, size_t *vlen,
-			      bool *has_ts, int64_t *ts)
-{
-	const char *s;
-	bool neg = false;
-	int64_t t = 0;
-
-	*has_ts = false;
-	if (q == end || !is_blank(*q))
-		return "no blank between the series and its value";
-	while (q < end && is_blank(*q))
-		q++;
-	*v = q;
-	*vlen = ss_srv_float_len(q, end);
-	if (*vlen == 0)
-		return "a value that is not a number";
-	q += *vlen;
-	if (q == end)
-		return NULL;
-	if (!is_blank(*q))
-		return "a value that is not a number";
-	while (q < end && is_blank(*q))
-		q++;
-	if (q < end && *q == '-') {
-		neg = true;
-		q++;
-	}
-	for (s = q; q < end && *q >= '0' && *q <= '9'; q++) {
-		if (t > (INT64_MAX / 1000000 - 9) / 10)
-			return "a timestamp out of range";
-		t = t * 10 + (*q - '0');
-	}
-	if (q == s || q != end)
-		return "a timestamp that is not integer milliseconds";
-	*has_ts = true;
-	*ts = neg ? -t : t;
-	return NULL;
-}
-
 /* Whether name[0..n) may be a family's (after `_created` and `_total`). */
 static bool family_name(const char *name, size_t n)
 {
@@ -581,15 +324,6 @@ static bool family_name(const char *name, size_t n)
 	if (n >= 6 && memcmp(name + n - 6, "_total", 6) == 0)
 		n -= 6;
 	return ss_family_lookup(SS_SRC_PROMETHEUS, name, n, &m);
-}
-
-static size_t name_len(const char *p, size_t len)
-{
-	size_t i = 1;
-
-	while (i < len && (cls[(unsigned char)p[i]] & C_NAME))
-		i++;
-	return i;
 }
 
 /* A sample line whose series is known: slen bytes of text, its fingerprint and handle. */
@@ -609,6 +343,17 @@ static const char *identify(struct ss_scrape *sc, const char *p, size_t len, str
 	bool keep;
 
 	memset(id, 0, sizeof(*id));
+	if (sc->fast && tmpl_match(&sc->T, sc->ord, p, len)) {
+		/* the common case: the template's next line */
+		const struct tmpl_ent *e = &sc->T.e[sc->ord];
+
+		id->slen = e->len;
+		id->fp = e->fp;
+		id->handle = e->handle;
+		id->from_tmpl = true;
+		id->tmpl_index = sc->ord;
+		return NULL;
+	}
 	if (sc->T.n) {
 		size_t cand[3], nc = 0;
 
@@ -632,8 +377,8 @@ static const char *identify(struct ss_scrape *sc, const char *p, size_t len, str
 			}
 		}
 	}
-	keep = family_name(p, name_len(p, len));
-	id->slen = series_text(sc, p, len, keep, &why);
+	keep = family_name(p, ss_expo_name_len(p, len));
+	id->slen = ss_expo_series(&sc->lab, p, len, keep, &why);
 	if (!id->slen)
 		return why;
 	id->fp = ss_keymap_hash(p, id->slen);
@@ -641,15 +386,15 @@ static const char *identify(struct ss_scrape *sc, const char *p, size_t len, str
 	if (keep) {
 		enum ss_srv_status st;
 
-		if (sc->too_many_labels) {
+		if (sc->lab.too_many) {
 			id->bad = "more than 64 labels";
 			return NULL;
 		}
-		fix_values(sc);
-		if (sc->unesc.failed)
+		ss_expo_labels_fix(&sc->lab);
+		if (sc->lab.unesc.failed)
 			return NULL; /* out of memory: taken as no family's */
 		st = ss_server_resolve(sc->srv, sc->endpoint, SS_SRC_PROMETHEUS, p,
-				       name_len(p, len), sc->labels, sc->nlabels, &id->handle,
+				       ss_expo_name_len(p, len), sc->lab.labels, sc->lab.n, &id->handle,
 				       &id->bad);
 		if (st != SS_SRV_KEPT)
 			id->handle = SS_SERVER_NO_HANDLE;
@@ -725,7 +470,7 @@ static bool sample(struct ss_scrape *sc, const char *p, size_t len, bool termina
 	}
 	why = identify(sc, p, len, &id);
 	if (!why)
-		why = value_part(p + id.slen, p + len, &v, &vlen, &has_ts, &ts);
+		why = ss_expo_value(p + id.slen, p + len, &v, &vlen, &has_ts, &ts);
 	if (why) {
 		bad(sc, "bad line", why);
 		return true;

@@ -10,6 +10,7 @@ libspecscan_la_SOURCES += \
 	src/server/server.h src/server/server_int.h \
 	src/server/window.c \
 	src/server/results.c \
+	src/server/grammar.c src/server/grammar.h \
 	src/server/expo.c src/server/expo.h
 
 # The stage's driver until it is part of specscan: Prometheus text files in,

@@ -78,6 +78,10 @@ seed() { # target dir...
 	if [ -d "$top/tests/fuzz/regressions/$name" ]; then
 		find "$top/tests/fuzz/regressions/$name" -type f -exec cp {} "$dir/" \;
 	fi
+	if [ "$name" = fuzz_scrape ]; then
+		python3 "$top/tests/fuzz/make_scrape_seeds.py" "$dir" ||
+			echo "fuzz: no scrape seeds (python3 failed)" >&2
+	fi
 	if [ "$name" = fuzz_inputs ]; then
 		python3 "$top/tests/fuzz/make_input_seeds.py" "$dir" ||
 			echo "fuzz: no compressed seeds (python3 failed)" >&2

@@ -1,6 +1,6 @@
 # Fuzz targets, also built with an ordinary main() to replay their
 # regression inputs in `make check`.
-EXTRA_DIST += tests/fuzz/fuzz.sh tests/fuzz/make_input_seeds.py tests/fuzz/regressions
+EXTRA_DIST += tests/fuzz/fuzz.sh tests/fuzz/make_input_seeds.py tests/fuzz/make_scrape_seeds.py tests/fuzz/regressions
 check_PROGRAMS += tests/fuzz/replay_request tests/fuzz/replay_sse tests/fuzz/replay_inputs \
 	tests/fuzz/replay_records tests/fuzz/replay_whole tests/fuzz/replay_scrape
 tests_fuzz_replay_request_SOURCES = tests/fuzz/fuzz_request.c tests/fuzz/replay.c

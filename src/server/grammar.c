@@ -1,0 +1,282 @@
+/*
+ * grammar.c - the pieces of SPEC 10.1's exposition grammar (contract in
+ * grammar.h): names, labels with their escapes and UTF-8, values,
+ * timestamps, the time of `# time:` lines.
+ */
+#include "server/grammar.h"
+
+#include <pthread.h>
+#include <string.h>
+
+#include "server/number.h"
+
+/* Character classes of names (SPEC 10.1: [a-zA-Z_:][a-zA-Z0-9_:]*). */
+enum { C_NAME0 = 1, C_NAME = 2, C_LABEL0 = 4, C_LABEL = 8 };
+
+static unsigned char cls[256];
+
+static void classes_init(void)
+{
+	for (int c = 0; c < 256; c++) {
+		bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+		bool digit = c >= '0' && c <= '9';
+
+		cls[c] = (unsigned char)((alpha || c == ':' ? C_NAME0 : 0) |
+					 (alpha || digit || c == ':' ? C_NAME : 0) |
+					 (alpha ? C_LABEL0 : 0) | (alpha || digit ? C_LABEL : 0));
+	}
+}
+
+static pthread_once_t classes_once = PTHREAD_ONCE_INIT;
+
+void ss_expo_grammar_init(void)
+{
+	pthread_once(&classes_once, classes_init);
+}
+
+static inline bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+size_t ss_expo_name_len(const char *p, size_t len)
+{
+	size_t i = 1;
+
+	while (i < len && (cls[(unsigned char)p[i]] & C_NAME))
+		i++;
+	return i;
+}
+
+/* The length of the valid UTF-8 sequence at p (before end), 0 when invalid. */
+static size_t utf8_len(const unsigned char *p, const unsigned char *end)
+{
+	unsigned c = p[0];
+	size_t len, i;
+	uint32_t cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c < 0xC2 || c > 0xF4)
+		return 0;
+	len = c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+	if ((size_t)(end - p) < len)
+		return 0;
+	cp = c & (0x7F >> len);
+	for (i = 1; i < len; i++) {
+		if ((p[i] & 0xC0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (p[i] & 0x3F);
+	}
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+	    (cp >= 0xD800 && cp <= 0xDFFF))
+		return 0;
+	return len;
+}
+
+/*
+ * One label value from just after its opening quote: the bytes to the
+ * closing quote, escapes read (`\\`, `\"`, `\n`; another escape is kept
+ * as written, as Prometheus' and the Python client's readers keep it).
+ * When `keep`, the unescaped value is appended to sc->unesc. Returns the
+ * position after the closing quote, or NULL with *why.
+ */
+static const char *label_value(struct ss_expo_labels *sc, const char *q, const char *end,
+			       bool keep, const char **why)
+{
+	while (q < end) {
+		const char *run = q;
+
+		while (q < end && *q != '"' && *q != '\\' && (unsigned char)*q < 0x80)
+			q++;
+		if (keep)
+			ss_buf_add(&sc->unesc, run, (size_t)(q - run));
+		if (q == end)
+			break;
+		if (*q == '"')
+			return q + 1;
+		if (*q == '\\') {
+			char e;
+
+			if (q + 1 == end)
+				break;
+			e = q[1];
+			if (keep) {
+				if (e == 'n')
+					ss_buf_addc(&sc->unesc, '\n');
+				else if (e == '\\' || e == '"')
+					ss_buf_addc(&sc->unesc, e);
+				else
+					ss_buf_add(&sc->unesc, q, 2);
+			}
+			if ((unsigned char)e >= 0x80) {
+				/* the escaped byte starts a UTF-8 sequence: check it too */
+				size_t n = utf8_len((const unsigned char *)q + 1, (const unsigned char *)end);
+
+				if (!n) {
+					*why = "a label value that is not UTF-8";
+					return NULL;
+				}
+				if (keep)
+					ss_buf_add(&sc->unesc, q + 2, n - 1);
+				q += 1 + n;
+			} else {
+				q += 2;
+			}
+			continue;
+		}
+		{
+			size_t n = utf8_len((const unsigned char *)q, (const unsigned char *)end);
+
+			if (!n) {
+				*why = "a label value that is not UTF-8";
+				return NULL;
+			}
+			if (keep)
+				ss_buf_add(&sc->unesc, q, n);
+			q += n;
+		}
+	}
+	*why = "a label value without its closing quote";
+	return NULL;
+}
+
+size_t ss_expo_series(struct ss_expo_labels *sc, const char *p, size_t len, bool keep,
+		      const char **why)
+{
+	const char *q = p, *end = p + len;
+
+	sc->n = 0;
+	sc->too_many = false;
+	ss_buf_reset(&sc->unesc);
+	if (!(cls[(unsigned char)*q] & C_NAME0)) {
+		*why = "not a sample, a comment or a blank line";
+		return 0;
+	}
+	for (q++; q < end && (cls[(unsigned char)*q] & C_NAME); q++)
+		;
+	if (q == end || *q != '{')
+		return (size_t)(q - p);
+	for (q++;;) {
+		const char *name;
+
+		if (q < end && *q == '}')
+			return (size_t)(q + 1 - p);
+		if (q == end || !(cls[(unsigned char)*q] & C_LABEL0)) {
+			*why = "a label name expected";
+			return 0;
+		}
+		for (name = q++; q < end && (cls[(unsigned char)*q] & C_LABEL); q++)
+			;
+		if (end - q < 2 || q[0] != '=' || q[1] != '"') {
+			*why = "a label without =\"value\"";
+			return 0;
+		}
+		if (keep) {
+			if (sc->n == SS_SERVER_MAX_LABELS) {
+				sc->too_many = true;
+			} else {
+				struct ss_label *l = &sc->labels[sc->n];
+
+				l->name = name;
+				l->name_len = (size_t)(q - name);
+				sc->val_off[sc->n++] = sc->unesc.len;
+			}
+		}
+		q = label_value(sc, q + 2, end, keep && !sc->too_many, why);
+		if (!q)
+			return 0;
+		if (q < end && *q == ',') {
+			q++;
+		} else if (q == end || *q != '}') {
+			*why = "labels not separated by commas";
+			return 0;
+		}
+	}
+}
+
+void ss_expo_labels_fix(struct ss_expo_labels *sc)
+{
+	for (size_t i = 0; i < sc->n; i++) {
+		size_t end = i + 1 < sc->n ? sc->val_off[i + 1] : sc->unesc.len;
+
+		sc->labels[i].value = sc->unesc.data ? sc->unesc.data + sc->val_off[i] : "";
+		sc->labels[i].value_len = end - sc->val_off[i];
+	}
+}
+
+const char *ss_expo_value(const char *q, const char *end, const char **v, size_t *vlen,
+			  bool *has_ts, int64_t *ts)
+{
+	const char *s;
+	bool neg = false;
+	int64_t t = 0;
+
+	*has_ts = false;
+	if (q == end || !is_blank(*q))
+		return "no blank between the series and its value";
+	while (q < end && is_blank(*q))
+		q++;
+	*v = q;
+	/* Most values are digits with a fraction ("12.0"): those without the full syntax. */
+	for (s = q; s < end && *s >= '0' && *s <= '9'; s++)
+		;
+	if (s > q && s < end && *s == '.')
+		for (s++; s < end && *s >= '0' && *s <= '9'; s++)
+			;
+	if (s > q && (s == end || is_blank(*s)))
+		*vlen = (size_t)(s - q);
+	else
+		*vlen = ss_srv_float_len(q, end);
+	if (*vlen == 0)
+		return "a value that is not a number";
+	q += *vlen;
+	if (q == end)
+		return NULL;
+	if (!is_blank(*q))
+		return "a value that is not a number";
+	while (q < end && is_blank(*q))
+		q++;
+	if (q < end && *q == '-') {
+		neg = true;
+		q++;
+	}
+	for (s = q; q < end && *q >= '0' && *q <= '9'; q++) {
+		if (t > (INT64_MAX / 1000000 - 9) / 10)
+			return "a timestamp out of range";
+		t = t * 10 + (*q - '0');
+	}
+	if (q == s || q != end)
+		return "a timestamp that is not integer milliseconds";
+	*has_ts = true;
+	*ts = neg ? -t : t;
+	return NULL;
+}
+
+bool ss_expo_time(const char *p, size_t len, int64_t *ns)
+{
+	const char *q = p, *end = p + len;
+	int64_t sec = 0, frac = 0;
+	int fd = 0;
+
+	if (q == end || *q < '0' || *q > '9')
+		return false;
+	for (; q < end && *q >= '0' && *q <= '9'; q++) {
+		if (sec > (INT64_MAX / 1000000000 - 9) / 10)
+			return false;
+		sec = sec * 10 + (*q - '0');
+	}
+	if (q < end && *q == '.') {
+		for (q++; q < end && *q >= '0' && *q <= '9'; q++)
+			if (fd < 9) {
+				frac = frac * 10 + (*q - '0');
+				fd++;
+			}
+	}
+	if (q != end)
+		return false;
+	for (; fd < 9; fd++)
+		frac *= 10;
+	*ns = sec * 1000000000 + frac;
+	return true;
+}

@@ -1,0 +1,56 @@
+/*
+ * grammar.h - SPEC 10.1's exposition grammar, piece by piece, for the
+ * reader (server/expo.h): a sample line's series text (name and labels,
+ * with `\\`, `\"`, `\n` escapes and UTF-8 checked), its value and
+ * timestamp, and the time of a `# time: T` line. Functions of the bytes
+ * they are given; the only state is struct ss_expo_labels, which the
+ * caller owns (ss_expo_labels_init/_release).
+ */
+#ifndef SS_SERVER_GRAMMAR_H
+#define SS_SERVER_GRAMMAR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "server/server.h"
+#include "util/buf.h"
+
+/* A kept series' labels: names point into the line, values into `unesc`. */
+struct ss_expo_labels {
+	struct ss_label labels[SS_SERVER_MAX_LABELS];
+	size_t val_off[SS_SERVER_MAX_LABELS];
+	size_t n;
+	bool too_many;      /* more than SS_SERVER_MAX_LABELS labels */
+	struct ss_buf unesc;
+};
+
+/* The character classes, built once (any thread). */
+void ss_expo_grammar_init(void);
+
+/* The length of the metric name at p (the first byte is taken as its first). */
+size_t ss_expo_name_len(const char *p, size_t len);
+
+/*
+ * NAME[{LABELS}] at the start of the line p[0..len): its length, or 0
+ * with *why (the reason of a bad line). With `keep` (a family's name) the
+ * labels go to l, their values unescaped (another escape than the three is
+ * kept as written, as Prometheus' and the Python client's readers keep
+ * it); ss_expo_labels_fix() then sets the value pointers.
+ */
+size_t ss_expo_series(struct ss_expo_labels *l, const char *p, size_t len, bool keep,
+		      const char **why);
+void ss_expo_labels_fix(struct ss_expo_labels *l);
+
+/*
+ * After the series text [q, end): blanks, VALUE, then optionally blanks
+ * and an integer millisecond TIMESTAMP, to the end (trailing blanks cut
+ * by the caller). NULL, or the reason of a bad line.
+ */
+const char *ss_expo_value(const char *q, const char *end, const char **v, size_t *vlen,
+			  bool *has_ts, int64_t *ts);
+
+/* T of `# time: T`: Unix seconds, digits and an optional fraction, in ns (digits past the ninth dropped). */
+bool ss_expo_time(const char *p, size_t len, int64_t *ns);
+
+#endif
