@@ -12,6 +12,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "server/server.h"
@@ -807,6 +808,69 @@ static void test_zero_steps(void **state)
 	ss_server_free(s);
 }
 
+/*
+ * Past SS_SERVER_MAX_INTERVALS intervals on one endpoint, neighbours merge
+ * in pairs. 100003 snapshots of drafts = t: 100002 raw intervals of 1.
+ * The first 100000 are kept; the next merges them into 50000 of 2 and
+ * waits for a partner; the last completes it: 50001 intervals of 2.
+ */
+static void test_interval_merge(void **state)
+{
+	struct ss_server *s = new_server();
+	struct ss_server_results r;
+	const struct ss_server_family *f;
+
+	(void)state;
+	for (int t = 0; t < 100003; t++) {
+		char line[64];
+
+		snprintf(line, sizeof(line), "vllm:spec_decode_num_drafts %d", t);
+		snap_at(s, 0, SS_SRC_PROMETHEUS, 0, true, (int64_t)t * 10, line, NULL);
+	}
+	f = finish(s, &r, 1);
+	assert_u128(f->steps, 100002);
+	assert_int_equal(f->nintervals, 50001);
+	for (size_t i = 0; i < f->nintervals; i++) {
+		assert_u128(f->intervals[i].steps, 2);
+		assert_int_equal(f->intervals[i].start_ns, (int64_t)i * 20);
+		assert_int_equal(f->intervals[i].end_ns, (int64_t)i * 20 + 20);
+	}
+	ss_server_results_release(&r);
+	ss_server_free(s);
+}
+
+/* The first SS_SERVER_BAD_SHOWN bad lines are told, then one line counts the rest. */
+static void test_bad_messages(void **state)
+{
+	struct ss_msg msg;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	struct ss_server *s;
+	struct ss_server_results r;
+
+	(void)state;
+	assert_non_null(out);
+	ss_msg_init(&msg, out, SS_NORMAL);
+	s = ss_server_new(&msg);
+	assert_non_null(s);
+	for (int i = 1; i <= 7; i++)
+		ss_server_bad(s, "a.prom", (uint64_t)i, "bad line", "why\nnot");
+	assert_true(ss_server_finish(s, NULL, false, 0.0, &r));
+	assert_int_equal(r.bad_lines, 7);
+	ss_server_results_release(&r);
+	ss_server_free(s);
+	fclose(out);
+	/* five named (the newline of a reason escaped), then the count */
+	assert_string_equal(text, "specscan: a.prom:1: bad line: why\\nnot\n"
+				  "specscan: a.prom:2: bad line: why\\nnot\n"
+				  "specscan: a.prom:3: bad line: why\\nnot\n"
+				  "specscan: a.prom:4: bad line: why\\nnot\n"
+				  "specscan: a.prom:5: bad line: why\\nnot\n"
+				  "specscan: 2 more bad lines of server inputs not shown (7 in all)\n");
+	free(text);
+}
+
 /* Every allocation failing in turn: a clean false or a result, never a crash. */
 static void test_out_of_memory(void **state)
 {
@@ -863,6 +927,8 @@ int main(void)
 		cmocka_unit_test(test_sparse),
 		cmocka_unit_test(test_reconciliation),
 		cmocka_unit_test(test_zero_steps),
+		cmocka_unit_test(test_interval_merge),
+		cmocka_unit_test(test_bad_messages),
 		cmocka_unit_test(test_out_of_memory),
 	};
 
