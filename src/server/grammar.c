@@ -205,6 +205,11 @@ void ss_expo_labels_fix(struct ss_expo_labels *sc)
 	}
 }
 
+static inline bool digit(char c)
+{
+	return (unsigned)(c - '0') < 10;
+}
+
 const char *ss_expo_value(const char *q, const char *end, const char **v, size_t *vlen,
 			  bool *has_ts, int64_t *ts)
 {
@@ -215,19 +220,35 @@ const char *ss_expo_value(const char *q, const char *end, const char **v, size_t
 	*has_ts = false;
 	if (q == end || !is_blank(*q))
 		return "no blank between the series and its value";
-	while (q < end && is_blank(*q))
-		q++;
-	*v = q;
-	/* Most values are digits with a fraction ("12.0"): those without the full syntax. */
-	for (s = q; s < end && *s >= '0' && *s <= '9'; s++)
+	while (is_blank(*++q))
 		;
-	if (s > q && s < end && *s == '.')
-		for (s++; s < end && *s >= '0' && *s <= '9'; s++)
+	*v = q;
+	/*
+	 * A value that starts with a digit (nearly all): digits, a fraction,
+	 * an exponent, as ss_srv_float_len() reads them, in one pass. *end is
+	 * the line's terminator or a cut blank, never a digit, '.', 'e' or a
+	 * sign, so no scan runs past it.
+	 */
+	if (digit(*q)) {
+		for (s = q + 1; digit(*s); s++)
 			;
-	if (s > q && (s == end || is_blank(*s)))
+		if (*s == '.')
+			for (s++; digit(*s); s++)
+				;
+		if (*s == 'e' || *s == 'E') {
+			const char *e = s + 1;
+
+			if (*e == '+' || *e == '-')
+				e++;
+			if (!digit(*e))
+				return "a value that is not a number";
+			for (s = e + 1; digit(*s); s++)
+				;
+		}
 		*vlen = (size_t)(s - q);
-	else
+	} else {
 		*vlen = ss_srv_float_len(q, end);
+	}
 	if (*vlen == 0)
 		return "a value that is not a number";
 	q += *vlen;
@@ -235,13 +256,13 @@ const char *ss_expo_value(const char *q, const char *end, const char **v, size_t
 		return NULL;
 	if (!is_blank(*q))
 		return "a value that is not a number";
-	while (q < end && is_blank(*q))
-		q++;
-	if (q < end && *q == '-') {
+	while (is_blank(*++q))
+		;
+	if (*q == '-') {
 		neg = true;
 		q++;
 	}
-	for (s = q; q < end && *q >= '0' && *q <= '9'; q++) {
+	for (s = q; digit(*q); q++) {
 		if (t > (INT64_MAX / 1000000 - 9) / 10)
 			return "a timestamp out of range";
 		t = t * 10 + (*q - '0');

@@ -45,7 +45,9 @@ void ss_expo_labels_fix(struct ss_expo_labels *l);
 /*
  * After the series text [q, end): blanks, VALUE, then optionally blanks
  * and an integer millisecond TIMESTAMP, to the end (trailing blanks cut
- * by the caller). NULL, or the reason of a bad line.
+ * by the caller). *end must be readable and be the line's terminator (a
+ * line end, a NUL, a CR or a cut blank): the scans stop on it. NULL, or
+ * the reason of a bad line.
  */
 const char *ss_expo_value(const char *q, const char *end, const char **v, size_t *vlen,
 			  bool *has_ts, int64_t *ts);
