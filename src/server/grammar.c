@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "server/number.h"
+#include "util/utf8.h"
 
 /* Character classes of names (SPEC 10.1: [a-zA-Z_:][a-zA-Z0-9_:]*). */
 enum { C_NAME0 = 1, C_NAME = 2, C_LABEL0 = 4, C_LABEL = 8 };
@@ -51,27 +52,10 @@ size_t ss_expo_name_len(const char *p, size_t len)
 /* The length of the valid UTF-8 sequence at p (before end), 0 when invalid. */
 static size_t utf8_len(const unsigned char *p, const unsigned char *end)
 {
-	unsigned c = p[0];
-	size_t len, i;
 	uint32_t cp;
+	size_t n = ss_utf8_next(p, (size_t)(end - p), &cp);
 
-	if (c < 0x80)
-		return 1;
-	if (c < 0xC2 || c > 0xF4)
-		return 0;
-	len = c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-	if ((size_t)(end - p) < len)
-		return 0;
-	cp = c & (0x7F >> len);
-	for (i = 1; i < len; i++) {
-		if ((p[i] & 0xC0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (p[i] & 0x3F);
-	}
-	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-	    (cp >= 0xD800 && cp <= 0xDFFF))
-		return 0;
-	return len;
+	return cp == SS_UTF8_INVALID ? 0 : n;
 }
 
 /*

@@ -7,6 +7,8 @@
  * ss_srv_fe: a row of the families table at one endpoint): a family's
  * snapshots on an endpoint are those that hold one of its series (SPEC
  * 10.5), so each fe counts its own snapshots and keeps its own sums.
+ * Everything here belongs to its struct ss_server and is freed by
+ * ss_server_free().
  */
 #ifndef SS_SERVER_INT_H
 #define SS_SERVER_INT_H
