@@ -20,14 +20,20 @@ tests_unit_server_tool_SOURCES = tests/unit/server_tool.c
 tests_unit_server_tool_LDADD = libspecscan.la $(SS_LIBS)
 nodist_EXTRA_tests_unit_server_tool_SOURCES = src/cli/force-cxx-link.cxx
 
-SERVER_UNIT_TESTS = tests/unit/test_server_window tests/unit/test_server_expo
+SERVER_UNIT_TESTS = tests/unit/test_server_window tests/unit/test_server_families \
+	tests/unit/test_server_expo
 check_PROGRAMS += $(SERVER_UNIT_TESTS)
 TESTS += $(SERVER_UNIT_TESTS)
 
-tests_unit_test_server_window_SOURCES = tests/unit/test_server_window.c
+tests_unit_test_server_window_SOURCES = tests/unit/test_server_window.c tests/unit/server_samples.h
 tests_unit_test_server_window_CFLAGS = $(SS_TEST_CFLAGS)
 tests_unit_test_server_window_LDADD = $(SS_TEST_LIBS)
 nodist_EXTRA_tests_unit_test_server_window_SOURCES = src/cli/force-cxx-link.cxx
+
+tests_unit_test_server_families_SOURCES = tests/unit/test_server_families.c tests/unit/server_samples.h
+tests_unit_test_server_families_CFLAGS = $(SS_TEST_CFLAGS)
+tests_unit_test_server_families_LDADD = $(SS_TEST_LIBS)
+nodist_EXTRA_tests_unit_test_server_families_SOURCES = src/cli/force-cxx-link.cxx
 
 tests_unit_test_server_expo_SOURCES = tests/unit/test_server_expo.c
 tests_unit_test_server_expo_CFLAGS = $(SS_TEST_CFLAGS)

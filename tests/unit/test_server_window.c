@@ -2,103 +2,16 @@
  * Unit tests of the server window (SPEC 10.2, 10.3, 10.5) through the
  * sample API: every vector of SPEC 10.6, then the rules around them (the
  * reset rule, series that disappear or appear, bad samples, data-parallel
- * engines, tensor-parallel ranks, each family row, increments, gauges,
- * intervals, endpoints, reconciliation). Expected values are worked out by
+ * engines, repeats, inexact values, mixed engines, endpoints and the
+ * window, sparse results, intervals, messages; the other family rows and
+ * the reconciliation are in test_server_families.c). Expected values are worked out by
  * hand in the comments (doubles: one division of the integers, as
  * Python's int / int gives it, checked there).
  */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <cmocka.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include "server/server.h"
+#include "server_samples.h"
 #include "util/alloc.h"
-
-#define assert_double_is(x, y) assert_true((x) == (y))
-#define assert_u128(x, y) assert_true((x) == (unsigned __int128)(y))
-#define assert_i128(x, y) assert_true((x) == (__int128)(y))
-
-/*
- * One sample written as "name{k=v,k=v} value" (no quotes, no escapes: the
- * reader's grammar has its own tests). Labels point into a static copy.
- */
-static enum ss_srv_status put_sample(struct ss_server *s, const char *text)
-{
-	static char buf[512];
-	struct ss_label labels[16];
-	size_t n = 0;
-	char *name = buf, *lab, *val, *end;
-	const char *reason;
-	enum ss_srv_status st;
-
-	snprintf(buf, sizeof(buf), "%s", text);
-	val = strrchr(buf, ' ');
-	assert_non_null(val);
-	*val++ = '\0';
-	lab = strchr(buf, '{');
-	if (lab) {
-		*lab++ = '\0';
-		end = strchr(lab, '}');
-		assert_non_null(end);
-		*end = '\0';
-		while (*lab) {
-			char *eq = strchr(lab, '='), *comma;
-
-			assert_non_null(eq);
-			*eq = '\0';
-			comma = strchr(eq + 1, ',');
-			if (comma)
-				*comma = '\0';
-			labels[n++] = (struct ss_label){lab, strlen(lab), eq + 1, strlen(eq + 1)};
-			lab = comma ? comma + 1 : eq + 1 + strlen(eq + 1);
-		}
-	}
-	st = ss_server_sample(s, name, strlen(name), labels, n, val, strlen(val), &reason);
-	if (st == SS_SRV_BAD)
-		assert_non_null(reason);
-	return st;
-}
-
-/* A snapshot of the NULL-ended samples, each expected to be kept or ignored. */
-static void snap_at(struct ss_server *s, uint32_t ep, enum ss_srv_source src, unsigned flags,
-		    bool has_time, int64_t t, ...)
-{
-	va_list ap;
-	const char *text;
-
-	assert_true(ss_server_begin(s, ep, src, flags));
-	va_start(ap, t);
-	while ((text = va_arg(ap, const char *)) != NULL) {
-		enum ss_srv_status st = put_sample(s, text);
-
-		assert_true(st == SS_SRV_KEPT || st == SS_SRV_IGNORED);
-	}
-	va_end(ap);
-	ss_server_end(s, has_time, t);
-}
-
-#define SNAP(s, ...) snap_at((s), 0, SS_SRC_PROMETHEUS, 0, false, 0, __VA_ARGS__, NULL)
-
-static struct ss_server *new_server(void)
-{
-	struct ss_server *s = ss_server_new(NULL);
-
-	assert_non_null(s);
-	assert_int_equal(ss_server_endpoint(s, "", 0), 0);
-	return s;
-}
-
-static const struct ss_server_family *finish(struct ss_server *s, struct ss_server_results *r,
-					      size_t nfam)
-{
-	assert_true(ss_server_finish(s, NULL, false, 0.0, r));
-	assert_int_equal(r->nfamilies, nfam);
-	return nfam ? &r->families[0] : NULL;
-}
 
 /* SPEC 10.6, first vector: drafting varied, so no histogram. */
 static void test_vllm_vector(void **state)
@@ -485,145 +398,9 @@ static void test_inexact(void **state)
 	}
 }
 
-/* SGLang: tp_rank other than "0" left out, accepted estimated as G - R - S, gauges. */
-static void test_sglang_prometheus(void **state)
-{
-	struct ss_server *s = new_server();
-	struct ss_server_results r;
-	const struct ss_server_family *f;
 
-	(void)state;
-	SNAP(s, "sglang:spec_verify_calls_total{tp_rank=0} 100",
-	     "sglang:spec_verify_calls_total{tp_rank=1} 100",
-	     "sglang:generation_tokens_total{tp_rank=0} 500",
-	     "sglang:generation_tokens_total{tp_rank=1} 500", "sglang:num_requests_total{tp_rank=0} 10",
-	     "sglang:spec_accept_length{tp_rank=0} 2.0", "sglang:spec_accept_length{tp_rank=1} 9.0",
-	     "sglang:spec_accept_rate{tp_rank=0} NaN");
-	SNAP(s, "sglang:spec_verify_calls_total{tp_rank=0} 300",
-	     "sglang:spec_verify_calls_total{tp_rank=1} 300",
-	     "sglang:generation_tokens_total{tp_rank=0} 1210",
-	     "sglang:generation_tokens_total{tp_rank=1} 1210", "sglang:num_requests_total{tp_rank=0} 20",
-	     "sglang:spec_accept_length{tp_rank=0} 3.5", "sglang:spec_accept_rate{tp_rank=0} 0.625");
-	f = finish(s, &r, 1);
-	assert_int_equal(f->row->engine, SS_ENGINE_SGLANG);
-	assert_true(f->estimated);
-	/* rank 0 only: ΔS 200, ΔG 710, ΔR 10: ΔA = 710 - 10 - 200 = 500 */
-	assert_u128(f->steps, 200);
-	assert_i128(f->accepted_tokens, 500);
-	assert_double_is(f->acceptance_length, 3.5); /* 1 + 500/200 */
-	assert_false(f->has_draft_tokens);
-	assert_false(f->has_rate);
-	assert_int_equal(f->series, 1); /* {tp_rank="0"} */
-	/* gauges of the last snapshot that had them, rank 0 */
-	assert_int_equal(f->ngauges, 2);
-	assert_string_equal(f->gauges[0].name, "sglang:spec_accept_length");
-	assert_double_is(f->gauges[0].value, 3.5);
-	assert_string_equal(f->gauges[1].name, "sglang:spec_accept_rate");
-	assert_double_is(f->gauges[1].value, 0.625);
-	ss_server_results_release(&r);
-	ss_server_free(s);
-}
 
-/* SGLang server info: S = Σ forward counts, A = Σ accept tokens - S. */
-static void test_sglang_server_info(void **state)
-{
-	struct ss_server *s = new_server();
-	struct ss_server_results r;
-	const struct ss_server_family *f;
 
-	(void)state;
-	snap_at(s, 0, SS_SRC_SERVER_INFO, 0, false, 0, "spec_cumulative_num_forward_ct{state=0} 3000",
-		"spec_cumulative_num_accept_tokens{state=0} 9300", "avg_spec_accept_length 3.1", NULL);
-	snap_at(s, 0, SS_SRC_SERVER_INFO, 0, false, 0, "spec_cumulative_num_forward_ct{state=0} 5000",
-		"spec_cumulative_num_accept_tokens{state=0} 15100", NULL);
-	/* A Prometheus name is not looked up among server info rows, nor the reverse. */
-	snap_at(s, 0, SS_SRC_PROMETHEUS, 0, false, 0, "spec_cumulative_num_forward_ct 1", NULL);
-	f = finish(s, &r, 1);
-	assert_string_equal(f->row->counters, "server_info");
-	/* ΔS 2000, Δ accept 5800: A = 3800 */
-	assert_u128(f->steps, 2000);
-	assert_i128(f->accepted_tokens, 3800);
-	assert_double_is(f->acceptance_length, 2.9);
-	assert_false(f->estimated);
-	ss_server_results_release(&r);
-	ss_server_free(s);
-}
-
-/* TensorRT-LLM's Prometheus counters: S = DP_1; fixed drafting gives the histogram. */
-static void test_trtllm_prometheus(void **state)
-{
-	struct ss_server *s = new_server();
-	struct ss_server_results r;
-	const struct ss_server_family *f;
-
-	(void)state;
-	SNAP(s, "trtllm_spec_decode_num_draft_tokens_total 0",
-	     "trtllm_spec_decode_num_accepted_tokens_total 0",
-	     "trtllm_spec_decode_accepted_tokens_total{token_position=0} 0",
-	     "trtllm_spec_decode_accepted_tokens_total{token_position=1} 0",
-	     "trtllm_spec_decode_drafted_tokens_total{token_position=0} 0",
-	     "trtllm_spec_decode_drafted_tokens_total{token_position=1} 0");
-	SNAP(s, "trtllm_spec_decode_num_draft_tokens_total 20",
-	     "trtllm_spec_decode_num_accepted_tokens_total 12",
-	     "trtllm_spec_decode_accepted_tokens_total{token_position=0} 8",
-	     "trtllm_spec_decode_accepted_tokens_total{token_position=1} 4",
-	     "trtllm_spec_decode_drafted_tokens_total{token_position=0} 10",
-	     "trtllm_spec_decode_drafted_tokens_total{token_position=1} 10",
-	     "trtllm_spec_decode_acceptance_length 2.25");
-	assert_true(ss_server_finish(s, NULL, true, 0.1, &r));
-	assert_int_equal(r.nfamilies, 1);
-	f = &r.families[0];
-	assert_int_equal(f->row->engine, SS_ENGINE_TRTLLM);
-	assert_string_equal(f->row->counters, "prometheus");
-	assert_u128(f->steps, 10); /* ΔDP_1 */
-	assert_double_is(f->acceptance_length, 2.2);     /* 1 + 12/10 */
-	assert_double_is(f->draft_acceptance_rate, 60.0); /* 12/20 x 100 */
-	assert_true(f->consistent);                       /* 8 + 4 = 12, 8 >= 4 */
-	/* ΔDP_i = 10 = ΔS: H = {10 - 8, 8 - 4, 4} */
-	assert_non_null(f->histogram);
-	assert_u128(f->histogram[0], 2);
-	assert_u128(f->histogram[1], 4);
-	assert_u128(f->histogram[2], 4);
-	/* τ(1) = 1.8, τ(2) = 2.2; rates 80, 60; speedups 1.8/1.1, 2.2/1.2 */
-	assert_double_is(f->what_if[0].acceptance_length, 1.8);
-	assert_double_is(f->what_if[1].acceptance_length, 2.2);
-	assert_double_is(f->what_if[0].draft_acceptance_rate, 80.0);
-	assert_double_is(f->what_if[1].draft_acceptance_rate, 60.0);
-	assert_double_is(f->what_if[0].speedup, 1.6363636363636362);
-	assert_double_is(f->what_if[1].speedup, 1.8333333333333335);
-	assert_int_equal(f->suggested_k, 2);
-	assert_int_equal(f->ngauges, 1);
-	assert_double_is(f->gauges[0].value, 2.25);
-	ss_server_results_release(&r);
-	ss_server_free(s);
-}
-
-/* TensorRT-LLM iterations are increments (SPEC 10.6's example lines). */
-static void test_trtllm_iterations(void **state)
-{
-	struct ss_server *s = new_server();
-	struct ss_server_results r;
-	const struct ss_server_family *f;
-
-	(void)state;
-	snap_at(s, 0, SS_SRC_ITERATIONS, SS_SNAP_INCREMENT, false, 0, "numDraftTokens 24",
-		"numAcceptedTokens 13", "numRequestsWithDraftTokens 8", "iterLatencyMS 21", NULL);
-	snap_at(s, 0, SS_SRC_ITERATIONS, SS_SNAP_INCREMENT, false, 0, "numDraftTokens 24",
-		"numAcceptedTokens 11", "numRequestsWithDraftTokens 8", NULL);
-	f = finish(s, &r, 1);
-	assert_string_equal(f->row->counters, "iterations");
-	assert_int_equal(f->snapshots, 2);
-	assert_false(f->since_start);
-	assert_u128(f->steps, 16);
-	assert_u128(f->draft_tokens, 48);
-	assert_i128(f->accepted_tokens, 24);
-	assert_double_is(f->acceptance_length, 2.5);
-	assert_double_is(f->draft_acceptance_rate, 50.0);
-	assert_false(f->has_start || f->has_end);
-	assert_int_equal(f->nintervals, 0);
-	ss_server_results_release(&r);
-	ss_server_free(s);
-}
 
 /*
  * A family's snapshots are those holding its series: a page of another
@@ -739,48 +516,6 @@ static void test_sparse(void **state)
 	ss_server_free(s);
 }
 
-/* Reconciliation with the per-request sums of the same engine. */
-static void test_reconciliation(void **state)
-{
-	struct ss_server *s = new_server();
-	struct ss_server_results r;
-	struct ss_server_requests req[SS_ENGINE_COUNT];
-	const struct ss_server_reconciliation *rc;
-
-	(void)state;
-	memset(req, 0, sizeof(req));
-	SNAP(s, "vllm:spec_decode_num_drafts 0", "vllm:spec_decode_num_accepted_tokens 0",
-	     "llamacpp:spec_decode_num_drafts 0", "llamacpp:spec_decode_num_accepted_tokens 0");
-	SNAP(s, "vllm:spec_decode_num_drafts 400", "vllm:spec_decode_num_accepted_tokens 1000",
-	     "llamacpp:spec_decode_num_drafts 10", "llamacpp:spec_decode_num_accepted_tokens 30");
-	req[SS_ENGINE_VLLM] = (struct ss_server_requests){true, 400, 1005, 3000};
-	req[SS_ENGINE_LLAMACPP] = (struct ss_server_requests){true, 0, 20, 50};
-	assert_true(ss_server_finish(s, req, false, 0.0, &r));
-	assert_int_equal(r.nfamilies, 2);
-	rc = &r.families[0].reconciliation;
-	assert_true(r.families[0].has_reconciliation);
-	assert_u128(rc->steps, 400);
-	assert_u128(rc->accepted, 1005);
-	assert_u128(rc->drafted, 3000);
-	assert_double_is(rc->steps_ratio, 1.0);
-	assert_double_is(rc->accepted_ratio, 0.9950248756218906); /* 1000/1005: within 1% */
-	assert_false(rc->steps_off);
-	assert_false(rc->accepted_off);
-	rc = &r.families[1].reconciliation;
-	assert_false(rc->has_steps_ratio); /* no record had steps (llama.cpp) */
-	assert_double_is(rc->accepted_ratio, 1.5); /* 30/20 */
-	assert_true(rc->accepted_off);
-	ss_server_results_release(&r);
-	ss_server_free(s);
-
-	/* No family for an engine with records: nothing to reconcile; no family, none listed. */
-	s = new_server();
-	SNAP(s, "vllm:num_requests_running 3");
-	finish(s, &r, 0);
-	assert_int_equal(r.snapshots, 1);
-	ss_server_results_release(&r);
-	ss_server_free(s);
-}
 
 /* A family with ΔS = 0 is listed with its counts, no derived values. */
 static void test_zero_steps(void **state)
@@ -917,15 +652,10 @@ int main(void)
 		cmocka_unit_test(test_bad_samples),
 		cmocka_unit_test(test_repeat),
 		cmocka_unit_test(test_inexact),
-		cmocka_unit_test(test_sglang_prometheus),
-		cmocka_unit_test(test_sglang_server_info),
-		cmocka_unit_test(test_trtllm_prometheus),
-		cmocka_unit_test(test_trtllm_iterations),
 		cmocka_unit_test(test_mixed_engines),
 		cmocka_unit_test(test_endpoints),
 		cmocka_unit_test(test_window_unknown_time),
 		cmocka_unit_test(test_sparse),
-		cmocka_unit_test(test_reconciliation),
 		cmocka_unit_test(test_zero_steps),
 		cmocka_unit_test(test_interval_merge),
 		cmocka_unit_test(test_bad_messages),
