@@ -55,6 +55,7 @@ struct ss_srv_series {
 	uint32_t position;   /* 1-based; 0 without a position label */
 	uint8_t role, gauge;
 	bool has_prev;
+	bool baseline;       /* its first sample was bad: its first good value is no difference */
 	uint64_t seen;       /* the snapshot id of its last sample, good or bad */
 	uint64_t valued;     /* the snapshot id of its last good value */
 	uint64_t cur, prev;

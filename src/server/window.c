@@ -492,15 +492,21 @@ static bool fe_snapshot(struct ss_server *s, struct ss_srv_fe *f, bool has_time,
 
 		if (se->role == SS_ROLE_GAUGE)
 			continue;
-		if (se->valued == s->snap_id)
+		if (se->valued == s->snap_id) {
 			v = se->cur;
-		else if (se->seen == s->snap_id || sparse)
-			continue; /* a bad sample holds its series; sparse results skip */
-		else
+		} else if (se->seen == s->snap_id) {
+			/* A bad sample holds its series; bad from the start, it starts at its first good value. */
+			if (!se->has_prev)
+				se->baseline = true;
+			continue;
+		} else if (sparse) {
+			continue; /* sparse results: a series is diffed over its own samples */
+		} else {
 			v = 0;   /* missing: counts 0 (SPEC 10.3) */
+		}
 		if (t == 0) {
 			ok &= acc_add(&f->first, se, v);
-		} else if (se->has_prev || !sparse) {
+		} else if (se->has_prev || (!sparse && !se->baseline)) {
 			/* A series new since s_{t-1} had 0 there (prev is 0). */
 			if (v >= se->prev) {
 				d = v - se->prev;

@@ -350,6 +350,32 @@ static void test_bad_samples(void **state)
 	ss_server_free(s);
 }
 
+/*
+ * A series bad in its first snapshot has no value to diff from: its first
+ * good value is where it starts (not its whole count since the server
+ * started). Drafts NaN, 100, 103: 3; draft tokens 5, 6, 8: 3.
+ */
+static void test_bad_first_sample(void **state)
+{
+	struct ss_server *s = new_server();
+	struct ss_server_results r;
+	const struct ss_server_family *f;
+
+	(void)state;
+	assert_true(ss_server_begin(s, 0, SS_SRC_PROMETHEUS, 0));
+	assert_int_equal(put_sample(s, "vllm:spec_decode_num_drafts NaN"), SS_SRV_BAD);
+	assert_int_equal(put_sample(s, "vllm:spec_decode_num_draft_tokens 5"), SS_SRV_KEPT);
+	ss_server_end(s, false, 0);
+	SNAP(s, "vllm:spec_decode_num_drafts 100", "vllm:spec_decode_num_draft_tokens 6");
+	SNAP(s, "vllm:spec_decode_num_drafts 103", "vllm:spec_decode_num_draft_tokens 8");
+	f = finish(s, &r, 1);
+	assert_u128(f->steps, 3);
+	assert_u128(f->draft_tokens, 3);
+	assert_int_equal(f->resets, 0);
+	ss_server_results_release(&r);
+	ss_server_free(s);
+}
+
 /* A series' second sample in one snapshot is a repeat: nothing recorded. */
 static void test_repeat(void **state)
 {
@@ -650,6 +676,7 @@ int main(void)
 		cmocka_unit_test(test_new_series),
 		cmocka_unit_test(test_since_start),
 		cmocka_unit_test(test_bad_samples),
+		cmocka_unit_test(test_bad_first_sample),
 		cmocka_unit_test(test_repeat),
 		cmocka_unit_test(test_inexact),
 		cmocka_unit_test(test_mixed_engines),
