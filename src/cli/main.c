@@ -32,6 +32,7 @@
 #include "util/memplan.h"
 #include "util/msg.h"
 #include "util/stdfds.h"
+#include "util/termesc.h"
 
 enum { EXIT_OK = 0, EXIT_PARTIAL = 1, EXIT_USAGE = 2, EXIT_NOTHING = 3, EXIT_EXPECT = 4 };
 
@@ -134,27 +135,37 @@ static int default_threads(void)
 	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
 }
 
-/* --compare named no group: a usage error that lists them (SPEC 7.4). */
+/* --compare named no group: a usage error that lists them (SPEC 7.4),
+ * the value and the groups' names escaped as every message is. */
 static void no_baseline(const struct ss_agg *a, const char *value)
 {
-	struct ss_buf b = SS_BUF_INIT;
+	struct ss_buf b = SS_BUF_INIT, key = SS_BUF_INIT;
 
-	ss_buf_addf(&b, "specscan: --compare: no group '%s'; the groups are: ", value);
+	ss_buf_adds(&b, "specscan: --compare: no group '");
+	ss_buf_add_terms(&b, value);
+	ss_buf_adds(&b, "'; the groups are: ");
 	for (size_t i = 0; i < a->groups.n; i++) {
 		if (i)
 			ss_buf_adds(&b, ", ");
-		ss_kv_add_text(&b, ss_group_table_key(&a->groups, a->group_order[i]));
+		ss_buf_reset(&key);
+		ss_kv_add_text(&key, ss_group_table_key(&a->groups, a->group_order[i]));
+		ss_buf_add_term(&b, key.data ? key.data : "", key.len);
+		b.failed |= key.failed;
 	}
 	if (a->groups.n == 0)
 		ss_buf_adds(&b, "(none)");
 	ss_buf_adds(&b, "\nTry 'specscan --help' for more information.\n");
-	fwrite(b.data ? b.data : "", 1, b.len, stderr);
+	if (b.failed)
+		fputs("specscan: --compare: no such group (out of memory listing them)\n", stderr);
+	else
+		fwrite(b.data, 1, b.len, stderr);
+	ss_buf_release(&key);
 	ss_buf_release(&b);
 }
 
 /* SPEC 7.5: name each failed --expect on stderr; true when all held. */
 static bool check_expectations(const struct ss_options *o, const struct ss_agg *a,
-			       const struct ss_analysis *an)
+			       const struct ss_analysis *an, struct ss_msg *msg)
 {
 	bool all = true;
 
@@ -171,12 +182,12 @@ static bool check_expectations(const struct ss_options *o, const struct ss_agg *
 			struct ss_buf b = SS_BUF_INIT;
 
 			ss_buf_add_double(&b, v);
-			fprintf(stderr, "specscan: expectation failed: %s (the value is %s)\n",
-				e->text, b.data ? b.data : "?");
+			ss_msg_error(msg, "expectation failed: %s (the value is %s)", e->text,
+				     b.data ? b.data : "?");
 			ss_buf_release(&b);
 		} else {
-			fprintf(stderr, "specscan: expectation failed: %s (no such value in the "
-					"results)\n", e->text);
+			ss_msg_error(msg, "expectation failed: %s (no such value in the results)",
+				     e->text);
 		}
 	}
 	return all;
@@ -271,6 +282,7 @@ static int list_inputs(const struct ss_options *o)
 	struct ss_msg msg;
 	struct ss_inputs *it;
 	size_t n;
+	bool tty;
 
 	ss_msg_init(&msg, stderr, o->verbosity);
 	it = ss_inputs_new(o->inputs, o->ninputs, &io, &msg);
@@ -279,8 +291,18 @@ static int list_inputs(const struct ss_options *o)
 		return EXIT_NOTHING;
 	}
 	n = ss_inputs_unit_count(it);
-	for (size_t i = 0; i < n; i++)
-		printf("%s\n", ss_inputs_unit_name(it, i));
+	/* Raw into a file or a pipe (the job array reads the list back), but
+	 * escaped on a terminal, as ls does: a name cannot drive it. */
+	tty = isatty(1);
+	for (size_t i = 0; i < n; i++) {
+		const char *name = ss_inputs_unit_name(it, i);
+
+		if (tty)
+			ss_term_put(stdout, name, strlen(name));
+		else
+			fputs(name, stdout);
+		putchar('\n');
+	}
 	ss_inputs_free(it);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "specscan: cannot write to standard output: %s\n", strerror(errno));
@@ -394,7 +416,7 @@ static int write_reports(const struct ss_options *o, struct ss_outputs *outs,
 	     agg->status[SS_ST_OVERSIZE]))
 		status = EXIT_PARTIAL;
 	/* Exit 4 only when nothing graver (1, 3) happened; the messages always. */
-	if (status != EXIT_NOTHING && !check_expectations(o, agg, an) && status == EXIT_OK)
+	if (status != EXIT_NOTHING && !check_expectations(o, agg, an, msg) && status == EXIT_OK)
 		status = EXIT_EXPECT;
 	return status;
 }

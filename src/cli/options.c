@@ -8,6 +8,7 @@
 
 #include "util/alloc.h"
 #include "util/msg.h"
+#include "util/termesc.h"
 
 /* Ids of long-only options, above any character. */
 enum {
@@ -195,7 +196,7 @@ static bool usage(FILE *err, const char *fmt, const char *a)
 
 	snprintf(text, sizeof(text), fmt, a);
 	fprintf(err, "specscan: ");
-	ss_msg_put_escaped(err, text, strlen(text));
+	ss_term_put(err, text, strlen(text));
 	fprintf(err, "\nTry 'specscan --help' for more information.\n");
 	return false;
 }
@@ -222,7 +223,7 @@ static bool enum_value(const struct ss_option_desc *d, const char *arg, int *val
 	}
 	list_values(list, sizeof(list), d, false);
 	fprintf(err, "specscan: unknown %s '", d->noun);
-	ss_msg_put_escaped(err, arg, strlen(arg));
+	ss_term_put(err, arg, strlen(arg));
 	fprintf(err, "' (%s)\n"
 		"Try 'specscan --help' for more information.\n", list);
 	return false;

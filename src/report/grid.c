@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "report/escape.h"
 #include "util/alloc.h"
 #include "util/grow.h"
 
@@ -111,13 +112,50 @@ static void pad_cell(struct ss_buf *out, const char *s, size_t n, size_t w, bool
 	ss_buf_addc(out, ' ');
 }
 
+/*
+ * Every head and cell escaped for the terminal (util/termesc.h), one
+ * after another in t: heads first, then the cells; ends[i] is where the
+ * i-th ends. Widths are those of the escaped text, as it is drawn.
+ */
+static size_t *escape_all(const struct ss_grid *g, struct ss_buf *t)
+{
+	size_t n, *ends = ss_malloc((g->ncols + g->ncells) * sizeof(*ends));
+
+	if (!ends)
+		return NULL;
+	for (size_t c = 0; c < g->ncols; c++) {
+		ss_buf_add_terms(t, g->heads[c]);
+		ends[c] = t->len;
+	}
+	for (size_t i = 0; i < g->ncells; i++) {
+		const char *s = cell(g, i, &n);
+
+		ss_buf_add_term(t, s, n);
+		ends[g->ncols + i] = t->len;
+	}
+	if (t->failed) {
+		ss_free(ends);
+		return NULL;
+	}
+	return ends;
+}
+
+static const char *span(const struct ss_buf *t, const size_t *ends, size_t i, size_t *n)
+{
+	size_t start = i ? ends[i - 1] : 0;
+
+	*n = ends[i] - start;
+	return t->data + start;
+}
+
 void ss_grid_box(struct ss_buf *out, const struct ss_grid *g, const char *title, bool utf8,
 		 bool color)
 {
 	static const struct pieces u_top = {"┏", "━", "┳", "┓"}, u_head = {"┡", "━", "╇", "┩"},
 				   u_bot = {"└", "─", "┴", "┘"}, a_rule = {"+", "-", "+", "+"};
 	const char *vhead = utf8 ? "┃" : "|", *vbody = utf8 ? "│" : "|";
-	size_t w[SS_GRID_MAX_COLS], nrows = rows_of(g), total, n;
+	size_t w[SS_GRID_MAX_COLS], nrows = rows_of(g), total, n, *ends;
+	struct ss_buf t = SS_BUF_INIT, tt = SS_BUF_INIT;
 
 	if (g->failed || g->text.failed) {
 		out->failed = true;
@@ -125,33 +163,39 @@ void ss_grid_box(struct ss_buf *out, const struct ss_grid *g, const char *title,
 	}
 	if (nrows == 0)
 		return;
-	for (size_t c = 0; c < g->ncols; c++)
-		w[c] = width_of(g->heads[c], strlen(g->heads[c]));
-	for (size_t i = 0; i < g->ncells; i++) {
-		const char *s = cell(g, i, &n);
-		size_t cw = width_of(s, n);
+	ends = escape_all(g, &t);
+	ss_buf_add_terms(&tt, title);
+	if (!ends || tt.failed) {
+		out->failed = true;
+		goto done;
+	}
+	for (size_t i = 0; i < g->ncols + g->ncells; i++) {
+		const char *s = span(&t, ends, i, &n);
+		size_t cw = width_of(s, n), c = i < g->ncols ? i : (i - g->ncols) % g->ncols;
 
-		if (cw > w[i % g->ncols])
-			w[i % g->ncols] = cw;
+		if (i < g->ncols || cw > w[c])
+			w[c] = cw;
 	}
 	total = g->ncols + 1;
 	for (size_t c = 0; c < g->ncols; c++)
 		total += w[c] + 2;
-	n = width_of(title, strlen(title));
+	n = width_of(tt.data ? tt.data : "", tt.len);
 	spaces(out, total > n ? (total - n) / 2 : 0);
-	ss_buf_adds(out, title);
+	ss_buf_add(out, tt.data ? tt.data : "", tt.len);
 	ss_buf_addc(out, '\n');
 	rule(out, utf8 ? &u_top : &a_rule, w, g->ncols);
 	for (size_t c = 0; c < g->ncols; c++) {
+		const char *s = span(&t, ends, c, &n);
+
 		ss_buf_adds(out, vhead);
-		pad_cell(out, g->heads[c], strlen(g->heads[c]), w[c], g->right[c], color);
+		pad_cell(out, s, n, w[c], g->right[c], color);
 	}
 	ss_buf_adds(out, vhead);
 	ss_buf_addc(out, '\n');
 	rule(out, utf8 ? &u_head : &a_rule, w, g->ncols);
 	for (size_t r = 0; r < nrows; r++) {
 		for (size_t c = 0; c < g->ncols; c++) {
-			const char *s = cell(g, r * g->ncols + c, &n);
+			const char *s = span(&t, ends, g->ncols + r * g->ncols + c, &n);
 
 			ss_buf_adds(out, vbody);
 			pad_cell(out, s, n, w[c], g->right[c], false);
@@ -160,21 +204,17 @@ void ss_grid_box(struct ss_buf *out, const struct ss_grid *g, const char *title,
 		ss_buf_addc(out, '\n');
 	}
 	rule(out, utf8 ? &u_bot : &a_rule, w, g->ncols);
+done:
+	ss_free(ends);
+	ss_buf_release(&t);
+	ss_buf_release(&tt);
 }
 
-/*
- * A Markdown cell: the characters that would end the cell or start
- * emphasis or code (`|`, `*`, a backquote, a backslash) escaped, line ends
- * as spaces, so a file name or a `*` mark reads as written.
- */
+/* A Markdown cell, escaped (report/escape.h): a name reads as written. */
 static void md_cell(struct ss_buf *out, const char *s, size_t n)
 {
 	ss_buf_addc(out, ' ');
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '|' || s[i] == '*' || s[i] == '`' || s[i] == '\\')
-			ss_buf_addc(out, '\\');
-		ss_buf_addc(out, s[i] == '\n' || s[i] == '\r' ? ' ' : s[i]);
-	}
+	ss_buf_add_md(out, s, n);
 	ss_buf_adds(out, " |");
 }
 

@@ -3,9 +3,14 @@
  * table (the style of SPEC 4.3's Spec Decode table) or as a GitHub
  * Markdown table. Report-internal.
  *
- * Cells are added row by row, left to right; their text is copied. Widths
- * count UTF-8 characters, not bytes (Δ is one column). A failed allocation
- * sets `failed`, checked once by the caller (it is passed to the output).
+ * Cells are added row by row, left to right; their text is copied as it
+ * is (a name from an input included) and escaped when it is printed, for
+ * the destination (report/escape.h): the box table escapes every head,
+ * cell and its title for the terminal, the Markdown table every head and
+ * cell for Markdown, so no table built on the grid can show a name raw.
+ * Widths count UTF-8 characters of the escaped text, not bytes (Δ is one
+ * column). A failed allocation sets `failed`, checked once by the caller
+ * (it is passed to the output).
  *
  * Ownership: the grid owns its text and cell table until ss_grid_release();
  * column heads are borrowed and must outlive it.
@@ -38,10 +43,12 @@ void ss_grid_col(struct ss_grid *g, const char *head, bool right);
 void ss_grid_begin(struct ss_grid *g);
 void ss_grid_end(struct ss_grid *g);
 
-/* The box table with `title` centred over it (nothing when no row). */
+/* The box table with `title` centred over it (nothing when no row); heads,
+ * cells and title escaped for the terminal. */
 void ss_grid_box(struct ss_buf *out, const struct ss_grid *g, const char *title, bool utf8,
 		 bool color);
-/* The Markdown table (nothing when no row); `|`, `*`, backquotes and backslashes escaped. */
+/* The Markdown table (nothing when no row); heads and cells escaped for
+ * Markdown. */
 void ss_grid_markdown(struct ss_buf *out, const struct ss_grid *g);
 
 #endif

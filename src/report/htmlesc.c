@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "util/termesc.h"
 #include "util/utf8.h"
 
 void ss_buf_add_html(struct ss_buf *b, const char *s, size_t n)
@@ -32,7 +33,7 @@ void ss_buf_add_html(struct ss_buf *b, const char *s, size_t n)
 				uint32_t cp;
 
 				len = ss_utf8_next(p + i, n - i, &cp);
-				if (cp == SS_UTF8_INVALID)
+				if (cp == SS_UTF8_INVALID || ss_cp_unsafe(cp))
 					rep = "\xEF\xBF\xBD";
 			}
 		}

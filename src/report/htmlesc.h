@@ -5,8 +5,10 @@
  * and in quoted attribute values alike.
  *
  * & < > " ' become entities; bytes that are not valid UTF-8 (util/utf8.h),
- * NUL, DEL and the other C0 controls but tab and newline become U+FFFD, so
- * any input gives a well-formed page that shows what it can of the name.
+ * NUL, DEL and the other C0 controls but tab and newline, and the code
+ * points no page shows raw (C1 controls, bidirectional overrides:
+ * ss_cp_unsafe() of util/termesc.h) become U+FFFD, so any input gives a
+ * well-formed page that shows what it can of the name, in its order.
  *
  * Ownership: both functions append to a buffer the caller owns and keep
  * nothing; an allocation failure shows in its `failed` flag (util/buf.h).

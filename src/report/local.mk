@@ -6,7 +6,7 @@ libspecscan_la_SOURCES += \
 	src/report/jsonw.c src/report/jsonw.h src/report/results_json.c src/report/aggjson.c \
 	src/report/csv.c \
 	src/report/table.c src/report/jsonl.c \
-	src/report/htmlesc.c src/report/htmlesc.h \
+	src/report/escape.c src/report/escape.h src/report/htmlesc.c src/report/htmlesc.h \
 	src/report/chart_geom.c src/report/chart_geom.h src/report/chart.h \
 	src/report/chart_svg.c src/report/chart_svg.h \
 	src/report/chart_bars.c src/report/chart_lines.c src/report/chart_hist.c \
@@ -19,9 +19,9 @@ libspecscan_la_SOURCES += \
 	src/report/markdown.c
 
 check_PROGRAMS += tests/unit/test_numfmt tests/unit/test_report tests/unit/test_chart \
-	tests/unit/test_jsonw
+	tests/unit/test_jsonw tests/unit/test_escape
 TESTS += tests/unit/test_numfmt tests/unit/test_report tests/unit/test_chart \
-	tests/unit/test_jsonw
+	tests/unit/test_jsonw tests/unit/test_escape
 
 tests_unit_test_numfmt_SOURCES = tests/unit/test_numfmt.c
 tests_unit_test_numfmt_CFLAGS = $(SS_TEST_CFLAGS)
@@ -37,6 +37,11 @@ tests_unit_test_jsonw_SOURCES = tests/unit/test_jsonw.c
 tests_unit_test_jsonw_CFLAGS = $(SS_TEST_CFLAGS)
 tests_unit_test_jsonw_LDADD = $(SS_TEST_LIBS)
 nodist_EXTRA_tests_unit_test_jsonw_SOURCES = src/cli/force-cxx-link.cxx
+
+tests_unit_test_escape_SOURCES = tests/unit/test_escape.c tests/unit/fixtures_records.h
+tests_unit_test_escape_CFLAGS = $(SS_TEST_CFLAGS)
+tests_unit_test_escape_LDADD = $(SS_TEST_LIBS)
+nodist_EXTRA_tests_unit_test_escape_SOURCES = src/cli/force-cxx-link.cxx
 
 tests_unit_test_chart_SOURCES = tests/unit/test_chart.c
 tests_unit_test_chart_CFLAGS = $(SS_TEST_CFLAGS)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/analysis_text.h"
+#include "report/escape.h"
 #include "report/grid.h"
 #include "report/numfmt.h"
 #include "report/report.h"
@@ -163,10 +164,15 @@ static void add_intervals(struct ss_buf *out, const struct ss_analysis_opts *o,
 static void add_groups(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an)
 {
 	struct ss_grid g;
+	struct ss_buf title = SS_BUF_INIT;
 
+	/* the key names were typed (meta.NAME): escaped like the cells */
+	ss_report_groups_title(&title, an);
 	ss_buf_adds(out, "\n### ");
-	ss_report_groups_title(out, an);
+	ss_buf_add_md(out, title.data ? title.data : "", title.len);
 	ss_buf_adds(out, "\n\n");
+	out->failed |= title.failed;
+	ss_buf_release(&title);
 	ss_grid_init(&g);
 	ss_report_groups_grid(&g, a, an, true);
 	ss_grid_markdown(out, &g);

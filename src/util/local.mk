@@ -1,11 +1,12 @@
 # util: allocation wrapper, growable arrays and buffer, messages, CPU level,
-# small string helpers, the UTF-8 decoder
+# small string helpers, the UTF-8 decoder, the terminal escaping
 libspecscan_la_SOURCES += \
 	src/util/alloc.c src/util/alloc.h \
 	src/util/buf.c src/util/buf.h \
 	src/util/cpu.c src/util/cpu.h \
 	src/util/grow.c src/util/grow.h \
 	src/util/msg.c src/util/msg.h \
+	src/util/termesc.c src/util/termesc.h \
 	src/util/ratio.c src/util/ratio.h \
 	src/util/text.c src/util/text.h \
 	src/util/utf8.h \

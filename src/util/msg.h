@@ -9,7 +9,8 @@
  * Ownership: the context borrows its stream; the kind names given to
  * ss_msg_request() must outlive it (it keeps the pointers for the
  * summary). Messages are formatted into memory of its own, freed before
- * each call returns.
+ * each call returns. Every message is written through util/termesc.h:
+ * names and reasons from inputs are shown escaped.
  */
 #ifndef SS_MSG_H
 #define SS_MSG_H
@@ -51,14 +52,6 @@ void ss_msg_info(struct ss_msg *m, const char *fmt, ...)
  */
 void ss_msg_request(struct ss_msg *m, unsigned kind, const char *kind_name,
 		    const char *place, uint64_t line, const char *reason);
-/*
- * Write n bytes of s to out with control characters, backslashes, invalid
- * UTF-8 and terminal-unsafe code points (C1 controls, bidi overrides)
- * escaped as git quotes paths: \n, \t, \033, \377, \\. Every message of
- * this module goes through it; anything else that prints input-derived
- * text on a terminal should too.
- */
-void ss_msg_put_escaped(FILE *out, const char *s, size_t n);
 /* One line per kind whose messages were cut short. */
 void ss_msg_summary(struct ss_msg *m);
 

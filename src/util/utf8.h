@@ -4,7 +4,7 @@
  * first byte starts no valid sequence. Every writer that checks the UTF-8
  * of a text from input goes through it: the JSON string writer
  * (report/jsonw.h), the HTML escaping and the chart's text widths and
- * label shortening (report/), and the quoting of messages (util/msg.h).
+ * label shortening (report/), and the terminal escaping (util/termesc.h).
  * What each does with an invalid byte (\ufffd, U+FFFD, an octal escape)
  * is its own business.
  *
