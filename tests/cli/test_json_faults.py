@@ -246,5 +246,27 @@ class GroupedMerge(Case):
                 self.assertTrue(any(None not in r["key"].values() for r in rows), key)
 
 
+class EmptyEngine(Case):
+    def test_records_line_with_empty_engine(self):
+        """Issue 24, fault 8: SPEC 2.6 keeps a records line's engine string
+        whatever its length, the empty one too: the line is ok, written
+        with "engine":"" and read back the same; --group-by engine puts it
+        in the group "" (not null)."""
+        line = records().replace('"engine":"vllm"', '"engine":""')
+        with TempDir() as t:
+            res = enriched(t, [line + "\n"])
+            rec = jsonl_lines(res)[0]
+            self.assertEqual(rec["spec_decode_status"], "ok")
+            self.assertEqual(rec["spec_decode_acceptance"]["engine"], "")
+            part = os.path.join(t, "part.jsonl")
+            with open(part, "wb") as f:
+                f.write(res.out)
+            back = jsonl_lines(run(["-q", "-f", "jsonl", part]))
+            self.assertEqual(back, [rec])
+            res = enriched(t, [line + "\n"], ["--group-by", "engine"], fmt="json")
+            rows = json.loads(res.out)["analysis"]["groups"]["rows"]
+            self.assertEqual([r["key"] for r in rows], [{"engine": ""}])
+
+
 if __name__ == "__main__":
     main()
