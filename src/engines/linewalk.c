@@ -260,14 +260,10 @@ static int line_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 	} else if (ss_key_is(key, n, "metadata")) {
 		/* Copied verbatim whatever its type (SPEC 4.4); only an object
 		 * gives a phase or makes a records line. */
-		static const struct ss_meta_scan none = SS_META_SCAN_NONE;
-
 		ls->metadata.p = NULL;
 		ls->metadata_object = t == SSJ_OBJECT;
-		ls->meta = none;
-		if (ssj_value_raw_json(v, &ls->metadata.p, &ls->metadata.n) != SSJ_OK ||
-		    (ls->metadata_object &&
-		     !ss_meta_scan(p->outer, ls->metadata.p, ls->metadata.n, &ls->meta)))
+		if (!ss_meta_scan_of(v, &ls->meta) ||
+		    ssj_value_raw_json(v, &ls->metadata.p, &ls->metadata.n) != SSJ_OK)
 			ls->failed = true;
 	} else if (ss_key_is(key, n, "metrics")) {
 		ls->metrics.p = NULL;

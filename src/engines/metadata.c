@@ -44,20 +44,13 @@ static int meta_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 	return 0;
 }
 
-/* The metadata object's fields of the lengths meta_field reads. */
-static int meta_object(void *ctx, const char *key, size_t n, struct ssj_value *v)
-{
-	if (META_KEY_LENS & SSJ_LEN_BIT(n))
-		return meta_field(ctx, key, n, v);
-	return 0;
-}
-
-bool ss_meta_scan(struct ssj_parser *doc, const char *text, size_t len, struct ss_meta_scan *m)
+bool ss_meta_scan_of(struct ssj_value *v, struct ss_meta_scan *m)
 {
 	static const struct ss_meta_scan none = SS_META_SCAN_NONE;
 
 	*m = none;
-	return ssj_visit_span(doc, text, len, meta_object, m) == SSJ_OK;
+	return ssj_value_type(v) != SSJ_OBJECT ||
+	       ssj_object_foreach_lens(v, META_KEY_LENS, meta_field, m) == SSJ_OK;
 }
 
 enum ss_phase ss_meta_phase(const struct ss_meta_scan *m)

@@ -8,7 +8,6 @@
 #define SS_METADATA_H
 
 #include <stdbool.h>
-#include <stddef.h>
 
 #include "json/json.h"
 #include "model/record.h"
@@ -23,11 +22,11 @@ struct ss_meta_scan {
 #define SS_META_SCAN_NONE {false, -1, -1}
 
 /*
- * What the metadata object whose text is [text, text + len) says: an
- * object of the document open on `doc`, visited where it lies. false: the
- * visit failed (*m then holds what it read).
+ * What the metadata value v says (SS_META_SCAN_NONE when it is not an
+ * object); its text can be taken afterwards (json.h). false: the visit
+ * over it failed (*m then holds what it read).
  */
-bool ss_meta_scan(struct ssj_parser *doc, const char *text, size_t len, struct ss_meta_scan *m);
+bool ss_meta_scan_of(struct ssj_value *v, struct ss_meta_scan *m);
 
 /* SPEC 1.5's phase: benchmark_phase, else credit_phase, else profiling. */
 enum ss_phase ss_meta_phase(const struct ss_meta_scan *m);

@@ -24,8 +24,9 @@
  * after their end (their content does not matter): nothing is copied.
  * A `struct ssj_value *` is borrowed, valid only inside the callback that
  * received it, and read once: ssj_value_type() as often as needed, then
- * one reader (a scalar's, ssj_value_raw_json, a foreach); an object whose
- * text was taken can be visited again with ssj_visit_span(). Spans (ssj_value_raw_*, number texts) point into the text;
+ * one reader (a scalar's, ssj_value_raw_json, a foreach), except that an
+ * object a foreach went through to its end can still give its text; an
+ * object whose text was taken can be visited with ssj_visit_span(). Spans (ssj_value_raw_*, number texts) point into the text;
  * strings returned by ssj_value_string() point into the text or into the
  * parser, valid while the document is open.
  *

@@ -3,6 +3,7 @@
  * build of the shim's C++ (one per instruction-set variant) exports, and
  * that json_dispatch.c forwards json.h's functions to; and the string
  * decoder of unescape.c, which the C++ shares (one decoder in the tree).
+ * The tables are static; ownership is as json.h says.
  */
 #ifndef SS_JSON_OPS_H
 #define SS_JSON_OPS_H

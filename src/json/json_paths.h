@@ -7,7 +7,8 @@
  * SSJ_WHOLE_MAX bytes when the build has it, else On-Demand. Both must
  * accept and refuse the same texts and show the same values; the tests
  * and the differential fuzzer force one path or the other per parser to
- * compare them. Nothing outside src/json and tests/ includes this file.
+ * compare them. Nothing outside src/json and tests/ includes this file;
+ * it hands out nothing to own.
  */
 #ifndef SS_JSON_PATHS_H
 #define SS_JSON_PATHS_H

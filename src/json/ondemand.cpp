@@ -27,6 +27,33 @@ SSJ_HOT std::string_view token_of(ondemand::value &v)
 	return trim_right(v.raw_json_token());
 }
 
+error_code walk(ondemand::value &v, size_t depth);
+
+// The value of an object's field, or an array's element itself.
+SSJ_HOT ondemand::value &child(ondemand::field &f)
+{
+	return f.value();
+}
+
+SSJ_HOT ondemand::value &child(ondemand::value &v)
+{
+	return v;
+}
+
+// The validating walk of each child of a container at `depth`.
+template <typename Item, typename Container> error_code walk_children(Container &c, size_t depth)
+{
+	error_code e;
+	for (auto item : c) {
+		Item it;
+		if ((e = std::move(item).get(it)))
+			return e;
+		if ((e = walk(child(it), depth + 1)))
+			return e;
+	}
+	return SUCCESS;
+}
+
 // The validating walk of a value at `depth` (the root object is at 0):
 // errors in document order, as the whole-text path's grammar finds them.
 error_code walk(ondemand::value &v, size_t depth)
@@ -35,36 +62,19 @@ error_code walk(ondemand::value &v, size_t depth)
 	error_code e = v.type().get(t);
 	if (e)
 		return e;
+	if (depth >= MAX_DEPTH &&
+	    (t == ondemand::json_type::object || t == ondemand::json_type::array))
+		return DEPTH_ERROR;
 	switch (t) {
 	case ondemand::json_type::object: {
 		ondemand::object obj;
-		if (depth >= MAX_DEPTH)
-			return DEPTH_ERROR;
-		if ((e = v.get_object().get(obj)))
-			return e;
-		for (auto item : obj) {
-			ondemand::field f;
-			if ((e = std::move(item).get(f)))
-				return e;
-			if ((e = walk(f.value(), depth + 1)))
-				return e;
-		}
-		return SUCCESS;
+		e = v.get_object().get(obj);
+		return e ? e : walk_children<ondemand::field>(obj, depth);
 	}
 	case ondemand::json_type::array: {
 		ondemand::array arr;
-		if (depth >= MAX_DEPTH)
-			return DEPTH_ERROR;
-		if ((e = v.get_array().get(arr)))
-			return e;
-		for (auto item : arr) {
-			ondemand::value ev;
-			if ((e = std::move(item).get(ev)))
-				return e;
-			if ((e = walk(ev, depth + 1)))
-				return e;
-		}
-		return SUCCESS;
+		e = v.get_array().get(arr);
+		return e ? e : walk_children<ondemand::value>(arr, depth);
 	}
 	case ondemand::json_type::string: {
 		// Stage 1 closed it and the escape check passed over the text,
@@ -103,8 +113,9 @@ const char *string_end(const char *s)
 	return q;
 }
 
-enum ssj_status visit_object(ondemand::object obj, parser_impl *home, ssj_field_fn fn,
-			     void *ctx, uint64_t lens)
+// Visit the fields of obj, which lies in iter's document.
+enum ssj_status visit_object(ondemand::object obj, parser_impl *iter, parser_impl *home,
+			     ssj_field_fn fn, void *ctx, uint64_t lens)
 {
 	for (auto item : obj) {
 		ondemand::field f;
@@ -121,6 +132,7 @@ enum ssj_status visit_object(ondemand::object obj, parser_impl *home, ssj_field_
 		value_impl val;
 		val.v = f.value();
 		val.odp = home;
+		val.odi = iter;
 		if (fn(ctx, key.data(), key.size(), C(&val)))
 			return SSJ_STOPPED;
 	}
@@ -141,6 +153,7 @@ template <typename F> enum ssj_status visit_array(value_impl *v, F &&each)
 		if ((e = std::move(item).get(ev.v)))
 			return map_error(e);
 		ev.odp = v->odp;
+		ev.odi = v->odi;
 		enum ssj_status s = each(i, ev);
 		if (s != SSJ_OK)
 			return s;
@@ -231,15 +244,10 @@ enum ssj_status od_open(parser_impl *p, const char *text, size_t len)
 		return SSJ_ESYNTAX;
 	ondemand::object obj;
 	error_code e = p->doc.get_object().get(obj);
+	if (!e)
+		e = walk_children<ondemand::field>(obj, 0);
 	if (e)
 		return open_error(e);
-	for (auto item : obj) {
-		ondemand::field f;
-		if ((e = std::move(item).get(f)))
-			return open_error(e);
-		if ((e = walk(f.value(), 1)))
-			return open_error(e);
-	}
 	if (!at_end(p->doc))
 		return SSJ_ESYNTAX;
 	p->doc.rewind();
@@ -267,7 +275,7 @@ enum ssj_status od_visit(parser_impl *p, parser_impl *home, ssj_field_fn fn, voi
 	error_code e = p->doc.get_object().get(obj);
 	if (e)
 		return map_error(e);
-	return visit_object(obj, home, fn, ctx, SSJ_ALL_LENS);
+	return visit_object(obj, p, home, fn, ctx, SSJ_ALL_LENS);
 }
 
 enum ssj_type od_type(value_impl *v)
@@ -328,16 +336,31 @@ enum ssj_status od_string(value_impl *v, std::string_view &out)
 enum ssj_status od_raw_json(value_impl *v, std::string_view &s)
 {
 	enum ssj_type t;
+	if (!v->span.empty()) {
+		s = v->span;
+		return SSJ_OK;
+	}
 	return map_error(span_of(v->v, s, &t));
 }
 
 enum ssj_status od_object(value_impl *v, uint64_t lens, ssj_field_fn fn, void *ctx)
 {
 	ondemand::object obj;
+	const char *start = token_of(v->v).data(), *end;
 	error_code e = v->v.get_object().get(obj);
 	if (e)
 		return map_error(e);
-	return visit_object(obj, v->odp, fn, ctx, lens);
+	enum ssj_status s = visit_object(obj, v->odi, v->odp, fn, ctx, lens);
+	if (s != SSJ_OK || !v->odi)
+		return s;
+	// The whole object went by: the document stands just past its
+	// closing brace (or at its end), which ends its text.
+	if (v->odi->doc.current_location().get(end) != SUCCESS)
+		end = v->odi->text + v->odi->len;
+	while (end > start && end[-1] != '}')
+		end--;
+	v->span = std::string_view(start, (size_t)(end - start));
+	return SSJ_OK;
 }
 
 enum ssj_status od_array(value_impl *v, ssj_elem_fn fn, void *ctx)

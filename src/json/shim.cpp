@@ -280,17 +280,30 @@ static enum ssj_status v_number_double(const char *text, size_t len, double *out
 	return guard_status([&] { return number_double(text, len, out); });
 }
 
-static enum ssj_status v_value_number_text(struct ssj_value *v, const char **p, size_t *n)
+// A reader's answer s, with the text it found when s is SSJ_OK.
+static enum ssj_status answer(enum ssj_status s, std::string_view text, const char **p, size_t *n)
+{
+	if (s == SSJ_OK) {
+		*p = text.data();
+		*n = text.size();
+	}
+	return s;
+}
+
+// A scalar reader's answer: the token of a value of type `want`.
+static enum ssj_status token_out(struct ssj_value *v, enum ssj_type want, const char **p,
+				 size_t *n)
 {
 	return guard_status([&] {
 		std::string_view tok;
-		enum ssj_status s = scalar(v, SSJ_NUMBER, tok);
-		if (s != SSJ_OK)
-			return s;
-		*p = tok.data();
-		*n = tok.size();
-		return SSJ_OK;
+		enum ssj_status s = scalar(v, want, tok);
+		return answer(s, tok, p, n);
 	});
+}
+
+static enum ssj_status v_value_number_text(struct ssj_value *v, const char **p, size_t *n)
+{
+	return token_out(v, SSJ_NUMBER, p, n);
 }
 
 static enum ssj_status v_value_string(struct ssj_value *v, const char **p, size_t *n)
@@ -305,79 +318,61 @@ static enum ssj_status v_value_string(struct ssj_value *v, const char **p, size_
 		} else {
 			st = od_string(V(v), s);
 		}
-		if (st != SSJ_OK)
-			return st;
-		*p = s.data();
-		*n = s.size();
-		return SSJ_OK;
+		return answer(st, s, p, n);
 	});
 }
 
 static enum ssj_status v_value_raw_string(struct ssj_value *v, const char **p, size_t *n)
 {
-	return guard_status([&] {
-		std::string_view tok;
-		enum ssj_status s = scalar(v, SSJ_STRING, tok);
-		if (s != SSJ_OK)
-			return s;
-		*p = tok.data();
-		*n = tok.size();
-		return SSJ_OK;
-	});
+	return token_out(v, SSJ_STRING, p, n);
 }
 
 static enum ssj_status v_value_raw_json(struct ssj_value *v, const char **p, size_t *n)
 {
 	return guard_status([&] {
 		std::string_view s;
-		if (V(v)->ixp) {
-			s = w_span(V(v)->ixp, V(v)->i);
-		} else {
-			enum ssj_status st = od_raw_json(V(v), s);
-			if (st != SSJ_OK)
-				return st;
-		}
-		*p = s.data();
-		*n = s.size();
-		return SSJ_OK;
+		if (V(v)->ixp)
+			return answer(SSJ_OK, w_span(V(v)->ixp, V(v)->i), p, n);
+		enum ssj_status st = od_raw_json(V(v), s);
+		return answer(st, s, p, n);
+	});
+}
+
+// A container reader: over the index for a value of the whole-text path
+// (which must be of type `want`), else On-Demand's.
+template <typename W, typename O>
+static enum ssj_status container(struct ssj_value *v, enum ssj_type want, W &&whole, O &&od)
+{
+	return guard_status([&] {
+		value_impl *vi = V(v);
+		if (!vi->ixp)
+			return od(vi);
+		if (w_type(vi->ixp, vi->i) != want)
+			return SSJ_ETYPE;
+		return whole(vi->ixp, vi->i);
 	});
 }
 
 static enum ssj_status v_object_foreach(struct ssj_value *v, uint64_t lens, ssj_field_fn fn,
 					void *ctx)
 {
-	return guard_status([&] {
-		if (V(v)->ixp) {
-			if (w_type(V(v)->ixp, V(v)->i) != SSJ_OBJECT)
-				return SSJ_ETYPE;
-			return w_object(V(v)->ixp, V(v)->i, fn, ctx, lens);
-		}
-		return od_object(V(v), lens, fn, ctx);
-	});
+	return container(
+		v, SSJ_OBJECT, [&](parser_impl *p, uint32_t i) { return w_object(p, i, fn, ctx, lens); },
+		[&](value_impl *vi) { return od_object(vi, lens, fn, ctx); });
 }
 
 static enum ssj_status v_array_foreach(struct ssj_value *v, ssj_elem_fn fn, void *ctx)
 {
-	return guard_status([&] {
-		if (V(v)->ixp) {
-			if (w_type(V(v)->ixp, V(v)->i) != SSJ_ARRAY)
-				return SSJ_ETYPE;
-			return w_array(V(v)->ixp, V(v)->i, fn, ctx);
-		}
-		return od_array(V(v), fn, ctx);
-	});
+	return container(
+		v, SSJ_ARRAY, [&](parser_impl *p, uint32_t i) { return w_array(p, i, fn, ctx); },
+		[&](value_impl *vi) { return od_array(vi, fn, ctx); });
 }
 
 static enum ssj_status v_array_foreach_span(struct ssj_value *v, ssj_span_fn fn, void *ctx)
 {
-	return guard_status([&] {
-		if (V(v)->ixp) {
-			if (w_type(V(v)->ixp, V(v)->i) != SSJ_ARRAY)
-				return SSJ_ETYPE;
-			return w_array_spans(V(v)->ixp, V(v)->i, fn, ctx);
-		}
-		return od_array_spans(V(v), fn, ctx);
-	});
+	return container(
+		v, SSJ_ARRAY, [&](parser_impl *p, uint32_t i) { return w_array_spans(p, i, fn, ctx); },
+		[&](value_impl *vi) { return od_array_spans(vi, fn, ctx); });
 }
 
 static enum ssj_status v_value_is_empty(struct ssj_value *v, bool *empty)

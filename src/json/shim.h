@@ -115,14 +115,18 @@ SSJ_HOT parser_impl *string_home(parser_impl *p)
 }
 
 // A value is the value starting at structural `i` of ixp's whole-text
-// document (ixp set), or On-Demand's `v`, whose strings decode to odp's
-// blocks.
+// document (ixp set), or On-Demand's `v`, which lies in odi's document
+// and whose strings decode to odp's blocks; `span` is its text once an
+// On-Demand foreach went through the whole object (so that its text can
+// still be asked for, as on the whole-text path).
 struct value_impl {
 	// first: what C sees of a value (json.h); w_value() fills it
 	struct ssj_value head = {SSJ_INVALID, false, nullptr, 0};
 	ondemand::value v;
 	parser_impl *ixp = nullptr;
 	parser_impl *odp = nullptr;
+	parser_impl *odi = nullptr;
+	std::string_view span;
 	uint32_t i = 0;
 };
 

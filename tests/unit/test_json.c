@@ -67,6 +67,20 @@ static enum ssj_status open_n(struct ssj_parser *ps, const char *s, size_t n, ch
 	return st;
 }
 
+/* Open s on path k and visit its root fields with fn: the visit's status. */
+static enum ssj_status visit_on(size_t k, const char *s, ssj_field_fn fn, void *ctx)
+{
+	struct ssj_parser *ps = parser_on(k);
+	char *p;
+	enum ssj_status st;
+
+	assert_int_equal(open_n(ps, s, strlen(s), &p), SSJ_OK);
+	st = ssj_visit(ps, fn, ctx);
+	free(p);
+	ssj_parser_free(ps);
+	return st;
+}
+
 /* The status of opening s on every path built; all must agree. */
 static enum ssj_status open_status(const char *s, size_t n)
 {
@@ -377,19 +391,13 @@ static void test_numbers_past_double(void **state)
 	(void)state;
 	for (size_t i = 0; i < 3; i++) {
 		for (size_t k = 0; k < NPATHS; k++) {
-			struct ssj_parser *ps;
 			struct seen s;
-			char *p;
 
 			if (!path_built(k))
 				continue;
-			ps = parser_on(k);
 			memset(&s, 0, sizeof(s));
-			assert_int_equal(open_n(ps, lines[i], strlen(lines[i]), &p), SSJ_OK);
-			assert_int_equal(ssj_visit(ps, read_metadata, &s), SSJ_OK);
+			assert_int_equal(visit_on(k, lines[i], read_metadata, &s), SSJ_OK);
 			assert_string_equal(s.text, want[i]);
-			free(p);
-			ssj_parser_free(ps);
 		}
 	}
 }
@@ -432,19 +440,13 @@ static void test_lone_surrogates(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		for (size_t k = 0; k < NPATHS; k++) {
-			struct ssj_parser *ps;
 			struct seen s;
-			char *p;
 
 			if (!path_built(k))
 				continue;
-			ps = parser_on(k);
 			memset(&s, 0, sizeof(s));
-			assert_int_equal(open_n(ps, cases[i].text, strlen(cases[i].text), &p), SSJ_OK);
-			assert_int_equal(ssj_visit(ps, strings_of, &s), SSJ_OK);
+			assert_int_equal(visit_on(k, cases[i].text, strings_of, &s), SSJ_OK);
 			assert_string_equal(s.text, cases[i].want);
-			free(p);
-			ssj_parser_free(ps);
 		}
 	}
 }
@@ -489,14 +491,9 @@ static int read_double(void *ctx, const char *key, size_t keylen, struct ssj_val
 
 static struct numbers double_of(size_t k, const char *s)
 {
-	struct ssj_parser *ps = parser_on(k);
 	struct numbers n = {0.0, SSJ_EINTERNAL};
-	char *p;
 
-	assert_int_equal(open_n(ps, s, strlen(s), &p), SSJ_OK);
-	assert_int_equal(ssj_visit(ps, read_double, &n), SSJ_OK);
-	free(p);
-	ssj_parser_free(ps);
+	assert_int_equal(visit_on(k, s, read_double, &n), SSJ_OK);
 	return n;
 }
 
@@ -581,14 +578,10 @@ static void test_number_text_double(void **state)
 	(void)state;
 	for (size_t k = 0; k < NPATHS; k++) {
 		struct texts_read t = {{0}, 0};
-		struct ssj_parser *ps;
-		char *p;
 
 		if (!path_built(k))
 			continue;
-		ps = parser_on(k);
-		assert_int_equal(open_n(ps, doc, strlen(doc), &p), SSJ_OK);
-		assert_int_equal(ssj_visit(ps, number_text_double, &t), SSJ_OK);
+		assert_int_equal(visit_on(k, doc, number_text_double, &t), SSJ_OK);
 		assert_int_equal(t.n, 6);
 		assert_true(t.d[0] == 1.5);
 		assert_true(t.d[1] == -0.25);
@@ -596,8 +589,6 @@ static void test_number_text_double(void **state)
 		assert_true(t.d[3] == 0.7);
 		assert_true(t.d[4] == 12345678901234567890123.0);
 		assert_true(t.d[5] == 0.38961038961038963);
-		free(p);
-		ssj_parser_free(ps);
 	}
 }
 
@@ -655,18 +646,12 @@ static void test_foreach_lens(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		for (size_t k = 0; k < NPATHS; k++) {
 			struct lens_walk w;
-			struct ssj_parser *ps;
-			char *p;
 
 			if (!path_built(k))
 				continue;
-			ps = parser_on(k);
 			memset(&w, 0, sizeof(w));
 			w.lens = cases[i].lens;
-			assert_int_equal(open_n(ps, text, strlen(text), &p), SSJ_OK);
-			assert_int_equal(ssj_visit(ps, lens_field, &w), SSJ_OK);
-			free(p);
-			ssj_parser_free(ps);
+			assert_int_equal(visit_on(k, text, lens_field, &w), SSJ_OK);
 			snprintf(want, sizeof(want), cases[i].want, k63, k70);
 			assert_string_equal(w.seen.text, want);
 		}
@@ -713,17 +698,11 @@ static void test_scalar_readers(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		for (size_t k = 0; k < NPATHS; k++) {
 			struct seen s;
-			struct ssj_parser *ps;
-			char *p;
 
 			if (!path_built(k))
 				continue;
-			ps = parser_on(k);
 			memset(&s, 0, sizeof(s));
-			assert_int_equal(open_n(ps, cases[i].text, strlen(cases[i].text), &p), SSJ_OK);
-			assert_int_equal(ssj_visit(ps, read_all, &s), SSJ_OK);
-			free(p);
-			ssj_parser_free(ps);
+			assert_int_equal(visit_on(k, cases[i].text, read_all, &s), SSJ_OK);
 			assert_string_equal(s.text, cases[i].want);
 		}
 	}
@@ -800,6 +779,41 @@ static void test_visit_span(void **state)
 	}
 }
 
+/* Each object field: its keys through a foreach, then its text. */
+static int keys_then_text(void *ctx, const char *key, size_t keylen, struct ssj_value *v)
+{
+	struct seen *s = ctx;
+	const char *p;
+	size_t n;
+
+	add(s, key, keylen);
+	if (ssj_value_type(v) != SSJ_OBJECT)
+		return 0;
+	assert_int_equal(ssj_object_foreach(v, key_only, s), SSJ_OK);
+	assert_int_equal(ssj_value_raw_json(v, &p, &n), SSJ_OK);
+	add(s, p, n);
+	return 0;
+}
+
+/* An object a foreach went through still gives its text, on every path
+ * (the metadata scan reads both). */
+static void test_text_after_foreach(void **state)
+{
+	(void)state;
+	for (size_t k = 0; k < NPATHS; k++) {
+		struct seen s;
+
+		if (!path_built(k))
+			continue;
+		memset(&s, 0, sizeof(s));
+		assert_int_equal(visit_on(k, "{\"m\":{\"a\":1, \"b\":{\"c\":[2]}} ,\"n\":3,"
+					  "\"o\":{ } , \"p\":{\"q\":\"}\"}}",
+					  keys_then_text, &s),
+				 SSJ_OK);
+		assert_string_equal(s.text, "m|a|b|{\"a\":1, \"b\":{\"c\":[2]}}|n|o|{ }|p|q|{\"q\":\"}\"}|");
+	}
+}
+
 /* A failed open leaves no document behind. */
 static void test_failed_open_closes(void **state)
 {
@@ -869,6 +883,7 @@ int main(void)
 		cmocka_unit_test(test_foreach_lens),
 		cmocka_unit_test(test_scalar_readers),
 		cmocka_unit_test(test_visit_span),
+		cmocka_unit_test(test_text_after_foreach),
 		cmocka_unit_test(test_failed_open_closes),
 		cmocka_unit_test(test_string_lifetime),
 	};
