@@ -74,14 +74,13 @@ enum ssj_status open_text(parser_impl *p, const char *text, size_t len)
 	strings_reset(p);
 	if (!starts_object(text, len))
 		return od_root_status(p, text, len);
-	enum ssj_status s = SSJ_ECAPACITY;
+	enum ssj_status s;
+	if (p->path == SSJ_PATH_WHOLE && !WHOLE_BUILT)
+		return SSJ_EINTERNAL;
 	if (p->path != SSJ_PATH_ONDEMAND) {
+		// SSJ_ECAPACITY: not a text this path takes; On-Demand decides
 		s = w_open(p, text, len);
 		if (s != SSJ_ECAPACITY || p->path == SSJ_PATH_WHOLE) {
-#ifndef SSJ_HAVE_WHOLE
-			if (p->path == SSJ_PATH_WHOLE)
-				s = SSJ_EINTERNAL;
-#endif
 			if (s != SSJ_OK)
 				forget(p);
 			return s;

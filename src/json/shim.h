@@ -61,6 +61,13 @@ using namespace simdjson;
 // root object the first (SPEC 1.2); one more is SSJ_EDEPTH.
 constexpr size_t MAX_DEPTH = 1024;
 
+// Whether this build has the whole-text path (configure: SSJ_HAVE_WHOLE).
+#ifdef SSJ_HAVE_WHOLE
+constexpr bool WHOLE_BUILT = true;
+#else
+constexpr bool WHOLE_BUILT = false;
+#endif
+
 // A parser keeps the buffers of its largest document (the On-Demand
 // parser about 5.7 bytes per byte of text, the whole-text index 8).
 // After a text longer than this it gives them back at its next, shorter
