@@ -296,6 +296,38 @@ static void deep_nesting(void **state)
 	free(buf);
 }
 
+/*
+ * A text of a few MiB (raw lines of long streams are): the shim's choice
+ * is the whole-text path, and both paths read it alike, valid or cut.
+ */
+static void long_texts(void **state)
+{
+	struct dump d = {0};
+	char *text;
+
+	(void)state;
+	put(&d, "{\"responses\":[", strlen("{\"responses\":["));
+	for (int i = 0; i < 60000; i++) {
+		char el[96];
+		int n = snprintf(el, sizeof(el), "%s{\"perf_ns\":%d,\"v\":\"{\\\"k\\\":[%d,true]}\"}",
+				 i ? "," : "", i, i);
+
+		put(&d, el, (size_t)n);
+	}
+	put(&d, "],\"z\":null}", strlen("],\"z\":null}"));
+	assert_true(d.len > ((size_t)2 << 20));
+	assert_int_equal(compare(d.s, d.len), SSJ_OK);
+	text = padded(d.s, d.len);
+	assert_int_equal(ssj_open(pa, text, d.len), SSJ_OK);
+	assert_int_equal(ssj_parser_path_used(pa), SSJ_PATH_WHOLE);
+	ssj_close(pa);
+	free(text);
+	must_refuse(d.s, d.len - 1);
+	d.s[d.len / 2] = '}';
+	compare(d.s, d.len);
+	free(d.s);
+}
+
 /* ---- generated texts ---- */
 
 static uint64_t rng = 0x9e3779b97f4a7c15u;
@@ -526,6 +558,7 @@ int main(void)
 		cmocka_unit_test(refuses_invalid_texts),
 		cmocka_unit_test(cuts_of_valid_texts),
 		cmocka_unit_test(deep_nesting),
+		cmocka_unit_test(long_texts),
 		cmocka_unit_test(escapes_against_a_plain_reading),
 		cmocka_unit_test(generated_texts_agree),
 	};
