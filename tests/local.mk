@@ -20,6 +20,7 @@ CLI_TESTS = \
 	tests/cli/test_analysis.py \
 	tests/cli/test_prefilter.py \
 	tests/cli/test_records_parts.py \
+	tests/cli/test_json_faults.py \
 	tests/cli/test_slurm.py \
 	tests/cli/test_shard.py
 

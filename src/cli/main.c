@@ -66,6 +66,7 @@ static void print_version(void)
 {
 	printf("specscan %s\n", PACKAGE_VERSION);
 	printf("simdjson %s (%s)\n", ssj_version(), ssj_implementation());
+	printf("JSON reading: %s\n", ssj_paths_built());
 	printf("zstd %s, %s\n", ZSTD_versionString(), ss_zstd_decoding());
 	printf("zlib %s\n", zlibVersion());
 	printf("%s\n", archive_version_details());

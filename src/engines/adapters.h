@@ -6,7 +6,8 @@
  * (payload.h) into a reset record and returns false when the payload is
  * malformed, the reader holding the reason; the identities of SPEC 2.5 are
  * checked afterwards by ss_record_check(). The registry and the helpers
- * the adapters share live in adapters.c.
+ * the adapters share live in adapters.c. The adapters are static tables;
+ * what map() writes belongs to the caller's record.
  */
 #ifndef SS_ADAPTERS_H
 #define SS_ADAPTERS_H

@@ -1,3 +1,9 @@
+/*
+ * capture.c - what each of a request's objects says (SPEC 2.2, 2.3): its
+ * content, its payload by the first location that applies, its usage and
+ * its model, gathered in one visit of the object and added to the
+ * request's capture.
+ */
 #include "engines/capture.h"
 
 #include <stdio.h>
@@ -35,27 +41,22 @@ void ss_capture_reset(struct ss_capture *c)
 	ss_buf_reset(&c->model);
 }
 
-/* What one object says, gathered in one walk over it. */
-struct span {
-	const char *p;
-	size_t n;
-};
-
+/* What one object says, gathered in one visit of it. */
 struct object_scan {
 	bool content;
-	struct span metrics_sd;
-	struct span choice_sd;
+	struct ss_span metrics_sd;
+	struct ss_span choice_sd;
 	size_t choice_sd_count;
 	int64_t choice_sd_index;
-	struct span timings;
-	struct span sglext;
+	struct ss_span timings;
+	struct ss_span sglext;
 	size_t sglext_count;
-	struct span meta_root;
-	struct span meta_choice0;
+	struct ss_span meta_root;
+	struct ss_span meta_choice0;
 	bool usage_nonempty;
-	struct span completion_tokens;  /* number texts */
-	struct span output_tokens;
-	struct span model;              /* a string's escaped text */
+	struct ss_span completion_tokens;  /* number texts */
+	struct ss_span output_tokens;
+	struct ss_span model;              /* a string's escaped text */
 	bool failed;                    /* a walk error: treat as invalid */
 };
 
@@ -76,7 +77,7 @@ static bool has_content(struct ssj_value *v)
 	}
 }
 
-static bool take_span(struct ssj_value *v, struct span *s)
+static bool take_span(struct ssj_value *v, struct ss_span *s)
 {
 	return ssj_value_raw_json(v, &s->p, &s->n) == SSJ_OK;
 }
@@ -98,7 +99,7 @@ struct choice_scan {
 	size_t position;
 	bool has_index;
 	int64_t index;
-	struct span sd;
+	struct ss_span sd;
 };
 
 static int choice_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
@@ -198,7 +199,7 @@ static int sglext_field(void *ctx, const char *key, size_t n, struct ssj_value *
 static int usage_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 {
 	struct object_scan *o = ctx;
-	struct span *dst = NULL;
+	struct ss_span *dst = NULL;
 
 	o->usage_nonempty = true;
 	if (ss_key_is(key, n, "completion_tokens"))
@@ -279,21 +280,11 @@ static int peek_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 	return 0;
 }
 
-/* Over the index of the object read when it was checked whole, so that
- * the payload can be visited there too; else the usual way. */
-static bool peek_span(struct ssj_parser *parser, struct span s, struct peek *k)
+/* What a span of the object's document says (visited where it lies). */
+static bool peek_span(struct ssj_parser *parser, struct ss_span s, struct peek *k)
 {
-	enum ssj_status st;
-
 	memset(k, 0, sizeof(*k));
-	if (!s.p)
-		return false;
-	st = ssj_parse_within(parser, s.p, s.n, peek_field, k);
-	if (st == SSJ_EINTERNAL) {
-		memset(k, 0, sizeof(*k));
-		st = ssj_parse(parser, s.p, s.n, peek_field, k);
-	}
-	return st == SSJ_OK;
+	return s.p && ssj_visit_span(parser, s.p, s.n, peek_field, k) == SSJ_OK;
 }
 
 static void set_multi(struct ss_capture *c, const char *fmt, long long a)
@@ -304,13 +295,12 @@ static void set_multi(struct ss_capture *c, const char *fmt, long long a)
 	snprintf(c->multi_reason, sizeof(c->multi_reason), fmt, a);
 }
 
-/* What one object said (its scan done), into the capture. `indexed`: the
- * object is the text `parser` holds checked whole (payload_at). */
+/* What one object said (its scan done), into the capture. */
 static bool capture_scanned(struct ss_capture *c, struct ssj_parser *parser,
-			    const struct object_scan *scan, bool indexed)
+			    const struct object_scan *scan)
 {
 	struct object_scan o = *scan;
-	struct span chosen = {NULL, 0};
+	struct ss_span chosen = {NULL, 0};
 	enum ss_payload_loc loc = SS_LOC_NONE;
 	struct peek k;
 
@@ -389,7 +379,7 @@ static bool capture_scanned(struct ss_capture *c, struct ssj_parser *parser,
 	c->loc = loc;
 	ss_buf_reset(&c->payload);
 	ss_buf_add(&c->payload, chosen.p, chosen.n);
-	c->payload_at = indexed ? chosen.p : NULL;
+	c->payload_at = chosen.p;
 	if (c->payload.failed) {
 		c->nomem = true;
 		return false;
@@ -397,38 +387,18 @@ static bool capture_scanned(struct ss_capture *c, struct ssj_parser *parser,
 	return true;
 }
 
-bool ss_capture_object(struct ss_capture *c, struct ssj_parser *parser,
-		       const char *text, size_t len)
+bool ss_capture_object(struct ss_capture *c, struct ssj_parser *parser)
 {
 	struct object_scan o;
-
 	enum ssj_status s;
 
-	/*
-	 * SPEC 1.4: a TEXT that is not valid JSON is skipped whole, a NaN in
-	 * its timings as much as a syntax error. The walk reads only some of
-	 * the text, so the text is validated first (indexed once for both):
-	 * an object contributes content, a payload, usage or a model only
-	 * when all of it is valid. Only the few objects the key prefilter lets
-	 * through come here, so the hot path pays nothing.
-	 */
 	memset(&o, 0, sizeof(o));
-	s = ssj_validate_parse(parser, text, len, object_field, &o);
+	s = ssj_visit(parser, object_field, &o);
 	if (s == SSJ_ENOMEM) {
 		c->nomem = true;
 		return false;
 	}
 	if (s != SSJ_OK || o.failed)
-		return true;  /* not a valid JSON object: skipped */
-	return capture_scanned(c, parser, &o, false);
-}
-
-bool ss_capture_object_again(struct ss_capture *c, struct ssj_parser *parser)
-{
-	struct object_scan o;
-
-	memset(&o, 0, sizeof(o));
-	if (ssj_parse_again(parser, object_field, &o) != SSJ_OK || o.failed)
-		return true;
-	return capture_scanned(c, parser, &o, true);
+		return true;  /* not expected of a checked document: nothing taken */
+	return capture_scanned(c, parser, &o);
 }

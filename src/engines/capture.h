@@ -5,7 +5,8 @@
  * One struct ss_capture gathers what a request's objects say, object by
  * object, in order; the decision (which payload, which status) is made by
  * the caller once all objects were seen. The payload text chosen so far is
- * copied into the capture, so object texts may be short-lived.
+ * copied into the capture (its buffers, owned by it), so object texts may
+ * be short-lived.
  */
 #ifndef SS_CAPTURE_H
 #define SS_CAPTURE_H
@@ -32,8 +33,8 @@ struct ss_capture {
 	bool all_timings;        /* ... and all of them at timings */
 	enum ss_payload_loc loc; /* of the last payload */
 	struct ss_buf payload;   /* the last payload's text (padded) */
-	const char *payload_at;  /* where it was copied from, when read by
-				    ss_capture_object_again; else NULL */
+	const char *payload_at;  /* where it was copied from (in the document
+				    it was captured from) */
 	bool multi_choice;
 	char multi_reason[96];
 	bool have_choice_index;  /* a choice-level payload was seen ... */
@@ -50,21 +51,13 @@ void ss_capture_release(struct ss_capture *c);
 void ss_capture_reset(struct ss_capture *c);
 
 /*
- * Add one object (its padded text) of the request. `parser` may be any
- * parser not otherwise in use. Texts that are not a valid JSON object are
- * skipped whole (SPEC 1.4): the text is validated to the letter (a NaN
- * anywhere in it) before it contributes anything. Returns false only when
- * memory ran out.
+ * Add one object of the request: the document open on `parser` (a chunk,
+ * an SSE event, or a body line itself), checked already. Its payload's
+ * text is copied into c->payload; c->payload_at tells where it lay in the
+ * document, for a caller whose document stays open (a body line's
+ * payload is then visited where it lies). Returns false only when memory
+ * ran out.
  */
-bool ss_capture_object(struct ss_capture *c, struct ssj_parser *parser,
-		       const char *text, size_t len);
-/*
- * The same for the object `parser` has just parsed (ssj_parse_again()'s
- * condition), without indexing its text again; the parser is then reused.
- * When that parse was the whole-text path, the payload's text can be
- * visited where it lies: ssj_parse_within(parser, payload_at, payload.len)
- * (unless that says otherwise, as after a parse of some other text).
- */
-bool ss_capture_object_again(struct ss_capture *c, struct ssj_parser *parser);
+bool ss_capture_object(struct ss_capture *c, struct ssj_parser *parser);
 
 #endif

@@ -4,7 +4,8 @@
  * make an object worth parsing (SPEC 2.2, 2.3).
  *
  * Conservative both ways: a false answer guarantees that the capture would
- * gain nothing from the object; a true one only says it may.
+ * gain nothing from the object; a true one only says it may. The scans
+ * only read the caller's text and hand out nothing that needs freeing.
  */
 #ifndef SS_KEYSCAN_H
 #define SS_KEYSCAN_H

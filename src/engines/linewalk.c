@@ -1,8 +1,8 @@
 /*
- * linewalk.c - the one walk over a JSONL line: its top-level fields, and
- * for an AIPerf raw line the data packets of every response, joined,
- * unescaped and fed to the capture (only the elements the key prefilter
- * lets through, unless full_parse).
+ * linewalk.c - the one walk over a JSONL line: the line opened (checked
+ * whole), its top-level fields read, and for an AIPerf raw line the data
+ * packets of every response, joined, unescaped and fed to the capture
+ * (only the elements the key prefilter lets through, unless full_parse).
  */
 #include <string.h>
 
@@ -17,7 +17,7 @@
 struct packet_scan {
 	bool is_data;
 	bool has_value;
-	struct span value;   /* escaped text of the string */
+	struct ss_span value;   /* escaped text of the string */
 };
 
 static int packet_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
@@ -37,7 +37,7 @@ static int packet_field(void *ctx, const char *key, size_t n, struct ssj_value *
 	return 0;
 }
 
-static bool add_part(struct ss_processor *p, struct span s)
+static bool add_part(struct ss_processor *p, struct ss_span s)
 {
 	if (!SS_ALLOC_GROW(p->parts, p->nparts + 1, p->parts_cap))
 		return false;
@@ -45,7 +45,7 @@ static bool add_part(struct ss_processor *p, struct span s)
 	return true;
 }
 
-static bool is_done(struct span s)
+static bool is_done(struct ss_span s)
 {
 	while (s.n && (s.p[0] == ' ' || s.p[0] == '\t'))
 		s.p++, s.n--;
@@ -104,6 +104,10 @@ static int response_field(void *ctx, const char *key, size_t n, struct ssj_value
  */
 static bool feed_element(struct ss_processor *p)
 {
+	enum ssj_status s;
+
+	/* the chunk's buffer changes: its last document goes first */
+	ssj_close(p->inner);
 	ss_buf_reset(&p->chunk);
 	for (size_t i = 0; i < p->nparts; i++) {
 		if (i > 0)
@@ -116,21 +120,28 @@ static bool feed_element(struct ss_processor *p)
 	}
 	if (p->chunk.failed || !ss_buf_grow(&p->chunk, SSJ_PADDING))
 		return false;
-	return ss_capture_object(&p->cap, p->inner, p->chunk.data, p->chunk.len);
+	/*
+	 * SPEC 1.4: a TEXT that is not valid JSON is skipped whole, a NaN in
+	 * its timings as much as a syntax error: opening it checks it all.
+	 */
+	s = ssj_open(p->inner, p->chunk.data, p->chunk.len);
+	if (s == SSJ_ENOMEM)
+		return false;
+	return s != SSJ_OK || ss_capture_object(&p->cap, p->inner);
 }
 
 /*
  * One element of `responses`. Most elements of a stream are content chunks
  * that can change nothing once content was seen: the element's text is
- * skipped over whole and scanned for keys (ss_keyscan_worth), and only an
- * element worth it is walked, with a parser of its own.
+ * passed over whole and scanned for keys (ss_keyscan_worth), and only an
+ * element worth it is visited, where it lies in the line.
  */
 static int response_elem(void *ctx, size_t index, enum ssj_type type, const char *text,
 			 size_t len)
 {
 	struct line_scan *ls = ctx;
 	struct ss_processor *p = ls->p;
-	struct span raw = {text, len};
+	struct ss_span raw = {text, len};
 
 	(void)index;
 	if (type != SSJ_OBJECT)
@@ -175,7 +186,7 @@ static int response_elem(void *ctx, size_t index, enum ssj_type type, const char
 			return 0;
 	}
 	ls->elem_packets = ls->elem_text = false;
-	if (ssj_parse(p->element, raw.p, raw.n, response_field, ls) != SSJ_OK && !ls->nomem) {
+	if (ssj_visit_span(p->outer, raw.p, raw.n, response_field, ls) != SSJ_OK && !ls->nomem) {
 		ls->failed = true;
 		return 1;
 	}
@@ -190,47 +201,6 @@ static int response_elem(void *ctx, size_t index, enum ssj_type type, const char
 	if (p->nparts && !feed_element(p)) {
 		ls->nomem = true;
 		return 1;
-	}
-	return 0;
-}
-
-/* ---- an enriched line's source (SPEC 4.4, 8.1) ---- */
-
-int ss_source_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
-{
-	struct ss_source_scan *k = ctx;
-	enum ssj_type t = ssj_value_type(v);
-	const char *s;
-	size_t len;
-
-	if (ss_key_is(key, n, "input")) {
-		k->has_input = t == SSJ_STRING &&
-			       ssj_value_raw_string(v, &k->input.p, &k->input.n) == SSJ_OK;
-		if (!k->has_input)
-			k->bad = "source.input is not a string";
-	} else if (ss_key_is(key, n, "line")) {
-		int64_t x;
-
-		k->has_line = t == SSJ_NUMBER && ssj_value_number_text(v, &s, &len) == SSJ_OK &&
-			      ss_parse_count(s, len, &x) == SS_INT_OK;
-		if (!k->has_line)
-			k->bad = "source.line is not a line number";
-		else
-			k->line = (uint64_t)x;
-	} else if (ss_key_is(key, n, "kind")) {
-		k->has_kind = false;
-		if (t == SSJ_STRING && ssj_value_string(v, &s, &len) == SSJ_OK) {
-			for (int i = 0; i < SS_KIND_COUNT; i++) {
-				const char *name = ss_kind_name((enum ss_kind)i);
-
-				if (ss_key_is(s, len, name)) {
-					k->kind = (enum ss_kind)i;
-					k->has_kind = true;
-				}
-			}
-		}
-		if (!k->has_kind)
-			k->bad = "source.kind is not a line kind";
 	}
 	return 0;
 }
@@ -292,15 +262,9 @@ static int line_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 		 * gives a phase or makes a records line. */
 		ls->metadata.p = NULL;
 		ls->metadata_object = t == SSJ_OBJECT;
-		if (ls->meta_inline) {
-			ls->meta_seen = t == SSJ_OBJECT;
-			if (!ss_meta_scan_of(v, &ls->meta))
-				ls->failed = true;
-		} else if (ssj_value_raw_json(v, &ls->metadata.p, &ls->metadata.n) != SSJ_OK) {
+		if (!ss_meta_scan_of(v, &ls->meta) ||
+		    ssj_value_raw_json(v, &ls->metadata.p, &ls->metadata.n) != SSJ_OK)
 			ls->failed = true;
-		} else if (ls->read_parts && !ss_meta_scan_of(v, &ls->parts_meta)) {
-			ls->failed = true;
-		}
 	} else if (ss_key_is(key, n, "metrics")) {
 		ls->metrics.p = NULL;
 		if (t == SSJ_OBJECT &&
@@ -312,11 +276,6 @@ static int line_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 		ls->sda.p = NULL;
 		if (t == SSJ_OBJECT && ssj_value_raw_json(v, &ls->sda.p, &ls->sda.n) != SSJ_OK)
 			ls->failed = true;
-		else if (t == SSJ_OBJECT && ls->read_parts) {
-			ls->parts_sda = ss_payload_collect_value(&p->pl, v);
-			if (ls->parts_sda == SSJ_ENOMEM)
-				ls->nomem = true;
-		}
 	} else if (ss_key_is(key, n, "error")) {
 		ls->error = t != SSJ_NULL;
 		ls->error_value.p = NULL;
@@ -329,7 +288,7 @@ static int line_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 			ls->failed = true;
 	} else if (ss_key_is(key, n, "model") || ss_key_is(key, n, "spec_decode_status") ||
 		   ss_key_is(key, n, "spec_decode_reason")) {
-		struct span *sp = key[0] == 'm' ? &ls->model
+		struct ss_span *sp = key[0] == 'm' ? &ls->model
 				  : key[12] == 's' ? &ls->status : &ls->reason;
 
 		sp->p = NULL;
@@ -353,11 +312,10 @@ static int line_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 	return ls->failed || ls->nomem;
 }
 
-static enum ssj_status walk(struct ss_processor *p, const char *text, size_t len,
-			    bool meta_inline, bool whole)
+enum ssj_status ss_line_walk(struct ss_processor *p, const char *text, size_t len)
 {
+	static const struct ss_meta_scan none = SS_META_SCAN_NONE;
 	struct line_scan *ls = &p->scan;
-	const struct ss_meta_scan none = SS_META_SCAN_NONE;
 	enum ssj_status s;
 
 	memset(ls, 0, sizeof(*ls));
@@ -365,24 +323,10 @@ static enum ssj_status walk(struct ss_processor *p, const char *text, size_t len
 	ls->text = text;
 	ls->len = len;
 	ls->hit = SIZE_MAX;
-	ls->meta_inline = meta_inline;
-	ls->read_parts = whole && !meta_inline;
-	ls->parts_meta = none;
-	ls->parts_sda = SSJ_EINTERNAL;
-	s = whole ? ssj_validate_whole(p->outer, text, len, line_field, ls)
-		  : ssj_parse(p->outer, text, len, line_field, ls);
+	ls->meta = none;
+	s = ssj_open(p->outer, text, len);
+	if (s == SSJ_OK)
+		s = ssj_visit(p->outer, line_field, ls);
 	ls->parsed = s == SSJ_OK && !ls->failed;
 	return s;
-}
-
-enum ssj_status ss_line_walk(struct ss_processor *p, const char *text, size_t len,
-			     bool meta_inline)
-{
-	return walk(p, text, len, meta_inline, false);
-}
-
-enum ssj_status ss_line_walk_whole(struct ss_processor *p, const char *text, size_t len,
-				   bool meta_inline)
-{
-	return walk(p, text, len, meta_inline, true);
 }

@@ -1,7 +1,8 @@
 # engines: capture, adapters, and a request to its outcome
 libspecscan_la_SOURCES += \
 	src/engines/request.c src/engines/request.h src/engines/processor.h \
-	src/engines/linewalk.c \
+	src/engines/processor.c src/engines/linewalk.c src/engines/enriched.c \
+	src/engines/metadata.c src/engines/metadata.h \
 	src/engines/capture.c src/engines/capture.h \
 	src/engines/keyscan.c src/engines/keyscan.h \
 	src/engines/payload.c src/engines/payload.h \

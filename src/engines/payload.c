@@ -1,3 +1,7 @@
+/*
+ * payload.c - a spec-decode payload's fields, collected in one visit, and
+ * the strict readers the adapters use (SPEC 2.4).
+ */
 #include "engines/payload.h"
 
 #include <pthread.h>
@@ -322,59 +326,13 @@ static enum ssj_status collected(const struct collect *c, enum ssj_status s)
 	return s;
 }
 
-/* How a payload's text is walked. */
-enum walk_how {
-	WALK_CHECKED,   /* checked to the letter first */
-	WALK_VALID,     /* known valid: walked only */
-	WALK_WITHIN,    /* inside the text the parser last checked whole */
-};
-
-static enum ssj_status collect_payload(struct ss_payload *pl, struct ssj_parser *parser,
-				       const char *text, size_t len, enum walk_how how)
-{
-	struct collect c = {pl, false, SSJ_OK};
-	enum ssj_status s;
-
-	payload_reset(pl);
-	switch (how) {
-	case WALK_CHECKED:
-		/* Payloads are small: check them to the letter (the line walk skips). */
-		s = ssj_validate_parse(parser, text, len, payload_field, &c);
-		break;
-	case WALK_VALID:
-		s = ssj_parse(parser, text, len, payload_field, &c);
-		break;
-	default:
-		s = ssj_parse_within(parser, text, len, payload_field, &c);
-		break;
-	}
-	return collected(&c, s);
-}
-
 enum ssj_status ss_payload_collect(struct ss_payload *pl, struct ssj_parser *parser,
 				   const char *text, size_t len)
 {
-	return collect_payload(pl, parser, text, len, WALK_CHECKED);
-}
-
-enum ssj_status ss_payload_collect_valid(struct ss_payload *pl, struct ssj_parser *parser,
-					 const char *text, size_t len)
-{
-	return collect_payload(pl, parser, text, len, WALK_VALID);
-}
-
-enum ssj_status ss_payload_collect_within(struct ss_payload *pl, struct ssj_parser *parser,
-					  const char *text, size_t len)
-{
-	return collect_payload(pl, parser, text, len, WALK_WITHIN);
-}
-
-enum ssj_status ss_payload_collect_value(struct ss_payload *pl, struct ssj_value *v)
-{
 	struct collect c = {pl, false, SSJ_OK};
 
 	payload_reset(pl);
-	return collected(&c, ssj_object_foreach(v, payload_field, &c));
+	return collected(&c, ssj_visit_span(parser, text, len, payload_field, &c));
 }
 
 bool ss_field_given(const struct ss_payload *pl, enum ss_field_id id)

@@ -2,11 +2,12 @@
  * payload.h - the fields of one spec-decode payload object, collected in a
  * single walk, and the strict readers the adapters use (SPEC 2.4).
  *
- * ss_payload_collect() walks a payload's JSON object once and remembers,
+ * ss_payload_collect() visits a payload's JSON object once and remembers,
  * for every key any adapter knows, whether it is present, its JSON type,
  * and its text; integer arrays are decoded on the way. A key that appears
  * twice keeps its last value (as Python's json does). Number texts point
- * into the payload text, which must outlive the payload.
+ * into the payload text, which must outlive the payload; strings are
+ * copied into the payload, which owns them.
  */
 #ifndef SS_PAYLOAD_H
 #define SS_PAYLOAD_H
@@ -88,24 +89,14 @@ void ss_payload_init(struct ss_payload *pl);
 void ss_payload_release(struct ss_payload *pl);
 
 /*
- * Validate the payload object `text` (padded) to the letter, then walk it
- * with `parser`. Returns SSJ_OK,
- * SSJ_ENOMEM, or the shim's error when the text is not a valid object.
+ * Collect the payload object whose text is [text, text + len): an object
+ * of the document open on `parser` is visited where it lies; any other
+ * text (a copy, padded) is checked whole first (json.h's
+ * ssj_visit_span). Returns SSJ_OK, SSJ_ENOMEM, or the shim's error when
+ * the text is not a valid object.
  */
 enum ssj_status ss_payload_collect(struct ss_payload *pl, struct ssj_parser *parser,
 				   const char *text, size_t len);
-/* The same for a text already validated to the letter (a span of an
- * enriched line that was checked whole): no second check. */
-enum ssj_status ss_payload_collect_valid(struct ss_payload *pl, struct ssj_parser *parser,
-					 const char *text, size_t len);
-/* The same for an object value of a document already validated to the
- * letter, read from that document's index (no text of its own). */
-enum ssj_status ss_payload_collect_value(struct ss_payload *pl, struct ssj_value *v);
-/* The same for an object inside the text `parser` last checked whole
- * (ssj_parse_within): SSJ_EINTERNAL when it is not such an object (the
- * payload is then empty: collect it another way). */
-enum ssj_status ss_payload_collect_within(struct ss_payload *pl, struct ssj_parser *parser,
-					  const char *text, size_t len);
 
 const char *ss_field_name(enum ss_field_id id);
 

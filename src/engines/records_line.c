@@ -21,11 +21,7 @@ bool ss_records_line_map(struct ss_reader *rd, struct ss_record *r)
 										: "not a string");
 		return false;
 	}
-	if (eng->len == 0) {
-		ss_reader_fail(rd, "engine name is empty");
-		return false;
-	}
-	/* Kept whatever its length (SPEC 2.6). */
+	/* Kept whatever its length (SPEC 2.6), the empty string too. */
 	if (eng->len >= SS_ENGINE_NAME_MAX) {
 		r->engine_long = ss_strndup(eng->text, eng->len);
 		if (!r->engine_long) {

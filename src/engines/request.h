@@ -33,6 +33,16 @@ void ss_processor_free(struct ss_processor *p);
  */
 void ss_processor_trim(struct ss_processor *p);
 
+struct ssj_parser;
+/*
+ * The parser whose open document is the last request's JSONL line, for
+ * the later readers of the outcome's spans (its metadata and metrics):
+ * they visit them where they lie (ssj_visit_span) instead of indexing
+ * the line again. Owned by the processor; its document is open until the
+ * next ss_process() (closed for an SSE request).
+ */
+struct ssj_parser *ss_processor_document(struct ss_processor *p);
+
 /* One framed request: a JSONL line, or the events of one SSE stream. */
 struct ss_request_text {
 	const char *const *parts;  /* JSON texts, each padded by SSJ_PADDING */

@@ -1,20 +1,34 @@
 /*
- * json.h - the C face of the simdjson shim (json.cpp).
+ * json.h - the C face of the simdjson shim (the C++ of src/json): the one way
+ * into a JSON document.
  *
- * simdjson's On-Demand front end is forward-only, so this interface is a
- * visitor: ssj_parse() hands each field of the root object to a callback,
- * and the callback inspects its value with the ssj_value_* functions, or
- * descends with ssj_object_foreach()/ssj_array_foreach(). A value that a
- * callback does not touch is skipped without being decoded.
+ * A text is opened on a parser (ssj_open), which indexes it and checks it
+ * completely: its structure, its UTF-8, every literal, number and string
+ * escape, and its depth (1,024 levels). A text that passes is the
+ * parser's open document, and is read through visitors: ssj_visit() hands
+ * each field of the root object to a callback, ssj_visit_span() the
+ * fields of an object found inside it, and the callback inspects a value
+ * with the ssj_value_* functions or descends with ssj_object_foreach()
+ * and ssj_array_foreach(). A value that no callback touches is stepped
+ * over, never decoded. Visits may be repeated as often as needed while
+ * the document is open.
  *
- * Lifetimes: a `struct ssj_value *` is borrowed and valid only inside the
- * callback that received it, and only until the callback moves to another
- * value. Strings returned by ssj_value_string() live in the parser and are
- * valid until the parser's next ssj_parse(). Spans returned by
- * ssj_value_raw_*() point into the caller's text.
+ * How the shim reads a document (simdjson's structural index checked by
+ * the shim's own grammar pass, or an On-Demand walk) is its own choice,
+ * made per text: callers see the same statuses and the same values
+ * either way.
  *
- * Input texts must have SSJ_PADDING readable bytes after their end (their
- * content does not matter): nothing is copied before parsing.
+ * Ownership and lifetimes: the caller owns every text and must keep it
+ * alive and unchanged while it is open (until the next ssj_open() or
+ * ssj_close() on that parser). Texts must have SSJ_PADDING readable bytes
+ * after their end (their content does not matter): nothing is copied.
+ * A `struct ssj_value *` is borrowed, valid only inside the callback that
+ * received it, and read once: ssj_value_type() as often as needed, then
+ * one reader (a scalar's, ssj_value_raw_json, a foreach), except that an
+ * object a foreach went through to its end can still give its text; an
+ * object whose text was taken can be visited with ssj_visit_span(). Spans (ssj_value_raw_*, number texts) point into the text;
+ * strings returned by ssj_value_string() point into the text or into the
+ * parser, valid while the document is open.
  *
  * This header is plain C99 and includes only the three headers below.
  */
@@ -36,13 +50,13 @@ enum ssj_status {
 	SSJ_STOPPED,    /* a callback returned non-zero */
 	SSJ_ESYNTAX,    /* not valid JSON */
 	SSJ_EUTF8,      /* invalid UTF-8 */
-	SSJ_EDEPTH,     /* nested deeper than the parser allows */
-	SSJ_ENOTOBJECT, /* the root is valid JSON but not an object */
+	SSJ_EDEPTH,     /* nested deeper than 1,024 levels */
+	SSJ_ENOTOBJECT, /* the root is not an object */
 	SSJ_ETYPE,      /* the value is not of the type asked for */
 	SSJ_ERANGE,     /* a number that does not fit */
 	SSJ_ECAPACITY,  /* the text is larger than the parser accepts */
 	SSJ_ENOMEM,
-	SSJ_EINTERNAL
+	SSJ_EINTERNAL   /* misuse (no open document) or a shim fault */
 };
 
 enum ssj_type {
@@ -58,12 +72,11 @@ enum ssj_type {
 struct ssj_parser;
 /*
  * A value, as a callback borrows it. Only its first members are public,
- * filled when the shim knew them as it handed the value out (every value
- * of a text checked whole), so that the readers below need no call into
- * the shim for them:
+ * filled when the shim knew them as it handed the value out, so that the
+ * inline readers below need no call into the shim:
  * - `known`: the value's type, else SSJ_INVALID;
  * - `tok`, `tok_len`: for a number, its text; for a string, its escaped
- *   text between the quotes (pointing into the input); else tok is NULL;
+ *   text between the quotes (pointing into the text); else tok is NULL;
  * - `plain`: such a string has no backslash: it is its unescaped text.
  * Read them through ssj_value_type(), ssj_value_number_text(),
  * ssj_value_string() and ssj_value_raw_string().
@@ -75,7 +88,7 @@ struct ssj_value {
 	size_t tok_len;
 };
 
-/* Return 0 to go on, non-zero to stop (the walk then ends with SSJ_STOPPED). */
+/* Return 0 to go on, non-zero to stop (the visit then ends with SSJ_STOPPED). */
 typedef int (*ssj_field_fn)(void *ctx, const char *key, size_t keylen,
 			    struct ssj_value *v);
 typedef int (*ssj_elem_fn)(void *ctx, size_t index, struct ssj_value *v);
@@ -85,75 +98,34 @@ struct ssj_parser *ssj_parser_new(void);
 void ssj_parser_free(struct ssj_parser *p);
 
 /*
- * Parse `text` (len bytes + SSJ_PADDING readable) whose root must be an
- * object, and call `fn` for each field in document order (keys unescaped).
- * Trailing content after the root is SSJ_ESYNTAX. fn may be NULL (then the
- * fields are only walked over).
+ * Index and check `text` (len bytes + SSJ_PADDING readable), whose root
+ * must be an object; on SSJ_OK it is the parser's open document. Any
+ * other status: the text is not valid JSON (or not an object) and the
+ * parser has no open document. JSON as Python's json and jq read it: a
+ * number of any size or precision is valid; a lone surrogate escape
+ * (\ud800) is valid, and reads as U+FFFD where its string is decoded.
  */
-enum ssj_status ssj_parse(struct ssj_parser *p, const char *text, size_t len,
-			  ssj_field_fn fn, void *ctx);
+enum ssj_status ssj_open(struct ssj_parser *p, const char *text, size_t len);
+/* Forget the open document (its text may then die). */
+void ssj_close(struct ssj_parser *p);
 
 /*
- * Check that `text` is one complete, valid JSON value: every scalar is
- * decoded, nothing is skipped. Slower than ssj_parse(); meant for small
- * spans that are copied verbatim into outputs.
+ * Call `fn` for each field of the open document's root object, in
+ * document order (keys unescaped). fn may be NULL.
  */
-enum ssj_status ssj_validate(struct ssj_parser *p, const char *text, size_t len);
+enum ssj_status ssj_visit(struct ssj_parser *p, ssj_field_fn fn, void *ctx);
 
 /*
- * ssj_validate() and, when the text is valid, ssj_parse() of the same text:
- * the same result, but the text is indexed once for both walks.
+ * The same for an object whose text is exactly [text, text + len). An
+ * object of the open document (as ssj_value_raw_json() gave it) is
+ * visited where it lies, checked already, without being indexed again.
+ * Any other text is opened and checked on its own first (its status
+ * returned when it is not valid, SSJ_ENOTOBJECT when it is not an
+ * object), without closing the open document. Not to be called from
+ * inside another ssj_visit_span() callback on the same parser.
  */
-enum ssj_status ssj_validate_parse(struct ssj_parser *p, const char *text, size_t len,
-				   ssj_field_fn fn, void *ctx);
-
-/*
- * ssj_parse() of the text this parser's last call parsed, without indexing
- * it again. Only right after an ssj_parse() or ssj_validate_parse() on this
- * parser that returned SSJ_OK, the text still alive and unchanged.
- */
-enum ssj_status ssj_parse_again(struct ssj_parser *p, ssj_field_fn fn, void *ctx);
-
-/*
- * ssj_validate() of the text this parser's last call parsed, without
- * indexing it again. Same precondition as ssj_parse_again(); afterwards
- * ssj_parse_again() may follow.
- */
-enum ssj_status ssj_validate_again(struct ssj_parser *p);
-
-/*
- * The whole-text path: ssj_validate_parse() of an object of at most
- * SSJ_WHOLE_MAX bytes that is read or copied almost entirely anyway (an
- * AIPerf records line). simdjson's stage 1 indexes the text, the shim
- * checks the JSON grammar over that index in one pass, and the visit then
- * steps over the index. SSJ_OK: the text is valid to the letter and `fn`
- * saw its fields, with the same values ssj_parse() gives;
- * ssj_validate_again() is then SSJ_OK and ssj_parse_again() visits again.
- * Any other status (also for a valid text this path does not take: too
- * long, nested deeper than it allows, not an object) says nothing about
- * the text: the caller takes the usual way, which decides.
- */
-#define SSJ_WHOLE_MAX ((size_t)256 << 10)
-/*
- * ssj_validate() and ssj_validate_parse() take the whole-text path first
- * too. Tests and the differential fuzzer turn it off for the whole
- * process (ssj_validate_whole() then refuses every text) to compare.
- */
-void ssj_set_whole_path(bool on);
-enum ssj_status ssj_validate_whole(struct ssj_parser *p, const char *text, size_t len,
-				   ssj_field_fn fn, void *ctx);
-
-/*
- * ssj_parse() of an object that lies inside the text this parser last
- * checked whole (the whole-text path said SSJ_OK and no parse on this
- * parser came since): [text, text + len) must be exactly that object's
- * text, as ssj_value_raw_json() gave it. The visit steps over the index
- * already made: nothing is indexed or checked again (the object is valid
- * with its document). SSJ_EINTERNAL: not such an object (nothing was
- * visited): parse it the usual way.
- */
-enum ssj_status ssj_parse_within(struct ssj_parser *p, const char *text, size_t len,
-				 ssj_field_fn fn, void *ctx);
+enum ssj_status ssj_visit_span(struct ssj_parser *p, const char *text, size_t len,
+			       ssj_field_fn fn, void *ctx);
 
 /* The type of v: `known`, else the shim looks (ssj_value_type_slow). */
 enum ssj_type ssj_value_type_slow(struct ssj_value *v);
@@ -166,10 +138,10 @@ enum ssj_status ssj_value_bool(struct ssj_value *v, bool *out);
 /* A finite double; SSJ_ERANGE for a number that overflows (1e400). */
 enum ssj_status ssj_value_double(struct ssj_value *v, double *out);
 /*
- * The double of a number's text as ssj_value_number_text() gave it (inside
- * a document still alive, its padding after it): what ssj_value_double()
- * gives for that value, so a reader can keep the text and convert only
- * when it needs to.
+ * The double of a number's text as ssj_value_number_text() gave it (or
+ * any number's text followed by white space, SSJ_PADDING bytes readable
+ * after it): what ssj_value_double() gives for that value, so a reader
+ * can keep the text and convert only when it needs to.
  */
 enum ssj_status ssj_number_double(const char *text, size_t len, double *out);
 /*
@@ -191,7 +163,7 @@ static inline enum ssj_status ssj_value_number_text(struct ssj_value *v, const c
 	return SSJ_OK;
 }
 
-/* Unescaped string; valid until the parser's next parse. */
+/* The unescaped string (a lone surrogate as U+FFFD). */
 static inline enum ssj_status ssj_value_string(struct ssj_value *v, const char **p, size_t *n)
 {
 	if (!v->tok || !v->plain || v->known != SSJ_STRING)
@@ -201,7 +173,7 @@ static inline enum ssj_status ssj_value_string(struct ssj_value *v, const char *
 	return SSJ_OK;
 }
 
-/* The string's escaped text between its quotes, pointing into the input. */
+/* The string's escaped text between its quotes, pointing into the text. */
 static inline enum ssj_status ssj_value_raw_string(struct ssj_value *v, const char **p,
 						   size_t *n)
 {
@@ -211,7 +183,7 @@ static inline enum ssj_status ssj_value_raw_string(struct ssj_value *v, const ch
 	*n = v->tok_len;
 	return SSJ_OK;
 }
-/* The value's whole JSON text (object, array or scalar) in the input. */
+/* The value's whole JSON text (object, array or scalar) in the text. */
 enum ssj_status ssj_value_raw_json(struct ssj_value *v, const char **p, size_t *n);
 enum ssj_status ssj_object_foreach(struct ssj_value *v, ssj_field_fn fn, void *ctx);
 /*
@@ -228,7 +200,8 @@ enum ssj_status ssj_array_foreach(struct ssj_value *v, ssj_elem_fn fn, void *ctx
 /*
  * Walk an array handing each element's whole JSON text and type to `fn`
  * (the raw span, as ssj_value_raw_json gives it): the fast way over an
- * array whose elements are mostly skipped.
+ * array whose elements are mostly passed over. An object element can be
+ * visited later with ssj_visit_span().
  */
 typedef int (*ssj_span_fn)(void *ctx, size_t index, enum ssj_type type,
 			   const char *p, size_t n);
@@ -241,6 +214,12 @@ const char *ssj_strerror(enum ssj_status s);
 /* The simdjson version string and the implementation in use ("haswell"). */
 const char *ssj_version(void);
 const char *ssj_implementation(void);
+/*
+ * How this build reads JSON, for --version: the whole-text path and
+ * On-Demand, or On-Demand only (a build without the fast paths, or whose
+ * simdjson lacks what the whole-text path uses).
+ */
+const char *ssj_paths_built(void);
 
 #ifdef __cplusplus
 }

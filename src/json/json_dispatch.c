@@ -1,5 +1,6 @@
 /*
- * json_dispatch.c - choose the shim variant the CPU can run, once.
+ * json_dispatch.c - choose the shim variant the CPU can run, once, and
+ * forward json.h's functions to it; the test switch of json_paths.h.
  *
  * The level comes from util/cpu.h, shared with the key prefilter:
  * SPECSCAN_SIMD=generic forces the portable variant (the tests use it to
@@ -32,60 +33,56 @@ static const struct ssj_ops *ops(void)
 	return o;
 }
 
-static atomic_bool whole_off;
+static _Atomic(enum ssj_path) default_path;
 
-void ssj_set_whole_path(bool on)
+void ssj_set_default_path(enum ssj_path path)
 {
-	atomic_store_explicit(&whole_off, !on, memory_order_relaxed);
+	atomic_store_explicit(&default_path, path, memory_order_relaxed);
 }
 
-static bool whole_on(void)
+bool ssj_whole_built(void)
 {
-	return !atomic_load_explicit(&whole_off, memory_order_relaxed);
+#ifdef SSJ_HAVE_WHOLE
+	return true;
+#else
+	return false;
+#endif
 }
 
-struct ssj_parser *ssj_parser_new(void) { return ops()->parser_new(); }
+const char *ssj_paths_built(void)
+{
+#ifdef SSJ_HAVE_WHOLE
+	return "whole-text path and On-Demand";
+#else
+	return "On-Demand only (portable build, no fast paths)";
+#endif
+}
+
+struct ssj_parser *ssj_parser_new(void)
+{
+	return ops()->parser_new(atomic_load_explicit(&default_path, memory_order_relaxed));
+}
+
 void ssj_parser_free(struct ssj_parser *p) { if (p) ops()->parser_free(p); }
+void ssj_parser_set_path(struct ssj_parser *p, enum ssj_path path) { ops()->parser_set_path(p, path); }
+enum ssj_path ssj_parser_path_used(struct ssj_parser *p) { return ops()->parser_path_used(p); }
 
-enum ssj_status ssj_parse(struct ssj_parser *p, const char *text, size_t len,
-			  ssj_field_fn fn, void *ctx)
+enum ssj_status ssj_open(struct ssj_parser *p, const char *text, size_t len)
 {
-	return ops()->parse(p, text, len, fn, ctx);
+	return ops()->open(p, text, len);
 }
 
-enum ssj_status ssj_validate(struct ssj_parser *p, const char *text, size_t len)
+void ssj_close(struct ssj_parser *p) { ops()->close(p); }
+
+enum ssj_status ssj_visit(struct ssj_parser *p, ssj_field_fn fn, void *ctx)
 {
-	return ops()->validate(p, text, len, whole_on());
+	return ops()->visit(p, fn, ctx);
 }
 
-enum ssj_status ssj_validate_parse(struct ssj_parser *p, const char *text, size_t len,
-				   ssj_field_fn fn, void *ctx)
+enum ssj_status ssj_visit_span(struct ssj_parser *p, const char *text, size_t len,
+			       ssj_field_fn fn, void *ctx)
 {
-	return ops()->validate_parse(p, text, len, fn, ctx, whole_on());
-}
-
-enum ssj_status ssj_parse_again(struct ssj_parser *p, ssj_field_fn fn, void *ctx)
-{
-	return ops()->parse_again(p, fn, ctx);
-}
-
-enum ssj_status ssj_validate_again(struct ssj_parser *p)
-{
-	return ops()->validate_again(p);
-}
-
-enum ssj_status ssj_validate_whole(struct ssj_parser *p, const char *text, size_t len,
-				   ssj_field_fn fn, void *ctx)
-{
-	if (!whole_on())
-		return SSJ_ESYNTAX;
-	return ops()->validate_whole(p, text, len, fn, ctx);
-}
-
-enum ssj_status ssj_parse_within(struct ssj_parser *p, const char *text, size_t len,
-				 ssj_field_fn fn, void *ctx)
-{
-	return ops()->parse_within(p, text, len, fn, ctx);
+	return ops()->visit_span(p, text, len, fn, ctx);
 }
 
 enum ssj_type ssj_value_type_slow(struct ssj_value *v) { return ops()->value_type(v); }
@@ -152,6 +149,22 @@ enum ssj_status ssj_value_is_empty(struct ssj_value *v, bool *empty)
 	return ops()->value_is_empty(v, empty);
 }
 
-const char *ssj_strerror(enum ssj_status s) { return ops()->strerror(s); }
+const char *ssj_strerror(enum ssj_status s)
+{
+	switch (s) {
+	case SSJ_OK: return "no error";
+	case SSJ_STOPPED: return "stopped";
+	case SSJ_ESYNTAX: return "invalid JSON";
+	case SSJ_EUTF8: return "invalid UTF-8";
+	case SSJ_EDEPTH: return "JSON nested too deeply";
+	case SSJ_ENOTOBJECT: return "not a JSON object";
+	case SSJ_ETYPE: return "unexpected JSON type";
+	case SSJ_ERANGE: return "number out of range";
+	case SSJ_ECAPACITY: return "JSON text too large";
+	case SSJ_ENOMEM: return "out of memory";
+	case SSJ_EINTERNAL: return "internal JSON parser error";
+	}
+	return "unknown JSON error";
+}
 const char *ssj_version(void) { return ops()->version(); }
 const char *ssj_implementation(void) { return ops()->implementation(); }

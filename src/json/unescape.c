@@ -1,9 +1,12 @@
 /*
- * unescape.c - the inside of a JSON string to its text, for AIPerf's
- * JSON-in-a-string packets (DESIGN: the shim's "unescape into a caller
- * buffer"). Plain C: it needs no parser.
+ * unescape.c - the inside of a JSON string to its text: for AIPerf's
+ * JSON-in-a-string packets and the names the engines read (DESIGN: the
+ * shim's "unescape into a caller buffer"), and for the shim's own string
+ * readers (json_ops.h), so that every string in specscan decodes alike.
+ * Plain C: it needs no parser.
  */
 #include "json/unescape.h"
+#include "json/json_ops.h"
 
 #include <string.h>
 
@@ -60,15 +63,13 @@ static size_t put_utf8(char *d, unsigned cp)
 	return 4;
 }
 
-bool ss_json_unescape(const char *raw, size_t n, struct ss_buf *out)
+/* U+FFFD, what a lone surrogate decodes to. */
+#define REPLACEMENT_CHAR 0xFFFDu
+
+char *ss_json_unescape_to(char *d, const char *raw, size_t n)
 {
 	const char *p = raw, *end = raw + n;
-	char *d;
 
-	/* The text never grows: an escape of 2, 6 or 12 bytes gives 1 to 4. */
-	if (!ss_buf_grow(out, n))
-		return false;
-	d = out->data + out->len;
 	while (p < end) {
 		const char *bs = memchr(p, '\\', (size_t)(end - p));
 		const char *stop = bs ? bs : end;
@@ -77,14 +78,14 @@ bool ss_json_unescape(const char *raw, size_t n, struct ss_buf *out)
 		for (const char *q = p; q < stop; q++)  /* vectorizes: no early exit */
 			ctl |= (unsigned char)*q < 0x20;
 		if (ctl)
-			return false;  /* a raw control character */
+			return NULL;  /* a raw control character */
 		memcpy(d, p, (size_t)(stop - p));
 		d += stop - p;
 		if (!bs)
 			break;
 		p = bs + 1;
 		if (p >= end)
-			return false;
+			return NULL;
 		switch (*p++) {
 		case '"': *d++ = '"'; break;
 		case '\\': *d++ = '\\'; break;
@@ -98,24 +99,40 @@ bool ss_json_unescape(const char *raw, size_t n, struct ss_buf *out)
 			unsigned cp, lo;
 
 			if (!read_u4(p, end, &cp))
-				return false;
+				return NULL;
 			p += 4;
-			if (cp >= 0xD800 && cp <= 0xDBFF) {
-				if (end - p < 6 || p[0] != '\\' || p[1] != 'u' ||
-				    !read_u4(p + 2, end, &lo) || lo < 0xDC00 || lo > 0xDFFF)
-					return false;  /* lone high surrogate */
+			/*
+			 * A surrogate pair is one code point; a surrogate
+			 * without its other half is valid JSON (Python and jq
+			 * read it) but no character: U+FFFD, as jq decodes it.
+			 */
+			if (cp >= 0xD800 && cp <= 0xDBFF && end - p >= 6 && p[0] == '\\' &&
+			    p[1] == 'u' && read_u4(p + 2, end, &lo) && lo >= 0xDC00 && lo <= 0xDFFF) {
 				p += 6;
 				cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-			} else if (cp >= 0xDC00 && cp <= 0xDFFF) {
-				return false;  /* lone low surrogate */
+			} else if (cp >= 0xD800 && cp <= 0xDFFF) {
+				cp = REPLACEMENT_CHAR;
 			}
 			d += put_utf8(d, cp);
 			break;
 		}
 		default:
-			return false;
+			return NULL;
 		}
 	}
-	ss_buf_setlen(out, (size_t)(d - out->data));
+	return d;
+}
+
+bool ss_json_unescape(const char *raw, size_t n, struct ss_buf *out)
+{
+	char *end;
+
+	/* The text never grows: an escape of 2, 6 or 12 bytes gives 1 to 4. */
+	if (!ss_buf_grow(out, n))
+		return false;
+	end = ss_json_unescape_to(out->data + out->len, raw, n);
+	if (!end)
+		return false;
+	ss_buf_setlen(out, (size_t)(end - out->data));
 	return true;
 }

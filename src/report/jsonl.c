@@ -118,10 +118,10 @@ static void add_metrics(struct ss_buf *b, struct ssj_parser *parser,
 		size_t body = b->len;
 
 		/*
-		 * The span lies inside the request's padded text, so it is
-		 * itself followed by SSJ_PADDING readable bytes.
+		 * The span lies inside the request's line, which `parser`
+		 * holds open: it is visited there, not indexed again.
 		 */
-		if (ssj_parse(parser, o->metrics, o->metrics_len, copy_field, &rw) != SSJ_OK) {
+		if (ssj_visit_span(parser, o->metrics, o->metrics_len, copy_field, &rw) != SSJ_OK) {
 			/* unreadable: keep only specscan's own metrics */
 			ss_buf_setlen(b, body);
 			rw.first = true;

@@ -67,7 +67,9 @@ void ss_report_markdown(struct ss_buf *out, const struct ss_agg *a,
 
 /*
  * The enriched JSONL line (4.4) of one request, newline included.
- * `parser` is a scratch parser used to rewrite a records line's metrics.
+ * `parser` reads a records line's metrics to rewrite them: best the
+ * processor's (ss_processor_document), which holds the line open; any
+ * other parser checks the metrics' text on its own first.
  */
 void ss_report_jsonl(struct ss_buf *out, struct ssj_parser *parser,
 		     const char *input_name, const struct ss_outcome *o);

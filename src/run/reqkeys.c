@@ -165,7 +165,7 @@ bool ss_keybuf_add(struct ss_keybuf *kb, const struct ss_group_spec *spec, const
 		struct meta_scan m = {kb, spec, vals};
 
 		/* Not an object, or broken: every meta key stays null. */
-		(void)ssj_parse(parser, o->metadata, o->metadata_len, meta_field, &m);
+		(void)ssj_visit_span(parser, o->metadata, o->metadata_len, meta_field, &m);
 	}
 	if (kb->text.failed)
 		return false;

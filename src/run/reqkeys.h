@@ -32,8 +32,9 @@ void ss_keybuf_reset(struct ss_keybuf *kb);
 /*
  * Append the key values of one request: `input` its input's name (an
  * enriched line's source.input, o->input, comes first), `o` its outcome
- * (its borrowed views still valid), `parser` a scratch parser for
- * meta.NAME. false when out of memory.
+ * (its borrowed views still valid), `parser` the parser that reads the
+ * metadata for meta.NAME: best the processor's (ss_processor_document),
+ * which holds the line open. false when out of memory.
  */
 bool ss_keybuf_add(struct ss_keybuf *kb, const struct ss_group_spec *spec, const char *input,
 		   const struct ss_outcome *o, struct ssj_parser *parser);

@@ -64,7 +64,6 @@ struct slot {
 
 struct worker {
 	struct ss_processor *proc;
-	struct ssj_parser *parser; /* for the enriched JSONL */
 	const char **parts;
 	size_t *lens;
 	size_t parts_cap, lens_cap;
@@ -115,7 +114,6 @@ static void worker_free(void *ctx, void *arg)
 	if (!w)
 		return;
 	ss_processor_free(w->proc);
-	ssj_parser_free(w->parser);
 	ss_free(w->parts);
 	ss_free(w->lens);
 	ss_free(w);
@@ -133,8 +131,7 @@ static void *worker_new(void *ctx)
 	po.only_engine = cfg->only_engine;
 	po.full_parse = cfg->full_parse;
 	w->proc = ss_processor_new(&po);
-	w->parser = ssj_parser_new();
-	if (!w->proc || !w->parser) {
+	if (!w->proc) {
 		worker_free(ctx, w);
 		return NULL;
 	}
@@ -184,12 +181,14 @@ static void process_slot(struct worker *w, struct slot *s, const struct ss_run_c
 			goto nomem;
 		ss_outcome_values(o);
 		if (cfg->want_jsonl) {
-			ss_report_jsonl(&s->jsonl, w->parser, s->name, o);
+			/* the line is still open on the processor's parser */
+			ss_report_jsonl(&s->jsonl, ss_processor_document(w->proc), s->name, o);
 			if (s->jsonl.failed)
 				goto nomem;
 		}
 		if (cfg->group_by && cfg->group_by->n &&
-		    !ss_keybuf_add(&s->keys, cfg->group_by, s->name, o, w->parser))
+		    !ss_keybuf_add(&s->keys, cfg->group_by, s->name, o,
+				   ss_processor_document(w->proc)))
 			goto nomem;
 		s->hist_off[s->nouts] = SIZE_MAX;
 		if (o->hist_len) {
@@ -249,15 +248,8 @@ static void work(void *ctx, void *w, size_t slot)
 	for (size_t i = 0; i < s->batch.nparts; i++)
 		if (s->batch.part_len[i] > longest)
 			longest = s->batch.part_len[i];
-	if (longest > TRIM_AFTER) {
-		struct ssj_parser *n = ssj_parser_new();
-
+	if (longest > TRIM_AFTER)
 		ss_processor_trim(wk->proc);
-		if (n) {
-			ssj_parser_free(wk->parser);
-			wk->parser = n;
-		}
-	}
 }
 
 /* ---- the reader: inputs -> framed batches ---- */

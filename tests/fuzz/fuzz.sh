@@ -20,11 +20,19 @@ mkdir -p "$out/obj" "$out/seeds"
 command -v clang >/dev/null || { echo "fuzz: clang is not installed" >&2; exit 1; }
 
 version=$(sed -n 's/^AC_INIT(\[specscan\], \[\([^]]*\)\].*/\1/p' "$top/configure.ac")
-cat > "$out/config.h" <<CONF
+# FUZZ_PORTABLE=1 builds the shim without its whole-text path (as
+# --disable-fast-paths does); the targets then compare On-Demand with itself.
+whole="#define SSJ_HAVE_WHOLE 1"
+[ "${FUZZ_PORTABLE:-0}" = 1 ] && whole="/* no SSJ_HAVE_WHOLE: FUZZ_PORTABLE=1 */"
+cat > "$out/config.h.new" <<CONF
 #define _GNU_SOURCE 1
 #define PACKAGE_VERSION "$version"
 #define SSJ_HAVE_HASWELL 1
+$whole
 CONF
+# replaced only when it changes: objects older than it are rebuilt
+cmp -s "$out/config.h.new" "$out/config.h" || mv "$out/config.h.new" "$out/config.h"
+rm -f "$out/config.h.new"
 
 san="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined"
 inc="-include $out/config.h -I$top/src $(pkg-config --cflags simdjson libzstd libarchive zlib)"
@@ -38,7 +46,7 @@ compile() { # src obj compiler flags...
 	shift 2
 	# Rebuild when the source or any header changed (a stale object with
 	# an old struct layout makes false crashes).
-	if [ ! -e "$obj" ] || [ "$src" -nt "$obj" ] ||
+	if [ ! -e "$obj" ] || [ "$src" -nt "$obj" ] || [ "$out/config.h" -nt "$obj" ] ||
 		[ -n "$(find "$top/src" -name '*.h' -newer "$obj" -print -quit)" ]; then
 		"$@" -c "$src" -o "$obj"
 	fi
@@ -51,12 +59,18 @@ while IFS= read -r src; do
 	objs+=("$obj")
 	while [ "$(jobs -r | wc -l)" -ge "$jobs" ]; do wait -n; done
 done < <(find "$top/src" -name '*.c' ! -path '*/cli/main.c' | sort)
-compile "$top/src/json/json.cpp" "$out/obj/json_generic.o" clang++ -std=c++17 $san $inc \
-	-DSSJ_OPS_NAME=ssj_ops_generic &
-compile "$top/src/json/json.cpp" "$out/obj/json_haswell.o" clang++ -std=c++17 $san $inc \
-	-DSSJ_OPS_NAME=ssj_ops_haswell -mavx2 -mbmi -mbmi2 -mpclmul -mlzcnt -mpopcnt &
+# The shim's C++, once per instruction-set variant (src/json/local.mk).
+for cxx in "$top"/src/json/*.cpp; do
+	base=$(basename "$cxx" .cpp)
+	compile "$cxx" "$out/obj/json_${base}_generic.o" clang++ -std=c++17 $san $inc \
+		-DSSJ_OPS_NAME=ssj_ops_generic -DSSJ_NS=ssj_generic &
+	compile "$cxx" "$out/obj/json_${base}_haswell.o" clang++ -std=c++17 $san $inc \
+		-DSSJ_OPS_NAME=ssj_ops_haswell -DSSJ_NS=ssj_haswell \
+		-mavx2 -mbmi -mbmi2 -mpclmul -mlzcnt -mpopcnt &
+	objs+=("$out/obj/json_${base}_generic.o" "$out/obj/json_${base}_haswell.o")
+	while [ "$(jobs -r | wc -l)" -ge "$jobs" ]; do wait -n; done
+done
 wait
-objs+=("$out/obj/json_generic.o" "$out/obj/json_haswell.o")
 objs=($(printf '%s\n' "${objs[@]}" | sort -u))
 
 # Seeds: every line of the text fixtures, the fixture files whole, and the

@@ -1,20 +1,21 @@
 /*
- * fuzz_whole.c - libFuzzer target: the whole-text path (ssj_validate_whole)
- * against the usual On-Demand path, at two levels.
+ * fuzz_whole.c - libFuzzer target: the shim's two paths against each
+ * other, the whole-text path and On-Demand, forced per parser
+ * (json_paths.h), at two levels.
  *
- *  - The shim: when the whole path takes the input, the validating walk
- *    must call it valid too, and everything a reader can see of it (see
- *    tests/unit/whole_dump.h) must be the same through both paths; and
- *    ssj_validate_parse() (which takes the whole path first) answers and
- *    shows the same with the path as without it.
- *  - The request reader: the line read with the whole path turned off
- *    everywhere (ssj_set_whole_path), by a processor whose last line was a
- *    records line and by one whose last line was a body (the line-level
- *    whole path first, and the whole path in every validation) gives the
- *    same outcome and the same enriched line.
+ *  - The shim: both paths open the input with the same status, and when
+ *    it is valid everything a reader can see of it (see
+ *    tests/unit/whole_dump.h: every value, span and double, objects
+ *    visited again where they lie) is the same through both, on a first
+ *    visit and a second.
+ *  - The request reader: the line read by a processor whose parsers take
+ *    On-Demand only and by two whose parsers take the shim's choice (one
+ *    after a records line, one after a body), gives the same outcome and
+ *    the same enriched line (written through each processor's open line).
  *
  * Each input is processed after a fixed primer line, so a crash or a
- * failed oracle reproduces from the input alone.
+ * failed oracle reproduces from the input alone. In a build without the
+ * whole-text path both levels compare On-Demand with itself.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@
 #include "engines/request.h"
 #include "line_request.h"
 #include "json/json.h"
+#include "json/json_paths.h"
 #include "report/report.h"
 #include "util/buf.h"
 
@@ -39,7 +41,7 @@ static const char *const primers[3] = {
 };
 
 static struct ss_processor *procs[3];
-static struct ssj_parser *pw, *po, *scratch;
+static struct ssj_parser *pw, *po;
 static struct ss_buf line, out[3];
 
 /* The line through `p`, as line 3 of input "fuzz". */
@@ -62,41 +64,41 @@ static bool prime(int k)
 	return process(procs[k], line.data, n, &o);
 }
 
+static void dump_free(struct dump *d)
+{
+	free(d->s);
+	memset(d, 0, sizeof(*d));
+}
+
+static void same(const struct dump *a, const struct dump *b)
+{
+	CHECK((a->s == NULL) == (b->s == NULL));
+	CHECK(!a->s || strcmp(a->s, b->s) == 0);
+}
+
 static void shim_level(const char *text, size_t len)
 {
 	struct dump a = {0}, b = {0}, c = {0}, e = {0};
+	enum ssj_status sw = ssj_open(pw, text, len), so = ssj_open(po, text, len);
 
-	a.base = b.base = c.base = e.base = text;
-	if (ssj_validate_whole(pw, text, len, field, &a) == SSJ_OK) {
-		ssj_set_whole_path(false);
-		CHECK(ssj_validate(po, text, len) == SSJ_OK);
-		CHECK(ssj_validate_parse(po, text, len, field, &b) == SSJ_OK);
-		ssj_set_whole_path(true);
-		CHECK((a.s == NULL) == (b.s == NULL));
-		CHECK(!a.s || strcmp(a.s, b.s) == 0);
-		CHECK(ssj_parse_again(pw, span_field, &c) == SSJ_OK);
-		CHECK(ssj_parse_again(po, span_field, &e) == SSJ_OK);
-		CHECK((c.s == NULL) == (e.s == NULL));
-		CHECK(!c.s || strcmp(c.s, e.s) == 0);
+	CHECK(sw == so);
+	if (sw != SSJ_OK)
+		return;
+	for (int again = 0; again < 2; again++) {
+		a.base = b.base = c.base = e.base = text;
+		c.parser = pw;
+		e.parser = po;
+		CHECK(ssj_visit(pw, field, &a) == SSJ_OK);
+		CHECK(ssj_visit(po, field, &b) == SSJ_OK);
+		same(&a, &b);
+		CHECK(ssj_visit(pw, span_field, &c) == SSJ_OK);
+		CHECK(ssj_visit(po, span_field, &e) == SSJ_OK);
+		same(&c, &e);
+		dump_free(&a);
+		dump_free(&b);
+		dump_free(&c);
+		dump_free(&e);
 	}
-	free(a.s);
-	free(b.s);
-	a.s = b.s = NULL;
-	a.len = b.len = a.cap = b.cap = 0;
-	{
-		enum ssj_status on = ssj_validate_parse(pw, text, len, field, &a), off;
-
-		ssj_set_whole_path(false);
-		off = ssj_validate_parse(po, text, len, field, &b);
-		ssj_set_whole_path(true);
-		CHECK(on == off);
-		CHECK((a.s == NULL) == (b.s == NULL));
-		CHECK(!a.s || strcmp(a.s, b.s) == 0);
-	}
-	free(a.s);
-	free(b.s);
-	free(c.s);
-	free(e.s);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -105,20 +107,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ss_outcome o[3];
 
-	if (!scratch) {
+	if (!pw) {
 		struct ss_process_opts opts;
 
 		memset(&opts, 0, sizeof(opts));
 		for (int k = 0; k < 3; k++) {
+			ssj_set_default_path(k == 0 ? SSJ_PATH_ONDEMAND : SSJ_PATH_AUTO);
 			procs[k] = ss_processor_new(&opts);
 			if (!procs[k])
 				abort();
 		}
+		ssj_set_default_path(SSJ_PATH_AUTO);
 		pw = ssj_parser_new();
 		po = ssj_parser_new();
-		scratch = ssj_parser_new();
-		if (!pw || !po || !scratch)
+		if (!pw || !po)
 			abort();
+		ssj_parser_set_path(pw, ssj_whole_built() ? SSJ_PATH_WHOLE : SSJ_PATH_ONDEMAND);
+		ssj_parser_set_path(po, SSJ_PATH_ONDEMAND);
 	}
 	for (int k = 0; k < 3; k++) {
 		if (!prime(k))
@@ -129,14 +134,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			return 0;
 		if (k == 0)
 			shim_level(line.data, size);
-		ssj_set_whole_path(k != 0);
-		if (!process(procs[k], line.data, size, &o[k])) {
-			ssj_set_whole_path(true);
+		if (!process(procs[k], line.data, size, &o[k]))
 			return 0;
-		}
-		ssj_set_whole_path(true);
 		ss_buf_reset(&out[k]);
-		ss_report_jsonl(&out[k], scratch, "fuzz", &o[k]);
+		ss_report_jsonl(&out[k], ss_processor_document(procs[k]), "fuzz", &o[k]);
 		if (out[k].failed)
 			return 0;
 	}

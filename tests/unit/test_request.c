@@ -488,9 +488,19 @@ static void test_unescape(void **state)
 	assert_int_equal(b.len, 2 + 4 + 1 + 1);
 	assert_memory_equal(b.data, "\xc3\xa9\xf0\x9d\x84\x9e/\n", 8);
 	ss_buf_reset(&b);
-	assert_false(ss_json_unescape("\\ud834x", 7, &b));   /* lone high surrogate */
+	/* a lone surrogate is U+FFFD (EF BF BD), as jq decodes it */
+	assert_true(ss_json_unescape("\\ud834x", 7, &b));    /* lone high surrogate */
+	assert_int_equal(b.len, 4);
+	assert_memory_equal(b.data, "\xef\xbf\xbdx", 4);
 	ss_buf_reset(&b);
-	assert_false(ss_json_unescape("\\udd1e", 6, &b));    /* lone low surrogate */
+	assert_true(ss_json_unescape("\\udd1e", 6, &b));     /* lone low surrogate */
+	assert_int_equal(b.len, 3);
+	assert_memory_equal(b.data, "\xef\xbf\xbd", 3);
+	ss_buf_reset(&b);
+	assert_true(ss_json_unescape("\\ud834\\ud834", 12, &b));  /* two highs: two */
+	assert_int_equal(b.len, 6);
+	ss_buf_reset(&b);
+	assert_false(ss_json_unescape("\\ud83", 5, &b));     /* cut \\u */
 	ss_buf_reset(&b);
 	assert_false(ss_json_unescape("\\x", 2, &b));        /* unknown escape */
 	ss_buf_reset(&b);

@@ -1,17 +1,17 @@
 /*
- * test_whole.c - ssj_validate_whole(), the whole-text path, against the
- * usual On-Demand path of the same shim.
+ * test_whole.c - the shim's two paths against each other: the whole-text
+ * path (simdjson's stage-1 index checked by the shim's grammar pass) and
+ * On-Demand (a complete validating walk), forced per parser
+ * (json_paths.h), and the shim's own choice.
  *
- * The contract: when the whole path answers SSJ_OK, the text is valid (the
- * validating walk says so too) and every value a reader can ask for
- * (types, number texts, doubles, unescaped strings, raw strings, spans,
- * emptiness, in document order) is what ssj_validate_parse() and
- * ssj_parse_again() give on the usual path (the whole path turned off with
- * ssj_set_whole_path). When it answers anything else it claims nothing.
- * And ssj_validate() and ssj_validate_parse(), which take the whole path
- * first, answer exactly what the usual path answers, for every text.
- * Checked on hand-picked texts (some it must take, some it must refuse)
- * and on many generated and mutated ones.
+ * The contract: for every text both open with the same status, and for a
+ * valid one every value a reader can ask for (types, number texts,
+ * doubles, decoded strings, raw strings, spans, emptiness, in document
+ * order, on a first visit and a second) is the same. Checked on
+ * hand-picked texts (some to take, some to refuse), cuts of valid ones,
+ * nesting at the limit, and many generated and mutated texts; and the
+ * escape check against a plain reading of JSON's string grammar written
+ * here. A build without the whole-text path skips this test.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,13 +25,14 @@
 #include <string.h>
 
 #include "json/json.h"
+#include "json/json_paths.h"
 
 #define WHOLE_CHECK(c) assert_true(c)
 #include "whole_dump.h"
 
 /* ---- comparing the two paths on one text ---- */
 
-static struct ssj_parser *pw, *po;
+static struct ssj_parser *pw, *po, *pa;
 
 static char *padded(const char *s, size_t n)
 {
@@ -49,42 +50,44 @@ static void dump_free(struct dump *d)
 	memset(d, 0, sizeof(*d));
 }
 
-/* Returns the whole path's status; fails the test on any disagreement. */
+/*
+ * Open the text on both paths (and the shim's choice): the same status,
+ * and for a valid text the same dumps (every value, then the spans), two
+ * visits each. Returns the status; fails the test on any disagreement.
+ */
 static enum ssj_status compare(const char *s, size_t n)
 {
 	char *text = padded(s, n);
 	struct dump a = {0}, b = {0}, c = {0}, e = {0};
-	enum ssj_status sw, so, v_on, v_off;
+	enum ssj_status sw, so, sa;
 
 	a.base = b.base = c.base = e.base = text;
-	sw = ssj_validate_whole(pw, text, n, field, &a);
-	if (sw == SSJ_OK) {
-		ssj_set_whole_path(false);
-		assert_int_equal(ssj_validate(po, text, n), SSJ_OK);
-		so = ssj_validate_parse(po, text, n, field, &b);
-		ssj_set_whole_path(true);
-		assert_int_equal(so, SSJ_OK);
-		assert_string_equal(a.s ? a.s : "", b.s ? b.s : "");
-		/* a second visit of each (the readers visit twice) */
-		assert_int_equal(ssj_validate_again(pw), SSJ_OK);
-		assert_int_equal(ssj_parse_again(pw, span_field, &c), SSJ_OK);
-		assert_int_equal(ssj_parse_again(po, span_field, &e), SSJ_OK);
-		assert_string_equal(c.s ? c.s : "", e.s ? e.s : "");
+	c.parser = pw;
+	e.parser = po;
+	sw = ssj_open(pw, text, n);
+	so = ssj_open(po, text, n);
+	sa = ssj_open(pa, text, n);
+	/* WHOLE_FAIL_DUMP=FILE keeps a text the paths disagree on, to debug */
+	if ((sw != so || sa != so) && getenv("WHOLE_FAIL_DUMP")) {
+		FILE *f = fopen(getenv("WHOLE_FAIL_DUMP"), "wb");
+		fwrite(s, 1, n, f);
+		fclose(f);
 	}
-	/* the validating entry points: the same answer with the path or without */
-	v_on = ssj_validate(pw, text, n);
-	ssj_set_whole_path(false);
-	v_off = ssj_validate(po, text, n);
-	ssj_set_whole_path(true);
-	assert_int_equal(v_on, v_off);
-	dump_free(&a);
-	dump_free(&b);
-	v_on = ssj_validate_parse(pw, text, n, field, &a);
-	ssj_set_whole_path(false);
-	v_off = ssj_validate_parse(po, text, n, field, &b);
-	ssj_set_whole_path(true);
-	assert_int_equal(v_on, v_off);
-	assert_string_equal(a.s ? a.s : "", b.s ? b.s : "");
+	if (sw != so || sa != so)
+		fail_msg("whole %d, On-Demand %d, shim %d: %.*s", (int)sw, (int)so, (int)sa,
+			 (int)(n < 300 ? n : 300), s);
+	if (sw == SSJ_OK) {
+		assert_int_equal(ssj_parser_path_used(pw), SSJ_PATH_WHOLE);
+		assert_int_equal(ssj_parser_path_used(po), SSJ_PATH_ONDEMAND);
+		for (int again = 0; again < 2; again++) {
+			assert_int_equal(ssj_visit(pw, field, &a), SSJ_OK);
+			assert_int_equal(ssj_visit(po, field, &b), SSJ_OK);
+			assert_string_equal(a.s ? a.s : "", b.s ? b.s : "");
+			assert_int_equal(ssj_visit(pw, span_field, &c), SSJ_OK);
+			assert_int_equal(ssj_visit(po, span_field, &e), SSJ_OK);
+			assert_string_equal(c.s ? c.s : "", e.s ? e.s : "");
+		}
+	}
 	dump_free(&a);
 	dump_free(&b);
 	dump_free(&c);
@@ -96,13 +99,13 @@ static enum ssj_status compare(const char *s, size_t n)
 static void must_take(const char *s)
 {
 	if (compare(s, strlen(s)) != SSJ_OK)
-		fail_msg("the whole path refused a valid text: %s", s);
+		fail_msg("refused a valid text: %s", s);
 }
 
 static void must_refuse(const char *s, size_t n)
 {
 	if (compare(s, n) == SSJ_OK)
-		fail_msg("the whole path took an invalid text: %.*s", (int)n, s);
+		fail_msg("took an invalid text: %.*s", (int)n, s);
 }
 
 static int setup(void **state)
@@ -110,7 +113,12 @@ static int setup(void **state)
 	(void)state;
 	pw = ssj_parser_new();
 	po = ssj_parser_new();
-	return pw && po ? 0 : -1;
+	pa = ssj_parser_new();
+	if (!pw || !po || !pa)
+		return -1;
+	ssj_parser_set_path(pw, SSJ_PATH_WHOLE);
+	ssj_parser_set_path(po, SSJ_PATH_ONDEMAND);
+	return 0;
 }
 
 static int teardown(void **state)
@@ -118,6 +126,7 @@ static int teardown(void **state)
 	(void)state;
 	ssj_parser_free(pw);
 	ssj_parser_free(po);
+	ssj_parser_free(pa);
 	return 0;
 }
 
@@ -185,15 +194,12 @@ static void refuses_invalid_texts(void **state)
 	must_refuse("{\"a\":1}\0", 8);
 }
 
-/* What the usual path alone says of s (the whole path turned off). */
+/* What the On-Demand path alone says of s. */
 static bool usual_valid(const char *s, size_t n)
 {
 	char *text = padded(s, n);
-	enum ssj_status st;
+	enum ssj_status st = ssj_open(po, text, n);
 
-	ssj_set_whole_path(false);
-	st = ssj_validate(po, text, n);
-	ssj_set_whole_path(true);
 	free(text);
 	return st == SSJ_OK;
 }
@@ -204,8 +210,8 @@ static bool usual_valid(const char *s, size_t n)
  * inner container closes). A valid object is the only valid text among
  * its prefixes (no JSON object is a prefix of another valid text), so
  * every shorter cut must be refused; the same cut with a '}' after it is
- * taken exactly when the usual path calls it valid. With and without a
- * backslash in the text (two versions of the check).
+ * taken exactly when the On-Demand path calls it valid. With and without
+ * a backslash in the text.
  */
 static void cuts_of_valid_texts(void **state)
 {
@@ -233,30 +239,93 @@ static void cuts_of_valid_texts(void **state)
 	}
 }
 
-static void deep_nesting_claims_nothing_false(void **state)
+/*
+ * Nesting near the limit (1,024 levels, the root the first), and deep
+ * nesting with other faults: both paths give the same status (the
+ * whole-text path refuses a text whose end is broken before its depth,
+ * as On-Demand does), however the padding after the text starts.
+ */
+static void deep_nesting(void **state)
 {
-	/* 300 levels: past the whole path's own limit; whatever it says,
-	 * compare() checks it never claims more than the usual path */
-	char buf[4096];
-	size_t n = 0;
+	static const char *const tails[] = {"", "x", "]", "}", ",1}"};
+	size_t cap = 8000;
+	char *buf = malloc(cap + SSJ_PADDING);
 
 	(void)state;
-	n += (size_t)sprintf(buf + n, "{\"a\":");
-	for (int i = 0; i < 300; i++)
-		buf[n++] = '[';
-	for (int i = 0; i < 300; i++)
-		buf[n++] = ']';
-	buf[n++] = '}';
-	compare(buf, n);
-	/* 200 levels is within it */
-	n = (size_t)sprintf(buf, "{\"a\":");
-	for (int i = 0; i < 200; i++)
-		buf[n++] = '[';
-	for (int i = 0; i < 200; i++)
-		buf[n++] = ']';
-	buf[n++] = '}';
-	buf[n] = '\0';
-	must_take(buf);
+	assert_non_null(buf);
+	for (int levels = 1020; levels <= 1030; levels++) {
+		for (size_t t = 0; t < sizeof(tails) / sizeof(tails[0]); t++) {
+			for (int closers = levels - 2; closers <= levels; closers++) {
+				size_t n = (size_t)sprintf(buf, "{\"a\":");
+				enum ssj_status st;
+
+				for (int i = 1; i < levels; i++)
+					buf[n++] = '[';
+				for (int i = 1; i < closers; i++)
+					buf[n++] = ']';
+				n += (size_t)sprintf(buf + n, "}%s", tails[t]);
+				st = compare(buf, n);
+				if (t == 0 && closers == levels)
+					assert_int_equal(st, levels <= 1024 ? SSJ_OK : SSJ_EDEPTH);
+				else
+					assert_int_not_equal(st, SSJ_OK);
+			}
+		}
+	}
+	/* the padding's first byte a '}' (On-Demand's own guard there) */
+	for (int levels = 1022; levels <= 1027; levels++) {
+		size_t n = (size_t)sprintf(buf, "{\"a\":");
+		char *text;
+		enum ssj_status sw, so;
+
+		for (int i = 1; i < levels; i++)
+			buf[n++] = '[';
+		for (int i = 1; i < levels - 1; i++)
+			buf[n++] = ']';
+		buf[n++] = '}';
+		text = malloc(n + SSJ_PADDING);
+		assert_non_null(text);
+		memcpy(text, buf, n);
+		memset(text + n, '}', SSJ_PADDING);
+		sw = ssj_open(pw, text, n);
+		so = ssj_open(po, text, n);
+		assert_int_equal(sw, so);
+		assert_int_not_equal(sw, SSJ_OK);
+		free(text);
+	}
+	free(buf);
+}
+
+/*
+ * A text of a few MiB (raw lines of long streams are): the shim's choice
+ * is the whole-text path, and both paths read it alike, valid or cut.
+ */
+static void long_texts(void **state)
+{
+	struct dump d = {0};
+	char *text;
+
+	(void)state;
+	put(&d, "{\"responses\":[", strlen("{\"responses\":["));
+	for (int i = 0; i < 60000; i++) {
+		char el[96];
+		int n = snprintf(el, sizeof(el), "%s{\"perf_ns\":%d,\"v\":\"{\\\"k\\\":[%d,true]}\"}",
+				 i ? "," : "", i, i);
+
+		put(&d, el, (size_t)n);
+	}
+	put(&d, "],\"z\":null}", strlen("],\"z\":null}"));
+	assert_true(d.len > ((size_t)2 << 20));
+	assert_int_equal(compare(d.s, d.len), SSJ_OK);
+	text = padded(d.s, d.len);
+	assert_int_equal(ssj_open(pa, text, d.len), SSJ_OK);
+	assert_int_equal(ssj_parser_path_used(pa), SSJ_PATH_WHOLE);
+	ssj_close(pa);
+	free(text);
+	must_refuse(d.s, d.len - 1);
+	d.s[d.len / 2] = '}';
+	compare(d.s, d.len);
+	free(d.s);
 }
 
 /* ---- generated texts ---- */
@@ -366,6 +435,83 @@ static void gen_doc(struct dump *d)
 	gen_object(d, 1, 6);
 }
 
+/* JSON's string grammar read plainly, byte by byte: whether body (the
+ * inside of a string) is valid. The oracle of the escape check. */
+static bool body_valid(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		if (s[i] == '"')
+			return false;  /* it would end the string */
+		if (s[i] != '\\') {
+			i++;
+			continue;
+		}
+		if (i + 1 >= n)
+			return false;
+		if (s[i + 1] && strchr("\"\\/bfnrt", s[i + 1])) {
+			i += 2;
+			continue;
+		}
+		if (s[i + 1] != 'u' || n - i < 6)
+			return false;
+		for (size_t k = 2; k < 6; k++)
+			if (!s[i + k] || !strchr("0123456789abcdefABCDEF", s[i + k]))
+				return false;
+		i += 6;
+	}
+	return true;
+}
+
+/*
+ * The escape check reads 64 bytes at a time and works out from the runs
+ * of backslashes which bytes are escaped: strings of random pieces (runs
+ * of backslashes of every length, escapes valid and not, \u with good and
+ * bad digits), at every offset from a block's start, against the plain
+ * reading above.
+ */
+static void escapes_against_a_plain_reading(void **state)
+{
+	static const char *const pieces[] = {
+		"a", "xyz", "\\", "\\\\", "\\\"", "\\n", "\\/", "\\u00e9", "\\ud800", "\\uDC00",
+		"\\u12", "\\u12G4", "\\q", "\\x", "\\", "\\\\\\", "u", "0f", "\\b\\f\\r\\t",
+		"\xc3\xa9", " ",
+	};
+	struct dump d = {0};
+	size_t ok = 0, bad = 0;
+
+	(void)state;
+	for (int iter = 0; iter < 30000; iter++) {
+		size_t lead = rnd(70), start, body;
+
+		d.len = 0;
+		put(&d, "{\"k\":\"", 6);
+		for (size_t i = 0; i < lead; i++)
+			put(&d, "p", 1);
+		put(&d, "\",\"s\":\"", 7);
+		start = d.len;
+		for (int k = 0, np = 1 + (int)rnd(12); k < np; k++) {
+			const char *p = pieces[rnd(sizeof(pieces) / sizeof(pieces[0]))];
+
+			put(&d, p, strlen(p));
+		}
+		body = d.len - start;
+		put(&d, "\"}", 2);
+		if (body_valid(d.s + start, body)) {
+			ok++;
+			if (compare(d.s, d.len) != SSJ_OK)
+				fail_msg("refused: %s", d.s);
+		} else {
+			bad++;
+			if (compare(d.s, d.len) == SSJ_OK)
+				fail_msg("took: %s", d.s);
+		}
+	}
+	/* both kinds were tried often */
+	if (ok < 3000 || bad < 3000)
+		fail_msg("%zu valid and %zu invalid strings", ok, bad);
+	free(d.s);
+}
+
 static void generated_texts_agree(void **state)
 {
 	struct dump d = {0};
@@ -411,9 +557,16 @@ int main(void)
 		cmocka_unit_test(takes_valid_texts),
 		cmocka_unit_test(refuses_invalid_texts),
 		cmocka_unit_test(cuts_of_valid_texts),
-		cmocka_unit_test(deep_nesting_claims_nothing_false),
+		cmocka_unit_test(deep_nesting),
+		cmocka_unit_test(long_texts),
+		cmocka_unit_test(escapes_against_a_plain_reading),
 		cmocka_unit_test(generated_texts_agree),
 	};
 
+	if (!ssj_whole_built()) {
+		printf("SKIP: this build has no whole-text path to compare (--disable-fast-paths"
+		       " or a simdjson without its internals)\n");
+		return 77;
+	}
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,10 +1,12 @@
 /*
  * whole_dump.h - what a reader can see of a JSON text through the shim,
  * written out as one string: every value of the text visited in order
- * (types, number texts, doubles, unescaped strings), and a second look at
- * the root's fields (spans, raw strings, emptiness). test_whole.c and
- * fuzz_whole.c compare these dumps between the whole-text path and the
- * On-Demand path. The includer defines WHOLE_CHECK(cond).
+ * (types, number texts, doubles, decoded strings), and a second look at
+ * the root's fields (spans, raw strings, emptiness, and each object
+ * visited again where it lies, through ssj_visit_span on the dump's
+ * parser). test_whole.c and fuzz_whole.c compare these dumps between the
+ * whole-text path and the On-Demand path. The includer defines
+ * WHOLE_CHECK(cond).
  */
 #ifndef SS_WHOLE_DUMP_H
 #define SS_WHOLE_DUMP_H
@@ -21,6 +23,7 @@ struct dump {
 	char *s;
 	size_t len, cap;
 	const char *base;   /* the text: spans are written as offsets into it */
+	struct ssj_parser *parser;  /* the text's parser, for ssj_visit_span */
 	int depth;
 };
 
@@ -159,6 +162,11 @@ static int span_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 		s = ssj_value_raw_json(v, &p, &len);
 		putf(d, " j%d @%td+%zu", (int)s, s == SSJ_OK ? p - d->base : 0,
 		     s == SSJ_OK ? len : 0);
+		/* an object of the open document, visited where it lies */
+		if (s == SSJ_OK && t == SSJ_OBJECT && d->parser) {
+			s = ssj_visit_span(d->parser, p, len, field, d);
+			putf(d, " v%d", (int)s);
+		}
 	}
 	put(d, ")", 1);
 	return 0;

@@ -1,0 +1,63 @@
+/*
+ * metadata.c - an AIPerf line's metadata object to its phase and its
+ * cancelled flag (SPEC 1.5).
+ */
+#include "engines/metadata.h"
+
+#include "util/text.h"
+
+static int phase_of(struct ssj_value *v)
+{
+	const char *s;
+	size_t n;
+
+	if (ssj_value_type(v) != SSJ_STRING || ssj_value_string(v, &s, &n) != SSJ_OK)
+		return -1;
+	if (ss_key_is(s, n, "warmup"))
+		return SS_PHASE_WARMUP;
+	if (ss_key_is(s, n, "profiling"))
+		return SS_PHASE_PROFILING;
+	return -1;
+}
+
+/* The lengths of the keys meta_field reads, for ssj_object_foreach_lens. */
+#define META_KEY_LENS                                                           \
+	(SSJ_LEN_BIT(sizeof("was_cancelled") - 1) |                             \
+	 SSJ_LEN_BIT(sizeof("benchmark_phase") - 1) |                           \
+	 SSJ_LEN_BIT(sizeof("credit_phase") - 1))
+
+/* A repeated key: the last counts (SPEC 1.2), as each one overwrites. */
+static int meta_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
+{
+	struct ss_meta_scan *m = ctx;
+
+	if (ss_key_is(key, n, "was_cancelled")) {
+		bool b = false;
+
+		m->cancelled = ssj_value_type(v) == SSJ_BOOL &&
+			       ssj_value_bool(v, &b) == SSJ_OK && b;
+	} else if (ss_key_is(key, n, "benchmark_phase")) {
+		m->phase = phase_of(v);
+	} else if (ss_key_is(key, n, "credit_phase")) {
+		m->credit_phase = phase_of(v);
+	}
+	return 0;
+}
+
+bool ss_meta_scan_of(struct ssj_value *v, struct ss_meta_scan *m)
+{
+	static const struct ss_meta_scan none = SS_META_SCAN_NONE;
+
+	*m = none;
+	return ssj_value_type(v) != SSJ_OBJECT ||
+	       ssj_object_foreach_lens(v, META_KEY_LENS, meta_field, m) == SSJ_OK;
+}
+
+enum ss_phase ss_meta_phase(const struct ss_meta_scan *m)
+{
+	if (m->phase >= 0)
+		return (enum ss_phase)m->phase;
+	if (m->credit_phase >= 0)
+		return (enum ss_phase)m->credit_phase;
+	return SS_PHASE_PROFILING;
+}

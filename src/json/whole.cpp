@@ -1,0 +1,335 @@
+// whole.cpp - the whole-text path of the shim: simdjson's stage 1 indexes
+// the text (the offset of every bracket, colon, comma and value start,
+// strings never split, UTF-8 and control characters checked), the
+// escapes are checked over the whole text (strings.cpp), the shim checks
+// the JSON grammar over the index in one pass, and every visit then steps
+// over that index, reading scalars from the text where they lie.
+//
+// The index is simdjson's own (its dom_parser_implementation: public in
+// the header but marked private, so configure checks that it is there,
+// SSJ_HAVE_WHOLE, and the build goes without this path when it is not).
+#include "json/shim.h"
+
+#include <algorithm>
+
+namespace SSJ_NS {
+
+#ifdef SSJ_HAVE_WHOLE
+
+struct whole_state {
+	std::unique_ptr<internal::dom_parser_implementation> impl;
+	size_t cap = 0;
+	std::unique_ptr<uint32_t[]> close;   // cap + 1 entries
+};
+
+void whole_state_free(whole_state *w) noexcept
+{
+	delete w;
+}
+
+namespace {
+
+// A scalar of the grammar whose escapes are checked already: a string is
+// whole (stage 1 closed it, and between its closing quote and the next
+// structural only white space can stand: any other byte starts a scalar
+// of its own, which is a structural), a literal to the letter, or a
+// number of the JSON syntax (its range does not matter).
+SSJ_HOT bool scalar_ok(std::string_view tok, char c)
+{
+	switch (c) {
+	case '"': return true;
+	case 't': return tok == "true";
+	case 'f': return tok == "false";
+	case 'n': return tok == "null";
+	default: return number_token_ok(tok);
+	}
+}
+
+// The grammar over the index: a value wherever one must stand, each
+// scalar whole, keys followed by colons, brackets that match, at most
+// MAX_DEPTH levels, the root an object and nothing after it. Fills
+// `close` for every container. Written as the grammar's loop with labels
+// (not a state variable) so that the branches follow the text's shape.
+//
+// The last structural was checked to be a '}' (w_open). Then no step
+// needs its own bound: a step that reads past a structural has read a
+// character that is not '}' there (a key's quote, a value, a comma, an
+// opening bracket), so that structural is not the last one. Only a
+// container closed before the root's end is followed by a read that
+// could pass it, and that is checked.
+enum ssj_status grammar(const parser_impl *p, uint32_t *__restrict close)
+{
+	uint32_t open[MAX_DEPTH];  // opening structural of each open container
+	size_t depth = 0;
+	bool in_object = true;     // the innermost open container is an object
+	// (in locals: the stores to `close` cannot move them)
+	const char *const text = p->text;
+	const uint32_t *__restrict const ix = p->ix;
+	const uint32_t n = p->n;
+	uint32_t i = 0;
+	char c;
+	auto at = [&](uint32_t k) { return text[ix[k]]; };
+	auto token = [&](uint32_t k) {
+		return trim_right(std::string_view(text + ix[k], ix[k + 1] - ix[k]));
+	};
+
+	if (at(0) != '{')
+		return SSJ_ESYNTAX;
+	open[depth++] = i++;
+	if (at(i) == '}')
+		goto close_container;
+object_field:
+	// a key, its colon after it (a key's quote is not the last structural)
+	if (at(i) != '"' || at(i + 1) != ':')
+		return SSJ_ESYNTAX;
+	i += 2;
+value:
+	c = at(i);
+	if (c == '"')
+		goto next;  // whole as it stands (scalar_ok), and the most common
+	if (c == '{' || c == '[')
+		goto open_container;
+	if (!scalar_ok(token(i), c))
+		return SSJ_ESYNTAX;
+next:
+	i++;
+after_value:
+	c = at(i);
+	if (c == ',') {
+		i++;
+		if (in_object)
+			goto object_field;
+		goto value;
+	}
+	if (c != (in_object ? '}' : ']'))
+		return SSJ_ESYNTAX;
+close_container:
+	close[open[--depth]] = i++;
+	if (depth == 0)
+		return i == n ? SSJ_OK : SSJ_ESYNTAX;
+	if (i == n)
+		return SSJ_ESYNTAX;
+	in_object = at(open[depth - 1]) == '{';
+	goto after_value;
+
+open_container:
+	if (depth == MAX_DEPTH)
+		return SSJ_EDEPTH;
+	open[depth++] = i++;
+	in_object = c == '{';
+	if (at(i) == (in_object ? '}' : ']'))
+		goto close_container;
+	if (in_object)
+		goto object_field;
+	goto value;
+}
+
+// Whether the brackets of the index balance (opening ones count up,
+// closing ones down).
+bool balanced(const parser_impl *p)
+{
+	int64_t count = 0;
+
+	for (uint32_t i = 0; i < p->n; i++) {
+		char c = w_char(p, i);
+		count += (c == '{' || c == '[') - (c == '}' || c == ']');
+	}
+	return count == 0;
+}
+
+// Grow the stage-1 state for a text of len bytes (a new state, or a
+// larger one); give back a huge one after a huge text. Throws
+// std::bad_alloc; false for another failure.
+bool reserve(parser_impl *p, size_t len)
+{
+	whole_state *w = p->ws.get();
+	error_code e;
+
+	if (w && w->cap >= len && (w->cap <= KEEP_CAPACITY || len > KEEP_CAPACITY))
+		return true;
+	if (!w) {
+		p->ws.reset(new whole_state());
+		w = p->ws.get();
+	}
+	size_t cap = len < 4096 ? 4096 : len;
+	if (!w->impl)
+		e = get_active_implementation()->create_dom_parser_implementation(cap, MAX_DEPTH,
+										   w->impl);
+	else
+		e = w->impl->set_capacity(cap);
+	if (e == MEMALLOC)
+		throw std::bad_alloc();
+	if (e)
+		return false;
+	// one entry per structural, at most one per byte
+	w->close.reset(new uint32_t[cap + 1]);
+	w->cap = cap;
+	return true;
+}
+
+} // namespace
+
+enum ssj_status w_open(parser_impl *p, const char *text, size_t len)
+{
+	if (len > SSJ_WHOLE_MAX)
+		return SSJ_ECAPACITY;
+	if (!reserve(p, len))
+		return SSJ_ECAPACITY;
+	whole_state *w = p->ws.get();
+	error_code e = w->impl->stage1(reinterpret_cast<const uint8_t *>(text), len,
+				       stage1_mode::regular);
+	if (e)
+		return open_error(e);
+	const char *bs = static_cast<const char *>(memchr(text, '\\', len));
+	if (bs && !escapes_valid(bs, len - (size_t)(bs - text)))
+		return SSJ_ESYNTAX;
+	p->text = text;
+	p->len = len;
+	p->escapes = bs != nullptr;
+	p->ix = w->impl->structural_indexes.get();
+	p->n = (uint32_t)w->impl->n_structural_indexes;
+	p->close = w->close.get();
+	// Refused before the grammar runs, as the On-Demand path refuses
+	// them when it starts on the root object (so that both give the same
+	// status for a text that is also nested too deeply): a text whose
+	// last structural is not the root's closing brace, and an unbalanced
+	// one when the byte after the text is a '}' (simdjson's guard against
+	// reading past the end there).
+	enum ssj_status s = SSJ_ESYNTAX;
+	if (p->n >= 2 && w_char(p, p->n - 1) == '}' && (text[len] != '}' || balanced(p)))
+		s = grammar(p, w->close.get());
+	if (s != SSJ_OK) {
+		p->text = nullptr;
+		return s;
+	}
+	p->used = SSJ_PATH_WHOLE;
+	return SSJ_OK;
+}
+
+// A key at structural i, decoded: the text between its quotes when the
+// text has no backslash at all.
+SSJ_HOT enum ssj_status w_key(parser_impl *p, uint32_t i, std::string_view &out)
+{
+	if (p->escapes)
+		return w_string(p, i, out);
+	std::string_view tok = w_token(p, i);
+	out = std::string_view(tok.data() + 1, tok.size() - 2);
+	return SSJ_OK;
+}
+
+enum ssj_status w_object(parser_impl *p, uint32_t i, ssj_field_fn fn, void *ctx, uint64_t lens)
+{
+	uint32_t j = i + 1;
+	value_impl val;  // made once: only what w_value sets changes from field to field
+
+	if (w_char(p, j) == '}')
+		return SSJ_OK;
+	val.ixp = p;
+	for (;;) {
+		std::string_view key;
+		enum ssj_status s = w_key(p, j, key);
+		if (s != SSJ_OK)
+			return s;
+		if (fn && (lens & SSJ_LEN_BIT(key.size()))) {
+			w_value(p, val, j + 2);
+			if (fn(ctx, key.data(), key.size(), C(&val)))
+				return SSJ_STOPPED;
+		}
+		j = w_skip(p, j + 2);
+		if (w_char(p, j) != ',')
+			return SSJ_OK;
+		j++;
+	}
+}
+
+// Call each(index, element's first structural) for the array at i.
+template <typename F> static enum ssj_status each_element(parser_impl *p, uint32_t i, F &&each)
+{
+	uint32_t j = i + 1;
+
+	if (w_char(p, j) == ']')
+		return SSJ_OK;
+	for (size_t k = 0;; k++) {
+		enum ssj_status s = each(k, j);
+		if (s != SSJ_OK)
+			return s;
+		j = w_skip(p, j);
+		if (w_char(p, j) != ',')
+			return SSJ_OK;
+		j++;
+	}
+}
+
+enum ssj_status w_array(parser_impl *p, uint32_t i, ssj_elem_fn fn, void *ctx)
+{
+	value_impl ev;
+
+	ev.ixp = p;
+	return each_element(p, i, [&](size_t k, uint32_t j) {
+		w_value(p, ev, j);
+		return fn && fn(ctx, k, C(&ev)) ? SSJ_STOPPED : SSJ_OK;
+	});
+}
+
+enum ssj_status w_array_spans(parser_impl *p, uint32_t i, ssj_span_fn fn, void *ctx)
+{
+	return each_element(p, i, [&](size_t k, uint32_t j) {
+		std::string_view s = w_span(p, j);
+		return fn && fn(ctx, k, w_type(p, j), s.data(), s.size()) ? SSJ_STOPPED : SSJ_OK;
+	});
+}
+
+// Found by its offset among the structurals (they are in ascending
+// order), its end checked against its closing brace.
+bool w_find_object(const parser_impl *p, const char *text, size_t len, uint32_t *i)
+{
+	uintptr_t base = reinterpret_cast<uintptr_t>(p->text);
+	uintptr_t where = reinterpret_cast<uintptr_t>(text);
+
+	if (where < base || where - base >= p->len || len > p->len - (where - base))
+		return false;
+	uint32_t off = (uint32_t)(where - base);
+	const uint32_t *found = std::lower_bound(p->ix, p->ix + p->n, off);
+	if (found == p->ix + p->n || *found != off || p->text[off] != '{')
+		return false;
+	*i = (uint32_t)(found - p->ix);
+	return p->ix[p->close[*i]] + 1 == off + len;
+}
+
+#else // !SSJ_HAVE_WHOLE: the portable build, On-Demand only
+
+struct whole_state {};
+
+void whole_state_free(whole_state *w) noexcept
+{
+	delete w;
+}
+
+enum ssj_status w_open(parser_impl *, const char *, size_t)
+{
+	return SSJ_ECAPACITY;
+}
+
+enum ssj_status w_object(parser_impl *, uint32_t, ssj_field_fn, void *, uint64_t)
+{
+	return SSJ_EINTERNAL;
+}
+
+enum ssj_status w_array(parser_impl *, uint32_t, ssj_elem_fn, void *)
+{
+	return SSJ_EINTERNAL;
+}
+
+enum ssj_status w_array_spans(parser_impl *, uint32_t, ssj_span_fn, void *)
+{
+	return SSJ_EINTERNAL;
+}
+
+bool w_find_object(const parser_impl *, const char *, size_t, uint32_t *)
+{
+	return false;
+}
+
+#endif
+
+} // namespace SSJ_NS
