@@ -29,6 +29,9 @@ TESTS += $(CLI_TESTS)
 # The include graph of src/ runs downward through the stages, with no cycle.
 TESTS += tests/check_includes.py
 EXTRA_DIST += tests/check_includes.py
+# Rooms small enough to read: files, functions, headers that say what they are.
+TESTS += tests/check_sizes.py
+EXTRA_DIST += tests/check_sizes.py
 TEST_EXTENSIONS = .py
 PY_LOG_COMPILER = $(PYTHON3)
 AM_PY_LOG_FLAGS = -B
