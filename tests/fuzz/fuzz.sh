@@ -22,13 +22,19 @@ command -v clang >/dev/null || { echo "fuzz: clang is not installed" >&2; exit 1
 version=$(sed -n 's/^AC_INIT(\[specscan\], \[\([^]]*\)\].*/\1/p' "$top/configure.ac")
 # FUZZ_PORTABLE=1 builds the shim without its whole-text path (as
 # --disable-fast-paths does); the targets then compare On-Demand with itself.
+# and zstd frames with the streaming API only (no SS_HAVE_ZSTD_INPLACE).
 whole="#define SSJ_HAVE_WHOLE 1"
-[ "${FUZZ_PORTABLE:-0}" = 1 ] && whole="/* no SSJ_HAVE_WHOLE: FUZZ_PORTABLE=1 */"
+zstd="#define SS_HAVE_ZSTD_INPLACE 1"
+if [ "${FUZZ_PORTABLE:-0}" = 1 ]; then
+	whole="/* no SSJ_HAVE_WHOLE: FUZZ_PORTABLE=1 */"
+	zstd='#define SS_ZSTD_STREAMING_WHY "FUZZ_PORTABLE=1"'
+fi
 cat > "$out/config.h.new" <<CONF
 #define _GNU_SOURCE 1
 #define PACKAGE_VERSION "$version"
 #define SSJ_HAVE_HASWELL 1
 $whole
+$zstd
 CONF
 # replaced only when it changes: objects older than it are rebuilt
 cmp -s "$out/config.h.new" "$out/config.h" || mv "$out/config.h.new" "$out/config.h"

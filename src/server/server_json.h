@@ -1,0 +1,64 @@
+/*
+ * server_json.h - SPEC 10.1's JSON server shapes, read into a struct
+ * ss_server (server/server.h): AIPerf's server_metrics_export.jsonl lines
+ * and its server_metrics_export.json document, TensorRT-LLM's iteration
+ * statistics, SGLang's get_server_info, and the results of a Prometheus
+ * server's /api/v1/query_range and /api/v1/query.
+ *
+ * Two halves, so that worker threads can tell a server line without
+ * touching the (single-threaded) struct ss_server:
+ *
+ *   ss_server_json_shape()   pure: which shape a JSONL line is, if any;
+ *                            safe from any thread;
+ *   ss_server_json_line()    feeds one line of that shape (in input
+ *                            order: snapshots are diffed in the order read);
+ *   ss_server_json_document() feeds AIPerf's whole JSON document.
+ *
+ * A line of a server shape whose parts are bad (a counter that is not a
+ * finite integral value >= 0, a label set that is not an object of
+ * strings) is a bad sample or line: counted with ss_server_bad(), never a
+ * stop. The caller owns every pointer it passes; nothing is kept.
+ */
+#ifndef SS_SERVER_JSON_H
+#define SS_SERVER_JSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "server/server.h"
+
+/* The JSON shapes of 10.1's table (the document has no line form). */
+enum ss_srv_json_shape {
+	SS_SRVJ_NONE = 0,    /* not a server shape: the line is the caller's */
+	SS_SRVJ_AIPERF_LINE, /* endpoint_url, timestamp_ns, metrics */
+	SS_SRVJ_ITERATIONS,  /* TensorRT-LLM: iter and specDecodingStats (object or array of them) */
+	SS_SRVJ_SERVER_INFO, /* SGLang: internal_states */
+	SS_SRVJ_PROM_API     /* status "success", data.resultType matrix or vector */
+};
+
+/* Which shape the JSON text[0..len) is; SS_SRVJ_NONE for anything else. */
+enum ss_srv_json_shape ss_server_json_shape(const char *text, size_t len);
+
+/*
+ * Feed one line of a known shape. dir[0..dir_len) names the input's
+ * directory (AIPerf's endpoint is the pair directory, endpoint_url: 10.5);
+ * place and line name the line in messages. *snapshots (may be NULL) gets
+ * the snapshots and increments it gave. false only when out of memory.
+ */
+bool ss_server_json_line(struct ss_server *s, enum ss_srv_json_shape shape, const char *dir,
+			 size_t dir_len, const char *place, uint64_t line, const char *text,
+			 size_t len, uint64_t *snapshots);
+
+/* Whether an input of this name is AIPerf's JSON document (10.1: the name ends so). */
+bool ss_server_json_is_document_name(const char *name, size_t len);
+
+/*
+ * AIPerf's server_metrics_export.json, whole (the caller read at most
+ * --max-record-size): one increment of each endpoint it names. Same
+ * arguments and result as ss_server_json_line().
+ */
+bool ss_server_json_document(struct ss_server *s, const char *dir, size_t dir_len,
+			     const char *place, const char *text, size_t len,
+			     uint64_t *snapshots);
+
+#endif
