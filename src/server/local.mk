@@ -1,5 +1,5 @@
 # server stage (SPEC 10): the server's own counters. The exposition-text
-# reader (expo.c) and, later, the JSON shapes feed snapshots and increments
+# reader (expo.c) and the JSON shapes (server_json*.c) feed snapshots and increments
 # to the window (window.c: per-series differences over one hash table,
 # keymap.c); the families are a table (families.c); results.c derives each
 # family's figures, reusing analysis/positions.c for the shorter-draft table.
@@ -11,7 +11,10 @@ libspecscan_la_SOURCES += \
 	src/server/window.c \
 	src/server/results.c \
 	src/server/grammar.c src/server/grammar.h \
-	src/server/expo.c src/server/expo.h
+	src/server/expo.c src/server/expo.h \
+	src/server/server_json.c src/server/server_json.h src/server/server_json_int.h \
+	src/server/server_json_aiperf.c src/server/server_json_engines.c \
+	src/server/server_json_prom.c
 
 # The stage's driver until it is part of specscan: Prometheus text files in,
 # the window as JSON out (tests/cli/test_server*.py, bench/README.md).
