@@ -24,7 +24,7 @@ tests_unit_server_tool_LDADD = libspecscan.la $(SS_LIBS)
 nodist_EXTRA_tests_unit_server_tool_SOURCES = src/cli/force-cxx-link.cxx
 
 SERVER_UNIT_TESTS = tests/unit/test_server_window tests/unit/test_server_families \
-	tests/unit/test_server_expo
+	tests/unit/test_server_expo tests/unit/test_server_json
 check_PROGRAMS += $(SERVER_UNIT_TESTS)
 TESTS += $(SERVER_UNIT_TESTS)
 
@@ -42,6 +42,11 @@ tests_unit_test_server_expo_SOURCES = tests/unit/test_server_expo.c
 tests_unit_test_server_expo_CFLAGS = $(SS_TEST_CFLAGS)
 tests_unit_test_server_expo_LDADD = $(SS_TEST_LIBS)
 nodist_EXTRA_tests_unit_test_server_expo_SOURCES = src/cli/force-cxx-link.cxx
+
+tests_unit_test_server_json_SOURCES = tests/unit/test_server_json.c tests/unit/server_samples.h
+tests_unit_test_server_json_CFLAGS = $(SS_TEST_CFLAGS)
+tests_unit_test_server_json_LDADD = $(SS_TEST_LIBS)
+nodist_EXTRA_tests_unit_test_server_json_SOURCES = src/cli/force-cxx-link.cxx
 
 # Whole-stage tests on the fixture pages (testdata/server) through the
 # driver; the pages against their script and promtool; a real Prometheus.
