@@ -12,6 +12,7 @@
 #include "json/json.h"
 #include "server/server_json.h"
 #include "server_samples.h"
+#include "util/alloc.h"
 
 /* A text with the seam's padding after it (freed by the caller). */
 static char *padded(const char *text)
@@ -579,6 +580,58 @@ static void test_messages(void **state)
 	free(text);
 }
 
+/* Every allocation failing in turn, from the n-th on: false or a result, never a crash or a leak. */
+static void test_out_of_memory(void **state)
+{
+	const char *lines[] = {
+		AIP_BEFORE, AIP_AFTER,
+		"[{\"iter\":1,\"specDecodingStats\":{\"numDraftTokens\":6,\"numAcceptedTokens\":4,"
+		"\"numRequestsWithDraftTokens\":2}},{\"iter\":2,\"specDecodingStats\":{\"numDraftTokens\":1}}]",
+		"{\"internal_states\":[{\"spec_cumulative_num_forward_ct\":10,"
+		"\"spec_cumulative_num_accept_tokens\":30,\"tp_rank\":\"0\"}]}",
+		"{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":["
+		"{\"metric\":{\"__name__\":\"vllm:spec_decode_num_drafts_total\",\"engine\":\"1\"},"
+		"\"values\":[[100,\"5\"],[102,\"9\"],[103,\"x\"]]}]}}",
+	};
+	enum ss_srv_json_shape shapes[] = {SS_SRVJ_AIPERF_LINE, SS_SRVJ_AIPERF_LINE,
+					   SS_SRVJ_ITERATIONS, SS_SRVJ_SERVER_INFO, SS_SRVJ_PROM_API};
+
+	(void)state;
+	for (uint64_t n = 1; n < 300; n++) {
+		struct ss_server *s;
+		struct ss_server_results r;
+		bool ok = true;
+
+		ss_alloc_fail_at(n, 1);
+		s = ss_server_new(NULL);
+		if (s) {
+			for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]) && ok; i++) {
+				char *p = malloc(strlen(lines[i]) + SSJ_PADDING);
+
+				assert_non_null(p);
+				memcpy(p, lines[i], strlen(lines[i]));
+				memset(p + strlen(lines[i]), ' ', SSJ_PADDING);
+				ok = ss_server_json_line(s, shapes[i], "d", 1, "oom", i + 1, p,
+							 strlen(lines[i]), NULL);
+				free(p);
+			}
+			if (ok) {
+				char *p = malloc(strlen(DOC) + SSJ_PADDING);
+
+				assert_non_null(p);
+				memcpy(p, DOC, strlen(DOC));
+				memset(p + strlen(DOC), ' ', SSJ_PADDING);
+				(void)ss_server_json_document(s, "d", 1, "oom", p, strlen(DOC), NULL);
+				free(p);
+			}
+			if (ss_server_finish(s, NULL, false, 0.0, &r))
+				ss_server_results_release(&r);
+			ss_server_free(s);
+		}
+		ss_alloc_fail_at(0, 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -595,6 +648,7 @@ int main(void)
 		cmocka_unit_test(test_bad_values),
 		cmocka_unit_test(test_repeated_keys),
 		cmocka_unit_test(test_messages),
+		cmocka_unit_test(test_out_of_memory),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
