@@ -1,7 +1,9 @@
 /*
  * server_json_aiperf.c - AIPerf's server-metrics files (SPEC 10.1, 10.5):
  * a server_metrics_export.jsonl line is one snapshot of its endpoint (the
- * input's directory and endpoint_url); the server_metrics_export.json
+ * input's directory and endpoint_url), each family a list of series (the
+ * slim record) or an object with its `samples` list (the full record's
+ * MetricFamily); the server_metrics_export.json
  * document one increment of each endpoint it names, each counter
  * series' stats.total taken as the profiling window's count.
  */
@@ -58,27 +60,89 @@ static int aip_series(void *ctx, size_t i, struct ssj_value *v)
 	return af->f->nomem;
 }
 
+/* A family written as AIPerf's MetricFamily ({"type", "description", "samples"}), for later. */
+struct aip_later {
+	const char *name, *obj;
+	size_t nlen, obj_len;
+	struct ss_family_match m;
+};
+
 struct aip_metrics {
 	struct sj_feed *f;
 	struct sj_names nm;
 	uint32_t ord;
+	struct aip_later *later;
+	size_t nlater, cap;
 };
 
 static int aip_metric(void *ctx, const char *key, size_t n, struct ssj_value *v)
 {
 	struct aip_metrics *am = ctx;
 	struct aip_family af = {am->f, key, n, {0, 0, 0}};
+	enum ssj_type t = ssj_value_type(v);
+	const char *p;
+	size_t len;
 
 	am->ord++;
 	if (!sj_family_name(SS_SRC_PROMETHEUS, key, n, &af.m) ||
 	    !sj_names_is_last(&am->nm, key, n, am->ord))
 		return 0;
-	if (ssj_value_type(v) != SSJ_ARRAY) {
+	if (t == SSJ_OBJECT && ssj_value_raw_json(v, &p, &len) == SSJ_OK) {
+		/* the full record's form: its samples are read once this visit is over */
+		if (!SS_ALLOC_GROW(am->later, am->nlater + 1, am->cap)) {
+			am->f->nomem = true;
+			return 1;
+		}
+		am->later[am->nlater++] = (struct aip_later){key, p, n, len, af.m};
+		return 0;
+	}
+	if (t != SSJ_ARRAY) {
 		sj_bad(am->f, "bad sample of", sj_match_name(&af.m), "a family that is not a list of series");
 		return 0;
 	}
 	(void)ssj_array_foreach(v, aip_series, &af);
 	return am->f->nomem;
+}
+
+/* A MetricFamily object: its last `samples` list is the family's series. */
+struct aip_samples {
+	struct aip_family af;
+	uint32_t ord, last;
+};
+
+static int aip_samples_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
+{
+	struct aip_samples *as = ctx;
+
+	if (!sj_key_is(key, n, "samples"))
+		return 0;
+	as->ord++;
+	if (as->last == 0 || as->ord != as->last)
+		return 0;
+	if (ssj_value_type(v) != SSJ_ARRAY) {
+		sj_bad(as->af.f, "bad sample of", sj_match_name(&as->af.m), "samples is not a list");
+		return 0;
+	}
+	(void)ssj_array_foreach(v, aip_series, &as->af);
+	return as->af.f->nomem;
+}
+
+static void aip_later_read(struct aip_metrics *am)
+{
+	for (size_t i = 0; i < am->nlater && !am->f->nomem; i++) {
+		const struct aip_later *l = &am->later[i];
+		struct aip_samples as = {{am->f, l->name, l->nlen, l->m}, 0, 0};
+
+		if (ssj_visit_span(am->f->p, l->obj, l->obj_len, aip_samples_field, &as) != SSJ_OK)
+			continue;
+		if (as.ord == 0) {
+			sj_bad(am->f, "bad sample of", sj_match_name(&l->m), "a family with no samples");
+			continue;
+		}
+		as.last = as.ord;
+		as.ord = 0;
+		(void)ssj_visit_span(am->f->p, l->obj, l->obj_len, aip_samples_field, &as);
+	}
 }
 
 struct aip_root {
@@ -145,8 +209,10 @@ void sj_aiperf_line(struct sj_feed *f, const char *dir, size_t dir_len)
 	memset(&am, 0, sizeof(am));
 	am.f = f;
 	am.nm.src = SS_SRC_PROMETHEUS;
-	if (ssj_visit_span(f->p, r.metrics, r.metrics_len, sj_names_pass, &am.nm) == SSJ_OK)
-		(void)ssj_visit_span(f->p, r.metrics, r.metrics_len, aip_metric, &am);
+	if (ssj_visit_span(f->p, r.metrics, r.metrics_len, sj_names_pass, &am.nm) == SSJ_OK &&
+	    ssj_visit_span(f->p, r.metrics, r.metrics_len, aip_metric, &am) == SSJ_OK)
+		aip_later_read(&am);
+	ss_free(am.later);
 	ss_server_end(f->s, has_t, t);
 	f->snapshots++;
 }

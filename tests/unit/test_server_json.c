@@ -181,6 +181,38 @@ static const char *aip(char *buf, size_t n, const char *url, long ts, long draft
 	return buf;
 }
 
+/* The full record's form of a family (AIPerf's MetricFamily: type, description, samples). */
+static void test_aiperf_family_objects(void **state)
+{
+	struct ss_server *s = new_server();
+	struct ss_server_results r;
+	const struct ss_server_family *f;
+
+	(void)state;
+	LINE(s, SS_SRVJ_AIPERF_LINE,
+	     "{\"endpoint_url\":\"u\",\"timestamp_ns\":1,\"metrics\":{"
+	     "\"llamacpp:spec_decode_num_drafts\":{\"type\":\"counter\",\"description\":\"d\","
+	     "\"samples\":[{\"labels\":{\"slot\":\"0\"},\"value\":1261.0}]},"
+	     "\"llamacpp:spec_decode_num_accepted_tokens\":{\"samples\":[{\"value\":1}],"
+	     "\"samples\":[{\"value\":1787.0}]},"
+	     "\"llamacpp:spec_decode_num_draft_tokens\":[{\"value\":5017}]}}");
+	LINE(s, SS_SRVJ_AIPERF_LINE,
+	     "{\"endpoint_url\":\"u\",\"timestamp_ns\":2,\"metrics\":{"
+	     "\"llamacpp:spec_decode_num_drafts\":{\"samples\":[{\"labels\":{\"slot\":\"0\"},"
+	     "\"value\":1286.0}]},"
+	     "\"llamacpp:spec_decode_num_accepted_tokens\":{\"type\":\"counter\",\"samples\":"
+	     "[{\"value\":1857.0}]},"
+	     "\"llamacpp:spec_decode_num_draft_tokens\":{\"samples\":{}}}}");
+	/* SPEC 10.6's llama.cpp vector: Δ 25 drafts, 70 accepted; the draft tokens' second list is bad */
+	f = finish(s, &r, 1);
+	assert_u128(f->steps, 25);
+	assert_i128(f->accepted_tokens, 70);
+	assert_double_is(f->acceptance_length, 3.8);
+	assert_int_equal(r.bad_lines, 1);
+	ss_server_results_release(&r);
+	ss_server_free(s);
+}
+
 /* Two endpoints, their windows summed; the same URL in another directory is another endpoint. */
 static void test_aiperf_two_endpoints(void **state)
 {
@@ -637,6 +669,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shapes),
 		cmocka_unit_test(test_aiperf_one_endpoint),
+		cmocka_unit_test(test_aiperf_family_objects),
 		cmocka_unit_test(test_aiperf_two_endpoints),
 		cmocka_unit_test(test_aiperf_reset),
 		cmocka_unit_test(test_aiperf_document),
