@@ -7,6 +7,7 @@ libspecscan_la_SOURCES += \
 	src/analysis/positions.c src/analysis/positions.h \
 	src/analysis/groupkey.c src/analysis/groupkey.h \
 	src/analysis/expect.c src/analysis/expect.h \
+	src/analysis/windows.c src/analysis/windows.h \
 	src/analysis/analyze.c src/analysis/analyze.h
 
 ANALYSIS_UNIT_TESTS = tests/unit/test_bootstrap tests/unit/test_positions \

@@ -1,6 +1,6 @@
 /*
  * metadata.c - an AIPerf line's metadata object to its phase and its
- * cancelled flag (SPEC 1.5).
+ * cancelled flag (SPEC 1.5), and its time (SPEC 7.8).
  */
 #include "engines/metadata.h"
 
@@ -24,7 +24,33 @@ static int phase_of(struct ssj_value *v)
 #define META_KEY_LENS                                                           \
 	(SSJ_LEN_BIT(sizeof("was_cancelled") - 1) |                             \
 	 SSJ_LEN_BIT(sizeof("benchmark_phase") - 1) |                           \
-	 SSJ_LEN_BIT(sizeof("credit_phase") - 1))
+	 SSJ_LEN_BIT(sizeof("credit_phase") - 1) |                              \
+	 SSJ_LEN_BIT(sizeof("request_end_ns") - 1) |                            \
+	 SSJ_LEN_BIT(sizeof("request_start_ns") - 1))
+
+/*
+ * A JSON integer in 0..2^63-1 (SPEC 7.13): decimal digits only (no sign,
+ * fraction or exponent: 1e9 is a float to Python), at most 19 of them.
+ */
+static bool time_of(struct ssj_value *v, int64_t *out)
+{
+	const char *p;
+	size_t n;
+	uint64_t x = 0;
+
+	if (ssj_value_type(v) != SSJ_NUMBER || ssj_value_number_text(v, &p, &n) != SSJ_OK ||
+	    n == 0 || n > 19)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] < '0' || p[i] > '9')
+			return false;
+		x = x * 10 + (uint64_t)(p[i] - '0');
+	}
+	if (x > (uint64_t)INT64_MAX)
+		return false;
+	*out = (int64_t)x;
+	return true;
+}
 
 /* A repeated key: the last counts (SPEC 1.2), as each one overwrites. */
 static int meta_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
@@ -40,6 +66,10 @@ static int meta_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 		m->phase = phase_of(v);
 	} else if (ss_key_is(key, n, "credit_phase")) {
 		m->credit_phase = phase_of(v);
+	} else if (ss_key_is(key, n, "request_end_ns")) {
+		m->has_end = time_of(v, &m->end_ns);
+	} else if (ss_key_is(key, n, "request_start_ns")) {
+		m->has_start = time_of(v, &m->start_ns);
 	}
 	return 0;
 }
@@ -60,4 +90,15 @@ enum ss_phase ss_meta_phase(const struct ss_meta_scan *m)
 	if (m->credit_phase >= 0)
 		return (enum ss_phase)m->credit_phase;
 	return SS_PHASE_PROFILING;
+}
+
+bool ss_meta_time(const struct ss_meta_scan *m, int64_t *t_ns)
+{
+	if (m->has_end)
+		*t_ns = m->end_ns;
+	else if (m->has_start)
+		*t_ns = m->start_ns;
+	else
+		return false;
+	return true;
 }

@@ -1,6 +1,6 @@
 /*
  * metadata.h - what an AIPerf line's `metadata` object says (SPEC 1.5):
- * its phase and whether the request was cancelled. The one place that
+ * its phase, whether the request was cancelled, and its time (SPEC 7.8). The one place that
  * reads it, for every line kind (the walk over a line calls it on the
  * `metadata` object it meets); the scan is a plain struct the caller owns.
  */
@@ -16,10 +16,13 @@ struct ss_meta_scan {
 	bool cancelled;     /* was_cancelled is true */
 	int phase;          /* benchmark_phase: an enum ss_phase, or -1 unknown */
 	int credit_phase;   /* credit_phase (older exports): the same */
+	/* request_end_ns / request_start_ns when an integer in 0..2^63-1 */
+	bool has_end, has_start;
+	int64_t end_ns, start_ns;
 };
 
 /* The metadata scan of a line that says nothing. */
-#define SS_META_SCAN_NONE {false, -1, -1}
+#define SS_META_SCAN_NONE {false, -1, -1, false, false, 0, 0}
 
 /*
  * What the metadata value v says (SS_META_SCAN_NONE when it is not an
@@ -30,5 +33,8 @@ bool ss_meta_scan_of(struct ssj_value *v, struct ss_meta_scan *m);
 
 /* SPEC 1.5's phase: benchmark_phase, else credit_phase, else profiling. */
 enum ss_phase ss_meta_phase(const struct ss_meta_scan *m);
+
+/* SPEC 7.8's time: request_end_ns, else request_start_ns; false: untimed. */
+bool ss_meta_time(const struct ss_meta_scan *m, int64_t *t_ns);
 
 #endif

@@ -6,7 +6,9 @@ libspecscan_la_SOURCES += \
 	src/metrics/aggregate.c src/metrics/aggregate.h \
 	src/metrics/samples.c src/metrics/samples.h \
 	src/metrics/poshist.c src/metrics/poshist.h \
-	src/metrics/groups.c src/metrics/groups.h
+	src/metrics/groups.c src/metrics/groups.h \
+	src/metrics/timeline.c src/metrics/timeline.h \
+	src/metrics/outliers.c src/metrics/outliers.h
 
 check_PROGRAMS += tests/unit/test_stats tests/unit/test_aggregate
 TESTS += tests/unit/test_stats tests/unit/test_aggregate
