@@ -38,6 +38,17 @@ bool ss_analysis_needs_positions(const struct ss_analysis_opts *o)
 	return false;
 }
 
+bool ss_analysis_needs_counts(const struct ss_analysis_opts *o)
+{
+	if (o->outliers)
+		return true;
+	for (size_t i = 0; i < o->nexpects; i++)
+		if (o->expects[i].what == SS_EXV_ALL_REJECTED ||
+		    o->expects[i].what == SS_EXV_ALL_ACCEPTED)
+			return true;
+	return false;
+}
+
 static void set_release(struct ss_set_analysis *s)
 {
 	for (size_t i = 0; i < s->npos; i++)

@@ -55,6 +55,8 @@ void ss_analysis_opts_init(struct ss_analysis_opts *o);
 void ss_analysis_opts_release(struct ss_analysis_opts *o);
 /* Whether the aggregate must pool histograms per k (7.1 or a positionN gate). */
 bool ss_analysis_needs_positions(const struct ss_analysis_opts *o);
+/* Whether it must count all-rejected and all-accepted records (7.11 or its gates). */
+bool ss_analysis_needs_counts(const struct ss_analysis_opts *o);
 
 /* 7.4: one statistic of a group against the baseline. */
 struct ss_delta {

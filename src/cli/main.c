@@ -371,6 +371,7 @@ static int run(const struct ss_options *o, struct ss_outputs *outs, struct ss_ag
 	cfg.full_parse = getenv("SPECSCAN_FULL_PARSE") != NULL;
 	cfg.group_by = &o->analysis.group_by;
 	cfg.keep_models = o->analysis.outliers > 0;
+	cfg.want_time = o->analysis.windows;
 	cfg.zstd_window_log = o->zstd_window_log;
 	cfg.spool_limit = o->spool_limit ? o->spool_limit : ss_spool_default_limit(o->max_record);
 	cfg.outputs = &ids;
@@ -535,7 +536,8 @@ int main(int argc, char **argv)
 	ss_agg_set_threads(&agg, o.analysis.threads);
 	ss_agg_keep(&agg, o.analysis.ci || html, ss_analysis_needs_positions(&o.analysis) || html,
 		    o.analysis.group_by.n);
-	if (!ss_agg_keep_main(&agg, o.analysis.windows, o.analysis.outliers)) {
+	if (!ss_agg_keep_main(&agg, o.analysis.windows, o.analysis.outliers,
+			      ss_analysis_needs_counts(&o.analysis))) {
 		ss_msg_error(&msg, "out of memory");
 		ss_outputs_abort(&outs);
 		ss_options_release(&o);

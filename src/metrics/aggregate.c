@@ -49,9 +49,10 @@ void ss_agg_keep(struct ss_agg *a, bool samples, bool positions, size_t nkeys)
 	ss_group_table_init(&a->groups, nkeys);
 }
 
-bool ss_agg_keep_main(struct ss_agg *a, bool windows, size_t outliers)
+bool ss_agg_keep_main(struct ss_agg *a, bool windows, size_t outliers, bool counts)
 {
 	a->timeline.keep = windows;
+	a->keep_counts = counts || outliers > 0;
 	return outliers == 0 || ss_outliers_keep(&a->outliers, outliers);
 }
 
@@ -295,7 +296,7 @@ static bool main_add(struct ss_agg *a, const struct ss_outcome *o, size_t entry)
 		x.has_completion = o->has_completion;
 		x.completion_tokens = o->completion_tokens;
 	}
-	return ss_outliers_add(&a->outliers, &x);
+	return !a->keep_counts || ss_outliers_add(&a->outliers, &x);
 }
 
 /* The result set an outcome of `phase` feeds, or NULL. */
@@ -348,7 +349,8 @@ bool ss_agg_add(struct ss_agg *a, const struct ss_outcome *o)
 	}
 	if (r && o->status == SS_ST_OK && !results_add_ok(r, o))
 		return false;
-	if (r == &a->main && o->status == SS_ST_OK && o->has_steps && !main_add(a, o, entry))
+	if (r == &a->main && o->status == SS_ST_OK && o->has_steps &&
+	    (a->keep_counts || a->timeline.keep) && !main_add(a, o, entry))
 		return false;
 	if (r && o->status == SS_ST_ZERO_STEP)
 		r->zero_step++;

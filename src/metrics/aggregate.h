@@ -90,7 +90,8 @@ struct ss_agg {
 	size_t *group_order;                /* ss_agg_finish(): ids in key order */
 	/* SPEC 7.8 and 7.11, of the main results only (ss_agg_keep_main): */
 	struct ss_timeline timeline;        /* the timed points, when kept */
-	struct ss_outliers outliers;        /* counts always; lists when kept */
+	struct ss_outliers outliers;        /* the counts and lists, when kept */
+	bool keep_counts;
 	unsigned threads;                   /* ss_agg_finish() may use (>= 1) */
 	/* private: the stream being read, and inputs by name (enriched lines) */
 	char *stream_name;
@@ -121,10 +122,11 @@ void ss_agg_keep(struct ss_agg *a, bool samples, bool positions, size_t nkeys);
  * the time and counts of every timed ok record with steps; with
  * outliers > 0 (at most SS_OUTLIERS_MAX), that many lowest and highest
  * records (their input, line and model; the outcome's model must then be
- * set when it is added). The outliers' counts are always kept. Call
- * before the first outcome; false when out of memory.
+ * set when it is added); with `counts` (or outliers > 0), the counts of
+ * records whose drafts were all rejected or all accepted. Call before the
+ * first outcome; false when out of memory.
  */
-bool ss_agg_keep_main(struct ss_agg *a, bool windows, size_t outliers);
+bool ss_agg_keep_main(struct ss_agg *a, bool windows, size_t outliers, bool counts);
 /*
  * Start a new input stream; its requests follow. The stream is listed in
  * `inputs` at its first request counted under its own name, or when it ends

@@ -136,6 +136,7 @@ static void *worker_new(void *ctx)
 	po.force_kind = cfg->force_kind;
 	po.only_engine = cfg->only_engine;
 	po.full_parse = cfg->full_parse;
+	po.want_time = cfg->want_time;
 	w->proc = ss_processor_new(&po);
 	if (!w->proc) {
 		worker_free(ctx, w);

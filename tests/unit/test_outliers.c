@@ -167,7 +167,7 @@ static void test_counts_through_aggregate(void **state)
 
 	(void)state;
 	ss_agg_init(&a, SS_PHASES_PROFILING);
-	assert_true(ss_agg_keep_main(&a, false, 2));
+	assert_true(ss_agg_keep_main(&a, false, 2, false));
 	assert_true(ss_agg_begin_input(&a, "run.jsonl"));
 	/* every step accepted k = 3: all accepted */
 	fx_vllm(&r, all3, 4, 5, 15, 15, 4.0, 1.0);
