@@ -208,7 +208,11 @@ static bool check_expectations(const struct ss_options *o, const struct ss_agg *
 		if (has) {
 			struct ss_buf b = SS_BUF_INIT;
 
-			ss_buf_add_double(&b, v);
+			/* the counts of 7.11 as counts */
+			if (e->what == SS_EXV_ALL_REJECTED || e->what == SS_EXV_ALL_ACCEPTED)
+				ss_buf_add_u64(&b, (uint64_t)v);
+			else
+				ss_buf_add_double(&b, v);
 			ss_msg_error(msg, "expectation failed: %s (the value is %s)", e->text,
 				     b.data ? b.data : "?");
 			ss_buf_release(&b);

@@ -16,7 +16,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sslib import Case, TempDir, loads, main, run
+from sslib import Case, TempDir, loads, main, run, td
 
 S = 10 ** 9
 T0 = 1787366173 * S        # an AIPerf-like wall clock, in ns
@@ -363,6 +363,9 @@ class Outliers(Case):
                                  ("all_accepted_requests>=2", 0), ("all_accepted_requests>2", 4)):
                     res = run(extra + ["-f", "none", "--expect", expr, p])
                     self.assertEqual(res.rc, rc, (extra, expr, res))
+            res = run(["-f", "none", "--expect", "all_rejected_requests<1", p])
+            self.assertIn("expectation failed: all_rejected_requests<1 (the value is 2)\n",
+                          res.errtext)
             res = run(["--outliers", "2", "-f", "csv", p])
             self.assertIn("\r\n\r\nOutliers,Rank,Input,Line,Model,Acceptance Length,Steps,"
                           "Completion Tokens\r\n"
@@ -401,6 +404,29 @@ class Outliers(Case):
             self.assertIn("&lt;img src=x onerror=alert(1)&gt;|", page)
             self.assertIn('<section id="windows">', page)
             self.assertIn('<section id="outliers">', page)
+
+
+class Tutorial(Case):
+    def test_soak_fixture(self):
+        """testdata/analysis/soak.jsonl as make_runs.py builds it: 360
+        requests 20 s apart (two hours: twelve 10-minute windows), loops at
+        requests 97 and 301 (lines 98, 302: AL 5 with k 4), garbled replies
+        at 150 and 222 (lines 151, 223: AL 1), acceptance sinking after
+        the first hour."""
+        p = td("analysis", "soak.jsonl")
+        a = analysis(run(["--windows", "10m", "--outliers", "2", p]))
+        w, o = a["windows"], a["outliers"]
+        self.assertEqual(len(w["windows"]), 12)
+        self.assertEqual(sum(x["requests"] for x in w["windows"]), 360)
+        self.assertEqual(w["untimed"], 0)
+        self.assertEqual(w["summary"]["min_window"], 11)
+        self.assertLess(w["summary"]["last"], w["summary"]["first"] - 0.5)
+        self.assertEqual([(x["line"], x["acceptance_length"]) for x in o["lowest"]],
+                         [(151, 1.0), (223, 1.0)])
+        self.assertEqual([(x["line"], x["acceptance_length"]) for x in o["highest"]],
+                         [(98, 5.0), (302, 5.0)])
+        self.assertEqual((o["all_rejected"], o["all_accepted"]), (2, 2))
+        self.assertEqual(o["lowest"][0]["model"], "Qwen/Qwen3-8B")
 
 
 class Together(Case):
