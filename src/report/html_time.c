@@ -166,7 +166,7 @@ static void outlier_table(struct ss_buf *b, const char *caption, const struct ss
 {
 	ss_buf_adds(b, "<table>\n<caption>");
 	ss_buf_adds(b, caption);
-	ss_buf_adds(b, "</caption>\n<thead><tr><th>#</th><th>Input</th><th>Line</th><th>Model</th>"
+	ss_buf_adds(b, "</caption>\n<thead><tr><th>#</th><th class=\"l\">Input</th><th>Line</th><th class=\"l\">Model</th>"
 		    "<th>Acceptance<br>length</th><th>Steps</th><th>Completion<br>tokens</th>"
 		    "</tr></thead>\n<tbody>\n");
 	for (size_t i = 0; i < n; i++) {
