@@ -12,6 +12,7 @@ scrolling at 1280 px, a non-blank 1280x900 screenshot):
   - a run with no spec-decode stats at all (no chart, a sentence instead);
   - llama.cpp records only (no histogram: the page says what is missing);
   - an input whose name is markup (escaped; the browser shows it as text).
+  - --windows and --outliers on the soak fixture (windows.png).
 
 Without Chromium the browser checks are skipped (exit 77) after the checks
 that need no browser (bytes, determinism, escaping) have run.
