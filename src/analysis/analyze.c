@@ -33,7 +33,18 @@ bool ss_analysis_needs_positions(const struct ss_analysis_opts *o)
 	if (o->positions)
 		return true;
 	for (size_t i = 0; i < o->nexpects; i++)
-		if (o->expects[i].metric < 0)
+		if (o->expects[i].metric < 0 && o->expects[i].what == SS_EXV_NONE)
+			return true;
+	return false;
+}
+
+bool ss_analysis_needs_counts(const struct ss_analysis_opts *o)
+{
+	if (o->outliers)
+		return true;
+	for (size_t i = 0; i < o->nexpects; i++)
+		if (o->expects[i].what == SS_EXV_ALL_REJECTED ||
+		    o->expects[i].what == SS_EXV_ALL_ACCEPTED)
 			return true;
 	return false;
 }
@@ -53,6 +64,7 @@ void ss_analysis_release(struct ss_analysis *an)
 	for (size_t g = 0; g < an->ngroups; g++)
 		set_release(&an->group[g]);
 	ss_free(an->group);
+	ss_windows_release(&an->windows);
 	memset(an, 0, sizeof(*an));
 }
 
@@ -217,9 +229,19 @@ enum ss_an_status ss_analysis_run(struct ss_analysis *an, const struct ss_agg *a
 
 	memset(an, 0, sizeof(*an));
 	an->opts = o;
-	an->any = o->positions || o->ci || o->group_by.n;
+	an->any = o->positions || o->ci || o->group_by.n || o->windows || o->outliers;
 	if (o->compare && !find_baseline(a, o->compare, &an->baseline))
 		return SS_AN_NO_BASELINE;
+	if (o->windows) {
+		switch (ss_windows_compute(&an->windows, &a->timeline, o->window_ns)) {
+		case SS_WIN_OK:
+			break;
+		case SS_WIN_NOMEM:
+			goto nomem;
+		case SS_WIN_TOO_MANY:
+			return SS_AN_TOO_MANY_WINDOWS;  /* an->windows still says why */
+		}
+	}
 	an->has_baseline = o->compare != NULL;
 
 	if (a->groups.n) {
@@ -270,6 +292,23 @@ void ss_analysis_expect_value(const struct ss_analysis *an, const struct ss_agg 
 {
 	*has = false;
 	*v = 0.0;
+	switch (e->what) {
+	case SS_EXV_NONE:
+		break;
+	case SS_EXV_WINDOW_MIN:
+	case SS_EXV_WINDOW_LAST:
+		/* absent without --windows, or with no window holding steps */
+		*has = an->opts && an->opts->windows && an->windows.has_summary;
+		if (*has)
+			*v = e->what == SS_EXV_WINDOW_MIN ? an->windows.min : an->windows.last;
+		return;
+	case SS_EXV_ALL_REJECTED:
+	case SS_EXV_ALL_ACCEPTED:
+		*has = true;
+		*v = (double)(e->what == SS_EXV_ALL_REJECTED ? a->outliers.all_rejected
+							      : a->outliers.all_accepted);
+		return;
+	}
 	if (e->metric >= 0) {
 		const struct ss_results *r = &a->main;
 

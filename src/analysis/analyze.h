@@ -1,7 +1,9 @@
 /*
  * analyze.h - SPEC 7 over a finished aggregate: acceptance by position,
- * bootstrap intervals, the comparison of groups with a baseline, and the
- * values --expect gates read.
+ * bootstrap intervals, the comparison of groups with a baseline, the
+ * windows over time (7.8), and the values --expect gates read. The
+ * outliers of 7.11 are the aggregate's own (ss_agg.outliers, sorted by
+ * ss_agg_finish), read by the reports directly.
  *
  * Everything is computed from what the aggregate kept (ss_agg_keep) for
  * the main results and each group, never from the input again, and does
@@ -10,7 +12,7 @@
  *
  * Ownership: struct ss_analysis_opts owns its expectations and group keys
  * (ss_analysis_opts_release); struct ss_analysis owns its per-k rows, its
- * resample rows and its group array until ss_analysis_release(), and
+ * resample rows, its group array and its windows until ss_analysis_release(), and
  * borrows the options it was run with (they must outlive it) and nothing
  * of the aggregate.
  */
@@ -25,6 +27,7 @@
 #include "analysis/expect.h"
 #include "analysis/groupkey.h"
 #include "analysis/positions.h"
+#include "analysis/windows.h"
 #include "metrics/aggregate.h"
 
 struct ss_analysis_opts {
@@ -39,6 +42,11 @@ struct ss_analysis_opts {
 	const char *compare;      /* --compare VALUE, NULL: none */
 	struct ss_expect *expects; /* owned */
 	size_t nexpects, expects_cap;
+	bool windows;             /* --windows DURATION (7.8) */
+	int64_t window_ns;        /* D in ns */
+	char window_unit;         /* 's', 'm' or 'h', as given */
+	const char *window_text;  /* the DURATION as given; borrowed */
+	size_t outliers;          /* --outliers N (7.11), 0: none */
 	unsigned threads;         /* for the bootstrap */
 	size_t rows_budget;       /* bytes of resample rows at a time (64 MiB) */
 };
@@ -47,6 +55,8 @@ void ss_analysis_opts_init(struct ss_analysis_opts *o);
 void ss_analysis_opts_release(struct ss_analysis_opts *o);
 /* Whether the aggregate must pool histograms per k (7.1 or a positionN gate). */
 bool ss_analysis_needs_positions(const struct ss_analysis_opts *o);
+/* Whether it must count all-rejected and all-accepted records (7.11 or its gates). */
+bool ss_analysis_needs_counts(const struct ss_analysis_opts *o);
 
 /* 7.4: one statistic of a group against the baseline. */
 struct ss_delta {
@@ -75,17 +85,20 @@ struct ss_analysis {
 	size_t ngroups;
 	bool has_baseline;
 	size_t baseline;            /* group id */
+	struct ss_windows windows;  /* --windows: the main results' */
 };
 
 /* The metric of each bootstrap statistic, and the reverse (-1: none). */
 extern const int ss_boot_metric[SS_BS_COUNT];
 
-enum ss_an_status { SS_AN_OK = 0, SS_AN_NOMEM, SS_AN_NO_BASELINE };
+enum ss_an_status { SS_AN_OK = 0, SS_AN_NOMEM, SS_AN_NO_BASELINE, SS_AN_TOO_MANY_WINDOWS };
 
 /*
  * Compute everything `o` asks for from the finished aggregate `a` (which
  * must outlive `an`). SS_AN_NO_BASELINE: --compare names no group (the
- * caller lists them; a usage error).
+ * caller lists them; a usage error). SS_AN_TOO_MANY_WINDOWS: --windows
+ * makes more than SS_WINDOWS_MAX windows (a usage error; an->windows
+ * says how many, and the smallest duration that fits).
  */
 enum ss_an_status ss_analysis_run(struct ss_analysis *an, const struct ss_agg *a,
 				  const struct ss_analysis_opts *o);

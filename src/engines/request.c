@@ -255,6 +255,8 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 		return true;
 	}
 	kind = detect(p);
+	/* SPEC 7.8: any line's metadata times it (an enriched line's as written) */
+	o->timed = p->opts.want_time && ss_meta_time(&ls->meta, &o->time_ns);
 	if (kind == SS_KIND_ENRICHED)
 		return ss_enriched_line(p, o, text, len);
 	o->kind = kind;

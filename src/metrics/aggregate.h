@@ -20,10 +20,12 @@
 #include <stdint.h>
 
 #include "metrics/groups.h"
+#include "metrics/outliers.h"
 #include "metrics/poshist.h"
 #include "metrics/samples.h"
 #include "model/outcome.h"
 #include "metrics/stats.h"
+#include "metrics/timeline.h"
 #include "metrics/values.h"
 #include "util/grow.h"
 
@@ -86,6 +88,10 @@ struct ss_agg {
 	struct ss_group *group;             /* by id, groups.n of them */
 	size_t group_cap;
 	size_t *group_order;                /* ss_agg_finish(): ids in key order */
+	/* SPEC 7.8 and 7.11, of the main results only (ss_agg_keep_main): */
+	struct ss_timeline timeline;        /* the timed points, when kept */
+	struct ss_outliers outliers;        /* the counts and lists, when kept */
+	bool keep_counts;
 	unsigned threads;                   /* ss_agg_finish() may use (>= 1) */
 	/* private: the stream being read, and inputs by name (enriched lines) */
 	char *stream_name;
@@ -111,6 +117,16 @@ void ss_agg_set_threads(struct ss_agg *a, unsigned threads);
  * ss_agg_add_keyed). Call before the first outcome.
  */
 void ss_agg_keep(struct ss_agg *a, bool samples, bool positions, size_t nkeys);
+/*
+ * Keep what SPEC 7.8 and 7.11 read of the main results: with `windows`,
+ * the time and counts of every timed ok record with steps; with
+ * outliers > 0 (at most SS_OUTLIERS_MAX), that many lowest and highest
+ * records (their input, line and model; the outcome's model must then be
+ * set when it is added); with `counts` (or outliers > 0), the counts of
+ * records whose drafts were all rejected or all accepted. Call before the
+ * first outcome; false when out of memory.
+ */
+bool ss_agg_keep_main(struct ss_agg *a, bool windows, size_t outliers, bool counts);
 /*
  * Start a new input stream; its requests follow. The stream is listed in
  * `inputs` at its first request counted under its own name, or when it ends

@@ -38,6 +38,12 @@ struct ss_outcome {
 	int64_t steps, accepted, drafted;
 	bool has_k;          /* num_spec_tokens (SPEC 7.1; set by ss_outcome_values) */
 	int64_t k;
+	bool has_completion; /* completion_tokens (SPEC 7.11; set by ss_outcome_values) */
+	int64_t completion_tokens;
+	/* SPEC 7.8's time: metadata.request_end_ns, else request_start_ns
+	 * (integers in 0..2^63-1), any line kind; timed false: neither. */
+	bool timed;
+	int64_t time_ns;
 	struct ss_req_values values;     /* set by ss_outcome_values() */
 	const int64_t *hist; /* dense histogram, borrowed (see ss_process) */
 	size_t hist_len;     /* 0 when the record has none */

@@ -1,12 +1,14 @@
 /*
  * analysis_csv.c - SPEC 7's sections of the aggregate CSV, after 4.2's:
  * acceptance by position and the shorter-draft table (main results), the
- * intervals, then one row per group and metric. CRLF, numbers %.2f, counts
+ * intervals, then one row per group and metric, the windows over time
+ * and the outliers (windows_report.c, outliers_report.c). CRLF, numbers %.2f, counts
  * as integers, absent cells empty, as in 4.2.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "report/analysis_more.h"
 #include "report/numfmt.h"
 #include "report/report.h"
 #include "report/report_int.h"
@@ -150,4 +152,8 @@ void ss_report_csv_analysis(struct ss_buf *out, const struct ss_agg *a,
 		add_intervals(out, o, &an->main);
 	if (o->group_by.n)
 		add_groups(out, a, an);
+	if (o->windows)
+		ss_report_csv_windows(out, an);
+	if (o->outliers)
+		ss_report_csv_outliers(out, a);
 }

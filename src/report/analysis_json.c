@@ -1,11 +1,12 @@
 /*
  * analysis_json.c - the `analysis` key of the aggregate JSON (SPEC 7):
- * positions, intervals and groups, laid out as json.dumps(indent=2) lays
+ * positions, intervals, groups, windows and outliers, laid out as json.dumps(indent=2) lays
  * out the rest of the file (through the writer of jsonw.h).
  */
 #include <math.h>
 #include <string.h>
 
+#include "report/analysis_more.h"
 #include "report/jsonw.h"
 #include "report/report.h"
 #include "report/report_int.h"
@@ -184,5 +185,9 @@ void ss_report_json_analysis(struct ss_jsonw *w, const struct ss_agg *a,
 		add_intervals(w, o, &an->main);
 	if (o->group_by.n)
 		add_groups(w, a, an);
+	if (o->windows)
+		ss_report_json_windows(w, an);
+	if (o->outliers)
+		ss_report_json_outliers(w, a);
 	ss_jsonw_end_object(w);
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/analysis_more.h"
 #include "report/analysis_text.h"
 #include "report/numfmt.h"
 #include "report/report.h"
@@ -104,6 +105,8 @@ void ss_report_text_analysis(struct ss_buf *out, const struct ss_agg *a,
 	}
 	if (o->ci && a->main.ok)
 		intervals_line(out, o, &an->main, utf8, "  ");
+	if (o->windows)
+		ss_report_windows_line(out, an, "  ");
 }
 
 /* A delta: signed, %.2f grouped, `*` when its interval excludes 0. */

@@ -187,6 +187,10 @@ void ss_report_html(struct ss_buf *out, const struct ss_agg *a, const struct ss_
 	}
 	if (an && a->groups.n)
 		ss_html_groups(out, a, an);
+	if (an && an->opts && an->opts->windows)
+		ss_html_windows(out, an, NULL, 0);
+	if (an && an->opts && an->opts->outliers)
+		ss_html_outliers(out, a);
 	footer(out, o);
 	ss_buf_adds(out, "</main>\n</body>\n</html>\n");
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/analysis_more.h"
 #include "report/analysis_text.h"
 #include "report/escape.h"
 #include "report/grid.h"
@@ -215,4 +216,8 @@ void ss_report_markdown(struct ss_buf *out, const struct ss_agg *a,
 		add_intervals(out, o, &an->main);
 	if (o->group_by.n && a->groups.n)
 		add_groups(out, a, an);
+	if (o->windows)
+		ss_report_md_windows(out, an);
+	if (o->outliers)
+		ss_report_md_outliers(out, a);
 }

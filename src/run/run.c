@@ -56,6 +56,9 @@ struct slot {
 	size_t *name_off;          /* per outcome, into names; SIZE_MAX: none */
 	size_t name_cap;
 	struct ss_buf names;       /* enriched lines' source.input, NUL-separated */
+	size_t *model_off;         /* per outcome, into models; SIZE_MAX: none */
+	size_t model_cap;
+	struct ss_buf models;      /* ok outcomes' models (cfg->keep_models) */
 	struct ss_buf jsonl;
 	struct ss_keybuf keys;     /* --group-by values, one tuple per outcome */
 	bool nomem;
@@ -87,6 +90,8 @@ static void slot_release(struct slot *s)
 	SS_VEC_RELEASE(&s->hists);
 	ss_free(s->name_off);
 	ss_buf_release(&s->names);
+	ss_free(s->model_off);
+	ss_buf_release(&s->models);
 	ss_buf_release(&s->jsonl);
 	ss_keybuf_release(&s->keys);
 }
@@ -102,6 +107,7 @@ static void slot_clear(struct slot *s)
 	s->hists.len = 0;
 	ss_buf_reset(&s->engines);
 	ss_buf_reset(&s->names);
+	ss_buf_reset(&s->models);
 	ss_buf_reset(&s->jsonl);
 	ss_keybuf_reset(&s->keys);
 }
@@ -130,6 +136,7 @@ static void *worker_new(void *ctx)
 	po.force_kind = cfg->force_kind;
 	po.only_engine = cfg->only_engine;
 	po.full_parse = cfg->full_parse;
+	po.want_time = cfg->want_time;
 	w->proc = ss_processor_new(&po);
 	if (!w->proc) {
 		worker_free(ctx, w);
@@ -146,7 +153,8 @@ static bool grow_outs(struct slot *s)
 	return SS_ALLOC_GROW(s->outs, need, s->outs_cap) &&
 	       SS_ALLOC_GROW(s->hist_off, need, s->hist_cap) &&
 	       SS_ALLOC_GROW(s->eng_off, need, s->eng_cap) &&
-	       SS_ALLOC_GROW(s->name_off, need, s->name_cap);
+	       SS_ALLOC_GROW(s->name_off, need, s->name_cap) &&
+	       SS_ALLOC_GROW(s->model_off, need, s->model_cap);
 }
 
 /* Process every request of a slot's batch. */
@@ -211,6 +219,13 @@ static void process_slot(struct worker *w, struct slot *s, const struct ss_run_c
 			ss_buf_add(&s->names, o->input, o->input_len);
 			ss_buf_addc(&s->names, '\0');
 			if (s->names.failed)
+				goto nomem;
+		}
+		s->model_off[s->nouts] = SIZE_MAX;
+		if (cfg->keep_models && o->status == SS_ST_OK && o->model) {
+			s->model_off[s->nouts] = s->models.len;
+			ss_buf_add(&s->models, o->model, o->model_len);
+			if (s->models.failed)
 				goto nomem;
 		}
 		/* The borrowed views die with the processor's next request. */
@@ -356,6 +371,9 @@ static bool collect_slot(const struct ss_run_cfg *cfg, struct slot *s, struct ss
 			o->input = s->names.data + s->name_off[i];
 			o->input_len = strlen(o->input);
 		}
+		/* (model_len survived the worker) */
+		if (s->model_off[i] != SIZE_MAX)
+			o->model = s->models.data ? s->models.data + s->model_off[i] : "";
 		if (cfg->group_by && cfg->group_by->n) {
 			struct ss_kv key[SS_GROUP_MAX_KEYS];
 
