@@ -52,6 +52,7 @@ enum ss_field_id {
 	/* AIPerf records line */
 	SS_F_ENGINE,
 	SS_F_COMPLETION_TOKENS,
+	SS_F_PROMPT_TOKENS,
 	SS_F_COUNT
 };
 

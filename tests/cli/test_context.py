@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""SPEC 7.9, 7.10 and 7.12: drafted per position for variable draft lengths,
+the `prompt_tokens` of the record and the `isl` group key, and the
+definitions of acceptance length side by side.
+
+Every expected number is worked out by hand in the comments next to it
+from the records written here, never taken from specscan's output."""
+
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sslib import Case, TempDir, jsonl_lines, loads, main, run
+
+
+def write(path, lines):
+    with open(path, "w") as f:
+        f.write("".join(l + "\n" for l in lines))
+    return path
+
+
+def sd_payload(per_step, k, psd=None, bdl=None):
+    """A vLLM payload whose steps accepted `per_step`; with `psd`, per-step
+    arrays; with `bdl`, acceptance_histogram_by_draft_length as given."""
+    hist = [0] * (k + 1)
+    for a in per_step:
+        hist[a] += 1
+    steps, acc = len(per_step), sum(per_step)
+    drafted = sum(psd) if psd is not None else k * steps
+    sd = {"acceptance_histogram": hist, "num_spec_steps": steps,
+          "mean_acceptance_length": 1 + acc / steps if steps else 1.0,
+          "draft_acceptance_rate": acc / drafted if drafted else 0.0,
+          "num_accepted_draft_tokens": acc, "num_draft_tokens": drafted,
+          "num_spec_tokens": k}
+    if psd is not None:
+        sd["per_step_accepted"] = list(per_step)
+        sd["per_step_drafted"] = list(psd)
+    if bdl is not None:
+        sd["acceptance_histogram_by_draft_length"] = bdl
+    return sd
+
+
+def body(sd, usage=None, model="m1"):
+    obj = {"model": model, "choices": [{"index": 0, "message": {"content": "x"}}],
+           "metrics": {"speculative_decoding": sd}}
+    if usage is not None:
+        obj["usage"] = usage
+    return json.dumps(obj)
+
+
+class ContextLength(Case):
+    """7.10: prompt_tokens from usage (prompt_tokens, else input_tokens), the
+    isl buckets 2^floor(log2 p), null when absent or 0."""
+
+    USAGES = [
+        {"prompt_tokens": 300, "completion_tokens": 5},        # 300 -> isl 256
+        {"prompt_tokens": 0, "completion_tokens": 5},          # 0 kept, isl null
+        {"prompt_tokens": -5, "input_tokens": 40},             # negative: input_tokens 40 -> 32
+        {"input_tokens": 1},                                   # 1 -> 1
+        {"prompt_tokens": 9223372036854775808},                # past 2^63-1: absent, null
+        {"prompt_tokens": "12"},                               # not an integer: absent
+        {"prompt_tokens": 1.5, "input_tokens": 3},             # 3 -> 2
+        {"prompt_tokens": 256},                                # 256 -> 256
+        None,                                                  # no usage: null
+    ]
+    PROMPTS = [300, 0, 40, 1, None, None, 3, 256, None]
+
+    def fixture(self, d):
+        lines = [body(sd_payload([1, 2], 2), u) for u in self.USAGES]
+        return write(os.path.join(d, "ctx.jsonl"), lines)
+
+    def test_record_keeps_prompt_tokens(self):
+        with TempDir() as d:
+            res = run(["-f", "jsonl", self.fixture(d)])
+        self.assertRan(res)
+        lines = jsonl_lines(res)
+        self.assertEqual([l["spec_decode_status"] for l in lines], ["ok"] * 9)
+        got = [l["spec_decode_acceptance"].get("prompt_tokens") for l in lines]
+        self.assertEqual(got, self.PROMPTS)
+        # after completion_tokens (7.10), before the per-step arrays
+        keys = list(lines[0]["spec_decode_acceptance"])
+        self.assertEqual(keys[keys.index("completion_tokens") + 1], "prompt_tokens")
+
+    def test_isl_groups(self):
+        with TempDir() as d:
+            res = run(["--group-by", "isl", self.fixture(d)])
+        self.assertRan(res)
+        rows = loads(res.out)["analysis"]["groups"]["rows"]
+        # null: records 2, 5, 6, 9; 1: record 4; 2: record 7; 32: record 3; 256: 1 and 8
+        self.assertEqual([(r["key"]["isl"], r["requests"]["total"]) for r in rows],
+                         [(None, 4), (1, 1), (2, 1), (32, 1), (256, 2)])
+
+    def test_records_line_and_read_back(self):
+        rec = {"engine": "vllm", "mean_acceptance_length": 2.0, "draft_acceptance_rate": 0.5,
+               "acceptance_histogram": {"1": 2}, "num_accepted_draft_tokens": 2,
+               "num_draft_tokens": 4, "num_spec_steps": 2, "num_spec_tokens": 2,
+               "completion_tokens": 7, "prompt_tokens": 1000}
+        line = json.dumps({"metadata": {"benchmark_phase": "profiling"}, "metrics": {},
+                           "spec_decode_acceptance": rec})
+        with TempDir() as d:
+            path = write(os.path.join(d, "r.jsonl"), [line])
+            res = run(["--group-by", "isl", "--records", os.path.join(d, "e.jsonl"), path])
+            self.assertRan(res)
+            # 1000 -> 512
+            rows = loads(res.out)["analysis"]["groups"]["rows"]
+            self.assertEqual([r["key"]["isl"] for r in rows], [512])
+            with open(os.path.join(d, "e.jsonl")) as f:
+                (e,) = [json.loads(l) for l in f]
+            self.assertEqual(e["spec_decode_acceptance"]["prompt_tokens"], 1000)
+            # the enriched line read back keeps it: the same group
+            res2 = run(["--group-by", "isl", os.path.join(d, "e.jsonl")])
+            self.assertRan(res2)
+            rows2 = loads(res2.out)["analysis"]["groups"]["rows"]
+            self.assertEqual([(r["key"]["isl"], r["requests"]["ok"]) for r in rows2], [(512, 1)])
+
+    def test_records_line_bad_prompt_tokens(self):
+        # a records line's own record is a record: a negative count is malformed (2.4)
+        rec = {"engine": "vllm", "draft_acceptance_rate": 0.5, "num_accepted_draft_tokens": 2,
+               "num_draft_tokens": 4, "prompt_tokens": -1}
+        line = json.dumps({"metadata": {"benchmark_phase": "profiling"}, "metrics": {},
+                           "spec_decode_acceptance": rec})
+        with TempDir() as d:
+            res = run(["-f", "jsonl", write(os.path.join(d, "r.jsonl"), [line])])
+        self.assertRan(res)
+        (l,) = jsonl_lines(res)
+        self.assertEqual(l["spec_decode_status"], "malformed")
+        self.assertIn("prompt_tokens", l["spec_decode_reason"])
+
+
+if __name__ == "__main__":
+    main()
