@@ -43,6 +43,7 @@ static void set_release(struct ss_set_analysis *s)
 	for (size_t i = 0; i < s->npos; i++)
 		ss_pos_result_release(&s->pos[i]);
 	ss_free(s->pos);
+	ss_drafted_result_release(&s->drafted);
 	ss_free(s->rows);
 	memset(s, 0, sizeof(*s));
 }
@@ -61,6 +62,8 @@ static bool set_positions(struct ss_set_analysis *s, const struct ss_results *r,
 {
 	const struct ss_positions *p = &r->positions;
 
+	if (!ss_drafted_compute(&r->drafted, &s->drafted))
+		return false;
 	if (p->nk == 0)
 		return true;
 	s->pos = ss_calloc(p->nk, sizeof(*s->pos));

@@ -61,6 +61,7 @@ struct ss_delta {
 struct ss_set_analysis {
 	struct ss_pos_result *pos; /* one per pooled k, ascending; owned */
 	size_t npos;
+	struct ss_drafted_result drafted; /* 7.9 */
 	double *rows;              /* the baseline's resamples (B x SS_BS_COUNT); owned */
 	bool has_ci[SS_BS_COUNT];
 	double lo[SS_BS_COUNT], hi[SS_BS_COUNT];

@@ -344,6 +344,8 @@ static int run(const struct ss_options *o, struct ss_outputs *outs, struct ss_ag
 	cfg.want_jsonl = ss_outputs_want(outs, SS_OUT_RECORDS);
 	cfg.full_parse = getenv("SPECSCAN_FULL_PARSE") != NULL;
 	cfg.group_by = &o->analysis.group_by;
+	/* what the aggregate pools for acceptance by position (main() keeps it) */
+	cfg.drafted = ss_analysis_needs_positions(&o->analysis) || ss_outputs_want(outs, SS_OUT_HTML);
 	cfg.zstd_window_log = o->zstd_window_log;
 	cfg.spool_limit = o->spool_limit ? o->spool_limit : ss_spool_default_limit(o->max_record);
 	cfg.outputs = &ids;

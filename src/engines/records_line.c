@@ -69,5 +69,6 @@ bool ss_records_line_map(struct ss_reader *rd, struct ss_record *r)
 		}
 	}
 	ss_read_per_step(rd, r);
+	ss_read_by_draft_length(rd, r);
 	return !rd->bad;
 }

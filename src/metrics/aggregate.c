@@ -20,6 +20,7 @@ static void results_release(struct ss_results *r)
 	ss_free(r->hist);
 	ss_samples_release(&r->samples);
 	ss_positions_release(&r->positions);
+	ss_drafted_release(&r->drafted);
 	results_init(r);
 }
 
@@ -244,6 +245,9 @@ static bool results_add_ok(struct ss_results *r, const struct ss_outcome *o)
 	}
 	if (r->keep_positions &&
 	    !ss_positions_add(&r->positions, o->hist, o->hist_len, o->has_k, o->k))
+		return false;
+	if (r->keep_positions &&
+	    !ss_drafted_add(&r->drafted, o->drafted_state, o->by_len, o->by_len_len))
 		return false;
 	r->ok++;
 	r->sum_accepted += o->accepted;

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "metrics/drafted.h"
 #include "metrics/groups.h"
 #include "metrics/poshist.h"
 #include "metrics/samples.h"
@@ -45,6 +46,7 @@ struct ss_results {
 	bool keep_samples, keep_positions;
 	struct ss_samples samples;          /* one per ok record, input order */
 	struct ss_positions positions;      /* histograms pooled per k */
+	struct ss_drafted drafted;          /* steps by drafted length (7.9) */
 	/* Filled by ss_agg_finish(): */
 	bool has[SS_M_COUNT];
 	struct ss_stats stats[SS_M_COUNT];  /* run-level metrics: only .avg */
@@ -129,7 +131,8 @@ void ss_agg_fail_input(struct ss_agg *a);
  * source.input, streams that held no request at all (enriched files
  * without a line) are not listed. Uses o->status, phase, kind, engine and,
  * for ok outcomes, has_steps, steps, accepted, drafted, values and
- * hist/hist_len; o->record is not read. false when out of memory.
+ * hist/hist_len, and drafted_state/by_len (SPEC 7.9) when positions are
+ * kept; o->record is not read. false when out of memory.
  */
 bool ss_agg_add(struct ss_agg *a, const struct ss_outcome *o);
 /*

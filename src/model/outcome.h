@@ -25,6 +25,13 @@
 
 #define SS_REASON_MAX 160
 
+/* What an ok record gives SPEC 7.9 (metrics/drafted.h). */
+enum ss_drafted_state {
+	SS_DR_NONE = 0,       /* it does not say what its steps drafted */
+	SS_DR_POOLED,         /* `drafted` holds its steps by length */
+	SS_DR_INCONSISTENT    /* left out of 7.9, counted */
+};
+
 struct ss_outcome {
 	enum ss_status status;
 	enum ss_phase phase;
@@ -41,6 +48,10 @@ struct ss_outcome {
 	struct ss_req_values values;     /* set by ss_outcome_values() */
 	const int64_t *hist; /* dense histogram, borrowed (see ss_process) */
 	size_t hist_len;     /* 0 when the record has none */
+	/* SPEC 7.9, when the run asks for it (metrics/drafted.h), borrowed like hist: */
+	enum ss_drafted_state drafted_state;
+	const int64_t *by_len;  /* steps by drafted length, then by accepted length */
+	size_t by_len_len;      /* 2n: n lengths (0..n-1) each */
 	/* Borrowed views for the enriched JSONL, valid as `hist`: */
 	const struct ss_record *record; /* ok and zero_step, else NULL */
 	const char *metadata;           /* the line's `metadata` JSON text */

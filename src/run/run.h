@@ -52,6 +52,7 @@ struct ss_run_cfg {
 	const struct ss_fileids *outputs; /* inputs that are outputs are refused */
 	bool full_parse;               /* testing: no substring filter */
 	const struct ss_group_spec *group_by; /* SPEC 7.3; NULL or no key: none */
+	bool drafted;                  /* what SPEC 7.9 pools (with --positions) */
 };
 
 /* Requests whose status --strict counts are tallied in the aggregate. */

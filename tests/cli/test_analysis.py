@@ -158,7 +158,7 @@ class Positions(Case):
         self.assertEqual(list(doc["analysis"]), ["positions"])
         pos = doc["analysis"]["positions"]
         self.assertEqual(pos["excluded"], {"no_histogram": 0, "no_k": 0, "k_too_large": 0,
-                                           "key_above_k": 0})
+                                           "key_above_k": 0, "inconsistent_by_draft_length": 0})
         self.assertEqual(len(pos["by_k"]), 1)
         bk = pos["by_k"][0]
         self.assertEqual(list(bk), ["k", "requests", "steps", "acceptance_length", "positions",
@@ -242,7 +242,8 @@ class Positions(Case):
         self.assertRan(res)
         pos = loads(res.out)["analysis"]["positions"]
         self.assertEqual(pos["excluded"], {"no_histogram": 1, "no_k": 1, "k_too_large": 0,
-                                           "key_above_k": 1})
+                                           "key_above_k": 1,
+                                           "inconsistent_by_draft_length": 0})
         self.assertEqual(pos["by_k"][0]["requests"], 2)
 
 

@@ -128,5 +128,112 @@ class ContextLength(Case):
         self.assertIn("prompt_tokens", l["spec_decode_reason"])
 
 
+class DraftedPositions(Case):
+    """7.9 with --positions: per-step arrays and vLLM's by-length rows."""
+
+    def fixture(self, d):
+        # R1: steps (drafted, accepted) (3,3) (3,1) (2,0) by per-step arrays
+        r1 = sd_payload([3, 1, 0], 3, psd=[3, 3, 2])
+        # R2: the same steps as by-length rows: h_2 = [1,0,0], h_3 = [0,1,0,1]
+        r2 = sd_payload([3, 1, 0], 3, bdl={"3": [0, 1, 0, 1], "2": [1, 0, 0]})
+        # R3: both forms; read from its per-step arrays (7.13): (2,2) (2,0)
+        r3 = sd_payload([2, 0], 3, psd=[2, 2], bdl={"1": [5, 5]})
+        # R4: rows summing to 1 for 2 steps: left out, counted
+        r4 = sd_payload([1, 0], 3, bdl={"3": [1, 0, 0, 0]})
+        # R5: neither form
+        r5 = sd_payload([1, 2], 3)
+        lines = [body(r1, model="a"), body(r2, model="a"), body(r3, model="b"),
+                 body(r4, model="b"), body(r5, model="b")]
+        return write(os.path.join(d, "var.jsonl"), lines)
+
+    def test_json(self):
+        with TempDir() as d:
+            res = run(["--positions", "--group-by", "model", self.fixture(d)])
+        self.assertRan(res)
+        pos = loads(res.out)["analysis"]["positions"]
+        self.assertEqual(list(pos), ["excluded", "by_k", "drafted"])
+        self.assertEqual(list(pos["excluded"]), ["no_histogram", "no_k", "k_too_large",
+                                                 "key_above_k", "inconsistent_by_draft_length"])
+        self.assertEqual(pos["excluded"]["inconsistent_by_draft_length"], 1)
+        dr = pos["drafted"]
+        # R1, R2, R3: 8 steps. D = 8, 8, 4 (d >= 3 on the 3-token steps of R1, R2);
+        # S = 5, 3, 2. Rates 5/8, 3/8, 2/4; conditional 5/8, 3/5, 2/3.
+        self.assertEqual((dr["requests"], dr["steps"]), (3, 8))
+        want = [(1, 8, 5, 0.625, 0.625), (2, 8, 3, 0.375, 0.6), (3, 4, 2, 0.5, 2 / 3)]
+        got = [(p["position"], p["drafted"], p["accepted"], p["rate"], p["conditional"])
+               for p in dr["positions"]]
+        self.assertEqual(got, want)
+        self.assertEqual(list(dr["positions"][0]),
+                         ["position", "drafted", "accepted", "rate", "conditional"])
+        rows = loads(res.out)["analysis"]["groups"]["rows"]
+        a, b = rows
+        # a: R1 + R2: 6 steps; D = 6, 6, 4; S = 4, 2, 2
+        self.assertEqual([(p["drafted"], p["accepted"], p["rate"])
+                          for p in a["positions"]["drafted"]["positions"]],
+                         [(6, 4, 4 / 6), (6, 2, 2 / 6), (4, 2, 0.5)])
+        self.assertEqual(a["positions"]["excluded"]["inconsistent_by_draft_length"], 0)
+        # b: R3 only (R4 left out): 2 steps; D = 2, 2; S = 1, 1
+        self.assertEqual([(p["drafted"], p["accepted"], p["rate"], p["conditional"])
+                          for p in b["positions"]["drafted"]["positions"]],
+                         [(2, 1, 0.5, 0.5), (2, 1, 0.5, 1.0)])
+        self.assertEqual(b["positions"]["drafted"]["requests"], 1)
+        self.assertEqual(b["positions"]["excluded"]["inconsistent_by_draft_length"], 1)
+
+    def test_absent_without_such_records(self):
+        with TempDir() as d:
+            path = write(os.path.join(d, "plain.jsonl"), [body(sd_payload([1, 2], 3))])
+            res = run(["--positions", path])
+        self.assertRan(res)
+        pos = loads(res.out)["analysis"]["positions"]
+        self.assertNotIn("drafted", pos)
+        self.assertEqual(pos["excluded"]["inconsistent_by_draft_length"], 0)
+
+    def test_console_csv_markdown(self):
+        with TempDir() as d:
+            path = self.fixture(d)
+            table = run(["-f", "table", "--positions", path])
+            csv = run(["-f", "csv", "--positions", path])
+            md = run(["-f", "markdown", "--positions", path])
+        for r in (table, csv, md):
+            self.assertRan(r)
+        # 62.5 and 37.5 print as 62 and 38 (%.0f, ties to even)
+        self.assertIn("  Acceptance by position, per drafted token (3 requests, 8 steps):"
+                      "  1: 62% of 8  2: 38% of 8  3: 50% of 4\n", table.text)
+        self.assertIn("\r\n\r\nPosition,Drafted,Accepted,Rate (%),Conditional (%)\r\n"
+                      "1,8,5,62.50,62.50\r\n2,8,3,37.50,60.00\r\n3,4,2,50.00,66.67\r\n",
+                      csv.text)
+        self.assertIn("### Acceptance by position, per drafted token (3 requests, 8 steps)",
+                      md.text)
+        self.assertRegex(md.text, r"\| *3 \| *4 \| *2 \| *50% \| *67% \|")
+
+    def test_record_round_trip(self):
+        with TempDir() as d:
+            res = run(["-f", "jsonl", self.fixture(d)])
+        self.assertRan(res)
+        lines = jsonl_lines(res)
+        rec = lines[1]["spec_decode_acceptance"]
+        # kept after per_step_drafted, keys ascending
+        self.assertEqual(list(rec)[-1], "acceptance_histogram_by_draft_length")
+        self.assertEqual(list(rec["acceptance_histogram_by_draft_length"].items()),
+                         [("2", [1, 0, 0]), ("3", [0, 1, 0, 1])])
+        # R4's rows are kept even though they do not sum to its steps
+        self.assertEqual(lines[3]["spec_decode_acceptance"]["acceptance_histogram_by_draft_length"],
+                         {"3": [1, 0, 0, 0]})
+        self.assertEqual(lines[3]["spec_decode_status"], "ok")
+
+    def test_bad_shapes_are_malformed(self):
+        bad = [{"2": [1, 0]}, [1, 2], {"01": [1, 1]}, {"1": 3}, {"1": [1, -1]}, {"x": []}]
+        with TempDir() as d:
+            lines = [body(sd_payload([1, 0], 2, bdl=b)) for b in bad]
+            lines.append(body(sd_payload([1, 0], 2, bdl=None)))
+            res = run(["-f", "jsonl", write(os.path.join(d, "bad.jsonl"), lines)])
+        self.assertRan(res)
+        out = jsonl_lines(res)
+        self.assertEqual([l["spec_decode_status"] for l in out], ["malformed"] * 6 + ["ok"])
+        for l in out[:6]:
+            self.assertIn("acceptance_histogram_by_draft_length", l["spec_decode_reason"])
+        self.assertIn("has 2 counts, not 3", out[0]["spec_decode_reason"])
+
+
 if __name__ == "__main__":
     main()
