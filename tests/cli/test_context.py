@@ -206,6 +206,23 @@ class DraftedPositions(Case):
                       md.text)
         self.assertRegex(md.text, r"\| *3 \| *4 \| *2 \| *50% \| *67% \|")
 
+    def test_html(self):
+        with TempDir() as d:
+            page = os.path.join(d, "p.html")
+            res = run(["-f", "none", "--html", page, self.fixture(d)])
+            self.assertRan(res)
+            with open(page, encoding="utf-8") as f:
+                text = f.read()
+        self.assertIn('<title id="c-drafted-t">Acceptance per drafted token</title>', text)
+        # the table beside it: the numbers of test_json
+        for row in ("<tr><td>1</td><td>8</td><td>5</td><td>62.50</td><td>62.50</td></tr>",
+                    "<tr><td>2</td><td>8</td><td>3</td><td>37.50</td><td>60.00</td></tr>",
+                    "<tr><td>3</td><td>4</td><td>2</td><td>50.00</td><td>66.67</td></tr>"):
+            self.assertIn(row, text)
+        # after 7.1's chart, in the same section
+        self.assertLess(text.index('<title id="c-pos-t">Acceptance by draft position'),
+                        text.index('<title id="c-drafted-t">'))
+
     def test_record_round_trip(self):
         with TempDir() as d:
             res = run(["-f", "jsonl", self.fixture(d)])
