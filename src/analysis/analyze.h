@@ -37,6 +37,7 @@ struct ss_analysis_opts {
 	uint64_t seed;            /* --seed */
 	struct ss_group_spec group_by; /* n = 0: no groups */
 	const char *compare;      /* --compare VALUE, NULL: none */
+	bool definitions;         /* --definitions (7.12) */
 	struct ss_expect *expects; /* owned */
 	size_t nexpects, expects_cap;
 	unsigned threads;         /* for the bootstrap */
@@ -68,6 +69,23 @@ struct ss_set_analysis {
 	struct ss_delta vs[SS_BS_COUNT]; /* --compare, groups but the baseline */
 };
 
+/* SPEC 7.12: the definitions of acceptance length, in this order. */
+enum ss_def {
+	SS_DEF_REQUEST_MEAN = 0,
+	SS_DEF_STEP_POOLED,
+	SS_DEF_OUTPUT_WEIGHTED,
+	SS_DEF_WITH_PREFILL,
+	SS_DEF_COUNT
+};
+/* "request_mean", "step_pooled", "output_weighted", "with_prefill" */
+extern const char *const ss_def_names[SS_DEF_COUNT];
+
+struct ss_definition {
+	bool has;          /* defined (else null) */
+	double value;
+	uint64_t requests; /* the records it used */
+};
+
 struct ss_analysis {
 	const struct ss_analysis_opts *opts;
 	bool any;                   /* some part of 7 is in the reports */
@@ -76,6 +94,7 @@ struct ss_analysis {
 	size_t ngroups;
 	bool has_baseline;
 	size_t baseline;            /* group id */
+	struct ss_definition defs[SS_DEF_COUNT]; /* with opts->definitions */
 };
 
 /* The metric of each bootstrap statistic, and the reverse (-1: none). */

@@ -510,6 +510,8 @@ int main(int argc, char **argv)
 	ss_agg_set_threads(&agg, o.analysis.threads);
 	ss_agg_keep(&agg, o.analysis.ci || html, ss_analysis_needs_positions(&o.analysis) || html,
 		    o.analysis.group_by.n);
+	if (o.analysis.definitions)
+		ss_agg_keep_definitions(&agg);
 	memset(&an, 0, sizeof(an));
 	memset(&an_html, 0, sizeof(an_html));
 	html_opts = o.analysis;          /* shallow: borrows the group keys */

@@ -47,6 +47,11 @@ void ss_agg_keep(struct ss_agg *a, bool samples, bool positions, size_t nkeys)
 	ss_group_table_init(&a->groups, nkeys);
 }
 
+void ss_agg_keep_definitions(struct ss_agg *a)
+{
+	a->main.keep_defs = true;
+}
+
 void ss_agg_release(struct ss_agg *a)
 {
 	results_release(&a->main);
@@ -249,6 +254,8 @@ static bool results_add_ok(struct ss_results *r, const struct ss_outcome *o)
 	if (r->keep_positions &&
 	    !ss_drafted_add(&r->drafted, o->drafted_state, o->by_len, o->by_len_len))
 		return false;
+	if (r->keep_defs)
+		ss_defs_add(&r->defs, o);
 	r->ok++;
 	r->sum_accepted += o->accepted;
 	r->sum_drafted += o->drafted;

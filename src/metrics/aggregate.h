@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "metrics/defs.h"
 #include "metrics/drafted.h"
 #include "metrics/groups.h"
 #include "metrics/poshist.h"
@@ -44,6 +45,8 @@ struct ss_results {
 	size_t hist_cap;
 	/* Kept for SPEC 7 when asked (ss_agg_keep), main results and groups only: */
 	bool keep_samples, keep_positions;
+	bool keep_defs;                     /* the main results only (7.12) */
+	struct ss_defs defs;
 	struct ss_samples samples;          /* one per ok record, input order */
 	struct ss_positions positions;      /* histograms pooled per k */
 	struct ss_drafted drafted;          /* steps by drafted length (7.9) */
@@ -113,6 +116,8 @@ void ss_agg_set_threads(struct ss_agg *a, unsigned threads);
  * ss_agg_add_keyed). Call before the first outcome.
  */
 void ss_agg_keep(struct ss_agg *a, bool samples, bool positions, size_t nkeys);
+/* Keep the sums of SPEC 7.12's definitions for the main results. */
+void ss_agg_keep_definitions(struct ss_agg *a);
 /*
  * Start a new input stream; its requests follow. The stream is listed in
  * `inputs` at its first request counted under its own name, or when it ends

@@ -7,6 +7,7 @@ libspecscan_la_SOURCES += \
 	src/metrics/samples.c src/metrics/samples.h \
 	src/metrics/poshist.c src/metrics/poshist.h \
 	src/metrics/drafted.c src/metrics/drafted.h \
+	src/metrics/defs.c src/metrics/defs.h \
 	src/metrics/groups.c src/metrics/groups.h
 
 check_PROGRAMS += tests/unit/test_stats tests/unit/test_aggregate

@@ -45,6 +45,8 @@ struct ss_outcome {
 	int64_t steps, accepted, drafted;
 	bool has_k;          /* num_spec_tokens (SPEC 7.1; set by ss_outcome_values) */
 	int64_t k;
+	bool has_completion; /* completion_tokens (SPEC 7.12; set by ss_outcome_values) */
+	int64_t completion;
 	struct ss_req_values values;     /* set by ss_outcome_values() */
 	const int64_t *hist; /* dense histogram, borrowed (see ss_process) */
 	size_t hist_len;     /* 0 when the record has none */

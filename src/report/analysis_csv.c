@@ -177,4 +177,6 @@ void ss_report_csv_analysis(struct ss_buf *out, const struct ss_agg *a,
 		add_intervals(out, o, &an->main);
 	if (o->group_by.n)
 		add_groups(out, a, an);
+	if (o->definitions)
+		ss_report_csv_definitions(out, an);
 }

@@ -1,6 +1,6 @@
 /*
  * analysis_json.c - the `analysis` key of the aggregate JSON (SPEC 7):
- * positions, intervals and groups, laid out as json.dumps(indent=2) lays
+ * positions, intervals, groups and definitions, laid out as json.dumps(indent=2) lays
  * out the rest of the file (through the writer of jsonw.h).
  */
 #include <math.h>
@@ -204,6 +204,24 @@ static void add_groups(struct ss_jsonw *w, const struct ss_agg *a, const struct 
 	ss_jsonw_end_object(w);
 }
 
+/* SPEC 7.12: {"request_mean": {"value": ..., "requests": n}, ...} */
+static void add_definitions(struct ss_jsonw *w, const struct ss_analysis *an)
+{
+	ss_jsonw_begin_object(w, "definitions");
+	for (int d = 0; d < SS_DEF_COUNT; d++) {
+		const struct ss_definition *def = &an->defs[d];
+
+		ss_jsonw_begin_object(w, ss_def_names[d]);
+		if (def->has)
+			ss_jsonw_double(w, "value", def->value);
+		else
+			ss_jsonw_null(w, "value");
+		ss_jsonw_u64(w, "requests", def->requests);
+		ss_jsonw_end_object(w);
+	}
+	ss_jsonw_end_object(w);
+}
+
 void ss_report_json_analysis(struct ss_jsonw *w, const struct ss_agg *a,
 			     const struct ss_analysis *an)
 {
@@ -216,5 +234,8 @@ void ss_report_json_analysis(struct ss_jsonw *w, const struct ss_agg *a,
 		add_intervals(w, o, &an->main);
 	if (o->group_by.n)
 		add_groups(w, a, an);
+	/* last of the sub-keys (SPEC 7.12) */
+	if (o->definitions)
+		add_definitions(w, an);
 	ss_jsonw_end_object(w);
 }

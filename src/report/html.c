@@ -187,6 +187,8 @@ void ss_report_html(struct ss_buf *out, const struct ss_agg *a, const struct ss_
 	}
 	if (an && a->groups.n)
 		ss_html_groups(out, a, an);
+	if (an && an->opts->definitions)
+		ss_html_definitions(out, an);
 	footer(out, o);
 	ss_buf_adds(out, "</main>\n</body>\n</html>\n");
 }

@@ -15,7 +15,7 @@ libspecscan_la_SOURCES += \
 	src/report/html_positions.c src/report/html_dist.c src/report/html_groups.c \
 	src/report/grid.c src/report/grid.h \
 	src/report/analysis_json.c src/report/analysis_csv.c \
-	src/report/analysis_text.c src/report/analysis_text.h \
+	src/report/analysis_text.c src/report/analysis_text.h src/report/analysis_defs.c \
 	src/report/markdown.c
 
 check_PROGRAMS += tests/unit/test_numfmt tests/unit/test_report tests/unit/test_chart \

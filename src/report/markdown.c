@@ -281,4 +281,6 @@ void ss_report_markdown(struct ss_buf *out, const struct ss_agg *a,
 		add_intervals(out, o, &an->main);
 	if (o->group_by.n && a->groups.n)
 		add_groups(out, a, an);
+	if (o->definitions)
+		ss_report_markdown_definitions(out, an);
 }

@@ -252,5 +252,88 @@ class DraftedPositions(Case):
         self.assertIn("has 2 counts, not 3", out[0]["spec_decode_reason"])
 
 
+class Definitions(Case):
+    """7.12: four definitions of acceptance length over the same records."""
+
+    def fixture(self, d, only_r3=False):
+        # R1: SPEC 6's record A (a 18, s 8), 300 completion tokens: AL 3.25
+        r1 = body(sd_payload([2, 3, 1, 4, 2, 0, 3, 3], 4), {"completion_tokens": 300})
+        # R2: record B (a 2, s 3), 50 completion tokens: AL 1 + 2/3
+        r2 = body(sd_payload([1, 1, 0], 4), {"completion_tokens": 50}, model="m2")
+        # R3: a 1, s 2, no usage: AL 1.5
+        r3 = body(sd_payload([1, 0], 2))
+        # R4: llama.cpp without steps: in no definition
+        r4 = json.dumps({"choices": [{"index": 0, "message": {"content": "y"}}],
+                         "timings": {"draft_n": 10, "draft_n_accepted": 5},
+                         "usage": {"completion_tokens": 20}})
+        lines = [r3] if only_r3 else [r1, r2, r3, r4]
+        return write(os.path.join(d, "defs.jsonl"), lines)
+
+    # the same sums specscan is to do, in input order, written out here
+    REQUEST_MEAN = (3.25 + (1 + 2 / 3) + 1.5) / 3
+    STEP_POOLED = 1 + (18 + 2 + 1) / (8 + 3 + 2)
+    OUTPUT_WEIGHTED = (300 * 3.25 + 50 * (1 + 2 / 3)) / 350
+    WITH_PREFILL = (300 / 8 + 50 / 3) / 2
+
+    def test_json(self):
+        with TempDir() as d:
+            res = run(["--definitions", "--positions", "--ci", "95", "--bootstrap", "10",
+                       "--group-by", "model", self.fixture(d)])
+        self.assertRan(res)
+        an = loads(res.out)["analysis"]
+        self.assertEqual(list(an), ["positions", "intervals", "groups", "definitions"])
+        defs = an["definitions"]
+        self.assertEqual(list(defs), ["request_mean", "step_pooled", "output_weighted",
+                                      "with_prefill"])
+        want = {"request_mean": (self.REQUEST_MEAN, 3), "step_pooled": (self.STEP_POOLED, 3),
+                "output_weighted": (self.OUTPUT_WEIGHTED, 2),
+                "with_prefill": (self.WITH_PREFILL, 2)}
+        for name, (value, n) in want.items():
+            self.assertEqual(list(defs[name]), ["value", "requests"])
+            self.assertNum(defs[name]["value"], value, name)
+            self.assertEqual(defs[name]["requests"], n, name)
+        # main results only: not in the group rows
+        for row in an["groups"]["rows"]:
+            self.assertNotIn("definitions", row)
+
+    def test_null_without_completion_tokens(self):
+        with TempDir() as d:
+            res = run(["--definitions", self.fixture(d, only_r3=True)])
+        self.assertRan(res)
+        defs = loads(res.out)["analysis"]["definitions"]
+        self.assertEqual(defs["output_weighted"], {"value": None, "requests": 0})
+        self.assertEqual(defs["with_prefill"], {"value": None, "requests": 0})
+        self.assertNum(defs["request_mean"]["value"], 1.5)
+        self.assertNum(defs["step_pooled"]["value"], 1.5)
+
+    def test_tables(self):
+        with TempDir() as d:
+            path = self.fixture(d)
+            table = run(["-f", "table", "--definitions", path])
+            csv = run(["-f", "csv", "--definitions", path])
+            md = run(["-f", "markdown", "--definitions", path])
+            page = os.path.join(d, "p.html")
+            html = run(["-f", "none", "--definitions", "--html", page, path])
+            for r in (table, csv, md, html):
+                self.assertRan(r)
+            with open(page, encoding="utf-8") as f:
+                text = f.read()
+        # %.2f of 2.1388..., 2.6153..., 3.0238..., 27.0833...
+        self.assertTrue(csv.text.endswith(
+            "\r\n\r\nDefinition,Value,Requests\r\nrequest_mean,2.14,3\r\n"
+            "step_pooled,2.62,3\r\noutput_weighted,3.02,2\r\nwith_prefill,27.08,2\r\n"))
+        self.assertIn("Acceptance Length by Definition", table.text)
+        self.assertRegex(table.text, r"│ with_prefill +│ +27\.08 │ +2 │ mean of completion tokens / s")
+        self.assertRegex(table.text, r"│ request_mean +│ +2\.14 │ +3 │ .*AIPerf")
+        self.assertRegex(md.text, r"\| request\\_mean \| 2\.14 \| 3 \|")
+        self.assertIn("<td><code>output_weighted</code></td><td>3.02</td><td>2</td>", text)
+
+    def test_without_option(self):
+        with TempDir() as d:
+            res = run(["--positions", self.fixture(d)])
+        self.assertRan(res)
+        self.assertNotIn("definitions", loads(res.out)["analysis"])
+
+
 if __name__ == "__main__":
     main()
