@@ -335,5 +335,49 @@ class Definitions(Case):
         self.assertNotIn("definitions", loads(res.out)["analysis"])
 
 
+class Merge(Case):
+    """8.1: partials written with --records and read back give the same isl
+    groups, drafted positions and definitions as one run."""
+
+    ARGS = ["--positions", "--group-by", "isl", "--definitions"]
+
+    def inputs(self, d):
+        ctx = ContextLength().fixture(d)
+        var = DraftedPositions().fixture(d)
+        defs = Definitions().fixture(d)
+        return [ctx, var, defs]
+
+    def test_partials_merge(self):
+        with TempDir() as d:
+            inputs = self.inputs(d)
+            parts = []
+            for i in range(2):
+                p = os.path.join(d, "part-%d.jsonl" % i)
+                self.assertRan(run(["--shard", "%d/2" % i, "-f", "none", "--records", p]
+                                   + inputs))
+                parts.append(p)
+            for fmt in ("json", "csv", "table", "markdown"):
+                one = run(["-f", fmt] + self.ARGS + inputs)
+                merged = run(["-f", fmt] + self.ARGS + parts)
+                self.assertRan(one)
+                self.assertRan(merged)
+                self.assertEqual(merged.out.decode(), one.out.decode(), "-f " + fmt)
+                if fmt == "json":
+                    an = loads(one.out)["analysis"]
+        # ctx.jsonl's 9 requests (test_isl_groups) plus 5 + 4 without usage
+        # prompt tokens: 9 more in the null group
+        rows = an["groups"]["rows"]
+        self.assertEqual([(r["key"]["isl"], r["requests"]["total"]) for r in rows],
+                         [(None, 13), (1, 1), (2, 1), (32, 1), (256, 2)])
+        # var.jsonl's drafted positions (DraftedPositions.test_json): the other
+        # inputs have no per-step arrays or rows
+        dr = an["positions"]["drafted"]
+        self.assertEqual([(p["drafted"], p["accepted"]) for p in dr["positions"]],
+                         [(8, 5), (8, 3), (4, 2)])
+        self.assertEqual(an["positions"]["excluded"]["inconsistent_by_draft_length"], 1)
+        null_row = rows[0]
+        self.assertEqual(null_row["positions"]["drafted"]["requests"], 3)
+
+
 if __name__ == "__main__":
     main()
