@@ -20,7 +20,7 @@ void ss_drafted_release(struct ss_drafted *p)
 	ss_drafted_init(p);
 }
 
-/* 2n zero entries appended to dst; the start of them, or NULL. */
+/* 2n zero entries appended to dst (a scratch block); its start, or NULL. */
 static int64_t *room(struct ss_vec_i64 *dst, size_t n)
 {
 	size_t at = dst->len;
@@ -32,13 +32,48 @@ static int64_t *room(struct ss_vec_i64 *dst, size_t n)
 	return dst->v + at;
 }
 
+/*
+ * Replace the dense scratch block at `base` (n counts by drafted length,
+ * then n by accepted length) with the part as pairs: nd, na, then nd
+ * (length, count) pairs and na more, only the lengths with steps. So a
+ * record takes room in proportion to its distinct lengths, never to the
+ * largest one (a one-step record drafting 4096 tokens is a few numbers).
+ */
+static bool to_pairs(struct ss_vec_i64 *dst, size_t base, size_t n, size_t *len)
+{
+	size_t nd = 0, na = 0, w;
+	int64_t *v;
+
+	for (size_t i = 0; i < n; i++) {
+		nd += dst->v[base + i] != 0;
+		na += dst->v[base + n + i] != 0;
+	}
+	/* the pairs are written after the block, then moved down over it */
+	if (!SS_ALLOC_GROW(dst->v, dst->len + 2 + 2 * (nd + na), dst->cap))
+		return false;
+	v = dst->v;
+	w = dst->len;
+	v[w++] = (int64_t)nd;
+	v[w++] = (int64_t)na;
+	for (size_t half = 0; half < 2; half++)
+		for (size_t i = 0; i < n; i++)
+			if (v[base + half * n + i]) {
+				v[w++] = (int64_t)i;
+				v[w++] = v[base + half * n + i];
+			}
+	*len = w - dst->len;
+	memmove(v + base, v + dst->len, *len * sizeof(*v));
+	dst->len = base + *len;
+	return true;
+}
+
 /* Per-step arrays: identities 4-6 (SPEC 2.5) hold, so a_s <= d_s. */
 static bool from_steps(const struct ss_record *r, struct ss_vec_i64 *dst,
 		       enum ss_drafted_state *state, size_t *len)
 {
 	const struct ss_vec_i64 *acc = &r->per_step_accepted, *dr = &r->per_step_drafted;
 	int64_t top = 0, *v;
-	size_t n;
+	size_t n, base = dst->len;
 
 	for (size_t s = 0; s < dr->len; s++)
 		if (dr->v[s] > top)
@@ -56,8 +91,7 @@ static bool from_steps(const struct ss_record *r, struct ss_vec_i64 *dst,
 		v[n + (size_t)acc->v[s]]++;
 	}
 	*state = SS_DR_POOLED;
-	*len = 2 * n;
-	return true;
+	return to_pairs(dst, base, n, len);
 }
 
 /* By-length rows: they must sum to num_spec_steps (SPEC 7.9). */
@@ -67,7 +101,7 @@ static bool from_rows(const struct ss_record *r, struct ss_vec_i64 *dst,
 	unsigned __int128 sum = 0;
 	int64_t d, top = 0, *v;
 	const int64_t *c;
-	size_t at = 0, n;
+	size_t at = 0, n, base = dst->len;
 
 	while (ss_record_bdl_next(r, &at, &d, &c)) {
 		for (int64_t j = 0; j <= d; j++) {
@@ -95,8 +129,7 @@ static bool from_rows(const struct ss_record *r, struct ss_vec_i64 *dst,
 		}
 	}
 	*state = SS_DR_POOLED;
-	*len = 2 * n;
-	return true;
+	return to_pairs(dst, base, n, len);
 }
 
 bool ss_drafted_summarize(const struct ss_record *r, struct ss_vec_i64 *dst,
@@ -135,20 +168,30 @@ static bool reserve(struct ss_drafted *p, size_t n)
 bool ss_drafted_add(struct ss_drafted *p, enum ss_drafted_state state, const int64_t *v,
 		    size_t len)
 {
-	size_t n = len / 2;
+	size_t nd, na, top = 0;
+	const int64_t *pd, *pa;
 
 	if (state == SS_DR_INCONSISTENT) {
 		p->inconsistent++;
 		return true;
 	}
-	if (state != SS_DR_POOLED)
+	if (state != SS_DR_POOLED || len < 2)
 		return true;
-	if (!reserve(p, n))
+	nd = (size_t)v[0];
+	na = (size_t)v[1];
+	pd = v + 2;
+	pa = pd + 2 * nd;
+	/* lengths ascend in each list: the last is the largest */
+	if (nd)
+		top = (size_t)pd[2 * nd - 2];
+	if (na && (size_t)pa[2 * na - 2] > top)
+		top = (size_t)pa[2 * na - 2];
+	if (!reserve(p, top + 1))
 		return false;
-	for (size_t i = 0; i < n; i++) {
-		p->by_drafted[i] += (unsigned __int128)v[i];
-		p->by_accepted[i] += (unsigned __int128)v[n + i];
-	}
+	for (size_t i = 0; i < nd; i++)
+		p->by_drafted[pd[2 * i]] += (unsigned __int128)pd[2 * i + 1];
+	for (size_t i = 0; i < na; i++)
+		p->by_accepted[pa[2 * i]] += (unsigned __int128)pa[2 * i + 1];
 	p->requests++;
 	return true;
 }

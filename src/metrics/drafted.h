@@ -6,7 +6,7 @@
  * A record says what each of its steps drafted through its per-step arrays
  * (per_step_accepted with per_step_drafted, read first when both forms are
  * there) or vLLM's acceptance_histogram_by_draft_length. Where the record
- * lives (a worker), ss_drafted_summarize() turns it into two small
+ * lives (a worker), ss_drafted_summarize() turns it into two small sparse
  * histograms: steps that drafted exactly d tokens and steps that accepted
  * exactly j. The aggregate pools them (ss_drafted_add); D_i (steps that
  * drafted position i) and S_i (steps that accepted at least i) follow by
@@ -42,10 +42,11 @@ void ss_drafted_init(struct ss_drafted *p);
 void ss_drafted_release(struct ss_drafted *p);
 
 /*
- * One ok record's part: for SS_DR_POOLED, n steps-by-drafted-length counts
- * then n steps-by-accepted-length counts are appended to `dst` (*len = 2n).
- * SS_DR_NONE when the record does not say what its steps drafted. false
- * when out of memory.
+ * One ok record's part: for SS_DR_POOLED, *len numbers are appended to
+ * `dst`: nd, na, then nd (drafted length, steps) pairs and na (accepted
+ * length, steps) pairs, lengths ascending, only those with steps (room in
+ * proportion to the record's distinct lengths). SS_DR_NONE when the record
+ * does not say what its steps drafted. false when out of memory.
  */
 bool ss_drafted_summarize(const struct ss_record *r, struct ss_vec_i64 *dst,
 			  enum ss_drafted_state *state, size_t *len);

@@ -52,8 +52,8 @@ struct ss_outcome {
 	size_t hist_len;     /* 0 when the record has none */
 	/* SPEC 7.9, when the run asks for it (metrics/drafted.h), borrowed like hist: */
 	enum ss_drafted_state drafted_state;
-	const int64_t *by_len;  /* steps by drafted length, then by accepted length */
-	size_t by_len_len;      /* 2n: n lengths (0..n-1) each */
+	const int64_t *by_len;  /* steps by drafted and by accepted length, as pairs */
+	size_t by_len_len;      /* numbers at by_len (metrics/drafted.h) */
 	/* Borrowed views for the enriched JSONL, valid as `hist`: */
 	const struct ss_record *record; /* ok and zero_step, else NULL */
 	const char *metadata;           /* the line's `metadata` JSON text */

@@ -346,6 +346,37 @@ static void test_drafted_never_drafted(void **state)
 	ss_record_release(&rec);
 }
 
+/*
+ * A record's part takes room by its distinct lengths: one step drafting
+ * 4096 tokens and accepting 0 is nd 1, na 1 and two pairs, 6 numbers.
+ */
+static void test_drafted_compact(void **state)
+{
+	static const int64_t acc[] = {0}, dr[] = {SS_POS_MAX_K};
+	struct ss_vec_i64 tmp = {NULL, 0, 0};
+	struct ss_record rec;
+	enum ss_drafted_state st;
+	size_t len;
+
+	(void)state;
+	ss_record_init(&rec);
+	steps_record(&rec, acc, dr, 1);
+	assert_true(SS_VEC_PUSH(&tmp, 77)); /* what the buffer held before stays */
+	assert_true(ss_drafted_summarize(&rec, &tmp, &st, &len));
+	assert_int_equal(st, SS_DR_POOLED);
+	assert_int_equal(len, 6);
+	assert_int_equal(tmp.len, 7);
+	assert_int_equal(tmp.v[0], 77);
+	assert_int_equal(tmp.v[1], 1);
+	assert_int_equal(tmp.v[2], 1);
+	assert_int_equal(tmp.v[3], SS_POS_MAX_K);
+	assert_int_equal(tmp.v[4], 1);
+	assert_int_equal(tmp.v[5], 0);
+	assert_int_equal(tmp.v[6], 1);
+	SS_VEC_RELEASE(&tmp);
+	ss_record_release(&rec);
+}
+
 /* Two records pool in any order; a record with neither form adds nothing. */
 static void test_drafted_pooling(void **state)
 {
@@ -407,6 +438,7 @@ int main(void)
 		cmocka_unit_test(test_drafted_vllm_rows),
 		cmocka_unit_test(test_drafted_never_drafted),
 		cmocka_unit_test(test_drafted_pooling),
+		cmocka_unit_test(test_drafted_compact),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
