@@ -11,7 +11,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sslib import Case, TempDir, jsonl_lines, loads, main, run
+from sslib import Case, TempDir, jsonl_lines, loads, main, run, td
 
 
 def write(path, lines):
@@ -333,6 +333,51 @@ class Definitions(Case):
             res = run(["--positions", self.fixture(d)])
         self.assertRan(res)
         self.assertNotIn("definitions", loads(res.out)["analysis"])
+
+
+class VariableFixture(Case):
+    """testdata/engines/vllm_variable.jsonl (make_fixtures.py describes its
+    five requests)."""
+
+    PATH = td("engines", "vllm_variable.jsonl")
+
+    def test_report(self):
+        res = run(["--positions", "--group-by", "isl", self.PATH])
+        self.assertRan(res)
+        doc = loads(res.out)
+        self.assertAccounting(doc, {"ok": 4, "malformed": 1}, total=5)
+        pos = doc["analysis"]["positions"]
+        self.assertEqual(pos["excluded"]["inconsistent_by_draft_length"], 1)
+        # steps (drafted, accepted): line 1 (4,3) (2,0) (2,2); line 2 (2,2)
+        # (2,1) (1,0); line 5 (1,0) (2,2). S_0 8; D = 8, 6, 1, 1;
+        # S = 5, 4, 1, 0; rates 5/8, 4/6, 1, 0; conditional 5/8, 4/5, 1/4, 0
+        dr = pos["drafted"]
+        self.assertEqual((dr["requests"], dr["steps"]), (3, 8))
+        self.assertEqual([(p["drafted"], p["accepted"], p["rate"], p["conditional"])
+                          for p in dr["positions"]],
+                         [(8, 5, 0.625, 0.625), (6, 4, 4 / 6, 0.8), (1, 1, 1.0, 0.25),
+                          (1, 0, 0.0, 0.0)])
+        # isl: 700 -> 512, input_tokens 40 -> 32, 0 -> null, the malformed
+        # line has no record -> null, 3000 -> 2048
+        self.assertEqual([(r["key"]["isl"], r["requests"]["total"])
+                          for r in doc["analysis"]["groups"]["rows"]],
+                         [(None, 2), (32, 1), (512, 1), (2048, 1)])
+
+    def test_enriched_read_back(self):
+        with TempDir() as d:
+            part = os.path.join(d, "part.jsonl")
+            self.assertRan(run(["-f", "none", "--records", part, self.PATH]))
+            for fmt in ("json", "csv", "table"):
+                one = run(["-f", fmt, "--positions", "--group-by", "isl", self.PATH])
+                back = run(["-f", fmt, "--positions", "--group-by", "isl", part])
+                self.assertEqual(back.out.decode(), one.out.decode(), fmt)
+            with open(part) as f:
+                lines = [json.loads(l) for l in f]
+        rec = lines[0]["spec_decode_acceptance"]
+        self.assertEqual(rec["prompt_tokens"], 700)
+        self.assertEqual(rec["acceptance_histogram_by_draft_length"],
+                         {"2": [1, 0, 1], "4": [0, 0, 0, 1, 0]})
+        self.assertEqual(lines[4]["spec_decode_acceptance"]["prompt_tokens"], 3000)
 
 
 class Merge(Case):
