@@ -134,7 +134,8 @@ void ss_html_definitions(struct ss_buf *b, const struct ss_analysis *an)
 		    "length&rdquo;; the same requests give each of them below.");
 	add_note(b, " ", " ");
 	ss_buf_adds(b, "</p>\n<table>\n<thead><tr><th>Definition</th><th>Value</th>"
-		    "<th>Requests</th><th>What it is</th><th>Reported by</th></tr></thead>\n"
+		    "<th>Requests</th><th class=\"l\">What it is</th><th class=\"l\">Reported by</th>"
+		    "</tr></thead>\n"
 		    "<tbody>\n");
 	for (int d = 0; d < SS_DEF_COUNT; d++) {
 		const struct ss_definition *def = &an->defs[d];
@@ -148,9 +149,9 @@ void ss_html_definitions(struct ss_buf *b, const struct ss_analysis *an)
 			ss_buf_adds(b, "N/A");
 		ss_buf_adds(b, "</td><td>");
 		ss_html_add_count(b, (__int128)def->requests);
-		ss_buf_adds(b, "</td><td>");
+		ss_buf_adds(b, "</td><td class=\"l\">");
 		ss_buf_adds(b, def_what[d]);
-		ss_buf_adds(b, "</td><td>");
+		ss_buf_adds(b, "</td><td class=\"l\">");
 		ss_buf_adds(b, def_who[d]);
 		ss_buf_adds(b, "</td></tr>\n");
 	}
