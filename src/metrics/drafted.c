@@ -75,10 +75,21 @@ static bool from_steps(const struct ss_record *r, struct ss_vec_i64 *dst,
 	int64_t top = 0, *v;
 	size_t n, base = dst->len;
 
-	for (size_t s = 0; s < dr->len; s++)
+	if (acc->len != dr->len) {
+		*state = SS_DR_INCONSISTENT;
+		return true;
+	}
+	/* (the identities are checked before a record is ok; kept here too,
+	 * as the indexes below rely on them) */
+	for (size_t s = 0; s < dr->len; s++) {
+		if (acc->v[s] < 0 || acc->v[s] > dr->v[s]) {
+			*state = SS_DR_INCONSISTENT;
+			return true;
+		}
 		if (dr->v[s] > top)
 			top = dr->v[s];
-	if (top > SS_POS_MAX_K || acc->len != dr->len) {
+	}
+	if (top > SS_POS_MAX_K) {
 		*state = SS_DR_INCONSISTENT;
 		return true;
 	}
