@@ -3,8 +3,9 @@
  * 7.1). The expected numbers are SPEC 7.1's test vector (SPEC 6's records A
  * and B), worked by hand there; the exclusion cases are built here.
  * Drafted per position (SPEC 7.9): vLLM's own per-position counting test
- * (three drafts of 3, 3 and 2 tokens accepting 3, 1 and 0) and a bench-like
- * case whose last position was never drafted, worked by hand below.
+ * (three drafts of 3, 3 and 2 tokens accepting 3, 1 and 0) and its bench
+ * test of per-position denominators (rates [0.5, 0.5, None]), worked by
+ * hand below.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -316,31 +317,46 @@ static void test_drafted_vllm_rows(void **state)
 }
 
 /*
- * vLLM's bench prints per-position rates [0.5, 0.5, None] for a k = 3 run
- * whose steps never drafted a third token: here two steps drafting 2 and
- * accepting 2 and 0. D = 2, 2 (0 beyond); S = 1, 1: rates 0.5 and 0.5,
- * conditional 1/2 then 1; the undrafted position 3 is not listed.
+ * vLLM's bench test of per-position denominators
+ * (test_adaptive_verification_uses_per_position_denominators): over its
+ * window 4 drafts of 6 tokens accept 3; accepted per position 2, 1, 0 of
+ * drafted 4, 2, 0, so per-position rates [0.5, 0.5, None] and an
+ * acceptance rate of 50%. As steps (drafted, accepted): (2,2) (2,0) (1,1)
+ * (1,0), k = 3. Here: D = 4, 2; S = 2, 1; rates 0.5 and 0.5; the third
+ * position, never drafted (vLLM's None), is not listed. Conditional S_i /
+ * S_{i-1} with S_0 = 4: 1/2 then 1/2. Accepted / drafted over the steps:
+ * 3 / 6.
  */
-static void test_drafted_never_drafted(void **state)
+static void test_drafted_vllm_bench(void **state)
 {
-	static const int64_t acc[] = {2, 0}, dr[] = {2, 2};
+	static const int64_t acc[] = {2, 0, 1, 0}, dr[] = {2, 2, 1, 1};
 	struct ss_record rec;
 	struct ss_drafted p;
 	struct ss_drafted_result r;
+	unsigned __int128 drafted = 0, accepted = 0;
 
 	(void)state;
 	ss_record_init(&rec);
 	ss_drafted_init(&p);
-	steps_record(&rec, acc, dr, 2);
+	steps_record(&rec, acc, dr, 4);
 	rec.has_spec_tokens = true;
 	rec.num_spec_tokens = 3;
 	assert_int_equal(pool(&p, &rec), SS_DR_POOLED);
 	assert_true(ss_drafted_compute(&p, &r));
+	assert_true(r.steps == 4);
 	assert_int_equal(r.n, 2);
+	assert_true(r.rows[0].drafted == 4 && r.rows[1].drafted == 2);
+	assert_true(r.rows[0].accepted == 2 && r.rows[1].accepted == 1);
 	assert_double_is(r.rows[0].rate, 0.5);
 	assert_double_is(r.rows[1].rate, 0.5);
 	assert_double_is(r.rows[0].conditional, 0.5);
-	assert_double_is(r.rows[1].conditional, 1.0);
+	assert_double_is(r.rows[1].conditional, 0.5);
+	for (size_t i = 0; i < r.n; i++) {
+		drafted += r.rows[i].drafted;
+		accepted += r.rows[i].accepted;
+	}
+	/* the drafted and accepted positions add up to the tokens: 6 and 3 */
+	assert_true(drafted == 6 && accepted == 3);
 	ss_drafted_result_release(&r);
 	ss_drafted_release(&p);
 	ss_record_release(&rec);
@@ -436,7 +452,7 @@ int main(void)
 		cmocka_unit_test(test_oom),
 		cmocka_unit_test(test_drafted_vllm_steps),
 		cmocka_unit_test(test_drafted_vllm_rows),
-		cmocka_unit_test(test_drafted_never_drafted),
+		cmocka_unit_test(test_drafted_vllm_bench),
 		cmocka_unit_test(test_drafted_pooling),
 		cmocka_unit_test(test_drafted_compact),
 	};
