@@ -40,6 +40,7 @@ struct ss_analysis_opts {
 	uint64_t seed;            /* --seed */
 	struct ss_group_spec group_by; /* n = 0: no groups */
 	const char *compare;      /* --compare VALUE, NULL: none */
+	bool definitions;         /* --definitions (7.12) */
 	struct ss_expect *expects; /* owned */
 	size_t nexpects, expects_cap;
 	bool windows;             /* --windows DURATION (7.8) */
@@ -71,10 +72,28 @@ struct ss_delta {
 struct ss_set_analysis {
 	struct ss_pos_result *pos; /* one per pooled k, ascending; owned */
 	size_t npos;
+	struct ss_drafted_result drafted; /* 7.9 */
 	double *rows;              /* the baseline's resamples (B x SS_BS_COUNT); owned */
 	bool has_ci[SS_BS_COUNT];
 	double lo[SS_BS_COUNT], hi[SS_BS_COUNT];
 	struct ss_delta vs[SS_BS_COUNT]; /* --compare, groups but the baseline */
+};
+
+/* SPEC 7.12: the definitions of acceptance length, in this order. */
+enum ss_def {
+	SS_DEF_REQUEST_MEAN = 0,
+	SS_DEF_STEP_POOLED,
+	SS_DEF_OUTPUT_WEIGHTED,
+	SS_DEF_WITH_PREFILL,
+	SS_DEF_COUNT
+};
+/* "request_mean", "step_pooled", "output_weighted", "with_prefill" */
+extern const char *const ss_def_names[SS_DEF_COUNT];
+
+struct ss_definition {
+	bool has;          /* defined (else null) */
+	double value;
+	uint64_t requests; /* the records it used */
 };
 
 struct ss_analysis {
@@ -86,6 +105,7 @@ struct ss_analysis {
 	bool has_baseline;
 	size_t baseline;            /* group id */
 	struct ss_windows windows;  /* --windows: the main results' */
+	struct ss_definition defs[SS_DEF_COUNT]; /* with opts->definitions */
 };
 
 /* The metric of each bootstrap statistic, and the reverse (-1: none). */

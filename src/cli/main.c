@@ -376,6 +376,8 @@ static int run(const struct ss_options *o, struct ss_outputs *outs, struct ss_ag
 	cfg.group_by = &o->analysis.group_by;
 	cfg.keep_models = o->analysis.outliers > 0;
 	cfg.want_time = o->analysis.windows;
+	/* what the aggregate pools for acceptance by position (main() keeps it) */
+	cfg.drafted = ss_analysis_needs_positions(&o->analysis) || ss_outputs_want(outs, SS_OUT_HTML);
 	cfg.zstd_window_log = o->zstd_window_log;
 	cfg.spool_limit = o->spool_limit ? o->spool_limit : ss_spool_default_limit(o->max_record);
 	cfg.outputs = &ids;
@@ -547,6 +549,8 @@ int main(int argc, char **argv)
 		ss_options_release(&o);
 		return EXIT_NOTHING;
 	}
+	if (o.analysis.definitions)
+		ss_agg_keep_definitions(&agg);
 	memset(&an, 0, sizeof(an));
 	memset(&an_html, 0, sizeof(an_html));
 	html_opts = o.analysis;          /* shallow: borrows the group keys */

@@ -1,7 +1,7 @@
 /*
  * options_analysis.c - the options of SPEC 7.7 (--positions, --draft-cost,
  * --ci, --bootstrap, --seed, --group-by, --compare, --expect, --windows,
- * --outliers): their
+ * --outliers, --definitions): their
  * values and the checks between them. options.c's table lists them.
  */
 #include <errno.h>
@@ -121,6 +121,9 @@ bool ss_options_analysis(struct ss_analysis_opts *a, int id, const char *arg, FI
 			return usage(err, msg);
 		}
 		a->outliers = (size_t)u;
+		return true;
+	case SS_OPT_DEFINITIONS:
+		a->definitions = true;
 		return true;
 	case SS_OPT_EXPECT: {
 		const char *tags[SS_M_COUNT];

@@ -41,6 +41,8 @@ struct ss_capture {
 	int64_t choice_index;    /* ... for this choice index */
 	bool has_completion_tokens;
 	int64_t completion_tokens;
+	bool has_prompt_tokens;  /* SPEC 7.10: from the same usage object */
+	int64_t prompt_tokens;
 	bool has_model;          /* the first object with a string `model` ... */
 	struct ss_buf model;     /* ... gave this name (unescaped) */
 	bool nomem;

@@ -124,6 +124,10 @@ static bool map_payload(struct ss_processor *p, struct ss_outcome *o, bool in_li
 		p->rec.has_completion_tokens = true;
 		p->rec.completion_tokens = p->cap.completion_tokens;
 	}
+	if (p->cap.has_prompt_tokens) {
+		p->rec.has_prompt_tokens = true;
+		p->rec.prompt_tokens = p->cap.prompt_tokens;
+	}
 	o->status = SS_ST_OK;
 	return true;
 }

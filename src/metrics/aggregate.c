@@ -21,6 +21,7 @@ static void results_release(struct ss_results *r)
 	ss_free(r->hist);
 	ss_samples_release(&r->samples);
 	ss_positions_release(&r->positions);
+	ss_drafted_release(&r->drafted);
 	results_init(r);
 }
 
@@ -54,6 +55,11 @@ bool ss_agg_keep_main(struct ss_agg *a, bool windows, size_t outliers, bool coun
 	a->timeline.keep = windows;
 	a->keep_counts = counts || outliers > 0;
 	return outliers == 0 || ss_outliers_keep(&a->outliers, outliers);
+}
+
+void ss_agg_keep_definitions(struct ss_agg *a)
+{
+	a->main.keep_defs = true;
 }
 
 void ss_agg_release(struct ss_agg *a)
@@ -257,6 +263,11 @@ static bool results_add_ok(struct ss_results *r, const struct ss_outcome *o)
 	if (r->keep_positions &&
 	    !ss_positions_add(&r->positions, o->hist, o->hist_len, o->has_k, o->k))
 		return false;
+	if (r->keep_positions &&
+	    !ss_drafted_add(&r->drafted, o->drafted_state, o->by_len, o->by_len_len))
+		return false;
+	if (r->keep_defs)
+		ss_defs_add(&r->defs, o);
 	r->ok++;
 	r->sum_accepted += o->accepted;
 	r->sum_drafted += o->drafted;
@@ -295,6 +306,8 @@ static bool main_add(struct ss_agg *a, const struct ss_outcome *o, size_t entry)
 		x.model_len = o->model_len;
 		x.has_completion = o->has_completion;
 		x.completion_tokens = o->completion_tokens;
+		x.has_prompt = o->has_prompt;
+		x.prompt_tokens = o->prompt_tokens;
 	}
 	return !a->keep_counts || ss_outliers_add(&a->outliers, &x);
 }

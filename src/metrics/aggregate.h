@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "metrics/defs.h"
+#include "metrics/drafted.h"
 #include "metrics/groups.h"
 #include "metrics/outliers.h"
 #include "metrics/poshist.h"
@@ -45,8 +47,11 @@ struct ss_results {
 	size_t hist_cap;
 	/* Kept for SPEC 7 when asked (ss_agg_keep), main results and groups only: */
 	bool keep_samples, keep_positions;
+	bool keep_defs;                     /* the main results only (7.12) */
+	struct ss_defs defs;
 	struct ss_samples samples;          /* one per ok record, input order */
 	struct ss_positions positions;      /* histograms pooled per k */
+	struct ss_drafted drafted;          /* steps by drafted length (7.9) */
 	/* Filled by ss_agg_finish(): */
 	bool has[SS_M_COUNT];
 	struct ss_stats stats[SS_M_COUNT];  /* run-level metrics: only .avg */
@@ -117,6 +122,8 @@ void ss_agg_set_threads(struct ss_agg *a, unsigned threads);
  * ss_agg_add_keyed). Call before the first outcome.
  */
 void ss_agg_keep(struct ss_agg *a, bool samples, bool positions, size_t nkeys);
+/* Keep the sums of SPEC 7.12's definitions for the main results. */
+void ss_agg_keep_definitions(struct ss_agg *a);
 /*
  * Keep what SPEC 7.8 and 7.11 read of the main results: with `windows`,
  * the time and counts of every timed ok record with steps; with
@@ -145,7 +152,8 @@ void ss_agg_fail_input(struct ss_agg *a);
  * source.input, streams that held no request at all (enriched files
  * without a line) are not listed. Uses o->status, phase, kind, engine and,
  * for ok outcomes, has_steps, steps, accepted, drafted, values and
- * hist/hist_len; o->record is not read. false when out of memory.
+ * hist/hist_len, and drafted_state/by_len (SPEC 7.9) when positions are
+ * kept; o->record is not read. false when out of memory.
  */
 bool ss_agg_add(struct ss_agg *a, const struct ss_outcome *o);
 /*

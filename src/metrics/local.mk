@@ -6,6 +6,8 @@ libspecscan_la_SOURCES += \
 	src/metrics/aggregate.c src/metrics/aggregate.h \
 	src/metrics/samples.c src/metrics/samples.h \
 	src/metrics/poshist.c src/metrics/poshist.h \
+	src/metrics/drafted.c src/metrics/drafted.h \
+	src/metrics/defs.c src/metrics/defs.h \
 	src/metrics/groups.c src/metrics/groups.h \
 	src/metrics/timeline.c src/metrics/timeline.h \
 	src/metrics/outliers.c src/metrics/outliers.h

@@ -102,6 +102,8 @@ static bool fill(struct ss_outlier *e, const struct ss_outlier_in *x, uint64_t s
 	e->steps = x->steps;
 	e->has_completion = x->has_completion;
 	e->completion_tokens = x->completion_tokens;
+	e->has_prompt = x->has_prompt;
+	e->prompt_tokens = x->prompt_tokens;
 	if (x->input && !(e->input = ss_strdup(x->input)))
 		return false;
 	if (x->model && !(e->model = ss_strndup(x->model, x->model_len))) {

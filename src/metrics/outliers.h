@@ -32,6 +32,8 @@ struct ss_outlier {
 	int64_t steps;
 	bool has_completion;
 	int64_t completion_tokens;
+	bool has_prompt;
+	int64_t prompt_tokens;
 };
 
 /* One record as the caller sees it (strings borrowed). */
@@ -44,6 +46,8 @@ struct ss_outlier_in {
 	int64_t steps, accepted;
 	bool has_completion;
 	int64_t completion_tokens;
+	bool has_prompt;
+	int64_t prompt_tokens;
 	bool all_accepted;        /* histogram and k >= 1 known, every step accepted k */
 };
 

@@ -1,8 +1,9 @@
 /*
  * analysis_csv.c - SPEC 7's sections of the aggregate CSV, after 4.2's:
- * acceptance by position and the shorter-draft table (main results), the
- * intervals, then one row per group and metric, the windows over time
- * and the outliers (windows_report.c, outliers_report.c). CRLF, numbers %.2f, counts
+ * acceptance by position, the shorter-draft table and acceptance per
+ * drafted token (main results), the intervals, then one row per group and
+ * metric, the windows over time, the outliers (windows_report.c,
+ * outliers_report.c) and the definitions. CRLF, numbers %.2f, counts
  * as integers, absent cells empty, as in 4.2.
  */
 #include <stdio.h>
@@ -53,6 +54,30 @@ static void add_positions(struct ss_buf *out, const struct ss_set_analysis *s, b
 				ss_buf_add_fixed2(out, p->what_if[j].speedup);
 			ss_buf_adds(out, "\r\n");
 		}
+	}
+}
+
+/* SPEC 7.9: Position,Drafted,Accepted,Rate (%),Conditional (%). */
+static void add_drafted(struct ss_buf *out, const struct ss_drafted_result *d)
+{
+	if (!d->present)
+		return;
+	section_break(out);
+	ss_buf_adds(out, "Position,Drafted,Accepted,Rate (%),Conditional (%)\r\n");
+	for (size_t i = 0; i < d->n; i++) {
+		const struct ss_drafted_row *r = &d->rows[i];
+
+		ss_buf_addf(out, "%zu,", i + 1);
+		ss_buf_add_i128(out, (__int128)r->drafted);
+		ss_buf_addc(out, ',');
+		ss_buf_add_i128(out, (__int128)r->accepted);
+		ss_buf_addc(out, ',');
+		if (r->has_rate)
+			ss_buf_add_fixed2(out, r->rate * 100.0);
+		ss_buf_addc(out, ',');
+		if (r->has_conditional)
+			ss_buf_add_fixed2(out, r->conditional * 100.0);
+		ss_buf_adds(out, "\r\n");
 	}
 }
 
@@ -146,8 +171,10 @@ void ss_report_csv_analysis(struct ss_buf *out, const struct ss_agg *a,
 	if (!an || !an->any)
 		return;
 	o = an->opts;
-	if (o->positions)
+	if (o->positions) {
 		add_positions(out, &an->main, o->has_cost);
+		add_drafted(out, &an->main.drafted);
+	}
 	if (o->ci)
 		add_intervals(out, o, &an->main);
 	if (o->group_by.n)
@@ -156,4 +183,6 @@ void ss_report_csv_analysis(struct ss_buf *out, const struct ss_agg *a,
 		ss_report_csv_windows(out, an);
 	if (o->outliers)
 		ss_report_csv_outliers(out, a);
+	if (o->definitions)
+		ss_report_csv_definitions(out, an);
 }

@@ -191,6 +191,8 @@ void ss_report_html(struct ss_buf *out, const struct ss_agg *a, const struct ss_
 		ss_html_windows(out, an, NULL, 0);
 	if (an && an->opts && an->opts->outliers)
 		ss_html_outliers(out, a);
+	if (an && an->opts && an->opts->definitions)
+		ss_html_definitions(out, an);
 	footer(out, o);
 	ss_buf_adds(out, "</main>\n</body>\n</html>\n");
 }

@@ -167,7 +167,7 @@ static void outlier_table(struct ss_buf *b, const char *caption, const struct ss
 	ss_buf_adds(b, "<table>\n<caption>");
 	ss_buf_adds(b, caption);
 	ss_buf_adds(b, "</caption>\n<thead><tr><th>#</th><th class=\"l\">Input</th><th>Line</th><th class=\"l\">Model</th>"
-		    "<th>Acceptance<br>length</th><th>Steps</th><th>Completion<br>tokens</th>"
+		    "<th>Acceptance<br>length</th><th>Steps</th><th>Completion<br>tokens</th><th>Prompt<br>tokens</th>"
 		    "</tr></thead>\n<tbody>\n");
 	for (size_t i = 0; i < n; i++) {
 		ss_buf_adds(b, "<tr><td>");
@@ -187,6 +187,9 @@ static void outlier_table(struct ss_buf *b, const char *caption, const struct ss
 		ss_buf_adds(b, "</td><td>");
 		if (v[i].has_completion)
 			ss_html_add_count(b, v[i].completion_tokens);
+		ss_buf_adds(b, "</td><td>");
+		if (v[i].has_prompt)
+			ss_html_add_count(b, v[i].prompt_tokens);
 		ss_buf_adds(b, "</td></tr>\n");
 	}
 	ss_buf_adds(b, "</tbody>\n</table>\n");

@@ -15,7 +15,7 @@ libspecscan_la_SOURCES += \
 	src/report/html_positions.c src/report/html_dist.c src/report/html_groups.c \
 	src/report/grid.c src/report/grid.h \
 	src/report/analysis_json.c src/report/analysis_csv.c \
-	src/report/analysis_text.c src/report/analysis_text.h \
+	src/report/analysis_text.c src/report/analysis_text.h src/report/analysis_defs.c \
 	src/report/markdown.c \
 	src/report/analysis_more.h src/report/windows_report.c src/report/outliers_report.c \
 	src/report/html_time.c

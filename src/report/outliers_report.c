@@ -23,6 +23,8 @@ static void json_list(struct ss_jsonw *w, const char *key, const struct ss_outli
 		ss_jsonw_i64(w, "steps", v[i].steps);
 		if (v[i].has_completion)
 			ss_jsonw_i64(w, "completion_tokens", v[i].completion_tokens);
+		if (v[i].has_prompt)
+			ss_jsonw_i64(w, "prompt_tokens", v[i].prompt_tokens);
 		ss_jsonw_end_object(w);
 	}
 	ss_jsonw_end_array(w);
@@ -61,6 +63,9 @@ static void csv_list(struct ss_buf *out, const char *name, const struct ss_outli
 		ss_buf_addc(out, ',');
 		if (v[i].has_completion)
 			ss_buf_add_i128(out, v[i].completion_tokens);
+		ss_buf_addc(out, ',');
+		if (v[i].has_prompt)
+			ss_buf_add_i128(out, v[i].prompt_tokens);
 		ss_buf_adds(out, "\r\n");
 	}
 }
@@ -72,7 +77,7 @@ void ss_report_csv_outliers(struct ss_buf *out, const struct ss_agg *a)
 	if (out->len)
 		ss_buf_adds(out, "\r\n");
 	ss_buf_adds(out, "Outliers,Rank,Input,Line,Model,Acceptance Length,Steps,"
-			 "Completion Tokens\r\n");
+			 "Completion Tokens,Prompt Tokens\r\n");
 	csv_list(out, "lowest", s->low, s->nlow);
 	csv_list(out, "highest", s->high, s->nhigh);
 	ss_buf_adds(out, "\r\nRequests,Count\r\nAll Rejected,");
@@ -82,7 +87,7 @@ void ss_report_csv_outliers(struct ss_buf *out, const struct ss_agg *a)
 	ss_buf_adds(out, "\r\n");
 }
 
-/* One list as a grid: rank, input, line, model, AL, steps, completion tokens. */
+/* One list as a grid: rank, input, line, model, AL, steps, completion and prompt tokens. */
 static void grid_list(struct ss_grid *g, const struct ss_outlier *v, size_t n)
 {
 	ss_grid_col(g, "#", true);
@@ -92,6 +97,7 @@ static void grid_list(struct ss_grid *g, const struct ss_outlier *v, size_t n)
 	ss_grid_col(g, "AL", true);
 	ss_grid_col(g, "steps", true);
 	ss_grid_col(g, "completion tokens", true);
+	ss_grid_col(g, "prompt tokens", true);
 	for (size_t i = 0; i < n; i++) {
 		ss_grid_begin(g);
 		ss_buf_add_u64(&g->text, i + 1);
@@ -116,6 +122,10 @@ static void grid_list(struct ss_grid *g, const struct ss_outlier *v, size_t n)
 		ss_grid_begin(g);
 		if (v[i].has_completion)
 			ss_buf_add_u64_grouped(&g->text, (uint64_t)v[i].completion_tokens);
+		ss_grid_end(g);
+		ss_grid_begin(g);
+		if (v[i].has_prompt)
+			ss_buf_add_u64_grouped(&g->text, (uint64_t)v[i].prompt_tokens);
 		ss_grid_end(g);
 	}
 }

@@ -288,4 +288,6 @@ void ss_report_table_full(struct ss_buf *out, const struct ss_agg *a,
 		ss_report_text_groups(out, a, an, utf8, color);
 	if (an && an->any && an->opts->outliers)
 		ss_report_text_outliers(out, a, utf8, color);
+	if (an && an->any && an->opts->definitions)
+		ss_report_text_definitions(out, an, utf8, color);
 }

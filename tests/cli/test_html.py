@@ -145,9 +145,11 @@ class Html(Case):
             self.assertNotIn("https://", text)
             self.assertNotIn("<script", text)
             # the fixtures hold records of several draft lengths: one chart
-            # for all of them, not titled by k
+            # for all of them, not titled by k; records with per-step arrays
+            # (vllm_bodies line 2, the sample's) add the per-drafted-token one
             self.browser(path, png="testdata.png",
                          svg_titles=[HIST_TITLE, "Acceptance by draft position",
+                                     "Acceptance per drafted token",
                                      "If the draft were shorter", DIST_TITLE])
 
     def test_spec6_numbers(self):

@@ -16,6 +16,7 @@ SPEC5 = ["format", "json", "csv", "records", "html", "output-dir", "table", "no-
          # SPEC 7.7
          "positions", "draft-cost", "ci", "bootstrap", "seed", "group-by", "compare", "expect",
          "windows", "outliers",
+         "definitions",
          # issue 13 (README "Reliability"): resource limits
          "memory-limit", "spool-limit", "zstd-window-log",
          # SPEC 8.2

@@ -23,7 +23,7 @@ T0 = 1787366173 * S        # an AIPerf-like wall clock, in ns
 
 
 def record_line(hist, k, t_end=None, t_start=None, model=None, comp=None, meta=None,
-                phase="profiling"):
+                phase="profiling", prompt=None):
     """An AIPerf records line whose spec_decode_acceptance is a vLLM record."""
     steps = sum(hist)
     acc = sum(j * c for j, c in enumerate(hist))
@@ -34,6 +34,8 @@ def record_line(hist, k, t_end=None, t_start=None, model=None, comp=None, meta=N
            "num_spec_steps": steps, "num_spec_tokens": k}
     if comp is not None:
         rec["completion_tokens"] = comp
+    if prompt is not None:
+        rec["prompt_tokens"] = prompt
     md = dict(meta or {})
     md["benchmark_phase"] = phase
     if t_start is not None:
@@ -74,7 +76,9 @@ def soak(n=60, seed=7):
             ts = {"t_start": t}            # only a start time
         if i % 13 == 5:
             ts = {}                         # untimed
-        out.append(dict(hist=hist, k=k, model="m%d" % (i % 3), comp=steps * 2 + i % 5, **ts))
+        extra = {"prompt": 100 + 37 * i} if i % 4 else {}   # some without prompt tokens
+        out.append(dict(hist=hist, k=k, model="m%d" % (i % 3), comp=steps * 2 + i % 5, **ts,
+                        **extra))
     return out
 
 
@@ -139,6 +143,8 @@ def expected_outliers(recs, names, n):
         row["steps"] = steps
         if r.get("comp") is not None:
             row["completion_tokens"] = r["comp"]
+        if r.get("prompt") is not None:
+            row["prompt_tokens"] = r["prompt"]
         rows.append((i, row, acc, steps, r))
     low = [row for _, row, _, _, _ in sorted(rows, key=lambda t: (t[1]["acceptance_length"],
                                                                    t[0]))[:n]]
@@ -327,9 +333,14 @@ class Outliers(Case):
                 o = analysis(res)["outliers"]
                 self.assertEqual(list(o), ["lowest", "highest", "all_rejected", "all_accepted"])
                 self.assertEqual(plain(o), expected_outliers(recs, names, n), n)
-                self.assertEqual(list(o["lowest"][0]), ["input", "line", "model",
-                                                         "acceptance_length", "steps",
-                                                         "completion_tokens"])
+                for e in o["lowest"] + o["highest"]:
+                    keys = ["input", "line", "model", "acceptance_length", "steps",
+                            "completion_tokens"] + (["prompt_tokens"] if "prompt_tokens" in e
+                                                    else [])
+                    self.assertEqual(list(e), keys)
+                if n == 1000:
+                    self.assertTrue(any("prompt_tokens" in e for e in o["lowest"]))
+                    self.assertTrue(any("prompt_tokens" not in e for e in o["lowest"]))
             self.assertGreater(expected_outliers(recs, names, 1)["all_rejected"], 0)
             self.assertGreater(expected_outliers(recs, names, 1)["all_accepted"], 0)
 
@@ -338,7 +349,7 @@ class Outliers(Case):
         recs = [dict(hist=[0, 2, 0], k=2, model="a"),          # 2.0
                 dict(hist=[3, 0, 0], k=2, comp=7),             # 1.0, all rejected
                 dict(hist=[0, 0, 2], k=2, model="c"),          # 3.0, all accepted
-                dict(hist=[2, 0, 0], k=2),                     # 1.0, all rejected
+                dict(hist=[2, 0, 0], k=2, prompt=900),         # 1.0, all rejected
                 dict(hist=[0, 0, 5], k=2),                     # 3.0, all accepted
                 dict(hist=[9, 0, 0], k=2, phase="warmup")]     # not in the main results
         with TempDir() as d:
@@ -352,6 +363,9 @@ class Outliers(Case):
             self.assertEqual(plain(o["lowest"][0]), {"input": p, "line": 2,
                                                      "acceptance_length": 1.0, "steps": 3,
                                                      "completion_tokens": 7})
+            self.assertEqual(plain(o["lowest"][1]), {"input": p, "line": 4,
+                                                     "acceptance_length": 1.0, "steps": 2,
+                                                     "prompt_tokens": 900})
             self.assertEqual(o["all_rejected"], 2)
             self.assertEqual(o["all_accepted"], 2)
             o = analysis(run(["--outliers", "3", p]))["outliers"]
@@ -368,11 +382,11 @@ class Outliers(Case):
                           res.errtext)
             res = run(["--outliers", "2", "-f", "csv", p])
             self.assertIn("\r\n\r\nOutliers,Rank,Input,Line,Model,Acceptance Length,Steps,"
-                          "Completion Tokens\r\n"
-                          "lowest,1,%s,2,,1.00,3,7\r\n"
-                          "lowest,2,%s,4,,1.00,2,\r\n"
-                          "highest,1,%s,3,c,3.00,2,\r\n"
-                          "highest,2,%s,5,,3.00,5,\r\n"
+                          "Completion Tokens,Prompt Tokens\r\n"
+                          "lowest,1,%s,2,,1.00,3,7,\r\n"
+                          "lowest,2,%s,4,,1.00,2,,900\r\n"
+                          "highest,1,%s,3,c,3.00,2,,\r\n"
+                          "highest,2,%s,5,,3.00,5,,\r\n"
                           "\r\nRequests,Count\r\nAll Rejected,2\r\nAll Accepted,2\r\n"
                           % (p, p, p, p), res.text)
             res = run(["--outliers", "2", "-f", "table", p])
