@@ -75,10 +75,14 @@ bool ss_expect_parse(const char *text, const char *const *tags, size_t ntags,
 	for (size_t i = 0; i < ntags; i++)
 		if (strlen(tags[i]) == tlen && memcmp(tags[i], tag, tlen) == 0)
 			out->metric = (int)i;
-	if (out->metric < 0 && !parse_position(tag, tlen, &out->position)) {
+	if (tlen == 24 && memcmp(tag, "server_acceptance_length", 24) == 0)
+		out->server = SS_EXPECT_SERVER_ACCEPTANCE_LENGTH;
+	else if (tlen == 28 && memcmp(tag, "server_draft_acceptance_rate", 28) == 0)
+		out->server = SS_EXPECT_SERVER_RATE;
+	if (out->metric < 0 && !out->server && !parse_position(tag, tlen, &out->position)) {
 		snprintf(err, errlen,
 			 "--expect '%s': unknown metric '%.*s' (a metric tag such as "
-			 "spec_decode_acceptance_length, or positionN)",
+			 "spec_decode_acceptance_length, positionN or server_acceptance_length)",
 			 text, (int)tlen, tag);
 		return false;
 	}

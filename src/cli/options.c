@@ -42,7 +42,8 @@ static const struct ss_option_value engines[] = {
 static const struct ss_option_value input_kinds[] = {
 	{"auto", SS_KIND_UNKNOWN, false}, {"raw", SS_KIND_RAW, false},
 	{"records", SS_KIND_RECORDS, false}, {"body", SS_KIND_BODY, false},
-	{"sse", SS_KIND_SSE, false}, {"enriched", SS_KIND_ENRICHED, false}, {NULL, 0, false},
+	{"sse", SS_KIND_SSE, false}, {"enriched", SS_KIND_ENRICHED, false},
+	{"scrape", SS_KIND_SCRAPE, false}, {NULL, 0, false},
 };
 
 const struct ss_option_desc ss_option_table[] = {
