@@ -50,4 +50,7 @@ void ss_html_distribution(struct ss_buf *b, const struct ss_agg *a);
 /* The groups (7.3) and the differences from the baseline (7.4). */
 void ss_html_groups(struct ss_buf *b, const struct ss_agg *a, const struct ss_analysis *an);
 
+/* The server's own counters (SPEC 10.4; html_server.c), after the others. */
+void ss_report_html_server(struct ss_buf *b, const struct ss_server_results *r);
+
 #endif

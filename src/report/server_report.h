@@ -2,7 +2,8 @@
  * server_report.h - the server's own counters (SPEC 10.4) in every
  * report: the `server` key of the aggregate JSON, the `Server Spec Decode`
  * section of the console, `-f table` and `-f markdown`, the CSV section
- * `Engine,Metric,Value`, and the HTML section.
+ * `Engine,Metric,Value`, and the pieces of the HTML section (html_server.c, declared in
+ * html_int.h).
  *
  * Ownership: every writer appends to the caller's buffer (or JSON writer)
  * and borrows the results (server/server.h) for the call, keeping
@@ -15,6 +16,7 @@
 
 #include <stdbool.h>
 
+#include "analysis/analyze.h"
 #include "metrics/aggregate.h"
 #include "report/jsonw.h"
 #include "server/server.h"
@@ -35,10 +37,13 @@ void ss_report_json_all(struct ss_buf *out, const struct ss_agg *a,
 void ss_report_server_text(struct ss_buf *out, const struct ss_server_results *r,
 			   bool markdown);
 
+/* Pieces of the section the HTML page shows too (no line end after the
+ * first two; each note a line after `lead`, ending in a newline). */
+void ss_report_server_family_line(struct ss_buf *b, const struct ss_server_family *f);
+void ss_report_server_reconciliation_line(struct ss_buf *b, const struct ss_server_family *f);
+void ss_report_server_notes(struct ss_buf *b, const struct ss_server_family *f, const char *lead);
+
 /* The CSV section, after an empty line when `out` holds anything (CRLF). */
 void ss_report_server_csv(struct ss_buf *out, const struct ss_server_results *r);
-
-/* The HTML section (a <section> of its own; html.c calls it). */
-void ss_report_html_server(struct ss_buf *out, const struct ss_server_results *r);
 
 #endif

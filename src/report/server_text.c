@@ -39,7 +39,7 @@ static void plural(struct ss_buf *b, uint64_t n, const char *one, const char *ma
 }
 
 /* `vllm, 2 snapshots, 2 series: acceptance length 3.53, ...` */
-static void family_line(struct ss_buf *b, const struct ss_server_family *f)
+void ss_report_server_family_line(struct ss_buf *b, const struct ss_server_family *f)
 {
 	ss_buf_adds(b, ss_engine_name(f->row->engine));
 	if (f->row->source != SS_SRC_PROMETHEUS)
@@ -145,7 +145,7 @@ static void add_ratio(struct ss_buf *b, bool has, double v)
 }
 
 /* `vllm: server 4,816 steps, 12,208 accepted; requests 4,816 steps (ratio 1.00), ...` */
-static void reconciliation_line(struct ss_buf *b, const struct ss_server_family *f)
+void ss_report_server_reconciliation_line(struct ss_buf *b, const struct ss_server_family *f)
 {
 	const struct ss_server_reconciliation *r = &f->reconciliation;
 
@@ -165,7 +165,7 @@ static void reconciliation_line(struct ss_buf *b, const struct ss_server_family 
 }
 
 /* The notes of one family, each a line after `lead`. */
-static void notes(struct ss_buf *b, const struct ss_server_family *f, const char *lead)
+void ss_report_server_notes(struct ss_buf *b, const struct ss_server_family *f, const char *lead)
 {
 	const struct ss_server_reconciliation *r = &f->reconciliation;
 
@@ -244,7 +244,7 @@ static void family(struct ss_buf *out, const struct ss_server_family *f, bool md
 	const char *lead = md ? "" : "  ";
 
 	ss_buf_adds(out, md ? "\n" : lead);
-	family_line(out, f);
+	ss_report_server_family_line(out, f);
 	ss_buf_addc(out, '\n');
 	if (f->npositions && f->has_acceptance_length) {
 		ss_buf_adds(out, md ? "\n" : lead);
@@ -260,13 +260,13 @@ static void family(struct ss_buf *out, const struct ss_server_family *f, bool md
 	}
 	if (f->has_reconciliation) {
 		ss_buf_adds(out, md ? "\n" : lead);
-		reconciliation_line(out, f);
+		ss_report_server_reconciliation_line(out, f);
 		ss_buf_addc(out, '\n');
 	}
 	if (md) {
 		struct ss_buf n = SS_BUF_INIT;
 
-		notes(&n, f, "- ");
+		ss_report_server_notes(&n, f, "- ");
 		if (n.len) {
 			ss_buf_addc(out, '\n');
 			ss_buf_add(out, n.data, n.len);
@@ -274,7 +274,7 @@ static void family(struct ss_buf *out, const struct ss_server_family *f, bool md
 		out->failed |= n.failed;
 		ss_buf_release(&n);
 	} else {
-		notes(out, f, "  note: ");
+		ss_report_server_notes(out, f, "  note: ");
 	}
 }
 
