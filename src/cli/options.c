@@ -109,7 +109,9 @@ void ss_options_help(FILE *out)
 	fputs("Usage: specscan [OPTION]... [INPUT]...\n"
 	      "Report speculative-decoding acceptance from captured responses\n"
 	      "(AIPerf raw or records exports, response bodies, SSE captures;\n"
-	      "plain, compressed or archived). No INPUT, or -, reads standard input.\n\n",
+	      "plain, compressed or archived), and the server's own counters from\n"
+	      "saved Prometheus /metrics pages (kind scrape). No INPUT, or -, reads\n"
+	      "standard input.\n\n",
 	      out);
 	for (const struct ss_option_desc *d = ss_option_table; d->long_name; d++) {
 		char left[48];
@@ -129,6 +131,8 @@ void ss_options_help(FILE *out)
 			fprintf(out, "  %-30s %s\n", left, d->help);
 		}
 	}
+	fputs("\n--expect TAG: a metric tag (spec_decode_acceptance_length, ...), positionN,\n"
+	      "server_acceptance_length or server_draft_acceptance_rate.\n", out);
 	fputs("\nExit status: 0 report written; 1 report written but an input could not\n"
 	      "be read (or --strict found bad requests); 2 usage error; 3 nothing written;\n"
 	      "4 report written but an --expect failed.\n",
