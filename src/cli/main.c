@@ -285,7 +285,9 @@ static int list_inputs(const struct ss_options *o)
 {
 	struct ss_inputs_opts io = {.recursive = o->recursive, .resolve = true,
 				    .shard_index = o->shard_index,
-				    .shard_count = o->shard ? o->shard_count : 0};
+				    .shard_count = o->shard ? o->shard_count : 0,
+				    .shard_server = o->input_kind == SS_KIND_UNKNOWN ? 1
+						    : o->input_kind == SS_KIND_SCRAPE ? 2 : 0};
 	struct ss_msg msg;
 	struct ss_inputs *it;
 	size_t n;

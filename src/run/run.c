@@ -485,6 +485,14 @@ static bool collect_slot(const struct ss_run_cfg *cfg, struct slot *s, struct ss
 	return true;
 }
 
+/* 0: no server inputs; 1: detected by content; 2: every input is one (forced). */
+static int server_mode(const struct ss_run_cfg *cfg)
+{
+	if (!cfg->server)
+		return 0;
+	return cfg->force_kind == SS_KIND_SCRAPE ? 2 : cfg->force_kind == SS_KIND_UNKNOWN ? 1 : 0;
+}
+
 enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 			  struct ss_msg *msg)
 {
@@ -494,7 +502,8 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 				       .spool_limit = cfg->spool_limit,
 				       .outputs = cfg->outputs,
 				       .shard_index = cfg->shard_index,
-				       .shard_count = cfg->shard_count};
+				       .shard_count = cfg->shard_count,
+				       .shard_server = server_mode(cfg)};
 	struct reader r;
 	struct run_ctx rc;
 	struct ss_pool_ops ops;
@@ -511,8 +520,7 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 
 	ss_progress_init(&prog, cfg->progress ? stderr : NULL);
 	memset(&r, 0, sizeof(r));
-	r.server_mode = !cfg->server ? 0 : cfg->force_kind == SS_KIND_SCRAPE ? 2
-		      : cfg->force_kind == SS_KIND_UNKNOWN ? 1 : 0;
+	r.server_mode = iopts.shard_server;
 	r.shard = cfg->shard_count > 0;
 	rc.cfg = cfg;
 	rc.slots = ss_calloc(nslots, sizeof(*rc.slots));

@@ -355,6 +355,23 @@ class ServerCli(Case):
             self.assertRan(res)
             doc = doc_of(res)
             self.assertEqual(family(doc, "vllm")["reconciliation"]["requests"]["steps"], 43)
+            # before the split: of four units two are pages, so each of two
+            # shards gets one request file (not a body and a page)
+            other = self.write(d, "other.jsonl", VLLM_BODY)
+            units = [body, page("vllm_before.prom"), page("vllm_after.prom"), other]
+            for i, want in ((0, body), (1, other)):
+                res = run(["--list-inputs", "--shard", "%d/2" % i] + units)
+                self.assertRan(res)
+                self.assertEqual(res.text, want + "\n")
+                self.assertEqual(res.errtext.count("left out under --shard"), 2)
+            # a page inside an archive (one unit) is left out when read
+            tar = os.path.join(d, "pages.tar")
+            with tarfile.open(tar, "w") as t:
+                t.add(page("vllm_after.prom"), arcname="a.prom")
+            res = run(["--shard", "0/1", tar])
+            self.assertRan(res)
+            self.assertIn("pages.tar:a.prom: a server input, left out under --shard", res.errtext)
+            self.assertNotIn("server", doc_of(res))
 
     def test_memory_bounded(self):
         """Two soaks of 400 and 4000 pages (a real vLLM page and counters
