@@ -203,7 +203,7 @@ static void intervals_chart(struct ss_buf *b, const struct ss_server_family *f, 
 			"interval between two scrapes, at the interval's end.",
 		.x_label = secs ? "Time since the first scrape (s)" : "Interval between scrapes",
 		.y_label = "Acceptance length (tokens per step)", .width = 640, .height = 300,
-		.value_decimals = 2, .show_values = n <= 20},
+		.value_decimals = 2},
 		&(struct ss_line_opts){!secs, NAN, NULL, 1.0},
 		(struct ss_series[]){{"Acceptance length", x, y, n}}, 1);
 	ss_buf_adds(b, "<table>\n<caption>Numbers of the chart</caption>\n<thead><tr>"

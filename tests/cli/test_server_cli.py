@@ -373,6 +373,42 @@ class ServerCli(Case):
             self.assertIn("pages.tar:a.prom: a server input, left out under --shard", res.errtext)
             self.assertNotIn("server", doc_of(res))
 
+    def test_html(self):
+        """The page's server section (last): each family's figures, its
+        position chart, and with a scrape loop the chart over the window;
+        in a real browser when there is one: no console error, no request,
+        the charts titled."""
+        with sslib.TempDir() as d:
+            out = os.path.join(d, "r.html")
+            res = run(["-f", "none", "--html", out, page("vllm_scrapes.prom"),
+                       page("trtllm_before.prom"), page("trtllm_after.prom")])
+            self.assertRan(res)
+            with open(out, encoding="utf-8") as f:
+                html = f.read()
+            self.assertIn('<section id="server">', html)
+            self.assertLess(html.index('id="read"'), html.index('id="server"'))
+            self.assertIn("scrape (5 snapshots)", html)
+            # vLLM: S 380, A 710 (1 + 710/380 = 2.87); trtllm: 87 steps
+            self.assertIn("<td>2.87</td>", html)
+            self.assertIn("<td>380</td>", html)
+            titles = ["The server's acceptance by draft position",
+                      "The server's acceptance length over the window",
+                      "The server's acceptance by draft position"]
+            self.assertEqual(html.count("-t\">The server&#39;s"), 3)
+            self.assertIn("Prometheus&#39; increase()", html)   # the reset note, escaped
+            res = run(["-f", "none", "--html", os.path.join(d, "none.html"), td("engines", "vllm_bodies.jsonl")])
+            with open(os.path.join(d, "none.html"), encoding="utf-8") as f:
+                self.assertNotIn('id="server"', f.read())
+            try:
+                import htmlcheck
+                htmlcheck.chromium_path()
+            except Exception as e:   # no browser: the text checks above stand
+                print("no browser check: %s" % e, file=sys.stderr)
+                return
+            problems, facts = htmlcheck.check_page(out, svgs=3, svg_titles=titles, full_png=False)
+            self.assertEqual(problems, [])
+            self.assertEqual(facts["resources"], 0)
+
     def test_memory_bounded(self):
         """Two soaks of 400 and 4000 pages (a real vLLM page and counters
         that grow, so every interval is kept): the longer one (55 MB) does
