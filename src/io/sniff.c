@@ -186,38 +186,67 @@ static bool prefix(const unsigned char *p, size_t n, const char *m)
 	return n >= k && memcmp(p, m, k) == 0;
 }
 
-bool ss_sniff_scrape(struct ss_stream *s, bool *scrape)
+/*
+ * The decision on p[0..n): 1 a server input, 0 not, -1 not known yet (only
+ * blank lines, or a first line without its end, and a longer peek may
+ * tell). `eof`: nothing follows p[n - 1]; `grow`: a longer peek is allowed.
+ */
+static int decide_scrape(const unsigned char *p, size_t n, bool eof, bool grow)
 {
-	const unsigned char *p;
-	size_t n, i = 0;
+	size_t i = 0;
 
-	*scrape = false;
-	if (!ss_stream_peek(s, SS_SNIFF_SCRAPE_PEEK, &p, &n))
-		return false;
 	if (n >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
 		i = 3;
 	while (i < n) {
 		const unsigned char *line = p + i, *nl = memchr(line, '\n', n - i);
 		size_t len = nl ? (size_t)(nl - line) : n - i, k = 0;
+		bool whole = nl != NULL || eof;
 
 		while (k < len && (blank_char(line[k]) || line[k] == '\r'))
 			k++;
-		if (k == len) {          /* a blank line */
+		if (k == len) {          /* a blank line, or blanks so far */
 			if (!nl)
-				return true;
+				return eof || !grow ? 0 : -1;
 			i += len + 1;
 			continue;
 		}
+		if (!whole && grow)
+			return -1;       /* wait for the line's end */
 		if (len && line[len - 1] == '\r')
 			len--;
 		/* SSE's starts first: data:, event:, id:, : (1.2) */
 		if (prefix(line, len, "data:") || prefix(line, len, "event:") ||
 		    prefix(line, len, "id:") || prefix(line, len, ":"))
-			return true;
-		*scrape = prefix(line, len, "# HELP ") || prefix(line, len, "# TYPE ") ||
-			  prefix(line, len, "# EOF") || prefix(line, len, "# time:") ||
-			  sample_line(line, len, nl != NULL || n < SS_SNIFF_SCRAPE_PEEK);
-		return true;
+			return 0;
+		if (prefix(line, len, "# HELP ") || prefix(line, len, "# TYPE ") ||
+		    prefix(line, len, "# EOF") || prefix(line, len, "# time:"))
+			return 1;
+		/* a line longer than the largest peek is judged by its start */
+		return sample_line(line, len, whole);
 	}
-	return true;
+	return eof || !grow ? 0 : -1;
+}
+
+/* Peeks grow from 4 KiB to SS_SNIFF_SCRAPE_PEEK while the first line is not known. */
+bool ss_sniff_scrape(struct ss_stream *s, bool *scrape)
+{
+	size_t want = 4096;
+
+	*scrape = false;
+	for (;;) {
+		const unsigned char *p;
+		size_t n;
+		int d;
+
+		if (!ss_stream_peek(s, want, &p, &n))
+			return false;
+		d = decide_scrape(p, n, n < want, want < SS_SNIFF_SCRAPE_PEEK);
+		if (d >= 0) {
+			*scrape = d == 1;
+			return true;
+		}
+		want *= 4;
+		if (want > SS_SNIFF_SCRAPE_PEEK)
+			want = SS_SNIFF_SCRAPE_PEEK;
+	}
 }
