@@ -381,11 +381,6 @@ static int run(const struct ss_options *o, struct ss_outputs *outs, struct ss_ag
 	return EXIT_OK;
 }
 
-/*
- * Write every report of a finished run: the files (committed, or all
- * removed when one cannot be rendered), the table on stdout or stderr.
- * `status` is the run's; the final one is returned.
- */
 /* The console section, and the server's after it when there is one. */
 static void table_text(struct ss_buf *t, const struct ss_outputs *outs, const struct ss_agg *agg,
 		       const struct ss_analysis *an, bool markdown, int fd)
@@ -398,6 +393,11 @@ static void table_text(struct ss_buf *t, const struct ss_outputs *outs, const st
 		ss_report_server_text(t, outs->server, markdown);
 }
 
+/*
+ * Write every report of a finished run: the files (committed, or all
+ * removed when one cannot be rendered), the table on stdout or stderr.
+ * `status` is the run's; the final one is returned.
+ */
 static int write_reports(const struct ss_options *o, struct ss_outputs *outs,
 			 const struct ss_agg *agg, const struct ss_analysis *an, struct ss_msg *msg,
 			 int status)
@@ -435,7 +435,8 @@ static int write_reports(const struct ss_options *o, struct ss_outputs *outs,
 	     agg->status[SS_ST_OVERSIZE]))
 		status = EXIT_PARTIAL;
 	/* Exit 4 only when nothing graver (1, 3) happened; the messages always. */
-	if (status != EXIT_NOTHING && !check_expectations(o, agg, an, outs->server, msg) && status == EXIT_OK)
+	if (status != EXIT_NOTHING && !check_expectations(o, agg, an, outs->server, msg) &&
+	    status == EXIT_OK)
 		status = EXIT_EXPECT;
 	return status;
 }

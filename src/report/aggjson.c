@@ -3,7 +3,7 @@
  * json.dumps(indent=2) writes it, so AIPerf's consumers read it unchanged:
  * the `specscan` member here, the result sets through results_json.c and
  * the `analysis` key through analysis_json.c and the `server` key through
- * server_json.c, all with the writer of jsonw.h.
+ * server_jsoncsv.c, all with the writer of jsonw.h.
  */
 #include <stdint.h>
 

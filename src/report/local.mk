@@ -17,7 +17,7 @@ libspecscan_la_SOURCES += \
 	src/report/analysis_json.c src/report/analysis_csv.c \
 	src/report/analysis_text.c src/report/analysis_text.h \
 	src/report/markdown.c \
-	src/report/server_report.h src/report/server_json.c src/report/server_text.c \
+	src/report/server_report.h src/report/server_jsoncsv.c src/report/server_text.c \
 	src/report/html_server.c
 
 check_PROGRAMS += tests/unit/test_numfmt tests/unit/test_report tests/unit/test_chart \

@@ -1,5 +1,5 @@
 /*
- * server_json.c - the `server` key of the aggregate JSON and the CSV
+ * server_jsoncsv.c - the `server` key of the aggregate JSON and the CSV
  * section of the server's counters (SPEC 10.4), from the results of
  * ss_server_finish(): keys in 10.4's order, absent parts left out.
  */
