@@ -238,6 +238,39 @@ static void positions_table(struct ss_buf *out, const struct ss_server_family *f
 	ss_grid_release(&g);
 }
 
+static void whatif_table(struct ss_buf *out, const struct ss_server_family *f)
+{
+	struct ss_grid g;
+
+	ss_grid_init(&g);
+	ss_grid_col(&g, "Draft length", true);
+	ss_grid_col(&g, "Acceptance Length (tokens/step)", true);
+	ss_grid_col(&g, "Draft Acceptance Rate (%)", true);
+	if (f->has_cost)
+		ss_grid_col(&g, "Speedup", true);
+	for (size_t i = 0; i < f->npositions; i++) {
+		ss_grid_begin(&g);
+		ss_buf_addf(&g.text, "%zu", i + 1);
+		ss_grid_end(&g);
+		ss_grid_begin(&g);
+		ss_buf_add_fixed2_grouped(&g.text, f->what_if[i].acceptance_length);
+		ss_grid_end(&g);
+		ss_grid_begin(&g);
+		ss_buf_add_fixed2_grouped(&g.text, f->what_if[i].draft_acceptance_rate);
+		ss_grid_end(&g);
+		if (f->has_cost) {
+			ss_grid_begin(&g);
+			ss_buf_add_fixed2_grouped(&g.text, f->what_if[i].speedup);
+			ss_buf_addc(&g.text, 'x');
+			ss_grid_end(&g);
+		}
+	}
+	ss_buf_addc(out, '\n');
+	ss_grid_markdown(out, &g);
+	out->failed |= g.failed;
+	ss_grid_release(&g);
+}
+
 /* One family: lines after two spaces, or Markdown paragraphs. */
 static void family(struct ss_buf *out, const struct ss_server_family *f, bool md)
 {
@@ -257,6 +290,8 @@ static void family(struct ss_buf *out, const struct ss_server_family *f, bool md
 		ss_buf_adds(out, md ? "\n" : lead);
 		whatif_line(out, f);
 		ss_buf_addc(out, '\n');
+		if (md)
+			whatif_table(out, f);
 	}
 	if (f->has_reconciliation) {
 		ss_buf_adds(out, md ? "\n" : lead);

@@ -208,7 +208,11 @@ class ServerCli(Case):
                       "tokens/step\n", res.text)
 
     def test_markdown(self):
-        res = run(["-f", "markdown", page("trtllm_before.prom"), page("trtllm_after.prom")])
+        """After the Spec Decode section: the positions table, and the
+        shorter-draft table (k' = 2: τ 1 + 125/87 = 2.44, rate 125/174 =
+        71.84%, speedup 2.4368/1.2 = 2.03x)."""
+        res = run(["-f", "markdown", "--draft-cost", "0.1", page("trtllm_before.prom"),
+                   page("trtllm_after.prom")])
         self.assertRan(res)
         text = res.text
         self.assertIn("\n## Server Spec Decode\n", text)
@@ -216,6 +220,7 @@ class ServerCli(Case):
         self.assertRegex(text, r"\| Position \| +Accepted \| +Drafted \| +Rate \| +Conditional \|")
         # position 2: 55 of 87 (63%), given position 1's 70 (79%)
         self.assertRegex(text, r"\| +2 \| +55 \| +87 \| +63% \| +79% \|")
+        self.assertRegex(text, r"\| +2 \| +2\.44 \| +71\.84 \| +2\.03x \|")
 
     def test_csv(self):
         """The section Engine,Metric,Value after the others, %.2f, CRLF."""
