@@ -118,6 +118,26 @@ class ServerCli(Case):
                          [{"name": "<stdin>", "kind": "scrape", "requests": 0, "snapshots": 2}])
         self.assertEqual(family(doc, "vllm")["steps"], 91)
 
+    def test_all_engines_one_stream(self):
+        """Every before page, then every after page, on standard input:
+        one input of two snapshots, four families in engine order (vLLM,
+        TensorRT-LLM, llama.cpp, SGLang), each its own window."""
+        names = ["sglang", "llamacpp", "vllm", "trtllm"]   # not engine order
+        text = b""
+        for when in ("before", "after"):
+            for n in names:
+                with open(page("%s_%s.prom" % (n, when)), "rb") as f:
+                    text += f.read()
+        res = run(["-"], stdin=text)
+        self.assertRan(res)
+        doc = doc_of(res)
+        self.assertEqual(doc["specscan"]["inputs"],
+                         [{"name": "<stdin>", "kind": "scrape", "requests": 0, "snapshots": 2}])
+        self.assertEqual([(f["engine"], f["steps"], f["accepted_tokens"]) for f in doc["server"]["families"]],
+                         [("vllm", 91, 170), ("tensorrt_llm", 87, 167), ("llamacpp", 25, 70),
+                          ("sglang", 2000, 6200)])
+        self.assertEqual(doc["server"]["bad_lines"], 0)
+
     def test_compressed_and_archive(self):
         """Detection after decompression, and archive members each an input."""
         with sslib.TempDir() as d:
