@@ -21,9 +21,10 @@ Checked:
     by specscan itself (inputs of kind scrape, the `server` key), give the
     known totals of the three steps;
   * the query_range answer gives them too: last minus first value of each
-    series (Python, here), and, as specscan will read such an answer,
-    one snapshot per sample time, written out as `# time:` pages for the
-    driver and specscan (which read only text until the JSON shapes join);
+    series (Python, here); read as SPEC 10.1's JSON shape (the driver's
+    --as jsonl: one snapshot per sample time); and the same snapshots
+    written out as `# time:` pages of text, for the driver and specscan
+    (whose run reads only text until the JSON shapes are connected);
   * the instant query holds the after page's values.
 
 Every process is stopped by its pid (also on failure or interruption),
@@ -343,6 +344,8 @@ def run(tmp, py, procs):
     check_window(tool(os.path.join(tmp, "query_range.prom")), "query_range as snapshots")
     check_window(specscan(os.path.join(tmp, "query_range.prom")),
                  "query_range as snapshots through specscan")
+    check_window(tool("--as", "jsonl", os.path.join(tmp, "query_range.json")),
+                 "query_range as the JSON shape")
     inst = json.load(open(os.path.join(tmp, "query.json")))
     assert inst["data"]["resultType"] == "vector"
     drafts = sum(float(s["value"][1]) for s in inst["data"]["result"]
