@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The server stage's reader (SPEC 10, issue 21) on the soak shape: a scrape
 # loop of 4,320 vLLM pages (twelve hours at 10 s; bench/gen_corpus.py
-# --kind scrape), read by tests/unit/server_tool against `wc -l`.
+# --kind scrape), read by tests/unit/server_tool (the reader alone) and by
+# specscan (the whole program: detection, the ring, the reports) against
+# `wc -l`.
 #
-#   bench/scrape.sh [--pages N] [--tool PATH] [--corpus FILE] [--repeat N] [--callgrind]
+#   bench/scrape.sh [--pages N] [--tool PATH] [--specscan PATH] [--corpus FILE] [--repeat N] [--callgrind]
 #
 # Prints, for each command, the best of --repeat runs (default 5, taken in
 # turn): wall seconds, user + system seconds, peak RSS; then the reader's
@@ -14,21 +16,26 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-pages=4320 repeat=5 callgrind=0 corpus="" tool=""
+pages=4320 repeat=5 callgrind=0 corpus="" tool="" specscan=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--pages) pages=$2; shift 2 ;;
 	--tool) tool=$2; shift 2 ;;
+	--specscan) specscan=$2; shift 2 ;;
 	--corpus) corpus=$2; shift 2 ;;
 	--repeat) repeat=$2; shift 2 ;;
 	--callgrind) callgrind=1; shift ;;
-	*) echo "usage: bench/scrape.sh [--pages N] [--tool PATH] [--corpus FILE] [--repeat N] [--callgrind]" >&2; exit 2 ;;
+	*) echo "usage: bench/scrape.sh [--pages N] [--tool PATH] [--specscan PATH] [--corpus FILE] [--repeat N] [--callgrind]" >&2; exit 2 ;;
 	esac
 done
 [ -n "$tool" ] || for t in "$top/build/tests/unit/server_tool" "$top/tests/unit/server_tool"; do
 	[ -x "$t" ] && { tool=$t; break; }
 done
 [ -x "${tool:-}" ] || { echo "scrape.sh: no server_tool (make tests/unit/server_tool)" >&2; exit 1; }
+[ -n "$specscan" ] || for t in "$top/build/specscan" "$top/specscan"; do
+	[ -x "$t" ] && { specscan=$t; break; }
+done
+[ -x "${specscan:-}" ] || { echo "scrape.sh: no specscan (make)" >&2; exit 1; }
 [ -x /usr/bin/time ] || { echo "scrape.sh: needs GNU time (apt-get install time)" >&2; exit 1; }
 corpus=${corpus:-${TMPDIR:-/tmp}/specscan-scrape-$pages.prom}
 if [ ! -s "$corpus" ]; then
@@ -40,9 +47,10 @@ cat "$corpus" > /dev/null # warm the page cache
 
 # best wall, best cpu (user + sys), largest RSS of $repeat runs, taken in turn
 declare -A wall cpu rss
-names=(wc_l reader)
+names=(wc_l reader specscan)
 cmd_wc_l=(wc -l "$corpus")
 cmd_reader=("$tool" -q --piece 1048576 "$corpus")
+cmd_specscan=("$specscan" -q -f json "$corpus")
 for ((i = 0; i < repeat; i++)); do
 	for n in "${names[@]}"; do
 		declare -n cmd="cmd_$n"
@@ -60,9 +68,11 @@ for n in "${names[@]}"; do
 	printf '%-8s %8s %8.2f %10.2f %10s\n' "$n" "${wall[$n]}" "${cpu[$n]}" \
 		"$(echo "$bytes / ${wall[$n]} / 1000000000" | bc -l)" "${rss[$n]}"
 done
-printf 'reader / wc -l: %.2fx (wall), %.2fx (cpu)\n' \
-	"$(echo "${wall[wc_l]} / ${wall[reader]}" | bc -l)" \
-	"$(echo "${cpu[wc_l]} / ${cpu[reader]}" | bc -l)"
+for n in reader specscan; do
+	printf '%s / wc -l: %.2fx (wall), %.2fx (cpu)\n' "$n" \
+		"$(echo "${wall[wc_l]} / ${wall[$n]}" | bc -l)" \
+		"$(echo "${cpu[wc_l]} / ${cpu[$n]}" | bc -l)"
+done
 if [ "$callgrind" = 1 ]; then
 	for n in "${names[@]}"; do
 		declare -n cmd="cmd_$n"

@@ -346,6 +346,8 @@ void ss_analysis_expect_value(const struct ss_analysis *an, const struct ss_agg 
 		}
 		return;
 	}
+	if (e->server)
+		return;   /* the server's figures: the caller's (SPEC 10.4) */
 	/* positionN: the pooled rate of position N of the largest k */
 	if (an->main.npos) {
 		const struct ss_pos_result *p = &an->main.pos[an->main.npos - 1];

@@ -89,12 +89,17 @@ bool ss_expect_parse(const char *text, const char *const *tags, size_t ntags,
 		if (strlen(named_values[i].tag) == tlen &&
 		    memcmp(named_values[i].tag, tag, tlen) == 0)
 			out->what = named_values[i].what;
-	if (out->metric < 0 && out->what == SS_EXV_NONE &&
+	if (tlen == 24 && memcmp(tag, "server_acceptance_length", 24) == 0)
+		out->server = SS_EXPECT_SERVER_ACCEPTANCE_LENGTH;
+	else if (tlen == 28 && memcmp(tag, "server_draft_acceptance_rate", 28) == 0)
+		out->server = SS_EXPECT_SERVER_RATE;
+	if (out->metric < 0 && out->what == SS_EXV_NONE && !out->server &&
 	    !parse_position(tag, tlen, &out->position)) {
 		snprintf(err, errlen,
 			 "--expect '%s': unknown metric '%.*s' (a metric tag such as "
 			 "spec_decode_acceptance_length, positionN, window_min, "
-			 "window_last, all_rejected_requests or all_accepted_requests)",
+			 "window_last, all_rejected_requests, all_accepted_requests or "
+			 "server_acceptance_length)",
 			 text, (int)tlen, tag);
 		return false;
 	}

@@ -4,9 +4,11 @@
  * TAG is a metric tag of SPEC 3 (looked up in a table the caller passes,
  * so this stage needs no metric module) or `positionN` (N >= 1): the pooled
  * rate of draft position N of the largest k (7.1), a fraction in [0, 1] as
- * the JSON writes it; or one of the values of SPEC 7.8 and 7.11:
+ * the JSON writes it; one of the values of SPEC 7.8 and 7.11:
  * `window_min`, `window_last` (the windows' summary), `all_rejected_requests`,
- * `all_accepted_requests` (the outliers' counts). OP is one of >=, >, <=, <. VALUE is a finite decimal
+ * `all_accepted_requests` (the outliers' counts); or `server_acceptance_length` /
+ * `server_draft_acceptance_rate` (SPEC 10.4: the value of the single
+ * server family that has one; the caller evaluates those). OP is one of >=, >, <=, <. VALUE is a finite decimal
  * number. Blanks around the three parts are allowed.
  *
  * Ownership: a parsed struct ss_expect borrows its text (the argument) and
@@ -30,11 +32,19 @@ enum ss_expect_value {
 	SS_EXV_ALL_ACCEPTED
 };
 
+/* The server's figures (SPEC 10.4): the single family's value. */
+enum ss_expect_server {
+	SS_EXPECT_NOT_SERVER = 0,
+	SS_EXPECT_SERVER_ACCEPTANCE_LENGTH, /* server_acceptance_length */
+	SS_EXPECT_SERVER_RATE               /* server_draft_acceptance_rate (%) */
+};
+
 struct ss_expect {
 	const char *text;     /* the argument as given; borrowed */
 	int metric;           /* index into the caller's tag table, or -1 */
-	uint32_t position;    /* >= 1 when metric is -1 and `what` is SS_EXV_NONE */
+	uint32_t position;    /* >= 1 when metric is -1, `what` is SS_EXV_NONE and server is not set */
 	enum ss_expect_value what;
+	enum ss_expect_server server; /* a server tag (metric -1, position 0) */
 	enum ss_expect_op op;
 	double value;
 };

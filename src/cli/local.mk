@@ -2,7 +2,8 @@
 libspecscan_la_SOURCES += \
 	src/cli/options.c src/cli/options.h src/cli/options_analysis.c \
 	src/cli/outfile.c src/cli/outfile.h \
-	src/cli/outputs.c src/cli/outputs.h
+	src/cli/outputs.c src/cli/outputs.h \
+	src/cli/server_cli.c src/cli/server_cli.h
 
 check_PROGRAMS += tests/unit/test_outputs
 TESTS += tests/unit/test_outputs

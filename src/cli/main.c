@@ -19,12 +19,14 @@
 #include "cli/options.h"
 #include "cli/outfile.h"
 #include "cli/outputs.h"
+#include "cli/server_cli.h"
 #include "io/inputs.h"
 #include "run/run.h"
 #include "json/json.h"
 #include "metrics/aggregate.h"
 #include "report/numfmt.h"
 #include "report/report.h"
+#include "report/server_report.h"
 #include "util/alloc.h"
 #include "io/spool.h"
 #include "util/buf.h"
@@ -192,7 +194,8 @@ static void too_many_windows(const struct ss_analysis *an, const char *arg)
 
 /* SPEC 7.5: name each failed --expect on stderr; true when all held. */
 static bool check_expectations(const struct ss_options *o, const struct ss_agg *a,
-			       const struct ss_analysis *an, struct ss_msg *msg)
+			       const struct ss_analysis *an, const struct ss_server_results *srv,
+			       struct ss_msg *msg)
 {
 	bool all = true;
 
@@ -201,7 +204,10 @@ static bool check_expectations(const struct ss_options *o, const struct ss_agg *
 		bool has;
 		double v;
 
-		ss_analysis_expect_value(an, a, e, &has, &v);
+		if (e->server)
+			ss_cli_server_expect_value(srv, e, &has, &v);
+		else
+			ss_analysis_expect_value(an, a, e, &has, &v);
 		if (ss_expect_holds(e, has, v))
 			continue;
 		all = false;
@@ -309,7 +315,9 @@ static int list_inputs(const struct ss_options *o)
 {
 	struct ss_inputs_opts io = {.recursive = o->recursive, .resolve = true,
 				    .shard_index = o->shard_index,
-				    .shard_count = o->shard ? o->shard_count : 0};
+				    .shard_count = o->shard ? o->shard_count : 0,
+				    .shard_server = o->input_kind == SS_KIND_UNKNOWN ? 1
+						    : o->input_kind == SS_KIND_SCRAPE ? 2 : 0};
 	struct ss_msg msg;
 	struct ss_inputs *it;
 	size_t n;
@@ -344,7 +352,7 @@ static int list_inputs(const struct ss_options *o)
 
 /* The run the options ask for, into `agg`; its exit status so far. */
 static int run(const struct ss_options *o, struct ss_outputs *outs, struct ss_agg *agg,
-	       struct ss_msg *msg)
+	       struct ss_server *server, struct ss_msg *msg)
 {
 	struct ss_run_cfg cfg;
 	struct ss_fileids ids;
@@ -381,6 +389,7 @@ static int run(const struct ss_options *o, struct ss_outputs *outs, struct ss_ag
 	cfg.zstd_window_log = o->zstd_window_log;
 	cfg.spool_limit = o->spool_limit ? o->spool_limit : ss_spool_default_limit(o->max_record);
 	cfg.outputs = &ids;
+	cfg.server = server;
 
 	rs = ss_run(&cfg, agg, msg);
 	ss_fileids_release(&ids);
@@ -406,6 +415,18 @@ static int run(const struct ss_options *o, struct ss_outputs *outs, struct ss_ag
 	return EXIT_OK;
 }
 
+/* The console section, and the server's after it when there is one. */
+static void table_text(struct ss_buf *t, const struct ss_outputs *outs, const struct ss_agg *agg,
+		       const struct ss_analysis *an, bool markdown, int fd)
+{
+	if (markdown)
+		ss_report_markdown(t, agg, an);
+	else
+		ss_report_table_full(t, agg, an, utf8_locale(), color_allowed(fd));
+	if (outs->server)
+		ss_report_server_text(t, outs->server, markdown);
+}
+
 /*
  * Write every report of a finished run: the files (committed, or all
  * removed when one cannot be rendered), the table on stdout or stderr.
@@ -424,10 +445,7 @@ static int write_reports(const struct ss_options *o, struct ss_outputs *outs,
 	if (to_stdout) {
 		struct ss_buf t = SS_BUF_INIT;
 
-		if (o->format == SS_FMT_MARKDOWN)
-			ss_report_markdown(&t, agg, an);
-		else
-			ss_report_table_full(&t, agg, an, utf8_locale(), color_allowed(1));
+		table_text(&t, outs, agg, an, o->format == SS_FMT_MARKDOWN, 1);
 		if (fwrite(t.data ? t.data : "", 1, t.len, stdout) != t.len || t.failed)
 			status = EXIT_NOTHING;
 		ss_buf_release(&t);
@@ -442,7 +460,7 @@ static int write_reports(const struct ss_options *o, struct ss_outputs *outs,
 	if (table && status != EXIT_NOTHING) {
 		struct ss_buf t = SS_BUF_INIT;
 
-		ss_report_table_full(&t, agg, an, utf8_locale(), color_allowed(2));
+		table_text(&t, outs, agg, an, false, 2);
 		fwrite(t.data ? t.data : "", 1, t.len, stderr);
 		ss_buf_release(&t);
 	}
@@ -451,7 +469,8 @@ static int write_reports(const struct ss_options *o, struct ss_outputs *outs,
 	     agg->status[SS_ST_OVERSIZE]))
 		status = EXIT_PARTIAL;
 	/* Exit 4 only when nothing graver (1, 3) happened; the messages always. */
-	if (status != EXIT_NOTHING && !check_expectations(o, agg, an, msg) && status == EXIT_OK)
+	if (status != EXIT_NOTHING && !check_expectations(o, agg, an, outs->server, msg) &&
+	    status == EXIT_OK)
 		status = EXIT_EXPECT;
 	return status;
 }
@@ -465,6 +484,8 @@ int main(int argc, char **argv)
 	struct ss_agg agg;
 	struct ss_analysis an, an_html;
 	struct ss_analysis_opts html_opts;
+	struct ss_server *server;
+	struct ss_server_results srv;
 	bool html;
 	const char *what;
 	bool closed[3];
@@ -557,10 +578,23 @@ int main(int argc, char **argv)
 	html_opts.positions = html_opts.ci = true;
 	html_opts.expects = NULL;
 	html_opts.nexpects = html_opts.expects_cap = 0;
-	status = run(&o, &outs, &agg, &msg);
+	memset(&srv, 0, sizeof(srv));
+	server = ss_server_new(&msg);
+	if (!server)
+		ss_msg_error(&msg, "out of memory");
+	status = server ? run(&o, &outs, &agg, server, &msg) : EXIT_NOTHING;
 	if (status != EXIT_NOTHING && !ss_agg_finish(&agg)) {
 		ss_msg_error(&msg, "out of memory");
 		status = EXIT_NOTHING;
+	}
+	/* SPEC 10.4: the server's results only when a server input was read */
+	if (status != EXIT_NOTHING && ss_cli_server_read(&agg)) {
+		if (ss_cli_server_finish(server, &agg, &o.analysis, &srv)) {
+			outs.server = &srv;
+		} else {
+			ss_msg_error(&msg, "out of memory");
+			status = EXIT_NOTHING;
+		}
 	}
 	if (status != EXIT_NOTHING) {
 		switch (ss_analysis_run(&an, &agg, &o.analysis)) {
@@ -594,6 +628,8 @@ int main(int argc, char **argv)
 	else
 		status = write_reports(&o, &outs, &agg, &an, &msg, status);
 	ss_outputs_release(&outs);
+	ss_server_results_release(&srv);
+	ss_server_free(server);
 	ss_analysis_release(&an_html);
 	ss_analysis_release(&an);
 	ss_agg_release(&agg);

@@ -42,7 +42,8 @@ static const struct ss_option_value engines[] = {
 static const struct ss_option_value input_kinds[] = {
 	{"auto", SS_KIND_UNKNOWN, false}, {"raw", SS_KIND_RAW, false},
 	{"records", SS_KIND_RECORDS, false}, {"body", SS_KIND_BODY, false},
-	{"sse", SS_KIND_SSE, false}, {"enriched", SS_KIND_ENRICHED, false}, {NULL, 0, false},
+	{"sse", SS_KIND_SSE, false}, {"enriched", SS_KIND_ENRICHED, false},
+	{"scrape", SS_KIND_SCRAPE, false}, {NULL, 0, false},
 };
 
 const struct ss_option_desc ss_option_table[] = {
@@ -111,7 +112,9 @@ void ss_options_help(FILE *out)
 	fputs("Usage: specscan [OPTION]... [INPUT]...\n"
 	      "Report speculative-decoding acceptance from captured responses\n"
 	      "(AIPerf raw or records exports, response bodies, SSE captures;\n"
-	      "plain, compressed or archived). No INPUT, or -, reads standard input.\n\n",
+	      "plain, compressed or archived), and the server's own counters from\n"
+	      "saved Prometheus /metrics pages (kind scrape). No INPUT, or -, reads\n"
+	      "standard input.\n\n",
 	      out);
 	for (const struct ss_option_desc *d = ss_option_table; d->long_name; d++) {
 		char left[48];
@@ -131,6 +134,8 @@ void ss_options_help(FILE *out)
 			fprintf(out, "  %-30s %s\n", left, d->help);
 		}
 	}
+	fputs("\n--expect TAG: a metric tag (spec_decode_acceptance_length, ...), positionN,\n"
+	      "server_acceptance_length or server_draft_acceptance_rate.\n", out);
 	fputs("\nExit status: 0 report written; 1 report written but an input could not\n"
 	      "be read (or --strict found bad requests); 2 usage error; 3 nothing written;\n"
 	      "4 report written but an --expect failed.\n",

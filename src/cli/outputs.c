@@ -12,32 +12,36 @@
 #include "json/json.h"
 #include "report/html.h"
 #include "report/report.h"
+#include "report/server_report.h"
 #include "util/alloc.h"
 #include "util/buf.h"
 #include "util/text.h"
 
 static void render_json(struct ss_buf *out, const struct ss_agg *a,
-			const struct ss_analysis *an, const char *version)
+			const struct ss_analysis *an, const struct ss_server_results *srv,
+			const char *version)
 {
-	ss_report_json_full(out, a, an, version);
+	ss_report_json_all(out, a, an, srv, version);
 }
 
 static void render_csv(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an,
-		       const char *version)
+		       const struct ss_server_results *srv, const char *version)
 {
 	(void)version;
 	ss_report_csv(out, a);
 	ss_report_csv_analysis(out, a, an);
+	if (srv)
+		ss_report_server_csv(out, srv);
 }
 
 /* The libraries' versions as --version prints them, without the SIMD
  * implementation (a property of the machine, not of the build): the page
  * must not change from one host to another. */
 static void render_html(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an,
-			const char *version)
+			const struct ss_server_results *srv, const char *version)
 {
 	char libs[256];
-	struct ss_html_opts o = {version, libs};
+	struct ss_html_opts o = {version, libs, srv};
 
 	snprintf(libs, sizeof(libs), "simdjson %s, zstd %s, zlib %s, %s", ssj_version(),
 		 ZSTD_versionString(), zlibVersion(), archive_version_string());
@@ -49,7 +53,7 @@ static const struct {
 	const char *dir_name;     /* its file in an --output-dir */
 	/* Render from the finished aggregate; NULL: streamed during the run. */
 	void (*render)(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an,
-		       const char *version);
+		       const struct ss_server_results *srv, const char *version);
 } ss_out_kinds[SS_OUT_KINDS] = {
 	[SS_OUT_JSON] = {"spec_decode.json", render_json},
 	[SS_OUT_CSV] = {"spec_decode.csv", render_csv},
@@ -145,7 +149,7 @@ bool ss_outputs_render(struct ss_outputs *l, const struct ss_agg *agg,
 		if (ss_out_kinds[k].render && ss_outputs_want(l, (enum ss_out_kind)k)) {
 			ss_out_kinds[k].render(&text[k], agg,
 					       k == SS_OUT_HTML && l->html_analysis ? l->html_analysis : an,
-					       version);
+					       l->server, version);
 			if (text[k].failed)
 				ok = false;
 		}

@@ -22,6 +22,7 @@
 #include "analysis/analyze.h"
 #include "cli/outfile.h"
 #include "metrics/aggregate.h"
+#include "server/server.h"
 #include "util/msg.h"
 
 enum ss_out_kind { SS_OUT_JSON = 0, SS_OUT_CSV, SS_OUT_RECORDS, SS_OUT_HTML, SS_OUT_KINDS };
@@ -44,6 +45,8 @@ struct ss_outputs {
 	/* The analysis the HTML page is rendered with (SPEC 9.1 always shows
 	 * 7.1 and 7.2); NULL: the run's. */
 	const struct ss_analysis *html_analysis;
+	/* The server's counters (SPEC 10.4); NULL: no server input was read. */
+	const struct ss_server_results *server;
 };
 
 void ss_outputs_init(struct ss_outputs *l, bool force, const char *const *inputs,

@@ -39,7 +39,8 @@ int ss_source_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 			for (int i = 0; i < SS_KIND_COUNT; i++) {
 				const char *name = ss_kind_name((enum ss_kind)i);
 
-				if (ss_key_is(s, len, name)) {
+				/* a server input holds no request (SPEC 10.1) */
+				if (i != SS_KIND_SCRAPE && ss_key_is(s, len, name)) {
 					k->kind = (enum ss_kind)i;
 					k->has_kind = true;
 				}

@@ -338,6 +338,57 @@ static enum step open_file(struct ss_inputs *it, struct ss_file_entry *fe)
 
 /* ---- the iterator ---- */
 
+/* Whether the file at `path` (compressed or not, not an archive) is a
+ * server input; false also when it cannot be read (its turn says why). */
+static bool server_file(const struct ss_inputs *it, const char *path, bool *fatal)
+{
+	struct ss_stream *s, *top;
+	bool archive = false, scrape = false;
+	int fd;
+
+	do
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	while (fd < 0 && errno == EINTR);
+	if (fd < 0)
+		return false;
+	s = ss_source_fd_new(fd, true);
+	if (!s) {
+		close(fd);
+		*fatal = true;
+		return false;
+	}
+	if (!ss_decode_layers(s, &top, &archive, it->opts.zstd_window_log)) {
+		*fatal = true;
+		return false;
+	}
+	if (!archive && !ss_sniff_scrape(top, &scrape))
+		*fatal = true;
+	ss_stream_free(top);
+	return scrape;
+}
+
+/* SPEC 10.5: leave the server files out of a shard's units, with a note. false: out of memory. */
+static bool drop_server_files(struct ss_inputs *it)
+{
+	size_t kept = 0;
+	bool fatal = false;
+
+	for (size_t i = 0; i < it->files.len; i++) {
+		struct ss_file_entry *fe = &it->files.v[i];
+
+		if (fe->fail == SS_ENTRY_OK && fe->path &&
+		    (it->opts.shard_server == 2 || server_file(it, fe->path, &fatal))) {
+			ss_msg_warn(it->msg, "%s: a server input, left out under --shard "
+				    "(give it to the merge run)", fe->path);
+			ss_free(fe->path);
+			continue;
+		}
+		it->files.v[kept++] = *fe;
+	}
+	it->files.len = kept;
+	return !fatal;
+}
+
 /*
  * Expand every path now (SPEC 8.2: the units are the resolved inputs:
  * files, the files directories select, each archive one unit, each failed
@@ -352,6 +403,8 @@ static bool resolve(struct ss_inputs *it, const struct ss_inputs_opts *opts)
 		if (expand_path(it, it->npaths ? it->paths[i] : "-") == STEP_FATAL)
 			return false;
 	it->next_path = total;
+	if (opts->shard_count > 0 && opts->shard_server && !drop_server_files(it))
+		return false;
 	hi = it->files.len;
 	if (opts->shard_count > 0) {
 		unsigned __int128 m = it->files.len;

@@ -46,6 +46,14 @@ struct ss_inputs_opts {
 	 */
 	bool resolve;
 	size_t shard_index, shard_count;
+	/*
+	 * SPEC 10.5: under a shard, server files are left out before the
+	 * units are split (a note names each): 1 those whose content is
+	 * Prometheus text (io/sniff.h), 2 every file (--input-kind scrape),
+	 * 0 none (a forced request kind). Archives stay units; standard
+	 * input too (their server inputs are left out when read).
+	 */
+	int shard_server;
 };
 
 struct ss_inputs;

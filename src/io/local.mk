@@ -16,6 +16,13 @@ check_PROGRAMS += tests/unit/test_framer tests/unit/test_inputs tests/unit/test_
 TESTS += tests/unit/test_framer tests/unit/test_inputs tests/unit/test_spool tests/unit/test_compress \
 	tests/unit/test_zstd_direct
 
+check_PROGRAMS += tests/unit/test_sniff_scrape
+TESTS += tests/unit/test_sniff_scrape
+tests_unit_test_sniff_scrape_SOURCES = tests/unit/test_sniff_scrape.c
+tests_unit_test_sniff_scrape_CFLAGS = $(SS_TEST_CFLAGS)
+tests_unit_test_sniff_scrape_LDADD = $(SS_TEST_LIBS)
+nodist_EXTRA_tests_unit_test_sniff_scrape_SOURCES = src/cli/force-cxx-link.cxx
+
 tests_unit_test_framer_SOURCES = tests/unit/test_framer.c
 tests_unit_test_framer_CFLAGS = $(SS_TEST_CFLAGS)
 tests_unit_test_framer_LDADD = $(SS_TEST_LIBS)

@@ -121,3 +121,132 @@ bool ss_decode_layers(struct ss_stream *s, struct ss_stream **out, bool *archive
 	*out = s;
 	return true;
 }
+
+/* ---- Prometheus text (SPEC 10.1) ---- */
+
+static bool name_start(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':';
+}
+
+static bool name_char(unsigned char c)
+{
+	return name_start(c) || (c >= '0' && c <= '9');
+}
+
+static bool blank_char(unsigned char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/*
+ * A sample line p[0..n): NAME, optional {LABELS} (quoted values skipped
+ * over, escapes included), blanks, then a value token. `whole`: the line
+ * ends at n; else it was cut by the peek and its start decides.
+ */
+static bool sample_line(const unsigned char *p, size_t n, bool whole)
+{
+	size_t i = 0;
+
+	if (n == 0 || !name_start(p[0]))
+		return false;
+	while (i < n && name_char(p[i]))
+		i++;
+	if (!whole && i < n && (p[i] == '{' || blank_char(p[i])))
+		return true;
+	if (i < n && p[i] == '{') {
+		bool quoted = false;
+
+		for (i++; i < n; i++) {
+			if (quoted && p[i] == '\\')
+				i++;
+			else if (p[i] == '"')
+				quoted = !quoted;
+			else if (!quoted && p[i] == '}')
+				break;
+		}
+		if (i >= n)
+			return !whole;
+		i++;
+	}
+	if (i >= n || !blank_char(p[i]))
+		return false;
+	while (i < n && blank_char(p[i]))
+		i++;
+	if (i >= n)
+		return !whole;
+	/* a float text: digits, a sign, a point, an exponent, NaN, Inf */
+	return strchr("0123456789+-.NI", p[i]) != NULL;
+}
+
+static bool prefix(const unsigned char *p, size_t n, const char *m)
+{
+	size_t k = strlen(m);
+
+	return n >= k && memcmp(p, m, k) == 0;
+}
+
+/*
+ * The decision on p[0..n): 1 a server input, 0 not, -1 not known yet (only
+ * blank lines, or a first line without its end, and a longer peek may
+ * tell). `eof`: nothing follows p[n - 1]; `grow`: a longer peek is allowed.
+ */
+static int decide_scrape(const unsigned char *p, size_t n, bool eof, bool grow)
+{
+	size_t i = 0;
+
+	if (n >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
+		i = 3;
+	while (i < n) {
+		const unsigned char *line = p + i, *nl = memchr(line, '\n', n - i);
+		size_t len = nl ? (size_t)(nl - line) : n - i, k = 0;
+		bool whole = nl != NULL || eof;
+
+		while (k < len && (blank_char(line[k]) || line[k] == '\r'))
+			k++;
+		if (k == len) {          /* a blank line, or blanks so far */
+			if (!nl)
+				return eof || !grow ? 0 : -1;
+			i += len + 1;
+			continue;
+		}
+		if (!whole && grow)
+			return -1;       /* wait for the line's end */
+		if (len && line[len - 1] == '\r')
+			len--;
+		/* SSE's starts first: data:, event:, id:, : (1.2) */
+		if (prefix(line, len, "data:") || prefix(line, len, "event:") ||
+		    prefix(line, len, "id:") || prefix(line, len, ":"))
+			return 0;
+		if (prefix(line, len, "# HELP ") || prefix(line, len, "# TYPE ") ||
+		    prefix(line, len, "# EOF") || prefix(line, len, "# time:"))
+			return 1;
+		/* a line longer than the largest peek is judged by its start */
+		return sample_line(line, len, whole);
+	}
+	return eof || !grow ? 0 : -1;
+}
+
+/* Peeks grow from 4 KiB to SS_SNIFF_SCRAPE_PEEK while the first line is not known. */
+bool ss_sniff_scrape(struct ss_stream *s, bool *scrape)
+{
+	size_t want = 4096;
+
+	*scrape = false;
+	for (;;) {
+		const unsigned char *p;
+		size_t n;
+		int d;
+
+		if (!ss_stream_peek(s, want, &p, &n))
+			return false;
+		d = decide_scrape(p, n, n < want, want < SS_SNIFF_SCRAPE_PEEK);
+		if (d >= 0) {
+			*scrape = d == 1;
+			return true;
+		}
+		want *= 4;
+		if (want > SS_SNIFF_SCRAPE_PEEK)
+			want = SS_SNIFF_SCRAPE_PEEK;
+	}
+}

@@ -1,6 +1,7 @@
 /*
  * sniff.h - peel the compression layers off a stream, and tell whether
- * what is left is an archive (both by magic bytes).
+ * what is left is an archive (both by magic bytes), or Prometheus text
+ * (by its first line).
  *
  * Ownership: the stream given is taken over; the decoded stream handed
  * back (the top of the chain, which owns the rest) is the caller's.
@@ -19,5 +20,17 @@
  */
 bool ss_decode_layers(struct ss_stream *s, struct ss_stream **out, bool *archive,
 		      unsigned zstd_window_log);
+
+/*
+ * Whether a decoded stream that is not an archive is a server input
+ * (SPEC 10.1): its first non-blank line (after a UTF-8 byte-order mark)
+ * starts with `# HELP `, `# TYPE `, `# EOF`, `# time:` or is a sample
+ * line `NAME[{LABELS}] VALUE ...`, and SSE detection (1.2) does not claim
+ * it. Only the first SS_SNIFF_SCRAPE_PEEK bytes are looked at (peeked,
+ * not consumed): a first line longer than that is judged by its start (a
+ * metric name followed by `{` or a blank). false: out of memory.
+ */
+#define SS_SNIFF_SCRAPE_PEEK ((size_t)64 << 10)
+bool ss_sniff_scrape(struct ss_stream *s, bool *scrape);
 
 #endif

@@ -177,6 +177,25 @@ bool ss_agg_begin_input(struct ss_agg *a, const char *name)
 	return a->stream_name != NULL;
 }
 
+bool ss_agg_input_snapshots(struct ss_agg *a, uint64_t snapshots)
+{
+	struct ss_input_info *in;
+
+	if (!a->stream_name)
+		return true;
+	if (a->stream_entry == SIZE_MAX) {
+		a->stream_entry = new_input(a, a->stream_name, strlen(a->stream_name));
+		if (a->stream_entry == SIZE_MAX)
+			return false;
+		a->inputs[a->stream_entry].failed = a->stream_failed;
+	}
+	in = &a->inputs[a->stream_entry];
+	in->server = true;
+	in->kinds |= 1u << SS_KIND_SCRAPE;
+	in->snapshots += snapshots;
+	return true;
+}
+
 void ss_agg_fail_input(struct ss_agg *a)
 {
 	a->stream_failed = true;
@@ -359,6 +378,17 @@ bool ss_agg_add(struct ss_agg *a, const struct ss_outcome *o)
 	if (o->status == SS_ST_OK || o->status == SS_ST_ZERO_STEP) {
 		if (!count_engine(a, ss_outcome_engine(o)))
 			return false;
+	}
+	if (r == &a->main && (o->status == SS_ST_OK || o->status == SS_ST_ZERO_STEP)) {
+		struct ss_engine_sums *es = &a->by_engine[ss_engine_from_name(ss_outcome_engine(o))];
+
+		es->present = true;
+		if (o->status == SS_ST_OK) {
+			if (o->has_steps)
+				es->steps += o->steps;
+			es->accepted += o->accepted;
+			es->drafted += o->drafted;
+		}
 	}
 	if (r && o->status == SS_ST_OK && !results_add_ok(r, o))
 		return false;

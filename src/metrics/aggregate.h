@@ -69,12 +69,20 @@ struct ss_engine_count {
 	uint64_t count;
 };
 
+/* The main results' sums for one built-in engine (SPEC 10.3's reconciliation). */
+struct ss_engine_sums {
+	bool present;                        /* ok or zero_step records of it */
+	__int128 steps, accepted, drafted;   /* steps: over the ok records that have them */
+};
+
 struct ss_input_info {
 	char *name;
 	unsigned kinds;      /* bit (1 << enum ss_kind) per kind seen */
 	uint64_t requests;
 	bool failed;         /* the input could not be read (wholly or partly) */
 	bool empty_stream;   /* listed only because a stream of that name held nothing */
+	bool server;         /* it held snapshots of the server's counters (SPEC 10.1) */
+	uint64_t snapshots;  /* how many (increments included) */
 };
 
 struct ss_agg {
@@ -88,6 +96,7 @@ struct ss_agg {
 	size_t nengines, engines_cap;
 	struct ss_input_info *inputs;
 	size_t ninputs, inputs_cap;
+	struct ss_engine_sums by_engine[SS_ENGINE_COUNT]; /* main results, built-in engines */
 	/* Groups (SPEC 7.3), when ss_agg_keep() was given keys: */
 	struct ss_group_table groups;       /* key values -> group id */
 	struct ss_group *group;             /* by id, groups.n of them */
@@ -141,6 +150,12 @@ bool ss_agg_keep_main(struct ss_agg *a, bool windows, size_t outliers, bool coun
  * false when out of memory.
  */
 bool ss_agg_begin_input(struct ss_agg *a, const char *name);
+/*
+ * The current input held `snapshots` snapshots of the server's counters
+ * (SPEC 10.1): it is listed now, with kind `scrape` (or `mixed` beside
+ * requests) and its count. false when out of memory.
+ */
+bool ss_agg_input_snapshots(struct ss_agg *a, uint64_t snapshots);
 /* Mark the current input as failed (it could not be read to its end). */
 void ss_agg_fail_input(struct ss_agg *a);
 /*

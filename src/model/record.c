@@ -33,7 +33,7 @@ const char *ss_status_label(enum ss_status s)
 const char *ss_kind_name(enum ss_kind k)
 {
 	static const char *const names[SS_KIND_COUNT] = {
-		"unknown", "raw", "records", "body", "sse", "enriched",
+		"unknown", "raw", "records", "body", "sse", "enriched", "scrape",
 	};
 	return (unsigned)k < SS_KIND_COUNT ? names[k] : "unknown";
 }

@@ -48,6 +48,7 @@ enum ss_kind {
 	SS_KIND_BODY,
 	SS_KIND_SSE,
 	SS_KIND_ENRICHED,   /* specscan's own per-request line, read back (SPEC 8.1) */
+	SS_KIND_SCRAPE,     /* a server input: no request, snapshots (SPEC 10.1) */
 	SS_KIND_COUNT
 };
 const char *ss_kind_name(enum ss_kind k);

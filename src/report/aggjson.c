@@ -2,14 +2,15 @@
  * aggjson.c - the aggregate JSON (SPEC 4.1), laid out as Python's
  * json.dumps(indent=2) writes it, so AIPerf's consumers read it unchanged:
  * the `specscan` member here, the result sets through results_json.c and
- * the `analysis` key through analysis_json.c, all with the writer of
- * jsonw.h.
+ * the `analysis` key through analysis_json.c and the `server` key through
+ * server_jsoncsv.c, all with the writer of jsonw.h.
  */
 #include <stdint.h>
 
 #include "report/jsonw.h"
 #include "report/report.h"
 #include "report/report_int.h"
+#include "report/server_report.h"
 
 static void add_specscan(struct ss_jsonw *w, const struct ss_agg *a, const char *version)
 {
@@ -23,6 +24,8 @@ static void add_specscan(struct ss_jsonw *w, const struct ss_agg *a, const char 
 		ss_jsonw_str(w, "name", in->name);
 		ss_jsonw_str(w, "kind", ss_input_kind_name(in));
 		ss_jsonw_u64(w, "requests", in->requests);
+		if (in->server)
+			ss_jsonw_u64(w, "snapshots", in->snapshots);
 		ss_jsonw_end_object(w);
 	}
 	ss_jsonw_end_array(w);
@@ -42,6 +45,13 @@ static void add_specscan(struct ss_jsonw *w, const struct ss_agg *a, const char 
 void ss_report_json_full(struct ss_buf *out, const struct ss_agg *a,
 			 const struct ss_analysis *an, const char *version)
 {
+	ss_report_json_all(out, a, an, NULL, version);
+}
+
+void ss_report_json_all(struct ss_buf *out, const struct ss_agg *a,
+			const struct ss_analysis *an, const struct ss_server_results *srv,
+			const char *version)
+{
 	struct ss_jsonw w;
 
 	ss_jsonw_init(&w, out);
@@ -55,6 +65,8 @@ void ss_report_json_full(struct ss_buf *out, const struct ss_agg *a,
 	}
 	if (an && an->any)
 		ss_report_json_analysis(&w, a, an);
+	if (srv)
+		ss_report_json_server(&w, srv);   /* last (SPEC 10.4) */
 	ss_jsonw_end_object(&w);
 	ss_buf_addc(out, '\n');
 }

@@ -193,6 +193,8 @@ void ss_report_html(struct ss_buf *out, const struct ss_agg *a, const struct ss_
 		ss_html_outliers(out, a);
 	if (an && an->opts && an->opts->definitions)
 		ss_html_definitions(out, an);
+	if (o->server)
+		ss_report_html_server(out, o->server);   /* SPEC 9.1: last */
 	footer(out, o);
 	ss_buf_adds(out, "</main>\n</body>\n</html>\n");
 }

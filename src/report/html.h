@@ -29,9 +29,13 @@
 #include "metrics/aggregate.h"
 #include "util/buf.h"
 
+/* server/server.h (not included: its struct ss_label is not the chart's) */
+struct ss_server_results;
+
 struct ss_html_opts {
 	const char *version;     /* specscan's version */
 	const char *libraries;   /* e.g. "simdjson 3.0.1, zstd 1.5.4"; NULL: none */
+	const struct ss_server_results *server; /* SPEC 10.4's section; NULL: none */
 };
 
 /*

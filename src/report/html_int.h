@@ -68,4 +68,7 @@ void ss_html_windows(struct ss_buf *b, const struct ss_analysis *an,
 /* The outliers' tables and counts (7.11). */
 void ss_html_outliers(struct ss_buf *b, const struct ss_agg *a);
 
+/* The server's own counters (SPEC 10.4; html_server.c), after the others. */
+void ss_report_html_server(struct ss_buf *b, const struct ss_server_results *r);
+
 #endif

@@ -36,6 +36,11 @@ void ss_html_read(struct ss_buf *b, const struct ss_agg *a, const struct ss_html
 			ss_buf_adds(b, " <strong>(read failed)</strong>");
 		ss_buf_adds(b, "</td><td class=\"l\">");
 		ss_buf_adds(b, ss_input_kind_name(in));
+		if (in->server) {   /* SPEC 10.1: its snapshots */
+			ss_buf_adds(b, " (");
+			ss_buf_add_u64_grouped(b, in->snapshots);
+			ss_buf_adds(b, in->snapshots == 1 ? " snapshot)" : " snapshots)");
+		}
 		ss_buf_adds(b, "</td><td>");
 		ss_buf_add_u64_grouped(b, in->requests);
 		ss_buf_adds(b, "</td></tr>\n");

@@ -18,7 +18,9 @@ libspecscan_la_SOURCES += \
 	src/report/analysis_text.c src/report/analysis_text.h src/report/analysis_defs.c \
 	src/report/markdown.c \
 	src/report/analysis_more.h src/report/windows_report.c src/report/outliers_report.c \
-	src/report/html_time.c
+	src/report/html_time.c \
+	src/report/server_report.h src/report/server_jsoncsv.c src/report/server_text.c \
+	src/report/html_server.c
 
 check_PROGRAMS += tests/unit/test_numfmt tests/unit/test_report tests/unit/test_chart \
 	tests/unit/test_jsonw tests/unit/test_escape

@@ -7,12 +7,14 @@
 #include "io/batch.h"
 #include "io/framer.h"
 #include "io/inputs.h"
+#include "io/sniff.h"
 #include "json/json.h"
 #include "metrics/drafted.h"
 #include "metrics/values.h"
 #include "report/report.h"
 #include "run/pool.h"
 #include "run/progress.h"
+#include "server/expo.h"
 #include "util/alloc.h"
 #include "util/grow.h"
 
@@ -66,6 +68,8 @@ struct slot {
 	struct ss_keybuf keys;     /* --group-by values, one tuple per outcome */
 	bool nomem;
 	bool big;                  /* batch.len > BIG_BATCH */
+	bool scrape;               /* raw bytes of a server input, no units (SPEC 10.1) */
+	bool last_of_input;        /* a server input's last bytes (or its failure) */
 };
 
 struct worker {
@@ -107,6 +111,7 @@ static void slot_clear(struct slot *s)
 	ss_free(s->fail_reason);
 	s->name = s->fail_reason = NULL;
 	s->first_of_input = s->input_failed = s->nomem = false;
+	s->scrape = s->last_of_input = false;
 	s->nouts = 0;
 	s->hists.len = 0;
 	ss_buf_reset(&s->engines);
@@ -289,6 +294,9 @@ struct reader {
 	struct ss_inputs *it;
 	struct ss_framer *framer;
 	struct ss_stream *stream;   /* current input, NULL between inputs */
+	bool scrape;                /* it is a server input: read raw */
+	int server_mode;            /* 0: no server inputs, 1: detected, 2: forced */
+	bool shard;                 /* server inputs are left out (SPEC 10.5) */
 	char *name;
 	bool done;
 	bool fatal;
@@ -300,6 +308,64 @@ static bool is_problem(enum ss_status s)
 {
 	return s == SS_ST_MALFORMED || s == SS_ST_UNPARSABLE || s == SS_ST_OVERSIZE ||
 	       s == SS_ST_UNRECOGNIZED || s == SS_ST_AMBIGUOUS || s == SS_ST_MULTI_CHOICE;
+}
+
+/*
+ * Whether the input just opened is a server input (SPEC 10.1): forced, or
+ * its first line says so. Under --shard it is left out, with a note
+ * (r->stream becomes NULL). false: out of memory.
+ */
+static bool server_input(struct reader *r, struct ss_msg *msg)
+{
+	r->scrape = r->server_mode == 2;
+	if (r->server_mode == 1 && !ss_sniff_scrape(r->stream, &r->scrape)) {
+		ss_msg_error(msg, "out of memory");
+		r->fatal = r->done = true;
+		return false;
+	}
+	if (r->scrape && r->shard) {
+		ss_msg_warn(msg, "%s: a server input, left out under --shard "
+			    "(give it to the merge run)", r->name);
+		r->opened--;
+		r->stream = NULL;
+		r->scrape = false;
+	}
+	return true;
+}
+
+/*
+ * A server input's next bytes, raw, into the slot's batch (no units):
+ * the collector feeds them to the exposition reader in input order.
+ */
+static bool fill_raw(struct reader *r, struct slot *s, struct ss_msg *msg)
+{
+	struct ss_batch *b = &s->batch;
+
+	s->scrape = true;
+	while (b->len < BATCH_TARGET) {
+		size_t got = 0;
+		enum ss_io io;
+
+		if (!ss_batch_reserve(b, BATCH_TARGET - b->len)) {
+			ss_msg_error(msg, "out of memory");
+			r->fatal = r->done = true;
+			return false;
+		}
+		io = ss_stream_read(r->stream, b->buf + b->len, BATCH_TARGET - b->len, &got);
+		b->len += got;
+		r->bytes += got;
+		if (io == SS_IO_OK)
+			continue;
+		if (io == SS_IO_ERROR) {
+			s->input_failed = true;
+			s->fail_reason = ss_strdup(ss_stream_error(r->stream));
+			r->failed++;
+		}
+		s->last_of_input = true;
+		r->stream = NULL;
+		break;
+	}
+	return true;
 }
 
 /* Fill one slot; false when there is nothing more to read. */
@@ -337,7 +403,12 @@ static bool fill_slot(struct reader *r, struct slot *s, struct ss_msg *msg)
 			return false;
 		}
 		r->opened++;
-		ss_framer_start(r->framer, r->stream);
+		if (!server_input(r, msg))
+			return false;
+		if (!r->stream)
+			continue;   /* left out under --shard */
+		if (!r->scrape)
+			ss_framer_start(r->framer, r->stream);
 		s->first_of_input = true;
 	}
 	s->name = ss_strdup(r->name);
@@ -345,6 +416,8 @@ static bool fill_slot(struct reader *r, struct slot *s, struct ss_msg *msg)
 		r->fatal = r->done = true;
 		return false;
 	}
+	if (r->scrape)
+		return fill_raw(r, s, msg);
 	f = ss_framer_fill(r->framer, &s->batch, BATCH_TARGET);
 	r->bytes += s->batch.len;
 	switch (f) {
@@ -369,12 +442,38 @@ static bool fill_slot(struct reader *r, struct slot *s, struct ss_msg *msg)
 
 /* ---- the collector: slots, in order, into the aggregate ---- */
 
+/* A server input's bytes into its exposition reader *sc (made at its first). */
+static bool collect_scrape(const struct ss_run_cfg *cfg, struct slot *s, struct ss_agg *agg,
+			   struct ss_scrape **sc)
+{
+	struct ss_scrape_stats st;
+
+	if (s->first_of_input) {
+		uint32_t ep = ss_server_endpoint(cfg->server, "", 0);
+
+		ss_scrape_free(*sc);
+		*sc = ep == UINT32_MAX ? NULL : ss_scrape_new(cfg->server, ep, s->name, NULL);
+	}
+	if (!*sc || !ss_scrape_feed(*sc, s->batch.buf, s->batch.len))
+		return false;
+	if (!s->last_of_input)
+		return true;
+	if (!ss_scrape_finish(*sc))
+		return false;
+	ss_scrape_get_stats(*sc, &st);
+	ss_scrape_free(*sc);
+	*sc = NULL;
+	return ss_agg_input_snapshots(agg, st.snapshots);
+}
+
 static bool collect_slot(const struct ss_run_cfg *cfg, struct slot *s, struct ss_agg *agg,
-			 struct ss_msg *msg, bool *sink_failed)
+			 struct ss_msg *msg, bool *sink_failed, struct ss_scrape **sc)
 {
 	if (s->nomem)
 		return false;
 	if (s->first_of_input && !ss_agg_begin_input(agg, s->name))
+		return false;
+	if (s->scrape && !collect_scrape(cfg, s, agg, sc))
 		return false;
 	for (size_t i = 0; i < s->nouts; i++) {
 		struct ss_outcome *o = &s->outs[i];
@@ -422,6 +521,14 @@ static bool collect_slot(const struct ss_run_cfg *cfg, struct slot *s, struct ss
 	return true;
 }
 
+/* 0: no server inputs; 1: detected by content; 2: every input is one (forced). */
+static int server_mode(const struct ss_run_cfg *cfg)
+{
+	if (!cfg->server)
+		return 0;
+	return cfg->force_kind == SS_KIND_SCRAPE ? 2 : cfg->force_kind == SS_KIND_UNKNOWN ? 1 : 0;
+}
+
 enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 			  struct ss_msg *msg)
 {
@@ -431,12 +538,14 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 				       .spool_limit = cfg->spool_limit,
 				       .outputs = cfg->outputs,
 				       .shard_index = cfg->shard_index,
-				       .shard_count = cfg->shard_count};
+				       .shard_count = cfg->shard_count,
+				       .shard_server = server_mode(cfg)};
 	struct reader r;
 	struct run_ctx rc;
 	struct ss_pool_ops ops;
 	struct ss_pool *pool = NULL;
 	struct ss_progress prog;
+	struct ss_scrape *sc = NULL;   /* the server input being collected */
 	size_t nthreads = cfg->threads > 1 ? (size_t)cfg->threads : 1;
 	size_t nslots = nthreads * (QUEUE_AHEAD + 1) + 2;
 	bool fatal = false, sink_failed = false, interrupted = false;
@@ -447,6 +556,8 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 
 	ss_progress_init(&prog, cfg->progress ? stderr : NULL);
 	memset(&r, 0, sizeof(r));
+	r.server_mode = iopts.shard_server;
+	r.shard = cfg->shard_count > 0;
 	rc.cfg = cfg;
 	rc.slots = ss_calloc(nslots, sizeof(*rc.slots));
 	memset(&ops, 0, sizeof(ops));
@@ -498,7 +609,7 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 		{
 			struct slot *s = &rc.slots[ss_pool_wait_oldest(pool)];
 
-			if (!fatal && !collect_slot(cfg, s, agg, msg, &sink_failed)) {
+			if (!fatal && !collect_slot(cfg, s, agg, msg, &sink_failed, &sc)) {
 				ss_msg_error(msg, "out of memory");
 				fatal = true;
 			}
@@ -520,6 +631,7 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 		}
 	}
 out:
+	ss_scrape_free(sc);   /* only when stopped in the middle of one */
 	ss_pool_free(pool);   /* drops queued work when stopping early */
 	ss_progress_end(&prog);
 	if (rc.slots)

@@ -4,8 +4,13 @@
  * batches; results are collected in input order by the calling thread, so
  * every output is byte-identical for any thread count.
  *
+ * A server input (SPEC 10.1) is not framed: its bytes go, in batches of
+ * the same size, through the same ring (so that everything reaches the
+ * collector in input order), and the collector feeds them to the
+ * exposition reader (server/expo.h) into cfg->server.
+ *
  * Ownership: ss_run() borrows the configuration (paths, group keys, the
- * output file list) and the message context for the call, and adds every
+ * output file list, the server state) and the message context for the call, and adds every
  * request to the caller's aggregate, which then owns what it keeps. The
  * enriched lines given to `sink` are borrowed for that call only (the
  * batch that holds them is reused).
@@ -21,6 +26,7 @@
 #include "analysis/groupkey.h"
 #include "engines/request.h"
 #include "metrics/aggregate.h"
+#include "server/server.h"
 #include "util/fileid.h"
 #include "util/msg.h"
 
@@ -55,6 +61,13 @@ struct ss_run_cfg {
 	bool want_time;                /* SPEC 7.8: outcomes carry their time */
 	bool keep_models;              /* SPEC 7.11: ok outcomes reach the aggregate with their model */
 	bool drafted;                  /* what SPEC 7.9 pools (with --positions) */
+	/*
+	 * SPEC 10: where server inputs (Prometheus text, detected by content
+	 * or forced by force_kind SS_KIND_SCRAPE) go, in input order, from
+	 * the collecting side; NULL: none is detected. A forced request kind
+	 * turns the detection off. Under a shard they are left out (a note).
+	 */
+	struct ss_server *server;
 };
 
 /* Requests whose status --strict counts are tallied in the aggregate. */

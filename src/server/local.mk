@@ -51,6 +51,7 @@ nodist_EXTRA_tests_unit_test_server_json_SOURCES = src/cli/force-cxx-link.cxx
 # Whole-stage tests on the fixture pages (testdata/server) through the
 # driver; the pages against their script and promtool; a real Prometheus.
 SERVER_CLI_TESTS = \
+	tests/cli/test_server_cli.py \
 	tests/cli/test_server_fixtures.py \
 	tests/cli/test_server_pages.py \
 	tests/cli/test_server_promtool.py \

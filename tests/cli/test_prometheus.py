@@ -17,12 +17,14 @@ and saves Prometheus' answers over that window: `/api/v1/query_range` (a
 matrix, one sample a second) and `/api/v1/query` (a vector at the end).
 
 Checked:
-  * the two pages read by the server stage (tests/unit/server_tool) give
-    the known totals of the three steps;
+  * the two pages read by the server stage (tests/unit/server_tool), and
+    by specscan itself (inputs of kind scrape, the `server` key), give the
+    known totals of the three steps;
   * the query_range answer gives them too: last minus first value of each
     series (Python, here); read as SPEC 10.1's JSON shape (the driver's
     --as jsonl: one snapshot per sample time); and the same snapshots
-    written out as `# time:` pages of text;
+    written out as `# time:` pages of text, for the driver and specscan
+    (whose run reads only text until the JSON shapes are connected);
   * the instant query holds the after page's values.
 
 Every process is stopped by its pid (also on failure or interruption),
@@ -239,6 +241,20 @@ def tool(*paths):
     return json.loads(p.stdout)
 
 
+def specscan(*paths):
+    """specscan itself on saved pages: its JSON, with every input a scrape."""
+    p = subprocess.run([sslib.SPECSCAN, "-f", "json"] + list(paths), stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=WAIT)
+    if p.returncode != 0:
+        raise AssertionError("specscan failed (%d): %s" % (p.returncode,
+                                                           p.stderr.decode("utf-8", "replace")))
+    doc = json.loads(p.stdout)
+    kinds = [i["kind"] for i in doc["specscan"]["inputs"]]
+    assert kinds == ["scrape"] * len(paths), kinds
+    assert doc["specscan"]["requests"]["total"] == 0, doc["specscan"]["requests"]
+    return doc
+
+
 def check_window(doc, where):
     fams = doc["server"]["families"]
     assert len(fams) == 1 and fams[0]["engine"] == "vllm", (where, fams)
@@ -316,6 +332,8 @@ def run(tmp, py, procs):
 
     check_window(tool(os.path.join(tmp, "before.prom"), os.path.join(tmp, "after.prom")),
                  "exporter pages (curl)")
+    check_window(specscan(os.path.join(tmp, "before.prom"), os.path.join(tmp, "after.prom")),
+                 "exporter pages through specscan")
     rng = json.load(open(os.path.join(tmp, "query_range.json")))
     by_hand = from_range(rng)
     want = {k: v for k, v in WINDOW.items() if k != "histogram"}
@@ -324,6 +342,8 @@ def run(tmp, py, procs):
     with open(os.path.join(tmp, "query_range.prom"), "w") as f:
         f.write(range_as_pages(rng))
     check_window(tool(os.path.join(tmp, "query_range.prom")), "query_range as snapshots")
+    check_window(specscan(os.path.join(tmp, "query_range.prom")),
+                 "query_range as snapshots through specscan")
     check_window(tool("--as", "jsonl", os.path.join(tmp, "query_range.json")),
                  "query_range as the JSON shape")
     inst = json.load(open(os.path.join(tmp, "query.json")))

@@ -1,8 +1,9 @@
 /*
  * fuzz_inputs.c - libFuzzer target: the input front end (magic-byte
  * detection, zstd, gzip, libarchive filters and archives, artifact
- * selection and spooling) on arbitrary bytes, every stream it yields read
- * to its end through the framer.
+ * selection and spooling) on arbitrary bytes, every stream it yields
+ * tested for Prometheus text as the run does (io/sniff.h: a peek, never
+ * consumed) and read to its end through the framer.
  *
  * The bytes are given as a seekable file (a memfd, named through
  * /proc/self/fd) or as standard input fed by a pipe (zip and 7z take other
@@ -27,6 +28,7 @@
 
 #include "io/framer.h"
 #include "io/inputs.h"
+#include "io/sniff.h"
 #include "io/source.h"
 #include "util/msg.h"
 
@@ -109,6 +111,11 @@ static void read_all(const char *path)
 			continue;
 		}
 		CHECK(s != NULL && name != NULL);
+		{
+			bool scrape;
+
+			CHECK(ss_sniff_scrape(s, &scrape));
+		}
 		memset(&c, 0, sizeof(c));
 		ss_stream_setup(&c.s, &capped_ops, NULL);
 		c.from = s;

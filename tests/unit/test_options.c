@@ -113,7 +113,7 @@ static void test_unknown_value(void **state)
 		{"--format", "specscan: unknown format 'x' (json, csv, table, markdown, jsonl, none)\n"},
 		{"--phase", "specscan: unknown phase 'x' (profiling, warmup, all)\n"},
 		{"--engine", "specscan: unknown engine 'x' (vllm, tensorrt_llm, llamacpp, sglang)\n"},
-		{"--input-kind", "specscan: unknown input kind 'x' (auto, raw, records, body, sse, enriched)\n"},
+		{"--input-kind", "specscan: unknown input kind 'x' (auto, raw, records, body, sse, enriched, scrape)\n"},
 	};
 
 	(void)state;
@@ -169,7 +169,7 @@ static void test_help_lists_values(void **state)
 	assert_non_null(strstr(text,
 		"\n      --engine NAME              accept payloads of this engine only: vllm, tensorrt_llm, llamacpp, sglang\n"));
 	assert_non_null(strstr(text,
-		"\n      --input-kind KIND          skip detection: auto, raw, records, body, sse, enriched\n"));
+		"\n      --input-kind KIND          skip detection: auto, raw, records, body, sse, enriched, scrape\n"));
 	free(text);
 }
 

@@ -1,0 +1,56 @@
+/*
+ * server_cli.c - the server's counters in the command (SPEC 10): from the
+ * aggregate to ss_server_finish(), and the server tags of --expect.
+ */
+#include "cli/server_cli.h"
+
+#include <string.h>
+
+bool ss_cli_server_read(const struct ss_agg *a)
+{
+	for (size_t i = 0; i < a->ninputs; i++)
+		if (a->inputs[i].server)
+			return true;
+	return false;
+}
+
+bool ss_cli_server_finish(struct ss_server *s, const struct ss_agg *a,
+			  const struct ss_analysis_opts *o, struct ss_server_results *out)
+{
+	struct ss_server_requests req[SS_ENGINE_COUNT];
+
+	memset(req, 0, sizeof(req));
+	for (int e = 1; e < SS_ENGINE_COUNT; e++) {
+		const struct ss_engine_sums *es = &a->by_engine[e];
+
+		/* sums of counts: never negative */
+		req[e].present = es->present;
+		req[e].steps = es->steps > 0 ? (unsigned __int128)es->steps : 0;
+		req[e].accepted = es->accepted > 0 ? (unsigned __int128)es->accepted : 0;
+		req[e].drafted = es->drafted > 0 ? (unsigned __int128)es->drafted : 0;
+	}
+	return ss_server_finish(s, req, o->has_cost, o->cost, out);
+}
+
+void ss_cli_server_expect_value(const struct ss_server_results *r, const struct ss_expect *e,
+				bool *has, double *v)
+{
+	size_t n = 0;
+
+	*has = false;
+	*v = 0.0;
+	for (size_t i = 0; r && i < r->nfamilies; i++) {
+		const struct ss_server_family *f = &r->families[i];
+
+		if (e->server == SS_EXPECT_SERVER_ACCEPTANCE_LENGTH && f->has_acceptance_length) {
+			*v = f->acceptance_length;
+			n++;
+		} else if (e->server == SS_EXPECT_SERVER_RATE && f->has_rate) {
+			*v = f->draft_acceptance_rate;
+			n++;
+		}
+	}
+	*has = n == 1;
+	if (!*has)
+		*v = 0.0;
+}

@@ -1,0 +1,30 @@
+/*
+ * server_cli.h - the command's side of SPEC 10: whether the run read a
+ * server input, the server's results against the main results' per-engine
+ * sums (reconciliation), and the values of the `--expect` server tags.
+ *
+ * Ownership: the caller owns the struct ss_server (made before the run,
+ * fed by run/) and the results, released with ss_server_results_release().
+ */
+#ifndef SS_SERVER_CLI_H
+#define SS_SERVER_CLI_H
+
+#include <stdbool.h>
+
+#include "analysis/analyze.h"
+#include "analysis/expect.h"
+#include "metrics/aggregate.h"
+#include "server/server.h"
+
+/* Whether any input of the run was a server input (its key is then written). */
+bool ss_cli_server_read(const struct ss_agg *a);
+
+/* ss_server_finish() with the main results' sums and --draft-cost. false: out of memory. */
+bool ss_cli_server_finish(struct ss_server *s, const struct ss_agg *a,
+			  const struct ss_analysis_opts *o, struct ss_server_results *out);
+
+/* A server tag's value: the single family's that has one (none or several: absent). */
+void ss_cli_server_expect_value(const struct ss_server_results *r, const struct ss_expect *e,
+				bool *has, double *v);
+
+#endif

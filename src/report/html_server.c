@@ -1,0 +1,266 @@
+/*
+ * html_server.c - the server's own counters in the HTML report (SPEC 9.1,
+ * 10.4): per family its figures, its notes, acceptance by position as a
+ * chart with its table, and with intervals (three snapshots or more) the
+ * acceptance length over the window.
+ *
+ * server/server.h names a struct ss_label of its own, as chart_geom.h
+ * does: it is included under another tag name here (the only unit that
+ * needs both), which changes nothing for the server's functions.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define ss_label ss_server_label
+#include "report/server_report.h"
+#undef ss_label
+
+#include "report/chart.h"
+#include "report/html_int.h"
+#include "report/htmlesc.h"
+#include "report/numfmt.h"
+#include "util/alloc.h"
+
+/* Positions and intervals drawn (the tables list them all up to these). */
+#define MAX_ROWS 4096
+
+static void add_count(struct ss_buf *b, unsigned __int128 v)
+{
+	ss_html_add_count(b, (__int128)v);
+}
+
+static void row(struct ss_buf *b, const char *label)
+{
+	ss_buf_adds(b, "<tr><th scope=\"row\">");
+	ss_buf_adds(b, label);
+	ss_buf_adds(b, "</th><td>");
+}
+
+static void figures(struct ss_buf *b, const struct ss_server_family *f)
+{
+	ss_buf_adds(b, "<table>\n<caption>The window's counts</caption>\n<tbody>\n");
+	if (f->has_acceptance_length) {
+		row(b, "Acceptance length (tokens per step)");
+		ss_buf_add_fixed2(b, f->acceptance_length);
+		ss_buf_adds(b, "</td></tr>\n");
+	}
+	if (f->has_rate) {
+		row(b, "Draft acceptance rate (%)");
+		ss_buf_add_fixed2(b, f->draft_acceptance_rate);
+		ss_buf_adds(b, "</td></tr>\n");
+	}
+	row(b, "Verify steps");
+	add_count(b, f->steps);
+	ss_buf_adds(b, "</td></tr>\n");
+	if (f->has_draft_tokens) {
+		row(b, "Draft tokens");
+		add_count(b, f->draft_tokens);
+		ss_buf_adds(b, "</td></tr>\n");
+	}
+	row(b, f->estimated ? "Accepted draft tokens (estimated)" : "Accepted draft tokens");
+	ss_html_add_count(b, f->accepted_tokens);
+	ss_buf_adds(b, "</td></tr>\n");
+	row(b, "Snapshots");
+	ss_html_add_count(b, (__int128)f->snapshots);
+	ss_buf_adds(b, "</td></tr>\n");
+	row(b, "Series");
+	ss_html_add_count(b, (__int128)f->series);
+	ss_buf_adds(b, "</td></tr>\n");
+	if (f->resets) {
+		row(b, "Counter resets");
+		ss_html_add_count(b, (__int128)f->resets);
+		ss_buf_adds(b, "</td></tr>\n");
+	}
+	if (f->has_start && f->has_end && f->end_ns >= f->start_ns) {
+		row(b, "Window (s)");
+		ss_buf_add_fixed2(b, (double)(f->end_ns - f->start_ns) / 1e9);
+		ss_buf_adds(b, "</td></tr>\n");
+	}
+	ss_buf_adds(b, "</tbody>\n</table>\n");
+}
+
+/* The reconciliation line and the notes, as text escaped for HTML. */
+static void words(struct ss_buf *b, const struct ss_server_family *f)
+{
+	struct ss_buf t = SS_BUF_INIT;
+	size_t i = 0;
+
+	if (f->has_reconciliation) {
+		ss_report_server_reconciliation_line(&t, f);
+		ss_buf_adds(b, "<p>Against the requests: ");
+		ss_buf_add_html(b, t.data ? t.data : "", t.len);
+		ss_buf_adds(b, ".</p>\n");
+		ss_buf_reset(&t);
+	}
+	ss_report_server_notes(&t, f, "");
+	if (t.len)
+		ss_buf_adds(b, "<ul class=\"note\">\n");
+	while (i < t.len) {
+		const char *nl = memchr(t.data + i, '\n', t.len - i);
+		size_t n = nl ? (size_t)(nl - (t.data + i)) : t.len - i;
+
+		ss_buf_adds(b, "<li>");
+		ss_buf_add_html(b, t.data + i, n);
+		ss_buf_adds(b, "</li>\n");
+		i += n + 1;
+	}
+	if (t.len)
+		ss_buf_adds(b, "</ul>\n");
+	b->failed |= t.failed;
+	ss_buf_release(&t);
+}
+
+static void pct_cell(struct ss_buf *b, bool has, double v)
+{
+	ss_buf_adds(b, "</td><td>");
+	if (has)
+		ss_buf_add_fixed2(b, v * 100.0);
+}
+
+static void positions_chart(struct ss_buf *b, const struct ss_server_family *f, size_t idx)
+{
+	size_t k = f->npositions < MAX_ROWS ? f->npositions : MAX_ROWS;
+	double *x = ss_calloc(k, sizeof(double)), *y = ss_calloc(k, sizeof(double));
+	double *y2 = ss_calloc(k, sizeof(double));
+	char id[32];
+
+	if (!x || !y || !y2) {
+		b->failed = true;
+		goto out;
+	}
+	for (size_t i = 0; i < k; i++) {
+		const struct ss_server_position *p = &f->positions[i];
+
+		x[i] = p->position;
+		y[i] = p->has_rate ? p->rate * 100.0 : NAN;
+		y2[i] = p->has_conditional ? p->conditional * 100.0 : NAN;
+	}
+	snprintf(id, sizeof(id), "c-srv-pos-%zu", idx);
+	ss_buf_adds(b, "<div class=\"fig\">\n");
+	ss_chart_lines(b, &(struct ss_chart){
+		.id = id, .title = "The server's acceptance by draft position",
+		.desc = "Line chart of the share, in percent, of the draft tokens at position i "
+			"that the server accepted, with the conditional rate (accepted given "
+			"position i minus 1 was), from the per-position counters.",
+		.x_label = "Draft position i", .y_label = "Accepted at position i (%)",
+		.width = 640, .height = 340, .y_max_hint = 100, .value_decimals = 1,
+		.value_suffix = "%"}, &(struct ss_line_opts){true, NAN, NULL, NAN},
+		(struct ss_series[]){{"Rate: accepted / drafted", x, y, k},
+				     {"Conditional: given i\xE2\x88\x92" "1 accepted", x, y2, k}}, 2);
+	ss_buf_adds(b, "<table>\n<caption>Numbers of the chart</caption>\n<thead><tr>"
+		    "<th>Position</th><th>Accepted</th><th>Drafted</th><th>Rate<br>(%)</th>"
+		    "<th>Conditional<br>(%)</th></tr></thead>\n<tbody>\n");
+	for (size_t i = 0; i < k; i++) {
+		const struct ss_server_position *p = &f->positions[i];
+
+		ss_buf_addf(b, "<tr><td>%u</td><td>", p->position);
+		add_count(b, p->accepted);
+		ss_buf_adds(b, "</td><td>");
+		add_count(b, p->drafted);
+		pct_cell(b, p->has_rate, p->rate);
+		pct_cell(b, p->has_conditional, p->conditional);
+		ss_buf_adds(b, "</td></tr>\n");
+	}
+	ss_buf_adds(b, "</tbody>\n</table>\n</div>\n");
+out:
+	ss_free(x);
+	ss_free(y);
+	ss_free(y2);
+}
+
+/* Whether every interval's end time is known (x is then seconds). */
+static bool timed(const struct ss_server_family *f)
+{
+	for (size_t i = 0; i < f->nintervals; i++)
+		if (!f->intervals[i].has_end || !f->intervals[0].has_start)
+			return false;
+	return true;
+}
+
+static void intervals_chart(struct ss_buf *b, const struct ss_server_family *f, size_t idx)
+{
+	size_t n = f->nintervals < MAX_ROWS ? f->nintervals : MAX_ROWS;
+	double *x = ss_calloc(n, sizeof(double)), *y = ss_calloc(n, sizeof(double));
+	bool secs = timed(f);
+	char id[32];
+
+	if (!x || !y) {
+		b->failed = true;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct ss_server_interval *iv = &f->intervals[i];
+
+		x[i] = secs ? (double)(iv->end_ns - f->intervals[0].start_ns) / 1e9 : (double)(i + 1);
+		y[i] = iv->has_acceptance_length ? iv->acceptance_length : NAN;
+	}
+	snprintf(id, sizeof(id), "c-srv-iv-%zu", idx);
+	ss_buf_adds(b, "<div class=\"fig\">\n");
+	ss_chart_lines(b, &(struct ss_chart){
+		.id = id, .title = "The server's acceptance length over the window",
+		.desc = "Line chart of the acceptance length, in tokens per verify step, of each "
+			"interval between two scrapes, at the interval's end.",
+		.x_label = secs ? "Time since the first scrape (s)" : "Interval between scrapes",
+		.y_label = "Acceptance length (tokens per step)", .width = 640, .height = 300,
+		.value_decimals = 2},
+		&(struct ss_line_opts){!secs, NAN, NULL, 1.0},
+		(struct ss_series[]){{"Acceptance length", x, y, n}}, 1);
+	ss_buf_adds(b, "<table>\n<caption>Numbers of the chart</caption>\n<thead><tr>"
+		    "<th>End (s)</th><th>Steps</th><th>Accepted</th><th>Acceptance<br>length</th>"
+		    "</tr></thead>\n<tbody>\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct ss_server_interval *iv = &f->intervals[i];
+
+		ss_buf_adds(b, "<tr><td>");
+		if (secs)
+			ss_buf_add_fixed2(b, x[i]);
+		else
+			ss_buf_addf(b, "#%zu", i + 1);
+		ss_buf_adds(b, "</td><td>");
+		add_count(b, iv->steps);
+		ss_buf_adds(b, "</td><td>");
+		ss_html_add_count(b, iv->accepted_tokens);
+		ss_buf_adds(b, "</td><td>");
+		if (iv->has_acceptance_length)
+			ss_buf_add_fixed2(b, iv->acceptance_length);
+		ss_buf_adds(b, "</td></tr>\n");
+	}
+	ss_buf_adds(b, "</tbody>\n</table>\n</div>\n");
+out:
+	ss_free(x);
+	ss_free(y);
+}
+
+void ss_report_html_server(struct ss_buf *b, const struct ss_server_results *r)
+{
+	ss_buf_adds(b, "<section id=\"server\">\n<h2>The server's own counters</h2>\n<p>What the "
+		    "server counted between its first and last scrape (");
+	ss_html_add_count(b, (__int128)r->snapshots);
+	ss_buf_adds(b, r->snapshots == 1 ? " snapshot" : " snapshots");
+	if (r->bad_lines) {
+		ss_buf_adds(b, ", ");
+		ss_html_add_count(b, (__int128)r->bad_lines);
+		ss_buf_adds(b, r->bad_lines == 1 ? " bad line" : " bad lines");
+	}
+	ss_buf_adds(b, "): acceptance of every request it served, whether or not the requests "
+		    "carried statistics.</p>\n");
+	if (r->nfamilies == 0)
+		ss_html_missing(b, "No spec-decode counters of a known engine in the server inputs.");
+	for (size_t i = 0; i < r->nfamilies; i++) {
+		const struct ss_server_family *f = &r->families[i];
+
+		ss_buf_adds(b, "<h3>");
+		ss_buf_adds(b, ss_engine_name(f->row->engine));
+		ss_buf_addf(b, " <span class=\"note\">(%s counters)</span></h3>\n", f->row->counters);
+		ss_buf_adds(b, "<div class=\"fig\">\n");
+		figures(b, f);
+		ss_buf_adds(b, "</div>\n");
+		words(b, f);
+		if (f->npositions && f->has_acceptance_length)
+			positions_chart(b, f, i);
+		if (f->nintervals)
+			intervals_chart(b, f, i);
+	}
+	ss_buf_adds(b, "</section>\n");
+}

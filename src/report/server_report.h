@@ -1,0 +1,49 @@
+/*
+ * server_report.h - the server's own counters (SPEC 10.4) in every
+ * report: the `server` key of the aggregate JSON, the `Server Spec Decode`
+ * section of the console, `-f table` and `-f markdown`, the CSV section
+ * `Engine,Metric,Value`, and the pieces of the HTML section (html_server.c, declared in
+ * html_int.h).
+ *
+ * Ownership: every writer appends to the caller's buffer (or JSON writer)
+ * and borrows the results (server/server.h) for the call, keeping
+ * nothing. Nothing written here comes from an input's bytes: engine,
+ * counter and gauge names are the family table's, so no escaping applies
+ * beyond what each destination always needs.
+ */
+#ifndef SS_SERVER_REPORT_H
+#define SS_SERVER_REPORT_H
+
+#include <stdbool.h>
+
+#include "analysis/analyze.h"
+#include "metrics/aggregate.h"
+#include "report/jsonw.h"
+#include "server/server.h"
+#include "util/buf.h"
+
+/* The `server` member of the aggregate JSON (10.4). */
+void ss_report_json_server(struct ss_jsonw *w, const struct ss_server_results *r);
+
+/*
+ * The aggregate JSON (ss_report_json_full) with the `server` key last
+ * when `srv` is not NULL (a server input was read).
+ */
+void ss_report_json_all(struct ss_buf *out, const struct ss_agg *a,
+			const struct ss_analysis *an, const struct ss_server_results *srv,
+			const char *version);
+
+/* The console section (after the Spec Decode section), `markdown`: as Markdown. */
+void ss_report_server_text(struct ss_buf *out, const struct ss_server_results *r,
+			   bool markdown);
+
+/* Pieces of the section the HTML page shows too (no line end after the
+ * first two; each note a line after `lead`, ending in a newline). */
+void ss_report_server_family_line(struct ss_buf *b, const struct ss_server_family *f);
+void ss_report_server_reconciliation_line(struct ss_buf *b, const struct ss_server_family *f);
+void ss_report_server_notes(struct ss_buf *b, const struct ss_server_family *f, const char *lead);
+
+/* The CSV section, after an empty line when `out` holds anything (CRLF). */
+void ss_report_server_csv(struct ss_buf *out, const struct ss_server_results *r);
+
+#endif
