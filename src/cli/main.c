@@ -468,6 +468,9 @@ int main(int argc, char **argv)
 	}
 	if (o.list_inputs)
 		return list_inputs(&o);
+	/* SPEC 5: a person at a terminal reads the table, a pipe gets JSON. */
+	if (!o.format_given && isatty(1))
+		o.format = SS_FMT_TABLE;
 	ss_msg_init(&msg, stderr, o.verbosity);
 	if (stdout_outputs(&o, &what) > 1) {
 		fprintf(stderr, "specscan: two outputs on standard output (%s and another); "

@@ -19,7 +19,7 @@ enum {
 };
 
 static const struct ss_option_value formats[] = {
-	{"json", SS_FMT_JSON, true}, {"csv", SS_FMT_CSV, false},
+	{"json", SS_FMT_JSON, false}, {"csv", SS_FMT_CSV, false},
 	{"table", SS_FMT_TABLE, false}, {"markdown", SS_FMT_MARKDOWN, false},
 	{"jsonl", SS_FMT_JSONL, false},
 	{"none", SS_FMT_NONE, false}, {NULL, 0, false},
@@ -46,14 +46,14 @@ static const struct ss_option_value input_kinds[] = {
 };
 
 const struct ss_option_desc ss_option_table[] = {
-	{"format", 'f', 'f', "FMT", "stdout format: ", formats, "format", NULL},
+	{"format", 'f', 'f', "FMT", "stdout format (default: table on a terminal, else json): ", formats, "format", NULL},
 	{"json", 0, OPT_JSON, "FILE", "also write the aggregate JSON to FILE (- = stdout)", NULL, NULL, NULL},
 	{"csv", 0, OPT_CSV, "FILE", "also write the aggregate CSV to FILE", NULL, NULL, NULL},
 	{"records", 0, OPT_RECORDS, "FILE", "also write the enriched per-request JSONL to FILE", NULL, NULL, NULL},
 	{"html", 0, OPT_HTML, "FILE", "also write the HTML report (charts, self-contained) to FILE", NULL, NULL, NULL},
 	{"output-dir", 'o', 'o', "DIR", "write spec_decode.json, .csv, _records.jsonl and .html into DIR", NULL, NULL, NULL},
 	{"table", 0, OPT_TABLE, NULL, "print the Spec Decode section on stderr", NULL, NULL, NULL},
-	{"no-table", 0, OPT_NO_TABLE, NULL, "do not print it (default: on when stderr is a terminal)", NULL, NULL, NULL},
+	{"no-table", 0, OPT_NO_TABLE, NULL, "do not print it (default: on when stderr is a terminal and stdout is not the table)", NULL, NULL, NULL},
 	{"phase", 0, OPT_PHASE, "PHASE", "main results from ", phases, "phase", " or "},
 	{"engine", 0, OPT_ENGINE, "NAME", "accept payloads of this engine only: ", engines, "engine", NULL},
 	{"input-kind", 0, OPT_INPUT_KIND, "KIND", "skip detection: ", input_kinds, "input kind", NULL},
@@ -103,6 +103,33 @@ static void list_values(char *out, size_t size, const struct ss_option_desc *d,
 	}
 }
 
+/* Help text wider than this is wrapped (a terminal of 80 columns). */
+#define HELP_WIDTH 79
+#define HELP_INDENT 33
+
+/* `text` after the option column, wrapped at spaces to HELP_WIDTH. */
+static void help_wrapped(FILE *out, const char *text)
+{
+	size_t room = HELP_WIDTH - HELP_INDENT, len = strlen(text);
+
+	while (len > room) {
+		size_t cut = room;
+
+		while (cut > 0 && text[cut] != ' ')
+			cut--;
+		if (cut == 0)
+			cut = room;   /* one word longer than the room: cut it */
+		fprintf(out, "%.*s\n%*s", (int)cut, text, HELP_INDENT, "");
+		text += cut;
+		len -= cut;
+		while (*text == ' ') {
+			text++;
+			len--;
+		}
+	}
+	fprintf(out, "%s\n", text);
+}
+
 void ss_options_help(FILE *out)
 {
 	fputs("Usage: specscan [OPTION]... [INPUT]...\n"
@@ -111,7 +138,7 @@ void ss_options_help(FILE *out)
 	      "plain, compressed or archived). No INPUT, or -, reads standard input.\n\n",
 	      out);
 	for (const struct ss_option_desc *d = ss_option_table; d->long_name; d++) {
-		char left[48];
+		char left[48], text[512];
 
 		if (d->short_name)
 			snprintf(left, sizeof(left), "-%c, --%s%s%s", d->short_name,
@@ -123,10 +150,16 @@ void ss_options_help(FILE *out)
 			char list[256];
 
 			list_values(list, sizeof(list), d, true);
-			fprintf(out, "  %-30s %s%s\n", left, d->help, list);
+			snprintf(text, sizeof(text), "%s%s", d->help, list);
 		} else {
-			fprintf(out, "  %-30s %s\n", left, d->help);
+			snprintf(text, sizeof(text), "%s", d->help);
 		}
+		/* a long option column: the text starts on the next line */
+		if (strlen(left) > HELP_INDENT - 3)
+			fprintf(out, "  %s\n%*s", left, HELP_INDENT, "");
+		else
+			fprintf(out, "  %-30s ", left);
+		help_wrapped(out, text);
 	}
 	fputs("\nExit status: 0 report written; 1 report written but an input could not\n"
 	      "be read (or --strict found bad requests); 2 usage error; 3 nothing written;\n"
@@ -266,7 +299,10 @@ bool ss_options_parse(struct ss_options *o, int argc, char **argv, FILE *err)
 		if (d && d->values && !enum_value(d, optarg, &val, err))
 			return false;
 		switch (c) {
-		case 'f': o->format = (enum ss_format)val; break;
+		case 'f':
+			o->format = (enum ss_format)val;
+			o->format_given = true;
+			break;
 		case OPT_JSON: o->json_path = optarg; break;
 		case OPT_CSV: o->csv_path = optarg; break;
 		case OPT_RECORDS: o->records_path = optarg; break;
