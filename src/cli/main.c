@@ -16,6 +16,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include "cli/hints.h"
 #include "cli/options.h"
 #include "cli/outfile.h"
 #include "cli/outputs.h"
@@ -412,6 +413,9 @@ static int write_reports(const struct ss_options *o, struct ss_outputs *outs,
 		fwrite(t.data ? t.data : "", 1, t.len, stderr);
 		ss_buf_release(&t);
 	}
+	/* after the tables, the last thing read: why nothing showed up */
+	if (status != EXIT_NOTHING)
+		ss_hints_after_run(agg, o, msg);
 	if (status == EXIT_OK && o->strict &&
 	    (agg->status[SS_ST_MALFORMED] || agg->status[SS_ST_UNPARSABLE] ||
 	     agg->status[SS_ST_OVERSIZE]))
