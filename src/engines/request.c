@@ -149,6 +149,20 @@ static enum ss_nostats_cause nostats_cause(const struct ss_processor *p, bool st
 	return SS_NOSTATS_GENERAL;
 }
 
+/* A line read as a kind it is not (--input-kind) says so: it has no
+ * content because it has none of that kind's keys. */
+static const char *no_content_reason(const struct ss_processor *p)
+{
+	const struct line_scan *ls = &p->scan;
+
+	if (p->opts.force_kind == SS_KIND_RAW && !ls->has_responses)
+		return "no responses array (read as raw: --input-kind raw)";
+	if (p->opts.force_kind == SS_KIND_BODY &&
+	    !(ls->has_choices || ls->has_meta_info || ls->has_timings))
+		return "no choices, meta_info or timings (read as a body: --input-kind body)";
+	return "no response carries content";
+}
+
 /* raw, body and sse requests, once their objects were captured (orders
  * 4 to 11); `in_line`: the one object was the line itself (a body);
  * `stream`: the objects were the chunks of a stream. */
@@ -170,7 +184,7 @@ static bool decide_captured(struct ss_processor *p, struct ss_outcome *o, bool m
 		return true;
 	}
 	if (!c->content) {
-		ss_outcome_set(o, SS_ST_NO_CONTENT, "no response carries content");
+		ss_outcome_set(o, SS_ST_NO_CONTENT, no_content_reason(p));
 		return true;
 	}
 	if (c->payload_objects == 0) {

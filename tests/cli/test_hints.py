@@ -166,6 +166,25 @@ class Hints(Case):
                       "artifact directories; pass capture files by name (%s/*.jsonl)" % tree,
                       res.errtext)
 
+    def test_forced_kind_says_why_there_is_no_content(self):
+        # issue 23 item 10: a body read as raw has no `responses`, a raw
+        # line read as a body none of a body's keys; each reason says so
+        body = self.put("b.jsonl", lines(PLAIN))
+        res = run(["--input-kind", "raw", "-f", "jsonl", body])
+        self.assertEqual(res.rc, 0, res)
+        got = json.loads(res.out.decode())
+        self.assertEqual((got["spec_decode_status"], got["spec_decode_reason"]),
+                         ("no_content", "no responses array (read as raw: --input-kind raw)"))
+        raw = self.put("r.jsonl", raw_line(chunk("a"), chunk("b")))
+        res = run(["--input-kind", "body", "-f", "jsonl", raw])
+        got = json.loads(res.out.decode())
+        self.assertEqual(got["spec_decode_reason"],
+                         "no choices, meta_info or timings (read as a body: --input-kind body)")
+        # detected, the same lines are what they are
+        res = run(["-f", "jsonl", body])
+        self.assertEqual(json.loads(res.out.decode())["spec_decode_reason"],
+                         "no spec-decode payload")
+
 
 if __name__ == "__main__":
     main()
