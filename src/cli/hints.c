@@ -6,6 +6,7 @@
  */
 #include "cli/hints.h"
 
+#include <stdint.h>
 #include <string.h>
 
 /* What each cause says, after "N of them". */
@@ -79,4 +80,63 @@ void ss_hints_after_run(const struct ss_agg *a, const struct ss_options *o,
 	    a->status[SS_ST_NO_STATS])
 		no_stats(a, msg);
 	meta_keys(a, o, msg);
+}
+
+/* ---- the order of numbered parts ---- */
+
+/* The last number of `name` (in its last path component, at most 18
+ * digits): its offset and length; false when it has none. */
+static bool last_number(const char *name, size_t *at, size_t *len, uint64_t *value)
+{
+	const char *base = strrchr(name, '/');
+	size_t end = 0, start;
+
+	base = base ? base + 1 : name;
+	for (size_t i = (size_t)(base - name); name[i]; i++)
+		if (name[i] >= '0' && name[i] <= '9')
+			end = i + 1;
+	if (!end)
+		return false;
+	start = end;
+	while (start > (size_t)(base - name) && name[start - 1] >= '0' && name[start - 1] <= '9')
+		start--;
+	if (end - start > 18)
+		return false;
+	*value = 0;
+	for (size_t i = start; i < end; i++)
+		*value = *value * 10 + (uint64_t)(name[i] - '0');
+	*at = start;
+	*len = end - start;
+	return true;
+}
+
+void ss_hints_input_order(const struct ss_options *o, struct ss_msg *msg)
+{
+	size_t at0, len0, at, len;
+	uint64_t prev, v;
+	const char *first;
+
+	if (o->ninputs < 2 || !last_number(o->inputs[0], &at0, &len0, &prev))
+		return;
+	first = o->inputs[0];
+	for (size_t i = 1; i < o->ninputs; i++) {
+		const char *name = o->inputs[i];
+
+		/* the same name around the number, or not one set */
+		if (!last_number(name, &at, &len, &v) || at != at0 ||
+		    strncmp(name, first, at) != 0 || strcmp(name + at + len, first + at0 + len0) != 0)
+			return;
+	}
+	for (size_t i = 1; i < o->ninputs; i++) {
+		last_number(o->inputs[i], &at, &len, &v);
+		if (v < prev) {
+			ss_msg_warn(msg, "the numbered inputs are out of order ('%s' after '%s'): "
+				    "the report follows the order given, as a shell glob lists "
+				    "them; zero-padded names sort in order (part-02 before "
+				    "part-10), or list them by number", o->inputs[i],
+				    o->inputs[i - 1]);
+			return;
+		}
+		prev = v;
+	}
 }

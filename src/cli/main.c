@@ -496,6 +496,7 @@ int main(int argc, char **argv)
 		ss_options_release(&o);
 		return EXIT_USAGE;
 	}
+	ss_hints_input_order(&o, &msg);
 	install_signals();
 	/* The bootstrap's resamples run once the reading is over: on the
 	 * workers' threads and the reading thread's (fit_memory() set o.threads). */
