@@ -111,6 +111,7 @@ static void header(struct ss_buf *b, const struct ss_agg *a, const struct ss_ana
 		   const struct ss_html_opts *o)
 {
 	const struct ss_results *r = &a->main;
+	bool pooled;
 
 	ss_buf_adds(b, "<header>\n<h1>Spec Decode report</h1>\n<p class=\"sub\">");
 	ss_buf_add_u64_grouped(b, a->total);
@@ -128,13 +129,21 @@ static void header(struct ss_buf *b, const struct ss_agg *a, const struct ss_ana
 	ss_buf_add_htmls(b, o->version);
 	ss_buf_adds(b, "</p>\n</header>\n");
 
+	/* SPEC 9.1: with --compare the answer comes first, and the pooled
+	 * figures say that they are */
+	ss_html_compare(b, a, an);
 	if (!ss_results_any(r))
 		return;
+	pooled = an && an->has_baseline;
 	ss_buf_adds(b, "<div class=\"cards\">\n");
-	card(b, "Acceptance length (mean per request)", r, an, SS_M_ACCEPTANCE_LENGTH, 2, "");
-	card(b, "Token-weighted acceptance length", r, an, SS_M_TOKEN_WEIGHTED_AL, 2, "");
-	card(b, "Overall draft acceptance rate", r, an, SS_M_OVERALL_DAR, 1, "%");
-	ss_buf_adds(b, "<div class=\"card\"><span class=\"l\">Requests with stats</span><span class=\"v\">");
+	card(b, pooled ? "Acceptance length, all groups pooled" : "Acceptance length (mean per request)",
+	     r, an, SS_M_ACCEPTANCE_LENGTH, 2, "");
+	card(b, pooled ? "Token-weighted acceptance length, pooled" : "Token-weighted acceptance length",
+	     r, an, SS_M_TOKEN_WEIGHTED_AL, 2, "");
+	card(b, pooled ? "Overall draft acceptance rate, pooled" : "Overall draft acceptance rate",
+	     r, an, SS_M_OVERALL_DAR, 1, "%");
+	ss_buf_adds(b, pooled ? "<div class=\"card\"><span class=\"l\">Requests with stats, all groups</span><span class=\"v\">"
+			 : "<div class=\"card\"><span class=\"l\">Requests with stats</span><span class=\"v\">");
 	ss_buf_add_u64_grouped(b, a->status[SS_ST_OK]);
 	ss_buf_adds(b, "</span><span class=\"ci\">of ");
 	ss_buf_add_u64_grouped(b, a->total);

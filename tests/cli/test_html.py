@@ -324,6 +324,44 @@ class Html(Case):
                 self.assertTrue(r[1].startswith("%+.2f" % want), (r, want))
             self.browser(path, svg_titles=titles + ["Acceptance length minus the baseline's"])
 
+    def test_compare_opens_with_the_answer(self):
+        """SPEC 9.1 (issue 23 item 4): with --compare the page opens with the
+        baseline and each group side by side, their differences and
+        significance, before any pooled figure; the pooled ones say so.
+        A: k=3, accepted 3,3,2,1 in 4 steps: AL 1 + 9/4 = 3.25, DAR 9/12 =
+        75%; B: 0,0,1,2: AL 1.75, DAR 25%. One request a group: every
+        resample is that request, so each interval is the value itself."""
+        with TempDir() as tmp:
+            a, b = os.path.join(tmp, "a.jsonl"), os.path.join(tmp, "b.jsonl")
+            with open(a, "w") as f:
+                f.write(records_line([3, 3, 2, 1], 3))
+            with open(b, "w") as f:
+                f.write(records_line([0, 0, 1, 2], 3))
+            path, data = self.page(["--group-by", "input", "--compare", a, a, b], tmp,
+                                   "compare.html")
+            text = data.decode("utf-8")
+            answer, cards = text.find('<section id="answer">'), text.find('class="cards"')
+            self.assertGreater(answer, 0)
+            self.assertLess(answer, cards, "the answer comes before the pooled figures")
+            self.assertLess(cards, text.find("<section", answer + 1))
+            self.assertIn("acceptance length 1.75 against 3.25, <strong>-1.50</strong> tokens "
+                          "per step (95% interval of the difference -1.50 to -1.50): "
+                          "<strong>significant</strong>.", text)
+            self.assertIn("Acceptance length, all groups pooled", text)
+            self.assertIn("pools the requests of all groups together (2 groups)", text)
+            rows = parse(text).sections["answer"][0]
+            self.assertEqual(rows[0], ["Group", "With stats", "AL avg", "\u0394 AL", "TWAL",
+                                       "\u0394 TWAL", "DAR avg (%)", "\u0394 DAR (pp)",
+                                       "ODAR (%)", "\u0394 ODAR (pp)"])
+            self.assertEqual(rows[1], [a, "1", "3.25 3.25\u20133.25", "baseline",
+                                       "3.25 3.25\u20133.25", "", "75.00 75.00\u201375.00", "",
+                                       "75.00 75.00\u201375.00", ""])
+            self.assertEqual(rows[2], [b, "1", "1.75 1.75\u20131.75", "-1.50* -1.50 to -1.50",
+                                       "1.75 1.75\u20131.75", "-1.50* -1.50 to -1.50",
+                                       "25.00 25.00\u201325.00", "-50.00* -50.00 to -50.00",
+                                       "25.00 25.00\u201325.00", "-50.00* -50.00 to -50.00"])
+            self.browser(path, png="compare.png")
+
     def test_same_bytes(self):
         paths = [td(rel) for _, rel, extra in FIXTURES if not extra]
         with TempDir() as tmp:
