@@ -185,6 +185,20 @@ class Hints(Case):
         self.assertEqual(json.loads(res.out.decode())["spec_decode_reason"],
                          "no spec-decode payload")
 
+    def test_expect_value_as_the_json_writes_it(self):
+        # issue 23 item 10: a failed --expect names the value in the
+        # shortest form that reads back, the JSON's; here DAR = 4 / 12
+        path = self.put("w.jsonl", lines(WITH_STATS))
+        res = run(["--expect", "spec_decode_draft_acceptance_rate>=50", "-f", "json", path])
+        self.assertEqual(res.rc, 4, res)
+        text = res.out.decode()
+        at = text.index('"spec_decode_draft_acceptance_rate"')
+        avg = text[text.index('"avg": ', at) + 7:].split(",")[0]
+        self.assertAlmostEqual(float(avg), 100 * 4 / 12, places=12)
+        self.assertEqual(repr(float(avg)), avg)          # the shortest form
+        self.assertIn("expectation failed: spec_decode_draft_acceptance_rate>=50 (the value "
+                      "is %s)\n" % avg, res.errtext)
+
 
 if __name__ == "__main__":
     main()
