@@ -405,7 +405,9 @@ static int write_reports(const struct ss_options *o, struct ss_outputs *outs,
 		ss_msg_error(msg, "cannot write to standard output: %s", strerror(errno));
 		status = EXIT_NOTHING;
 	}
-	table = o->table == 1 || (o->table < 0 && isatty(2) && o->format != SS_FMT_TABLE);
+	/* -q: quiet on stderr, the default table too (as the progress) */
+	table = o->table == 1 || (o->table < 0 && o->verbosity >= 0 && isatty(2) &&
+				  o->format != SS_FMT_TABLE);
 	if (table && status != EXIT_NOTHING) {
 		struct ss_buf t = SS_BUF_INIT;
 

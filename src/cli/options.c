@@ -53,7 +53,7 @@ const struct ss_option_desc ss_option_table[] = {
 	{"html", 0, OPT_HTML, "FILE", "also write the HTML report (charts, self-contained) to FILE", NULL, NULL, NULL},
 	{"output-dir", 'o', 'o', "DIR", "write spec_decode.json, .csv, _records.jsonl and .html into DIR", NULL, NULL, NULL},
 	{"table", 0, OPT_TABLE, NULL, "print the Spec Decode section on stderr", NULL, NULL, NULL},
-	{"no-table", 0, OPT_NO_TABLE, NULL, "do not print it (default: on when stderr is a terminal and stdout is not the table)", NULL, NULL, NULL},
+	{"no-table", 0, OPT_NO_TABLE, NULL, "do not print it (default: on when stderr is a terminal, stdout is not the table and not -q)", NULL, NULL, NULL},
 	{"phase", 0, OPT_PHASE, "PHASE", "main results from ", phases, "phase", " or "},
 	{"engine", 0, OPT_ENGINE, "NAME", "accept payloads of this engine only: ", engines, "engine", NULL},
 	{"input-kind", 0, OPT_INPUT_KIND, "KIND", "skip detection: ", input_kinds, "input kind", NULL},

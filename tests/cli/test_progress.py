@@ -156,6 +156,13 @@ class Progress(Case):
         # -f json on a terminal still gives JSON
         rc, text, _ = on_tty(["--no-progress", "-f", "json", sample], stdout_tty=True)
         self.assertIn('"spec_decode_acceptance_length"', text)
+        # stdout not a terminal, stderr one: the table on stderr, but not
+        # with -q (quiet on the terminal: no table, no progress)
+        rc, text, _ = on_tty(["-f", "none", sample])
+        self.assertIn("Accepted drafts per step", text)
+        rc, text, _ = on_tty(["-q", "-f", "none", sample])
+        self.assertEqual(rc, 0)
+        self.assertEqual(text, "")
         # stdout a pipe: JSON, as before
         res = subprocess.run([SPECSCAN, sample], stdout=subprocess.PIPE,
                              stderr=subprocess.DEVNULL)
