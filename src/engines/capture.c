@@ -46,7 +46,7 @@ struct object_scan {
 	bool content;
 	struct ss_span metrics_sd;
 	bool metrics_seen;                 /* a `metrics` object */
-	bool choices_seen;
+	bool usage_key;                    /* a `usage` key, whatever its value */
 	struct ss_span choice_sd;
 	size_t choice_sd_count;
 	int64_t choice_sd_index;
@@ -231,7 +231,6 @@ static int object_field(void *ctx, const char *key, size_t n, struct ssj_value *
 		o->choice_sd_count = 0;
 		o->choice_sd.p = NULL;
 		o->meta_choice0.p = NULL;
-		o->choices_seen = t == SSJ_ARRAY;
 		if (t == SSJ_ARRAY)
 			s = ssj_array_foreach(v, choice_elem, o);
 	} else if (ss_key_is(key, n, "metrics")) {
@@ -253,6 +252,7 @@ static int object_field(void *ctx, const char *key, size_t n, struct ssj_value *
 		if (t == SSJ_OBJECT && !take_span(v, &o->meta_root))
 			o->failed = true;
 	} else if (ss_key_is(key, n, "usage")) {
+		o->usage_key = true;
 		o->usage_nonempty = false;
 		o->completion_tokens.p = o->output_tokens.p = NULL;
 		if (t == SSJ_OBJECT)
@@ -310,9 +310,7 @@ static bool capture_scanned(struct ss_capture *c, struct ssj_parser *parser,
 
 	if (o.content)
 		c->content = true;
-	c->objects++;
-	c->saw_choices |= o.choices_seen;
-	c->saw_usage |= o.usage_nonempty;
+	c->saw_usage |= o.usage_key;
 
 	/*
 	 * SPEC 7.3's model: that of the first object naming one. (A raw
@@ -381,6 +379,7 @@ static bool capture_scanned(struct ss_capture *c, struct ssj_parser *parser,
 	if (loc == SS_LOC_NONE) {
 		/* what a missing payload's cause may be read from */
 		c->metrics_no_sd |= o.metrics_seen;
+		c->metrics_with_usage |= o.metrics_seen && o.usage_key;
 		if (o.timings.p && peek_span(parser, o.timings, &k))
 			c->timings_no_draft = true;
 		if ((o.meta_root.p && peek_span(parser, o.meta_root, &k)) ||

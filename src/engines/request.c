@@ -132,19 +132,23 @@ static bool map_payload(struct ss_processor *p, struct ss_outcome *o, bool in_li
  * What a request without a payload showed instead, the likeliest cause
  * first (SPEC 5, "When nothing shows up"). A stream is an SSE capture or
  * a raw line of several responses; one without a usage chunk cannot have
- * had vLLM's per-request metrics, which come with it.
+ * had vLLM's per-request metrics, which come with it. In a stream only a
+ * `metrics` object beside a `usage` key counts (capture.h: the chunks the
+ * prefilter may skip say nothing); a body, or a raw line's one response,
+ * is read whole either way.
  */
-static enum ss_nostats_cause nostats_cause(const struct ss_processor *p, bool stream)
+static enum ss_nostats_cause nostats_cause(const struct ss_processor *p, bool in_line,
+					   bool stream)
 {
 	const struct ss_capture *c = &p->cap;
 
-	if (c->metrics_no_sd)
+	if (in_line || !stream ? c->metrics_no_sd : c->metrics_with_usage)
 		return SS_NOSTATS_VLLM_FLAG;
 	if (c->timings_no_draft)
 		return SS_NOSTATS_LLAMACPP_DRAFT;
 	if (c->meta_no_verify)
 		return SS_NOSTATS_SGLANG_OFF;
-	if (stream && c->saw_choices && !c->saw_usage)
+	if (stream && !c->saw_usage)
 		return SS_NOSTATS_STREAM_USAGE;
 	return SS_NOSTATS_GENERAL;
 }
@@ -188,7 +192,7 @@ static bool decide_captured(struct ss_processor *p, struct ss_outcome *o, bool m
 		return true;
 	}
 	if (c->payload_objects == 0) {
-		ss_outcome_set(o, SS_ST_NO_STATS, ss_nostats_reason(nostats_cause(p, stream)));
+		ss_outcome_set(o, SS_ST_NO_STATS, ss_nostats_reason(nostats_cause(p, in_line, stream)));
 		return true;
 	}
 	if (c->payload_objects > 1 && !c->all_timings) {

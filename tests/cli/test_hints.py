@@ -78,6 +78,11 @@ class Hints(Case):
                             ["2 of them: vLLM responses with a metrics object but no "
                              "speculative_decoding", "--per-request-spec-decode-metrics"], 2)
         self.assertNotIn("Dynamo", err)   # a specific cause for all: no general one
+        # streamed: the last chunk has the usage and a metrics object (the
+        # key prefilter passes over the content chunks, not that one)
+        last = {"choices": [], "usage": {"completion_tokens": 2}, "metrics": {"ttft": 0.1}}
+        self.check(raw_line(chunk("a"), chunk("b"), last), "raw.jsonl",
+                   ["1 of them: vLLM responses with a metrics object"], 1)
 
     def test_stream_without_usage(self):
         self.check(sse(chunk("a"), chunk("b")), "s.sse",
@@ -184,6 +189,27 @@ class Hints(Case):
         res = run(["-f", "jsonl", body])
         self.assertEqual(json.loads(res.out.decode())["spec_decode_reason"],
                          "no spec-decode payload")
+
+    def test_fast_path_names_the_same_cause(self):
+        # the key prefilter skips chunks a full parse reads: the causes are
+        # read only from objects both read, so both give the same reasons
+        # (a metrics object alone in a stream's chunk says nothing)
+        usage = {"choices": [], "usage": {"completion_tokens": 1}}
+        text = (raw_line(chunk("a"), {"metrics": {"x": 1}}) +
+                raw_line(chunk("a"), dict(usage, metrics={})) +
+                raw_line({"choices": [{"delta": {"role": "a"}}], "metrics": {}}, chunk("b")) +
+                raw_line(chunk("a"), {"timings": {"predicted_n": 1}}) +
+                raw_line(dict(PLAIN, metrics={})))
+        path = self.put("fz.jsonl", text)
+        fast = run(["-f", "jsonl", path])
+        full = run(["-f", "jsonl", path], env={"SPECSCAN_FULL_PARSE": "1"})
+        self.assertEqual(fast.out, full.out)
+        self.assertEqual([json.loads(l)["spec_decode_reason"] for l in fast.text.splitlines()],
+                         ["no spec-decode payload: a stream without a usage chunk",
+                          "no spec-decode payload: metrics without speculative_decoding",
+                          "no spec-decode payload: a stream without a usage chunk",
+                          "no spec-decode payload: timings without draft_n",
+                          "no spec-decode payload: metrics without speculative_decoding"])
 
     def test_expect_value_as_the_json_writes_it(self):
         # issue 23 item 10: a failed --expect names the value in the
