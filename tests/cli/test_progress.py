@@ -93,6 +93,24 @@ class Progress(Case):
                 pcts = [int(BAR.match(l).group(1)) for l in lines]
                 self.assertEqual(pcts, sorted(pcts), "the percentage never goes back")
 
+    def test_plain_and_compressed_mixed(self):
+        # the total is what the inputs take on disk (the compressed one by
+        # its compressed size), never their decoded size, so the bar runs
+        # to the end instead of stalling where the plain input ends
+        total = os.path.getsize(self.plain) + os.path.getsize(self.gz)
+        v = total / 1e6
+        shown = "%.2f" % v if v < 9.995 else "%.1f" % v if v < 99.95 else "%.0f" % v
+        rc, text, secs = on_tty(["-f", "none", "--no-table", "-j1", self.plain, self.gz])
+        self.assertEqual(rc, 0, text)
+        lines = self.redraws(text)
+        self.assertTrue(lines, repr(text))
+        for line in lines:
+            self.assertRegex(line, BAR)
+            self.assertIn("/%s MB  " % shown, line)
+        pcts = [int(BAR.match(l).group(1)) for l in lines]
+        self.assertEqual(pcts, sorted(pcts), "the percentage never goes back")
+        self.check_end(text, secs)
+
     def test_counter_for_a_pipe(self):
         cat = subprocess.Popen(["cat", self.plain], stdout=subprocess.PIPE)
         rc, text, secs = on_tty(["-f", "none", "--no-table", "-"], stdin=cat.stdout)
