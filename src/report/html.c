@@ -48,6 +48,9 @@ static const char css[] =
 	".missing{border-left:4px solid #E69F00;background:#fff8e6;padding:8px 14px;max-width:90ch}\n"
 	"code{font-size:90%;background:var(--soft);padding:0 3px;border-radius:3px}\n"
 	"footer{margin-top:48px;border-top:1px solid var(--line);padding-top:8px}\n"
+	/* under --compare, every pooled section's title says so */
+	".pooled h2::after{content:\" \\2014  all groups pooled\";color:var(--muted);"
+	"font-weight:400;font-size:15px}\n"
 	"@media print{main{max-width:none;padding:0}h2{break-after:avoid}"
 	".fig,table,.card{break-inside:avoid}.card{background:none}}\n";
 
@@ -187,6 +190,8 @@ void ss_report_html(struct ss_buf *out, const struct ss_agg *a, const struct ss_
 	ss_buf_adds(out, "</style>\n</head>\n<body>\n<main>\n");
 	header(out, a, an, o);
 	ss_html_read(out, a, o);
+	if (an && an->has_baseline)
+		ss_buf_adds(out, "<div class=\"pooled\">\n");
 	ss_html_spec_decode(out, a, an);
 	if (ss_results_any(&a->main)) {
 		ss_html_histogram(out, a);
@@ -194,6 +199,8 @@ void ss_report_html(struct ss_buf *out, const struct ss_agg *a, const struct ss_
 			ss_html_positions(out, a, an);
 		ss_html_distribution(out, a);
 	}
+	if (an && an->has_baseline)
+		ss_buf_adds(out, "</div>\n");
 	if (an && a->groups.n)
 		ss_html_groups(out, a, an);
 	footer(out, o);

@@ -353,6 +353,14 @@ class Html(Case):
                           "per step (95% interval of the difference -1.50 to -1.50): "
                           "<strong>significant</strong>.", text)
             self.assertIn("Acceptance length, all groups pooled", text)
+            # the pooled sections, and only those, are marked (their titles
+            # read "... - all groups pooled")
+            pooled = text.index('<div class="pooled">')
+            self.assertLess(text.index('<section id="read">'), pooled)
+            self.assertLess(pooled, text.index('<section id="spec-decode">'))
+            self.assertLess(text.index('<section id="distribution">'),
+                            text.index("</div>\n<section id=\"groups\">"))
+            self.assertIn(".pooled h2::after{content:", text)
             self.assertIn("pools the requests of all groups together (2 groups)", text)
             rows = parse(text).sections["answer"][0]
             self.assertEqual(rows[0], ["Group", "With stats", "AL avg", "\u0394 AL", "TWAL",
