@@ -276,6 +276,41 @@ def vllm_bodies():
 
 
 # --------------------------------------------------------------------------
+# testdata/engines/vllm_variable.jsonl: variable draft lengths (SPEC 7.9) and
+# prompt tokens (7.10).
+#
+#  1 ok         by-length rows {"4":[0,0,0,1,0],"2":[1,0,1]}: steps (drafted,
+#               accepted) (4,3) (2,0) (2,2); hist [1,0,1,1,0] k 4; prompt 700
+#  2 ok         per-step arrays: (2,2) (2,1) (1,0); hist [1,1,1] k 2; only
+#               usage.input_tokens 40
+#  3 ok         rows {"2":[1,0,0]} sum to 1 but num_spec_steps is 2: left out
+#               of 7.9 (inconsistent); prompt_tokens 0
+#  4 malformed  row "2" has 2 counts, not 3
+#  5 ok         records line: rows {"1":[1,0],"2":[0,0,1]}: (1,0) (2,2);
+#               prompt_tokens 3000 in its own record
+
+def vllm_variable():
+    L = []
+    d1 = vllm_sd([1, 0, 1, 1, 0], 3, 5, 8, 1 + 5 / 3, 0.625, k=4)
+    d1["acceptance_histogram_by_draft_length"] = {"4": [0, 0, 0, 1, 0], "2": [1, 0, 1]}
+    L.append(js(chat_body("d1", "Rows.", d1, usage(9, p=700))))
+    d2 = vllm_sd([1, 1, 1], 3, 3, 5, 2.0, 0.6, k=2, psa=[2, 1, 0], psd=[2, 2, 1])
+    L.append(js(chat_body("d2", "Steps.", d2, {"input_tokens": 40, "completion_tokens": 7})))
+    d3 = vllm_sd([1, 0, 1], 2, 2, 4, 2.0, 0.5, k=2)
+    d3["acceptance_histogram_by_draft_length"] = {"2": [1, 0, 0]}
+    L.append(js(chat_body("d3", "Short rows.", d3, usage(4, p=0))))
+    d4 = dict(d3, acceptance_histogram_by_draft_length={"2": [1, 1]})
+    L.append(js(chat_body("d4", "Bad row.", d4, usage(4))))
+    rec = {"engine": "vllm", "mean_acceptance_length": 2.0, "draft_acceptance_rate": 0.5,
+           "acceptance_histogram": {"0": 1, "2": 1}, "num_accepted_draft_tokens": 2,
+           "num_draft_tokens": 3, "num_spec_steps": 2, "num_spec_tokens": 2,
+           "completion_tokens": 4, "prompt_tokens": 3000,
+           "acceptance_histogram_by_draft_length": {"1": [1, 0], "2": [0, 0, 1]}}
+    L.append(js({"metadata": meta(5), "metrics": {}, "spec_decode_acceptance": rec}))
+    return "".join(l + "\n" for l in L)
+
+
+# --------------------------------------------------------------------------
 # testdata/engines/trtllm_streams.sse: a TensorRT-LLM SSE capture, 7 streams.
 #
 # S1 ok           SPEC 6 vector 2, CRLF line ends, space after the first JSON;
@@ -702,6 +737,7 @@ def fixtures():
         "engines/llamacpp_bodies.jsonl": llamacpp_bodies(),
         "engines/llamacpp_stream.sse": llamacpp_sse(),
         "engines/sglang_bodies.jsonl": sglang_bodies(),
+        "engines/vllm_variable.jsonl": vllm_variable(),
         "records/profile_export.jsonl": records(),
         "mixed/mixed_garbage.jsonl": mixed_garbage(),
     }

@@ -19,6 +19,8 @@ CLI_TESTS = \
 	tests/cli/test_progress.py \
 	tests/cli/test_hints.py \
 	tests/cli/test_analysis.py \
+	tests/cli/test_windows_outliers.py \
+	tests/cli/test_context.py \
 	tests/cli/test_prefilter.py \
 	tests/cli/test_records_parts.py \
 	tests/cli/test_json_faults.py \

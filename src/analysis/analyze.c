@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "util/alloc.h"
+#include "util/ratio.h"
 
 const int ss_boot_metric[SS_BS_COUNT] = {
 	[SS_BS_AL] = SS_M_ACCEPTANCE_LENGTH,
@@ -33,7 +34,18 @@ bool ss_analysis_needs_positions(const struct ss_analysis_opts *o)
 	if (o->positions)
 		return true;
 	for (size_t i = 0; i < o->nexpects; i++)
-		if (o->expects[i].metric < 0)
+		if (o->expects[i].metric < 0 && o->expects[i].what == SS_EXV_NONE)
+			return true;
+	return false;
+}
+
+bool ss_analysis_needs_counts(const struct ss_analysis_opts *o)
+{
+	if (o->outliers)
+		return true;
+	for (size_t i = 0; i < o->nexpects; i++)
+		if (o->expects[i].what == SS_EXV_ALL_REJECTED ||
+		    o->expects[i].what == SS_EXV_ALL_ACCEPTED)
 			return true;
 	return false;
 }
@@ -43,6 +55,7 @@ static void set_release(struct ss_set_analysis *s)
 	for (size_t i = 0; i < s->npos; i++)
 		ss_pos_result_release(&s->pos[i]);
 	ss_free(s->pos);
+	ss_drafted_result_release(&s->drafted);
 	ss_free(s->rows);
 	memset(s, 0, sizeof(*s));
 }
@@ -53,6 +66,7 @@ void ss_analysis_release(struct ss_analysis *an)
 	for (size_t g = 0; g < an->ngroups; g++)
 		set_release(&an->group[g]);
 	ss_free(an->group);
+	ss_windows_release(&an->windows);
 	memset(an, 0, sizeof(*an));
 }
 
@@ -61,6 +75,8 @@ static bool set_positions(struct ss_set_analysis *s, const struct ss_results *r,
 {
 	const struct ss_positions *p = &r->positions;
 
+	if (!ss_drafted_compute(&r->drafted, &s->drafted))
+		return false;
 	if (p->nk == 0)
 		return true;
 	s->pos = ss_calloc(p->nk, sizeof(*s->pos));
@@ -209,6 +225,24 @@ static int find_baseline(const struct ss_agg *a, const char *text, size_t *id)
 	return 0;
 }
 
+const char *const ss_def_names[SS_DEF_COUNT] = {
+	"request_mean", "step_pooled", "output_weighted", "with_prefill",
+};
+
+/* SPEC 7.12 from the main results' sums (metrics/defs.h). */
+static void set_definitions(struct ss_definition *out, const struct ss_defs *d)
+{
+	out[SS_DEF_REQUEST_MEAN] = (struct ss_definition){
+		d->n > 0, d->n ? d->sum_al / (double)d->n : 0.0, d->n};
+	out[SS_DEF_STEP_POOLED] = (struct ss_definition){
+		d->sum_steps > 0, 1.0 + ss_ratio(d->sum_acc, d->sum_steps), d->n};
+	out[SS_DEF_OUTPUT_WEIGHTED] = (struct ss_definition){
+		d->sum_c > 0, d->sum_c ? d->sum_c_al / (double)d->sum_c : 0.0, d->n_out};
+	out[SS_DEF_WITH_PREFILL] = (struct ss_definition){
+		d->n_prefill > 0, d->n_prefill ? d->sum_c_per_s / (double)d->n_prefill : 0.0,
+		d->n_prefill};
+}
+
 enum ss_an_status ss_analysis_run(struct ss_analysis *an, const struct ss_agg *a,
 				  const struct ss_analysis_opts *o)
 {
@@ -217,9 +251,22 @@ enum ss_an_status ss_analysis_run(struct ss_analysis *an, const struct ss_agg *a
 
 	memset(an, 0, sizeof(*an));
 	an->opts = o;
-	an->any = o->positions || o->ci || o->group_by.n;
+	an->any = o->positions || o->ci || o->group_by.n || o->windows || o->outliers ||
+		  o->definitions;
+	if (o->definitions)
+		set_definitions(an->defs, &a->main.defs);
 	if (o->compare && !find_baseline(a, o->compare, &an->baseline))
 		return SS_AN_NO_BASELINE;
+	if (o->windows) {
+		switch (ss_windows_compute(&an->windows, &a->timeline, o->window_ns)) {
+		case SS_WIN_OK:
+			break;
+		case SS_WIN_NOMEM:
+			goto nomem;
+		case SS_WIN_TOO_MANY:
+			return SS_AN_TOO_MANY_WINDOWS;  /* an->windows still says why */
+		}
+	}
 	an->has_baseline = o->compare != NULL;
 
 	if (a->groups.n) {
@@ -270,6 +317,23 @@ void ss_analysis_expect_value(const struct ss_analysis *an, const struct ss_agg 
 {
 	*has = false;
 	*v = 0.0;
+	switch (e->what) {
+	case SS_EXV_NONE:
+		break;
+	case SS_EXV_WINDOW_MIN:
+	case SS_EXV_WINDOW_LAST:
+		/* absent without --windows, or with no window holding steps */
+		*has = an->opts && an->opts->windows && an->windows.has_summary;
+		if (*has)
+			*v = e->what == SS_EXV_WINDOW_MIN ? an->windows.min : an->windows.last;
+		return;
+	case SS_EXV_ALL_REJECTED:
+	case SS_EXV_ALL_ACCEPTED:
+		*has = true;
+		*v = (double)(e->what == SS_EXV_ALL_REJECTED ? a->outliers.all_rejected
+							      : a->outliers.all_accepted);
+		return;
+	}
 	if (e->metric >= 0) {
 		const struct ss_results *r = &a->main;
 

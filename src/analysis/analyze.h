@@ -1,7 +1,9 @@
 /*
  * analyze.h - SPEC 7 over a finished aggregate: acceptance by position,
- * bootstrap intervals, the comparison of groups with a baseline, and the
- * values --expect gates read.
+ * bootstrap intervals, the comparison of groups with a baseline, the
+ * windows over time (7.8), and the values --expect gates read. The
+ * outliers of 7.11 are the aggregate's own (ss_agg.outliers, sorted by
+ * ss_agg_finish), read by the reports directly.
  *
  * Everything is computed from what the aggregate kept (ss_agg_keep) for
  * the main results and each group, never from the input again, and does
@@ -10,7 +12,7 @@
  *
  * Ownership: struct ss_analysis_opts owns its expectations and group keys
  * (ss_analysis_opts_release); struct ss_analysis owns its per-k rows, its
- * resample rows and its group array until ss_analysis_release(), and
+ * resample rows, its group array and its windows until ss_analysis_release(), and
  * borrows the options it was run with (they must outlive it) and nothing
  * of the aggregate.
  */
@@ -25,6 +27,7 @@
 #include "analysis/expect.h"
 #include "analysis/groupkey.h"
 #include "analysis/positions.h"
+#include "analysis/windows.h"
 #include "metrics/aggregate.h"
 
 struct ss_analysis_opts {
@@ -37,8 +40,14 @@ struct ss_analysis_opts {
 	uint64_t seed;            /* --seed */
 	struct ss_group_spec group_by; /* n = 0: no groups */
 	const char *compare;      /* --compare VALUE, NULL: none */
+	bool definitions;         /* --definitions (7.12) */
 	struct ss_expect *expects; /* owned */
 	size_t nexpects, expects_cap;
+	bool windows;             /* --windows DURATION (7.8) */
+	int64_t window_ns;        /* D in ns */
+	char window_unit;         /* 's', 'm' or 'h', as given */
+	const char *window_text;  /* the DURATION as given; borrowed */
+	size_t outliers;          /* --outliers N (7.11), 0: none */
 	unsigned threads;         /* for the bootstrap */
 	size_t rows_budget;       /* bytes of resample rows at a time (64 MiB) */
 };
@@ -47,6 +56,8 @@ void ss_analysis_opts_init(struct ss_analysis_opts *o);
 void ss_analysis_opts_release(struct ss_analysis_opts *o);
 /* Whether the aggregate must pool histograms per k (7.1 or a positionN gate). */
 bool ss_analysis_needs_positions(const struct ss_analysis_opts *o);
+/* Whether it must count all-rejected and all-accepted records (7.11 or its gates). */
+bool ss_analysis_needs_counts(const struct ss_analysis_opts *o);
 
 /* 7.4: one statistic of a group against the baseline. */
 struct ss_delta {
@@ -61,10 +72,28 @@ struct ss_delta {
 struct ss_set_analysis {
 	struct ss_pos_result *pos; /* one per pooled k, ascending; owned */
 	size_t npos;
+	struct ss_drafted_result drafted; /* 7.9 */
 	double *rows;              /* the baseline's resamples (B x SS_BS_COUNT); owned */
 	bool has_ci[SS_BS_COUNT];
 	double lo[SS_BS_COUNT], hi[SS_BS_COUNT];
 	struct ss_delta vs[SS_BS_COUNT]; /* --compare, groups but the baseline */
+};
+
+/* SPEC 7.12: the definitions of acceptance length, in this order. */
+enum ss_def {
+	SS_DEF_REQUEST_MEAN = 0,
+	SS_DEF_STEP_POOLED,
+	SS_DEF_OUTPUT_WEIGHTED,
+	SS_DEF_WITH_PREFILL,
+	SS_DEF_COUNT
+};
+/* "request_mean", "step_pooled", "output_weighted", "with_prefill" */
+extern const char *const ss_def_names[SS_DEF_COUNT];
+
+struct ss_definition {
+	bool has;          /* defined (else null) */
+	double value;
+	uint64_t requests; /* the records it used */
 };
 
 struct ss_analysis {
@@ -75,17 +104,21 @@ struct ss_analysis {
 	size_t ngroups;
 	bool has_baseline;
 	size_t baseline;            /* group id */
+	struct ss_windows windows;  /* --windows: the main results' */
+	struct ss_definition defs[SS_DEF_COUNT]; /* with opts->definitions */
 };
 
 /* The metric of each bootstrap statistic, and the reverse (-1: none). */
 extern const int ss_boot_metric[SS_BS_COUNT];
 
-enum ss_an_status { SS_AN_OK = 0, SS_AN_NOMEM, SS_AN_NO_BASELINE };
+enum ss_an_status { SS_AN_OK = 0, SS_AN_NOMEM, SS_AN_NO_BASELINE, SS_AN_TOO_MANY_WINDOWS };
 
 /*
  * Compute everything `o` asks for from the finished aggregate `a` (which
  * must outlive `an`). SS_AN_NO_BASELINE: --compare names no group (the
- * caller lists them; a usage error).
+ * caller lists them; a usage error). SS_AN_TOO_MANY_WINDOWS: --windows
+ * makes more than SS_WINDOWS_MAX windows (a usage error; an->windows
+ * says how many, and the smallest duration that fits).
  */
 enum ss_an_status ss_analysis_run(struct ss_analysis *an, const struct ss_agg *a,
 				  const struct ss_analysis_opts *o);

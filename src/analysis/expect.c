@@ -31,6 +31,16 @@ static bool parse_position(const char *tag, size_t len, uint32_t *n)
 	return true;
 }
 
+static const struct {
+	const char *tag;
+	enum ss_expect_value what;
+} named_values[] = {
+	{"window_min", SS_EXV_WINDOW_MIN},
+	{"window_last", SS_EXV_WINDOW_LAST},
+	{"all_rejected_requests", SS_EXV_ALL_REJECTED},
+	{"all_accepted_requests", SS_EXV_ALL_ACCEPTED},
+};
+
 bool ss_expect_parse(const char *text, const char *const *tags, size_t ntags,
 		     struct ss_expect *out, char *err, size_t errlen)
 {
@@ -75,10 +85,16 @@ bool ss_expect_parse(const char *text, const char *const *tags, size_t ntags,
 	for (size_t i = 0; i < ntags; i++)
 		if (strlen(tags[i]) == tlen && memcmp(tags[i], tag, tlen) == 0)
 			out->metric = (int)i;
-	if (out->metric < 0 && !parse_position(tag, tlen, &out->position)) {
+	for (size_t i = 0; i < sizeof(named_values) / sizeof(named_values[0]); i++)
+		if (strlen(named_values[i].tag) == tlen &&
+		    memcmp(named_values[i].tag, tag, tlen) == 0)
+			out->what = named_values[i].what;
+	if (out->metric < 0 && out->what == SS_EXV_NONE &&
+	    !parse_position(tag, tlen, &out->position)) {
 		snprintf(err, errlen,
 			 "--expect '%s': unknown metric '%.*s' (a metric tag such as "
-			 "spec_decode_acceptance_length, or positionN)",
+			 "spec_decode_acceptance_length, positionN, window_min, "
+			 "window_last, all_rejected_requests or all_accepted_requests)",
 			 text, (int)tlen, tag);
 		return false;
 	}

@@ -7,10 +7,12 @@ libspecscan_la_SOURCES += \
 	src/analysis/positions.c src/analysis/positions.h \
 	src/analysis/groupkey.c src/analysis/groupkey.h \
 	src/analysis/expect.c src/analysis/expect.h \
+	src/analysis/windows.c src/analysis/windows.h \
 	src/analysis/analyze.c src/analysis/analyze.h
 
 ANALYSIS_UNIT_TESTS = tests/unit/test_bootstrap tests/unit/test_positions \
-	tests/unit/test_groupkey tests/unit/test_expect tests/unit/test_analyze
+	tests/unit/test_groupkey tests/unit/test_expect tests/unit/test_analyze \
+	tests/unit/test_windows
 check_PROGRAMS += $(ANALYSIS_UNIT_TESTS)
 TESTS += $(ANALYSIS_UNIT_TESTS)
 
@@ -33,6 +35,11 @@ tests_unit_test_expect_SOURCES = tests/unit/test_expect.c
 tests_unit_test_expect_CFLAGS = $(SS_TEST_CFLAGS)
 tests_unit_test_expect_LDADD = $(SS_TEST_LIBS)
 nodist_EXTRA_tests_unit_test_expect_SOURCES = src/cli/force-cxx-link.cxx
+
+tests_unit_test_windows_SOURCES = tests/unit/test_windows.c
+tests_unit_test_windows_CFLAGS = $(SS_TEST_CFLAGS)
+tests_unit_test_windows_LDADD = $(SS_TEST_LIBS)
+nodist_EXTRA_tests_unit_test_windows_SOURCES = src/cli/force-cxx-link.cxx
 
 tests_unit_test_analyze_SOURCES = tests/unit/test_analyze.c tests/unit/fixtures_records.h
 tests_unit_test_analyze_CFLAGS = $(SS_TEST_CFLAGS)

@@ -71,3 +71,52 @@ bool ss_pos_compute(const struct ss_pos_k *pk, bool has_cost, double cost,
 	out->acceptance_length = 1.0 + ss_ratio(a, s0);
 	return true;
 }
+
+void ss_drafted_result_release(struct ss_drafted_result *r)
+{
+	ss_free(r->rows);
+	memset(r, 0, sizeof(*r));
+}
+
+bool ss_drafted_compute(const struct ss_drafted *p, struct ss_drafted_result *out)
+{
+	unsigned __int128 d_i = 0, s_i = 0, prev;
+	size_t n = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (p->requests == 0)
+		return true;
+	out->present = true;
+	out->requests = p->requests;
+	for (size_t d = 0; d < p->len; d++) {
+		out->steps += p->by_drafted[d];
+		if (d > 0 && p->by_drafted[d])
+			n = d;  /* D_d > 0 for every d up to the largest drafted length */
+	}
+	if (n) {
+		out->rows = ss_calloc(n, sizeof(*out->rows));
+		if (!out->rows)
+			return false;
+	}
+	out->n = n;
+	/* Suffix sums, from the top: D_i = sum over d >= i, S_i over j >= i. */
+	for (size_t i = p->len; i-- > 1;) {
+		d_i += p->by_drafted[i];
+		s_i += p->by_accepted[i];
+		if (i <= n) {
+			out->rows[i - 1].drafted = d_i;
+			out->rows[i - 1].accepted = s_i;
+		}
+	}
+	prev = out->steps;
+	for (size_t i = 1; i <= n; i++) {
+		struct ss_drafted_row *row = &out->rows[i - 1];
+
+		row->has_rate = row->drafted > 0;
+		row->rate = ss_ratio(row->accepted, row->drafted);
+		row->has_conditional = prev > 0;
+		row->conditional = ss_ratio(row->accepted, prev);
+		prev = row->accepted;
+	}
+	return true;
+}

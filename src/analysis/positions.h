@@ -4,8 +4,12 @@
  * (metrics/poshist.h). ss_pos_compute() derives one k's rows; every ratio
  * is one division of exact integer sums (util/ratio.h).
  *
+ * ss_drafted_compute() derives SPEC 7.9's rows from the steps pooled by
+ * drafted length (metrics/drafted.h).
+ *
  * Ownership: a struct ss_pos_result owns its two row arrays until
- * ss_pos_result_release(); it borrows nothing from the pooled histogram.
+ * ss_pos_result_release(), a struct ss_drafted_result its rows until
+ * ss_drafted_result_release(); neither borrows from the pools.
  */
 #ifndef SS_POSITIONS_H
 #define SS_POSITIONS_H
@@ -14,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "metrics/drafted.h"
 #include "metrics/poshist.h"
 
 struct ss_pos_row {
@@ -42,6 +47,28 @@ struct ss_pos_result {
 	double draft_cost;
 	uint32_t suggested_k;     /* 0 when no speedup exceeds 1.0 */
 };
+
+/* SPEC 7.9: position i of the steps that said what they drafted. */
+struct ss_drafted_row {
+	unsigned __int128 drafted;  /* D_i: steps that drafted position i */
+	unsigned __int128 accepted; /* S_i: steps that accepted at least i */
+	bool has_rate;              /* D_i > 0 */
+	double rate;                /* S_i / D_i */
+	bool has_conditional;       /* S_{i-1} > 0 */
+	double conditional;         /* S_i / S_{i-1} */
+};
+
+struct ss_drafted_result {
+	bool present;               /* some record was pooled */
+	uint64_t requests;
+	unsigned __int128 steps;    /* S_0 */
+	struct ss_drafted_row *rows; /* positions 1..n, owned */
+	size_t n;                   /* up to the largest i with D_i > 0 */
+};
+
+/* The rows of a pool (metrics/drafted.h); false when out of memory. */
+bool ss_drafted_compute(const struct ss_drafted *p, struct ss_drafted_result *out);
+void ss_drafted_result_release(struct ss_drafted_result *r);
 
 /*
  * Compute the rows of `pk`; with has_cost, the speedups at draft cost

@@ -165,6 +165,32 @@ static void no_baseline(const struct ss_agg *a, const char *value)
 	ss_buf_release(&b);
 }
 
+/* SPEC 7.8: too many windows, a usage error naming the smallest duration that fits. */
+static void too_many_windows(const struct ss_analysis *an, const char *arg)
+{
+	struct ss_buf n = SS_BUF_INIT, d = SS_BUF_INIT;
+	uint64_t s = an->windows.suggest_s;
+
+	ss_buf_add_u64_grouped(&n, an->windows.nwin);
+	/* the largest unit that names it exactly */
+	if (s % 3600 == 0) {
+		ss_buf_add_u64(&d, s / 3600);
+		ss_buf_addc(&d, 'h');
+	} else if (s % 60 == 0) {
+		ss_buf_add_u64(&d, s / 60);
+		ss_buf_addc(&d, 'm');
+	} else {
+		ss_buf_add_u64(&d, s);
+		ss_buf_addc(&d, 's');
+	}
+	fprintf(stderr, "specscan: --windows %s makes %s windows (at most 100,000); the "
+			"smallest duration that fits is --windows %s\n"
+			"Try 'specscan --help' for more information.\n",
+		arg, n.data ? n.data : "?", d.data ? d.data : "?");
+	ss_buf_release(&n);
+	ss_buf_release(&d);
+}
+
 /* SPEC 7.5: name each failed --expect on stderr; true when all held. */
 static bool check_expectations(const struct ss_options *o, const struct ss_agg *a,
 			       const struct ss_analysis *an, struct ss_msg *msg)
@@ -183,7 +209,11 @@ static bool check_expectations(const struct ss_options *o, const struct ss_agg *
 		if (has) {
 			struct ss_buf b = SS_BUF_INIT;
 
-			ss_buf_add_double(&b, v);
+			/* the counts of 7.11 as counts */
+			if (e->what == SS_EXV_ALL_REJECTED || e->what == SS_EXV_ALL_ACCEPTED)
+				ss_buf_add_u64(&b, (uint64_t)v);
+			else
+				ss_buf_add_double(&b, v);
 			ss_msg_error(msg, "expectation failed: %s (the value is %s)", e->text,
 				     b.data ? b.data : "?");
 			ss_buf_release(&b);
@@ -345,6 +375,10 @@ static int run(const struct ss_options *o, struct ss_outputs *outs, struct ss_ag
 	cfg.want_jsonl = ss_outputs_want(outs, SS_OUT_RECORDS);
 	cfg.full_parse = getenv("SPECSCAN_FULL_PARSE") != NULL;
 	cfg.group_by = &o->analysis.group_by;
+	cfg.keep_models = o->analysis.outliers > 0;
+	cfg.want_time = o->analysis.windows;
+	/* what the aggregate pools for acceptance by position (main() keeps it) */
+	cfg.drafted = ss_analysis_needs_positions(&o->analysis) || ss_outputs_want(outs, SS_OUT_HTML);
 	cfg.zstd_window_log = o->zstd_window_log;
 	cfg.spool_limit = o->spool_limit ? o->spool_limit : ss_spool_default_limit(o->max_record);
 	cfg.outputs = &ids;
@@ -518,6 +552,15 @@ int main(int argc, char **argv)
 	ss_agg_set_threads(&agg, o.analysis.threads);
 	ss_agg_keep(&agg, o.analysis.ci || html, ss_analysis_needs_positions(&o.analysis) || html,
 		    o.analysis.group_by.n);
+	if (!ss_agg_keep_main(&agg, o.analysis.windows, o.analysis.outliers,
+			      ss_analysis_needs_counts(&o.analysis))) {
+		ss_msg_error(&msg, "out of memory");
+		ss_outputs_abort(&outs);
+		ss_options_release(&o);
+		return EXIT_NOTHING;
+	}
+	if (o.analysis.definitions)
+		ss_agg_keep_definitions(&agg);
 	memset(&an, 0, sizeof(an));
 	memset(&an_html, 0, sizeof(an_html));
 	html_opts = o.analysis;          /* shallow: borrows the group keys */
@@ -535,6 +578,10 @@ int main(int argc, char **argv)
 			break;
 		case SS_AN_NO_BASELINE:
 			no_baseline(&agg, o.analysis.compare);
+			status = EXIT_USAGE;
+			break;
+		case SS_AN_TOO_MANY_WINDOWS:
+			too_many_windows(&an, o.analysis.window_text);
 			status = EXIT_USAGE;
 			break;
 		case SS_AN_NOMEM:

@@ -25,7 +25,8 @@ enum ss_format {
 /* Ids of the SPEC 7.7 options (options_analysis.c), above any character. */
 enum {
 	SS_OPT_POSITIONS = 512, SS_OPT_DRAFT_COST, SS_OPT_CI, SS_OPT_BOOTSTRAP, SS_OPT_SEED,
-	SS_OPT_GROUP_BY, SS_OPT_COMPARE, SS_OPT_EXPECT
+	SS_OPT_GROUP_BY, SS_OPT_COMPARE, SS_OPT_EXPECT, SS_OPT_WINDOWS, SS_OPT_OUTLIERS,
+	SS_OPT_DEFINITIONS
 };
 
 struct ss_options {

@@ -1,6 +1,7 @@
 /*
  * options_analysis.c - the options of SPEC 7.7 (--positions, --draft-cost,
- * --ci, --bootstrap, --seed, --group-by, --compare, --expect): their
+ * --ci, --bootstrap, --seed, --group-by, --compare, --expect, --windows,
+ * --outliers, --definitions): their
  * values and the checks between them. options.c's table lists them.
  */
 #include <errno.h>
@@ -96,6 +97,33 @@ bool ss_options_analysis(struct ss_analysis_opts *a, int id, const char *arg, FI
 		return usage(err, msg);
 	case SS_OPT_COMPARE:
 		a->compare = arg;
+		return true;
+	case SS_OPT_WINDOWS:
+		switch (ss_duration_parse(arg, &a->window_ns, &a->window_unit)) {
+		case SS_DUR_OK:
+			a->windows = true;
+			a->window_text = arg;
+			return true;
+		case SS_DUR_ZERO:
+			snprintf(msg, sizeof(msg), "invalid duration '%s' for --windows (it must be at least 1)", arg);
+			break;
+		case SS_DUR_OVERFLOW:
+			snprintf(msg, sizeof(msg), "duration '%s' for --windows is too long (at most 2^63-1 ns, about 292 years)", arg);
+			break;
+		case SS_DUR_SYNTAX:
+			snprintf(msg, sizeof(msg), "invalid duration '%s' for --windows (N seconds, or Ns, Nm, Nh; e.g. 60 or 5m)", arg);
+			break;
+		}
+		return usage(err, msg);
+	case SS_OPT_OUTLIERS:
+		if (!parse_u64(arg, SS_OUTLIERS_MAX, &u) || u < 1) {
+			snprintf(msg, sizeof(msg), "invalid count '%s' for --outliers (1 to 1000)", arg);
+			return usage(err, msg);
+		}
+		a->outliers = (size_t)u;
+		return true;
+	case SS_OPT_DEFINITIONS:
+		a->definitions = true;
 		return true;
 	case SS_OPT_EXPECT: {
 		const char *tags[SS_M_COUNT];

@@ -39,6 +39,14 @@ bool ss_records_line_map(struct ss_reader *rd, struct ss_record *r);
 void ss_read_per_step(struct ss_reader *rd, struct ss_record *r);
 
 /*
+ * vLLM's optional acceptance_histogram_by_draft_length (SPEC 7.9): an
+ * object of canonical decimal keys d, each an array of d + 1 counts; any
+ * other shape fails through the reader. Kept in the record canonical (rows
+ * by ascending d; a key given twice keeps its last row).
+ */
+void ss_read_by_draft_length(struct ss_reader *rd, struct ss_record *r);
+
+/*
  * Shared by the adapters: a histogram whose length must be k + 1. Fails
  * through the reader (unless it failed already); returns !rd->bad.
  */

@@ -58,6 +58,8 @@ struct object_scan {
 	bool usage_nonempty;
 	struct ss_span completion_tokens;  /* number texts */
 	struct ss_span output_tokens;
+	struct ss_span prompt_tokens;
+	struct ss_span input_tokens;
 	struct ss_span model;              /* a string's escaped text */
 	bool failed;                    /* a walk error: treat as invalid */
 };
@@ -208,6 +210,10 @@ static int usage_field(void *ctx, const char *key, size_t n, struct ssj_value *v
 		dst = &o->completion_tokens;
 	else if (ss_key_is(key, n, "output_tokens"))
 		dst = &o->output_tokens;
+	else if (ss_key_is(key, n, "prompt_tokens"))
+		dst = &o->prompt_tokens;
+	else if (ss_key_is(key, n, "input_tokens"))
+		dst = &o->input_tokens;
 	if (dst) {
 		dst->p = NULL;
 		if (ssj_value_type(v) == SSJ_NUMBER &&
@@ -255,6 +261,7 @@ static int object_field(void *ctx, const char *key, size_t n, struct ssj_value *
 		o->usage_key = true;
 		o->usage_nonempty = false;
 		o->completion_tokens.p = o->output_tokens.p = NULL;
+		o->prompt_tokens.p = o->input_tokens.p = NULL;
 		if (t == SSJ_OBJECT)
 			s = ssj_object_foreach(v, usage_field, o);
 	} else if (ss_key_is(key, n, "text") || ss_key_is(key, n, "content")) {
@@ -339,6 +346,20 @@ static bool capture_scanned(struct ss_capture *c, struct ssj_parser *parser,
 			   ss_parse_count(o.output_tokens.p, o.output_tokens.n, &v) == SS_INT_OK) {
 			c->has_completion_tokens = true;
 			c->completion_tokens = v;
+		}
+		/*
+		 * SPEC 7.10, 7.13: prompt_tokens when a count (0 kept), else
+		 * input_tokens; a negative or too large one counts as absent.
+		 */
+		c->has_prompt_tokens = false;
+		if (o.prompt_tokens.p &&
+		    ss_parse_count(o.prompt_tokens.p, o.prompt_tokens.n, &v) == SS_INT_OK) {
+			c->has_prompt_tokens = true;
+			c->prompt_tokens = v;
+		} else if (o.input_tokens.p &&
+			   ss_parse_count(o.input_tokens.p, o.input_tokens.n, &v) == SS_INT_OK) {
+			c->has_prompt_tokens = true;
+			c->prompt_tokens = v;
 		}
 	}
 

@@ -53,6 +53,8 @@ struct ss_capture {
 	bool timings_no_draft;   /* `timings` without draft_n and draft_n_accepted */
 	bool meta_no_verify;     /* `meta_info` without spec_verify_ct */
 	bool saw_usage;          /* some object has a `usage` key */
+	bool has_prompt_tokens;  /* SPEC 7.10: from the same usage object */
+	int64_t prompt_tokens;
 	bool has_model;          /* the first object with a string `model` ... */
 	struct ss_buf model;     /* ... gave this name (unescaped) */
 	bool nomem;

@@ -21,7 +21,7 @@
 	X("spec_accept_token_num") X("spec_num_proposed_drafts")                    \
 	X("spec_proposed_drafts") X("spec_draft_token_num")                         \
 	X("spec_correct_drafts_histogram") X("spec_accept_histogram") X("engine")   \
-	X("completion_tokens")
+	X("completion_tokens") X("prompt_tokens") X("acceptance_histogram_by_draft_length")
 #define FIELD_NAME(lit) lit,
 #define FIELD_LEN(lit) sizeof(lit) - 1,
 
@@ -36,7 +36,7 @@ _Static_assert(SS_F_COUNT <= 127, "field ids fit a signed char");
  * (ss_payload_init). A key is compared with the one to three names of its
  * length instead of all of them: 2% of a records line's processing.
  */
-#define NAME_LEN_MAX 32
+#define NAME_LEN_MAX 40
 static signed char first_of_len[NAME_LEN_MAX], next_of_len[SS_F_COUNT];
 static pthread_once_t by_len_once = PTHREAD_ONCE_INIT;
 #define FIELD_FITS(lit) _Static_assert(sizeof(lit) - 1 < NAME_LEN_MAX, "name too long: " lit);
@@ -233,6 +233,57 @@ static int hist_member(void *ctx, const char *key, size_t keylen, struct ssj_val
 	return 0;
 }
 
+/*
+ * One row of acceptance_histogram_by_draft_length (SPEC 7.9): a canonical
+ * decimal key d and an array of counts, kept as d, the array's length and
+ * its counts (the reader checks the length and puts the rows in order).
+ * A value that is not an array: ierr SS_INT_NOT_NUMBER at ierr_index
+ * SIZE_MAX; a bad count: its error at its index.
+ */
+static int bdl_member(void *ctx, const char *key, size_t keylen, struct ssj_value *v)
+{
+	struct array_walk *w = ctx;
+	struct ss_field *f = w->f;
+	int64_t d = 0;
+	size_t at;
+	enum ss_int_error e;
+	enum ssj_status s;
+
+	e = ss_parse_count(key, keylen, &d);
+	if (e == SS_INT_OK && keylen > 0 && (key[0] == '-' || (key[0] == '0' && keylen > 1)))
+		e = SS_INT_NOT_INTEGER;
+	if (e == SS_INT_OK && d >= (int64_t)SS_HIST_MAX_BUCKETS)
+		e = SS_INT_TOO_LONG;
+	if (e != SS_INT_OK) {
+		key_error(f, e == SS_INT_TOO_LONG ? SS_INT_TOO_LONG : SS_INT_NOT_INTEGER, key,
+			  keylen);
+		return 1;
+	}
+	if (ssj_value_type(v) != SSJ_ARRAY) {
+		key_error(f, SS_INT_NOT_NUMBER, key, keylen);
+		return 1;
+	}
+	if (!SS_VEC_PUSH(&f->ints, d) || !SS_VEC_PUSH(&f->ints, 0)) {
+		w->nomem = true;
+		return 1;
+	}
+	at = f->ints.len;
+	s = ssj_array_foreach(v, array_elem, w);
+	if (w->nomem)
+		return 1;
+	if (f->ierr != SS_INT_OK) {
+		size_t idx = f->ierr_index;
+
+		key_error(f, f->ierr, key, keylen);
+		f->ierr_index = idx;
+		return 1;
+	}
+	if (s != SSJ_OK && s != SSJ_STOPPED)
+		return 1;
+	f->ints.v[at - 1] = (int64_t)(f->ints.len - at);
+	return 0;
+}
+
 struct collect {
 	struct ss_payload *pl;
 	bool nomem;
@@ -297,7 +348,7 @@ static int payload_field(void *ctx, const char *key, size_t keylen, struct ssj_v
 		s = ssj_array_foreach(v, array_elem, &w);
 		break;
 	case SSJ_OBJECT:
-		s = ssj_object_foreach(v, hist_member, &w);
+		s = ssj_object_foreach(v, id == SS_F_BY_DRAFT_LENGTH ? bdl_member : hist_member, &w);
 		break;
 	case SSJ_INVALID:
 		s = SSJ_ESYNTAX;

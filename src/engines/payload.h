@@ -52,6 +52,9 @@ enum ss_field_id {
 	/* AIPerf records line */
 	SS_F_ENGINE,
 	SS_F_COMPLETION_TOKENS,
+	SS_F_PROMPT_TOKENS,
+	/* vLLM, optional (SPEC 7.9) */
+	SS_F_BY_DRAFT_LENGTH,
 	SS_F_COUNT
 };
 

@@ -41,6 +41,7 @@ bool ss_records_line_map(struct ss_reader *rd, struct ss_record *r)
 		      &r->num_spec_tokens);
 	ss_read_count(rd, SS_F_COMPLETION_TOKENS, false, &r->has_completion_tokens,
 		      &r->completion_tokens);
+	ss_read_count(rd, SS_F_PROMPT_TOKENS, false, &r->has_prompt_tokens, &r->prompt_tokens);
 	ss_read_double(rd, SS_F_MEAN_ACCEPTANCE_LENGTH, false, &r->has_mean_acceptance_length,
 		       &r->mean_acceptance_length);
 	ss_read_double(rd, SS_F_DRAFT_ACCEPTANCE_RATE, true, NULL, &r->draft_acceptance_rate);
@@ -68,5 +69,6 @@ bool ss_records_line_map(struct ss_reader *rd, struct ss_record *r)
 		}
 	}
 	ss_read_per_step(rd, r);
+	ss_read_by_draft_length(rd, r);
 	return !rd->bad;
 }

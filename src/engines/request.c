@@ -124,6 +124,10 @@ static bool map_payload(struct ss_processor *p, struct ss_outcome *o, bool in_li
 		p->rec.has_completion_tokens = true;
 		p->rec.completion_tokens = p->cap.completion_tokens;
 	}
+	if (p->cap.has_prompt_tokens) {
+		p->rec.has_prompt_tokens = true;
+		p->rec.prompt_tokens = p->cap.prompt_tokens;
+	}
 	o->status = SS_ST_OK;
 	return true;
 }
@@ -295,6 +299,8 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 		return true;
 	}
 	kind = detect(p);
+	/* SPEC 7.8: any line's metadata times it (an enriched line's as written) */
+	o->timed = p->opts.want_time && ss_meta_time(&ls->meta, &o->time_ns);
 	if (kind == SS_KIND_ENRICHED)
 		return ss_enriched_line(p, o, text, len);
 	o->kind = kind;

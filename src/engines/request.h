@@ -19,6 +19,7 @@ struct ss_process_opts {
 	enum ss_kind force_kind;   /* SS_KIND_UNKNOWN: detect per line */
 	enum ss_engine only_engine; /* SS_ENGINE_NONE: all adapters */
 	bool full_parse;           /* parse every chunk (no substring filter) */
+	bool want_time;            /* read SPEC 7.8's time (outcome.timed) */
 };
 
 struct ss_processor;

@@ -24,6 +24,7 @@ static bool vllm_map(struct ss_reader *rd, struct ss_record *r)
 	ss_read_double(rd, SS_F_DRAFT_ACCEPTANCE_RATE, true, NULL, &r->draft_acceptance_rate);
 	ss_read_array(rd, SS_F_ACCEPTANCE_HISTOGRAM, true, &r->has_histogram, &r->histogram);
 	ss_read_per_step(rd, r);
+	ss_read_by_draft_length(rd, r);
 	return ss_check_histogram_length(rd, r, "acceptance_histogram");
 }
 

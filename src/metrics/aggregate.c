@@ -1,5 +1,6 @@
 #include "metrics/aggregate.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@ static void results_release(struct ss_results *r)
 	ss_free(r->hist);
 	ss_samples_release(&r->samples);
 	ss_positions_release(&r->positions);
+	ss_drafted_release(&r->drafted);
 	results_init(r);
 }
 
@@ -32,6 +34,8 @@ void ss_agg_init(struct ss_agg *a, enum ss_phase_mode mode)
 	a->threads = 1;
 	results_init(&a->main);
 	results_init(&a->warmup);
+	ss_timeline_init(&a->timeline);
+	ss_outliers_init(&a->outliers);
 }
 
 void ss_agg_set_threads(struct ss_agg *a, unsigned threads)
@@ -46,8 +50,22 @@ void ss_agg_keep(struct ss_agg *a, bool samples, bool positions, size_t nkeys)
 	ss_group_table_init(&a->groups, nkeys);
 }
 
+bool ss_agg_keep_main(struct ss_agg *a, bool windows, size_t outliers, bool counts)
+{
+	a->timeline.keep = windows;
+	a->keep_counts = counts || outliers > 0;
+	return outliers == 0 || ss_outliers_keep(&a->outliers, outliers);
+}
+
+void ss_agg_keep_definitions(struct ss_agg *a)
+{
+	a->main.keep_defs = true;
+}
+
 void ss_agg_release(struct ss_agg *a)
 {
+	ss_timeline_release(&a->timeline);
+	ss_outliers_release(&a->outliers);
 	results_release(&a->main);
 	results_release(&a->warmup);
 	for (size_t g = 0; g < a->groups.n; g++)
@@ -245,6 +263,11 @@ static bool results_add_ok(struct ss_results *r, const struct ss_outcome *o)
 	if (r->keep_positions &&
 	    !ss_positions_add(&r->positions, o->hist, o->hist_len, o->has_k, o->k))
 		return false;
+	if (r->keep_positions &&
+	    !ss_drafted_add(&r->drafted, o->drafted_state, o->by_len, o->by_len_len))
+		return false;
+	if (r->keep_defs)
+		ss_defs_add(&r->defs, o);
 	r->ok++;
 	r->sum_accepted += o->accepted;
 	r->sum_drafted += o->drafted;
@@ -254,6 +277,39 @@ static bool results_add_ok(struct ss_results *r, const struct ss_outcome *o)
 		r->sum_accepted_with_steps += o->accepted;
 	}
 	return true;
+}
+
+/* SPEC 7.8 and 7.11: an ok outcome with steps of the main results. */
+static bool main_add(struct ss_agg *a, const struct ss_outcome *o, size_t entry)
+{
+	struct ss_outlier_in x;
+	bool has_al = o->values.has[SS_M_ACCEPTANCE_LENGTH];
+	double al = has_al ? o->values.v[SS_M_ACCEPTANCE_LENGTH] : NAN;
+
+	if (a->timeline.keep) {
+		struct ss_time_point p = {o->time_ns, o->steps, o->accepted, o->drafted, al};
+
+		if (!ss_timeline_add(&a->timeline, o->timed && has_al, &p))
+			return false;
+	}
+	memset(&x, 0, sizeof(x));
+	x.al = al;
+	x.steps = o->steps;
+	x.accepted = o->accepted;
+	/* every step accepted k: the histogram (which sums to the steps) all at k */
+	x.all_accepted = o->hist_len && o->has_k && o->k >= 1 && (uint64_t)o->k < o->hist_len &&
+			 o->steps > 0 && o->hist[o->k] == o->steps;
+	if (a->outliers.n) {
+		x.input = entry != SIZE_MAX ? a->inputs[entry].name : NULL;
+		x.line = o->line;
+		x.model = o->model;
+		x.model_len = o->model_len;
+		x.has_completion = o->has_completion;
+		x.completion_tokens = o->completion_tokens;
+		x.has_prompt = o->has_prompt;
+		x.prompt_tokens = o->prompt_tokens;
+	}
+	return !a->keep_counts || ss_outliers_add(&a->outliers, &x);
 }
 
 /* The result set an outcome of `phase` feeds, or NULL. */
@@ -305,6 +361,9 @@ bool ss_agg_add(struct ss_agg *a, const struct ss_outcome *o)
 			return false;
 	}
 	if (r && o->status == SS_ST_OK && !results_add_ok(r, o))
+		return false;
+	if (r == &a->main && o->status == SS_ST_OK && o->has_steps &&
+	    (a->keep_counts || a->timeline.keep) && !main_add(a, o, entry))
 		return false;
 	if (r && o->status == SS_ST_ZERO_STEP)
 		r->zero_step++;
@@ -535,6 +594,7 @@ bool ss_agg_finish(struct ss_agg *a)
 		return false;
 	if (a->nengines > 1)
 		qsort(a->engines, a->nengines, sizeof(*a->engines), cmp_engine);
+	ss_outliers_finish(&a->outliers);
 	if (!results_finish(&a->main, a->threads) || !results_finish(&a->warmup, a->threads))
 		return false;
 	for (size_t g = 0; g < a->groups.n; g++)

@@ -19,11 +19,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "metrics/defs.h"
+#include "metrics/drafted.h"
 #include "metrics/groups.h"
+#include "metrics/outliers.h"
 #include "metrics/poshist.h"
 #include "metrics/samples.h"
 #include "model/outcome.h"
 #include "metrics/stats.h"
+#include "metrics/timeline.h"
 #include "metrics/values.h"
 #include "util/grow.h"
 
@@ -43,8 +47,11 @@ struct ss_results {
 	size_t hist_cap;
 	/* Kept for SPEC 7 when asked (ss_agg_keep), main results and groups only: */
 	bool keep_samples, keep_positions;
+	bool keep_defs;                     /* the main results only (7.12) */
+	struct ss_defs defs;
 	struct ss_samples samples;          /* one per ok record, input order */
 	struct ss_positions positions;      /* histograms pooled per k */
+	struct ss_drafted drafted;          /* steps by drafted length (7.9) */
 	/* Filled by ss_agg_finish(): */
 	bool has[SS_M_COUNT];
 	struct ss_stats stats[SS_M_COUNT];  /* run-level metrics: only .avg */
@@ -87,6 +94,10 @@ struct ss_agg {
 	struct ss_group *group;             /* by id, groups.n of them */
 	size_t group_cap;
 	size_t *group_order;                /* ss_agg_finish(): ids in key order */
+	/* SPEC 7.8 and 7.11, of the main results only (ss_agg_keep_main): */
+	struct ss_timeline timeline;        /* the timed points, when kept */
+	struct ss_outliers outliers;        /* the counts and lists, when kept */
+	bool keep_counts;
 	unsigned threads;                   /* ss_agg_finish() may use (>= 1) */
 	/* private: the stream being read, and inputs by name (enriched lines) */
 	char *stream_name;
@@ -112,6 +123,18 @@ void ss_agg_set_threads(struct ss_agg *a, unsigned threads);
  * ss_agg_add_keyed). Call before the first outcome.
  */
 void ss_agg_keep(struct ss_agg *a, bool samples, bool positions, size_t nkeys);
+/* Keep the sums of SPEC 7.12's definitions for the main results. */
+void ss_agg_keep_definitions(struct ss_agg *a);
+/*
+ * Keep what SPEC 7.8 and 7.11 read of the main results: with `windows`,
+ * the time and counts of every timed ok record with steps; with
+ * outliers > 0 (at most SS_OUTLIERS_MAX), that many lowest and highest
+ * records (their input, line and model; the outcome's model must then be
+ * set when it is added); with `counts` (or outliers > 0), the counts of
+ * records whose drafts were all rejected or all accepted. Call before the
+ * first outcome; false when out of memory.
+ */
+bool ss_agg_keep_main(struct ss_agg *a, bool windows, size_t outliers, bool counts);
 /*
  * Start a new input stream; its requests follow. The stream is listed in
  * `inputs` at its first request counted under its own name, or when it ends
@@ -130,7 +153,8 @@ void ss_agg_fail_input(struct ss_agg *a);
  * source.input, streams that held no request at all (enriched files
  * without a line) are not listed. Uses o->status, phase, kind, engine and,
  * for ok outcomes, has_steps, steps, accepted, drafted, values and
- * hist/hist_len; o->record is not read. false when out of memory.
+ * hist/hist_len, and drafted_state/by_len (SPEC 7.9) when positions are
+ * kept; o->record is not read. false when out of memory.
  */
 bool ss_agg_add(struct ss_agg *a, const struct ss_outcome *o);
 /*

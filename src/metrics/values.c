@@ -71,5 +71,9 @@ void ss_outcome_values(struct ss_outcome *o)
 		ss_req_values_of(o->record, &o->values);
 		o->has_k = o->record->has_spec_tokens;
 		o->k = o->record->num_spec_tokens;
+		o->has_completion = o->record->has_completion_tokens;
+		o->completion_tokens = o->record->completion_tokens;
+		o->has_prompt = o->record->has_prompt_tokens;
+		o->prompt_tokens = o->record->prompt_tokens;
 	}
 }

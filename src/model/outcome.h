@@ -25,6 +25,13 @@
 
 #define SS_REASON_MAX 160
 
+/* What an ok record gives SPEC 7.9 (metrics/drafted.h). */
+enum ss_drafted_state {
+	SS_DR_NONE = 0,       /* it does not say what its steps drafted */
+	SS_DR_POOLED,         /* `drafted` holds its steps by length */
+	SS_DR_INCONSISTENT    /* left out of 7.9, counted */
+};
+
 struct ss_outcome {
 	enum ss_status status;
 	enum ss_phase phase;
@@ -38,9 +45,21 @@ struct ss_outcome {
 	int64_t steps, accepted, drafted;
 	bool has_k;          /* num_spec_tokens (SPEC 7.1; set by ss_outcome_values) */
 	int64_t k;
+	bool has_completion; /* completion_tokens (SPEC 7.11, 7.12; set by ss_outcome_values) */
+	int64_t completion_tokens;
+	bool has_prompt; /* prompt_tokens (SPEC 7.11; set by ss_outcome_values) */
+	int64_t prompt_tokens;
+	/* SPEC 7.8's time: metadata.request_end_ns, else request_start_ns
+	 * (integers in 0..2^63-1), any line kind; timed false: neither. */
+	bool timed;
+	int64_t time_ns;
 	struct ss_req_values values;     /* set by ss_outcome_values() */
 	const int64_t *hist; /* dense histogram, borrowed (see ss_process) */
 	size_t hist_len;     /* 0 when the record has none */
+	/* SPEC 7.9, when the run asks for it (metrics/drafted.h), borrowed like hist: */
+	enum ss_drafted_state drafted_state;
+	const int64_t *by_len;  /* steps by drafted and by accepted length, as pairs */
+	size_t by_len_len;      /* numbers at by_len (metrics/drafted.h) */
 	/* Borrowed views for the enriched JSONL, valid as `hist`: */
 	const struct ss_record *record; /* ok and zero_step, else NULL */
 	const char *metadata;           /* the line's `metadata` JSON text */

@@ -85,16 +85,17 @@ void ss_record_init(struct ss_record *r)
 void ss_record_reset(struct ss_record *r)
 {
 	struct ss_vec_i64 h = r->histogram, a = r->per_step_accepted,
-			 d = r->per_step_drafted;
+			 d = r->per_step_drafted, b = r->by_draft_length;
 
 	ss_free(r->engine_long);
 	ss_clear_around(r, sizeof(*r), offsetof(struct ss_record, engine),
 			offsetof(struct ss_record, engine) + sizeof(r->engine));
 	r->engine[0] = '\0';
-	h.len = a.len = d.len = 0;
+	h.len = a.len = d.len = b.len = 0;
 	r->histogram = h;
 	r->per_step_accepted = a;
 	r->per_step_drafted = d;
+	r->by_draft_length = b;
 }
 
 void ss_record_release(struct ss_record *r)
@@ -102,6 +103,7 @@ void ss_record_release(struct ss_record *r)
 	SS_VEC_RELEASE(&r->histogram);
 	SS_VEC_RELEASE(&r->per_step_accepted);
 	SS_VEC_RELEASE(&r->per_step_drafted);
+	SS_VEC_RELEASE(&r->by_draft_length);
 	ss_free(r->engine_long);
 	memset(r, 0, sizeof(*r));
 }

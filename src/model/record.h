@@ -110,11 +110,35 @@ struct ss_record {
 	int64_t num_spec_tokens;
 	bool has_completion_tokens;
 	int64_t completion_tokens;
+	bool has_prompt_tokens;          /* SPEC 7.10 */
+	int64_t prompt_tokens;
 	bool has_per_step_accepted;
 	struct ss_vec_i64 per_step_accepted;
 	bool has_per_step_drafted;
 	struct ss_vec_i64 per_step_drafted;
+	/*
+	 * vLLM's acceptance_histogram_by_draft_length (SPEC 7.9), canonical:
+	 * rows by ascending draft length d, each written as d then its d + 1
+	 * counts (h_d[0..d]). Not cross-checked against the other fields.
+	 */
+	bool has_by_draft_length;
+	struct ss_vec_i64 by_draft_length;
 };
+
+/*
+ * Walk the rows of r->by_draft_length: *at starts at 0; each call gives the
+ * next row's d and counts (d + 1 of them) and returns false past the last.
+ */
+static inline bool ss_record_bdl_next(const struct ss_record *r, size_t *at, int64_t *d,
+				      const int64_t **counts)
+{
+	if (*at >= r->by_draft_length.len)
+		return false;
+	*d = r->by_draft_length.v[*at];
+	*counts = &r->by_draft_length.v[*at + 1];
+	*at += (size_t)*d + 2;
+	return true;
+}
 
 static inline const char *ss_record_engine(const struct ss_record *r)
 {

@@ -1,13 +1,16 @@
 /*
  * analysis_csv.c - SPEC 7's sections of the aggregate CSV, after 4.2's:
- * acceptance by position and the shorter-draft table (main results), the
- * intervals, then one row per group and metric, and with --compare one row
- * per group and difference from the baseline. CRLF, numbers %.2f, counts
+ * acceptance by position, the shorter-draft table and acceptance per
+ * drafted token (main results), the intervals, then one row per group and
+ * metric (and with --compare one row per group and difference from the
+ * baseline), the windows over time, the outliers (windows_report.c,
+ * outliers_report.c) and the definitions. CRLF, numbers %.2f, counts
  * as integers, absent cells empty, as in 4.2.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "report/analysis_more.h"
 #include "report/numfmt.h"
 #include "report/report.h"
 #include "report/report_int.h"
@@ -52,6 +55,30 @@ static void add_positions(struct ss_buf *out, const struct ss_set_analysis *s, b
 				ss_buf_add_fixed2(out, p->what_if[j].speedup);
 			ss_buf_adds(out, "\r\n");
 		}
+	}
+}
+
+/* SPEC 7.9: Position,Drafted,Accepted,Rate (%),Conditional (%). */
+static void add_drafted(struct ss_buf *out, const struct ss_drafted_result *d)
+{
+	if (!d->present)
+		return;
+	section_break(out);
+	ss_buf_adds(out, "Position,Drafted,Accepted,Rate (%),Conditional (%)\r\n");
+	for (size_t i = 0; i < d->n; i++) {
+		const struct ss_drafted_row *r = &d->rows[i];
+
+		ss_buf_addf(out, "%zu,", i + 1);
+		ss_buf_add_i128(out, (__int128)r->drafted);
+		ss_buf_addc(out, ',');
+		ss_buf_add_i128(out, (__int128)r->accepted);
+		ss_buf_addc(out, ',');
+		if (r->has_rate)
+			ss_buf_add_fixed2(out, r->rate * 100.0);
+		ss_buf_addc(out, ',');
+		if (r->has_conditional)
+			ss_buf_add_fixed2(out, r->conditional * 100.0);
+		ss_buf_adds(out, "\r\n");
 	}
 }
 
@@ -188,12 +215,20 @@ void ss_report_csv_analysis(struct ss_buf *out, const struct ss_agg *a,
 	if (!an || !an->any)
 		return;
 	o = an->opts;
-	if (o->positions)
+	if (o->positions) {
 		add_positions(out, &an->main, o->has_cost);
+		add_drafted(out, &an->main.drafted);
+	}
 	if (o->ci)
 		add_intervals(out, o, &an->main);
 	if (o->group_by.n)
 		add_groups(out, a, an);
 	if (o->group_by.n && an->has_baseline)
 		add_deltas(out, a, an);
+	if (o->windows)
+		ss_report_csv_windows(out, an);
+	if (o->outliers)
+		ss_report_csv_outliers(out, a);
+	if (o->definitions)
+		ss_report_csv_definitions(out, an);
 }

@@ -1,11 +1,12 @@
 /*
  * analysis_json.c - the `analysis` key of the aggregate JSON (SPEC 7):
- * positions, intervals and groups, laid out as json.dumps(indent=2) lays
+ * positions, intervals, groups, windows, outliers and definitions, laid out as json.dumps(indent=2) lays
  * out the rest of the file (through the writer of jsonw.h).
  */
 #include <math.h>
 #include <string.h>
 
+#include "report/analysis_more.h"
 #include "report/jsonw.h"
 #include "report/report.h"
 #include "report/report_int.h"
@@ -85,6 +86,34 @@ static void add_pos_result(struct ss_jsonw *w, const struct ss_pos_result *p)
 	ss_jsonw_end_object(w);
 }
 
+/* SPEC 7.9: acceptance per drafted token. */
+static void add_drafted(struct ss_jsonw *w, const struct ss_drafted_result *d)
+{
+	ss_jsonw_begin_object(w, "drafted");
+	ss_jsonw_u64(w, "requests", d->requests);
+	ss_jsonw_i128(w, "steps", (__int128)d->steps);
+	ss_jsonw_begin_array(w, "positions");
+	for (size_t i = 0; i < d->n; i++) {
+		const struct ss_drafted_row *r = &d->rows[i];
+
+		ss_jsonw_begin_object(w, NULL);
+		ss_jsonw_u64(w, "position", i + 1);
+		ss_jsonw_i128(w, "drafted", (__int128)r->drafted);
+		ss_jsonw_i128(w, "accepted", (__int128)r->accepted);
+		if (r->has_rate)
+			ss_jsonw_double(w, "rate", r->rate);
+		else
+			ss_jsonw_null(w, "rate");
+		if (r->has_conditional)
+			ss_jsonw_double(w, "conditional", r->conditional);
+		else
+			ss_jsonw_null(w, "conditional");
+		ss_jsonw_end_object(w);
+	}
+	ss_jsonw_end_array(w);
+	ss_jsonw_end_object(w);
+}
+
 static void add_positions(struct ss_jsonw *w, const struct ss_results *r,
 			  const struct ss_set_analysis *s)
 {
@@ -92,11 +121,15 @@ static void add_positions(struct ss_jsonw *w, const struct ss_results *r,
 	ss_jsonw_begin_object(w, "excluded");
 	for (int x = 0; x < SS_PX_COUNT; x++)
 		ss_jsonw_u64(w, ss_pos_excl_names[x], r->positions.excluded[x]);
+	/* SPEC 7.13: the fifth key, always written */
+	ss_jsonw_u64(w, "inconsistent_by_draft_length", r->drafted.inconsistent);
 	ss_jsonw_end_object(w);
 	ss_jsonw_begin_array(w, "by_k");
 	for (size_t i = 0; i < s->npos; i++)
 		add_pos_result(w, &s->pos[i]);
 	ss_jsonw_end_array(w);
+	if (s->drafted.present)
+		add_drafted(w, &s->drafted);
 	ss_jsonw_end_object(w);
 }
 
@@ -172,6 +205,24 @@ static void add_groups(struct ss_jsonw *w, const struct ss_agg *a, const struct 
 	ss_jsonw_end_object(w);
 }
 
+/* SPEC 7.12: {"request_mean": {"value": ..., "requests": n}, ...} */
+static void add_definitions(struct ss_jsonw *w, const struct ss_analysis *an)
+{
+	ss_jsonw_begin_object(w, "definitions");
+	for (int d = 0; d < SS_DEF_COUNT; d++) {
+		const struct ss_definition *def = &an->defs[d];
+
+		ss_jsonw_begin_object(w, ss_def_names[d]);
+		if (def->has)
+			ss_jsonw_double(w, "value", def->value);
+		else
+			ss_jsonw_null(w, "value");
+		ss_jsonw_u64(w, "requests", def->requests);
+		ss_jsonw_end_object(w);
+	}
+	ss_jsonw_end_object(w);
+}
+
 void ss_report_json_analysis(struct ss_jsonw *w, const struct ss_agg *a,
 			     const struct ss_analysis *an)
 {
@@ -184,5 +235,12 @@ void ss_report_json_analysis(struct ss_jsonw *w, const struct ss_agg *a,
 		add_intervals(w, o, &an->main);
 	if (o->group_by.n)
 		add_groups(w, a, an);
+	if (o->windows)
+		ss_report_json_windows(w, an);
+	if (o->outliers)
+		ss_report_json_outliers(w, a);
+	/* last of the sub-keys (SPEC 7.12) */
+	if (o->definitions)
+		add_definitions(w, an);
 	ss_jsonw_end_object(w);
 }

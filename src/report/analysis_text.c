@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/analysis_more.h"
 #include "report/analysis_text.h"
 #include "report/numfmt.h"
 #include "report/report.h"
@@ -61,6 +62,35 @@ static void whatif_line(struct ss_buf *out, const struct ss_pos_result *p, const
 	ss_buf_addc(out, '\n');
 }
 
+/* A count of up to 128 bits with thousands separators. */
+static void add_count(struct ss_buf *b, unsigned __int128 v)
+{
+	if (v <= UINT64_MAX)
+		ss_buf_add_u64_grouped(b, (uint64_t)v);
+	else
+		ss_buf_add_i128(b, (__int128)v);
+}
+
+/* `Acceptance by position, per drafted token (6 requests, 212 steps):  1: 81% of 212 ...` */
+static void drafted_line(struct ss_buf *out, const struct ss_drafted_result *d,
+			 const char *prefix)
+{
+	ss_buf_addf(out, "%sAcceptance by position, per drafted token (", prefix);
+	ss_buf_add_u64_grouped(out, d->requests);
+	ss_buf_adds(out, d->requests == 1 ? " request, " : " requests, ");
+	add_count(out, d->steps);
+	ss_buf_adds(out, d->steps == 1 ? " step):" : " steps):");
+	for (size_t i = 0; i < d->n; i++) {
+		ss_buf_addf(out, "  %zu: ", i + 1);
+		ss_buf_add_fixed0(out, d->rows[i].rate * 100.0);
+		ss_buf_adds(out, "% of ");
+		add_count(out, d->rows[i].drafted);
+	}
+	if (d->n == 0)
+		ss_buf_adds(out, "  no step drafted a token");
+	ss_buf_addc(out, '\n');
+}
+
 /* `95% intervals (1,000 resamples): Acceptance Length 2.31–2.62, ...` */
 static void intervals_line(struct ss_buf *out, const struct ss_analysis_opts *o,
 			   const struct ss_set_analysis *s, bool utf8, const char *prefix)
@@ -101,9 +131,13 @@ void ss_report_text_analysis(struct ss_buf *out, const struct ss_agg *a,
 		if (an->main.npos)
 			ss_buf_adds(out, "  (exact for chain drafters: draft model, EAGLE/MTP chains, "
 					 "n-gram; an estimate for tree drafting)\n");
+		if (an->main.drafted.present)
+			drafted_line(out, &an->main.drafted, "  ");
 	}
 	if (o->ci && a->main.ok)
 		intervals_line(out, o, &an->main, utf8, "  ");
+	if (o->windows)
+		ss_report_windows_line(out, an, "  ");
 }
 
 /* A delta: signed, %.2f grouped, `*` when its interval excludes 0. */

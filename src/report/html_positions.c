@@ -2,7 +2,10 @@
  * html_positions.c - acceptance by draft position in the HTML report (SPEC
  * 7.1): the rate by position, the shorter-draft curve and, with a draft
  * cost, the expected speedup, for the (at most MAX_K_SERIES) draft lengths
- * with the most steps, each chart with a table of every k beside it.
+ * with the most steps, each chart with a table of every k beside it (with
+ * several k, each its own small charts and table); and acceptance per
+ * drafted token (SPEC 7.9) when records say what each step drafted,
+ * beside the rate over all steps of the k with the most steps.
  */
 #include <math.h>
 #include <stdint.h>
@@ -490,6 +493,93 @@ static void per_k(struct ss_buf *b, const struct ss_set_analysis *s, const struc
 	ss_buf_adds(b, "</tbody>\n</table>\n</div>\n");
 }
 
+/*
+ * SPEC 7.9: the rate per drafted token, with 7.1's rate over all steps of
+ * `p` (the draft length with the most steps, NULL: none) for comparison,
+ * and the table of the positions.
+ */
+static void drafted_chart(struct ss_buf *b, const struct ss_drafted_result *d,
+			  const struct ss_pos_result *p)
+{
+	size_t n = d->n < MAX_POS_ROWS ? d->n : MAX_POS_ROWS;
+	size_t np = p ? (p->k < MAX_POS_ROWS ? p->k : MAX_POS_ROWS) : 0;
+	size_t nx = n > np ? n : np;
+	double *x = ss_calloc(nx ? nx : 1, sizeof(double));
+	double *y = ss_calloc(n ? n : 1, sizeof(double));
+	double *y1 = ss_calloc(np ? np : 1, sizeof(double));
+	struct ss_series series[2];
+	char name1[64];
+	size_t ns = 0;
+
+	if (!x || !y || !y1) {
+		b->failed = true;
+		goto out;
+	}
+	for (size_t i = 0; i < nx; i++)
+		x[i] = (double)(i + 1);
+	for (size_t i = 0; i < n; i++)
+		y[i] = d->rows[i].has_rate ? d->rows[i].rate * 100.0 : NAN;
+	series[ns++] = (struct ss_series){"Per drafted token", x,
+					  y, n};
+	if (p) {
+		for (size_t i = 0; i < np; i++)
+			y1[i] = p->pos[i].rate * 100.0;
+		snprintf(name1, sizeof(name1), "Over all steps (k=%u)", (unsigned)p->k);
+		series[ns++] = (struct ss_series){name1, x, y1, np};
+	}
+	ss_buf_adds(b, "<h3>Variable draft lengths</h3>\n<p>Of ");
+	ss_buf_add_u64_grouped(b, d->requests);
+	ss_buf_adds(b, d->requests == 1 ? " request that says" : " requests that say");
+	ss_buf_adds(b, " what each verify step drafted (per-step arrays or vLLM's histogram by "
+		    "draft length), the share of the steps that drafted position i whose i-th "
+		    "token was accepted. A step that drafted fewer tokens does not count against "
+		    "the positions it did not draft, as it does in the rate over all steps.</p>\n");
+	ss_buf_adds(b, "<div class=\"fig\">\n");
+	ss_chart_lines(b, &(struct ss_chart){
+		.id = "c-drafted", .title = "Acceptance per drafted token",
+		.desc = "Line chart of the share, in percent, of the verify steps that drafted "
+			"position i whose i-th draft token was accepted, by position i, beside the "
+			"share of all steps.",
+		.x_label = "Draft position i", .y_label = "Accepted at position i (% of steps)",
+		.width = 640, .height = 340, .y_max_hint = 100, .value_decimals = 1,
+		.value_suffix = "%"}, &(struct ss_line_opts){true, NAN, NULL, NAN}, series, ns);
+	ss_buf_adds(b, "<table>\n<caption>Numbers of the chart</caption>\n<thead><tr>"
+		    "<th>Position</th><th>Steps<br>drafted</th><th>Steps<br>accepted</th>"
+		    "<th>Rate<br>(%)</th><th>Conditional<br>(%)</th></tr></thead>\n<tbody>\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct ss_drafted_row *r = &d->rows[i];
+
+		ss_buf_addf(b, "<tr><td>%zu</td><td>", i + 1);
+		ss_html_add_count(b, (__int128)r->drafted);
+		ss_buf_adds(b, "</td><td>");
+		ss_html_add_count(b, (__int128)r->accepted);
+		ss_buf_adds(b, "</td><td>");
+		if (r->has_rate)
+			ss_buf_add_fixed2(b, r->rate * 100.0);
+		ss_buf_adds(b, "</td><td>");
+		if (r->has_conditional)
+			ss_buf_add_fixed2(b, r->conditional * 100.0);
+		ss_buf_adds(b, "</td></tr>\n");
+	}
+	ss_buf_adds(b, "</tbody>\n</table>\n</div>\n");
+out:
+	ss_free(x);
+	ss_free(y);
+	ss_free(y1);
+}
+
+/* The k with the most steps among those drawn (NULL when none). */
+static const struct ss_pos_result *busiest_k(const struct ss_set_analysis *s,
+					     const struct points *pt)
+{
+	const struct ss_pos_result *best = NULL;
+
+	for (size_t i = 0; i < pt->ns; i++)
+		if (!best || s->pos[pt->shown[i]].steps > best->steps)
+			best = &s->pos[pt->shown[i]];
+	return best;
+}
+
 void ss_html_positions(struct ss_buf *b, const struct ss_agg *a, const struct ss_analysis *an)
 {
 	const struct ss_set_analysis *s = &an->main;
@@ -503,7 +593,17 @@ void ss_html_positions(struct ss_buf *b, const struct ss_agg *a, const struct ss
 		ss_buf_adds(&why, "No acceptance by position: it needs requests with a per-step "
 			    "histogram and a known draft length k (num_spec_tokens).");
 		excluded_note(&why, a->main.positions.excluded);
-		ss_html_missing_end(b, &why);
+		if (!s->drafted.present) {
+			ss_html_missing_end(b, &why);
+			return;
+		}
+		if (why.failed)
+			b->failed = true;
+		else
+			ss_html_missing(b, why.data);
+		ss_buf_release(&why);
+		drafted_chart(b, &s->drafted, NULL);
+		ss_buf_adds(b, "</section>\n");
 		return;
 	}
 	if (!points_fill(&pt, s)) {
@@ -531,11 +631,16 @@ void ss_html_positions(struct ss_buf *b, const struct ss_agg *a, const struct ss
 		struct view v = {NULL, "", 640, 340, true, false};
 
 		rate_chart(b, s, &pt, &v);
+		if (s->drafted.present)
+			drafted_chart(b, &s->drafted, busiest_k(s, &pt));
 		whatif_chart(b, s, &pt, s->pos[pt.shown[0]].has_cost, &v);
 		if (s->pos[pt.shown[0]].has_cost)
 			speedup_chart(b, s, &pt, &v);
 	} else {
 		per_k(b, s, &pt);
+		/* 7.9 after every k's own charts, beside the busiest one */
+		if (s->drafted.present)
+			drafted_chart(b, &s->drafted, busiest_k(s, &pt));
 	}
 	ss_buf_adds(b, "</section>\n");
 	points_release(&pt);

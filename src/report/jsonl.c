@@ -194,6 +194,8 @@ static void add_record(struct ss_buf *b, const struct ss_record *r)
 		add_i64_field(b, "num_spec_tokens", r->num_spec_tokens);
 	if (r->has_completion_tokens)
 		add_i64_field(b, "completion_tokens", r->completion_tokens);
+	if (r->has_prompt_tokens)
+		add_i64_field(b, "prompt_tokens", r->prompt_tokens);
 	if (r->has_per_step_accepted) {
 		ss_buf_addc(b, ',');
 		add_key(b, "per_step_accepted");
@@ -203,6 +205,28 @@ static void add_record(struct ss_buf *b, const struct ss_record *r)
 		ss_buf_addc(b, ',');
 		add_key(b, "per_step_drafted");
 		add_i64_array(b, &r->per_step_drafted);
+	}
+	if (r->has_by_draft_length) {
+		size_t at = 0;
+		int64_t d;
+		const int64_t *c;
+		bool first = true;
+
+		ss_buf_addc(b, ',');
+		add_key(b, "acceptance_histogram_by_draft_length");
+		ss_buf_addc(b, '{');
+		while (ss_record_bdl_next(r, &at, &d, &c)) {
+			struct ss_vec_i64 row = {(int64_t *)c, (size_t)d + 1, 0};
+
+			if (!first)
+				ss_buf_addc(b, ',');
+			first = false;
+			ss_buf_addc(b, '"');
+			ss_buf_add_i64(b, d);
+			ss_buf_adds(b, "\":");
+			add_i64_array(b, &row);
+		}
+		ss_buf_addc(b, '}');
 	}
 	ss_buf_addc(b, '}');
 }

@@ -16,8 +16,10 @@ libspecscan_la_SOURCES += \
 	src/report/html_compare.c \
 	src/report/grid.c src/report/grid.h \
 	src/report/analysis_json.c src/report/analysis_csv.c \
-	src/report/analysis_text.c src/report/analysis_text.h \
-	src/report/markdown.c
+	src/report/analysis_text.c src/report/analysis_text.h src/report/analysis_defs.c \
+	src/report/markdown.c \
+	src/report/analysis_more.h src/report/windows_report.c src/report/outliers_report.c \
+	src/report/html_time.c
 
 check_PROGRAMS += tests/unit/test_numfmt tests/unit/test_report tests/unit/test_chart \
 	tests/unit/test_jsonw tests/unit/test_escape

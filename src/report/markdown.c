@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/analysis_more.h"
 #include "report/analysis_text.h"
 #include "report/escape.h"
 #include "report/grid.h"
@@ -125,6 +126,70 @@ static void add_positions(struct ss_buf *out, const struct ss_pos_result *p)
 	}
 }
 
+/* A count cell of up to 128 bits. */
+static void add_count(struct ss_buf *b, unsigned __int128 v)
+{
+	if (v <= UINT64_MAX)
+		ss_buf_add_u64_grouped(b, (uint64_t)v);
+	else
+		ss_buf_add_i128(b, (__int128)v);
+}
+
+/* A percentage cell, N/A when undefined. */
+static void add_pct(struct ss_buf *b, bool has, double v)
+{
+	if (!has) {
+		ss_buf_adds(b, "N/A");
+		return;
+	}
+	ss_buf_add_fixed0(b, v * 100.0);
+	ss_buf_addc(b, '%');
+}
+
+/* SPEC 7.9: acceptance per drafted token. */
+static void add_drafted(struct ss_buf *out, const struct ss_drafted_result *d)
+{
+	struct ss_grid g;
+
+	ss_buf_adds(out, "\n### Acceptance by position, per drafted token (");
+	ss_buf_add_u64_grouped(out, d->requests);
+	ss_buf_adds(out, d->requests == 1 ? " request, " : " requests, ");
+	add_count(out, d->steps);
+	ss_buf_adds(out, d->steps == 1 ? " step)\n\n" : " steps)\n\n");
+	ss_grid_init(&g);
+	ss_grid_col(&g, "Position", true);
+	ss_grid_col(&g, "Drafted", true);
+	ss_grid_col(&g, "Accepted", true);
+	ss_grid_col(&g, "Rate", true);
+	ss_grid_col(&g, "Conditional", true);
+	for (size_t i = 0; i < d->n; i++) {
+		const struct ss_drafted_row *r = &d->rows[i];
+
+		ss_grid_begin(&g);
+		ss_buf_addf(&g.text, "%zu", i + 1);
+		ss_grid_end(&g);
+		ss_grid_begin(&g);
+		add_count(&g.text, r->drafted);
+		ss_grid_end(&g);
+		ss_grid_begin(&g);
+		add_count(&g.text, r->accepted);
+		ss_grid_end(&g);
+		ss_grid_begin(&g);
+		add_pct(&g.text, r->has_rate, r->rate);
+		ss_grid_end(&g);
+		ss_grid_begin(&g);
+		add_pct(&g.text, r->has_conditional, r->conditional);
+		ss_grid_end(&g);
+	}
+	if (g.ncells)
+		ss_grid_markdown(out, &g);
+	else
+		ss_buf_adds(out, "No step drafted a token.\n");
+	ss_grid_release(&g);
+	ss_buf_adds(out, "\nA position counts only on the steps that drafted it (adaptive draft "
+			 "lengths); Rate is accepted / drafted.\n");
+}
+
 static void add_intervals(struct ss_buf *out, const struct ss_analysis_opts *o,
 			  const struct ss_set_analysis *s)
 {
@@ -210,9 +275,17 @@ void ss_report_markdown(struct ss_buf *out, const struct ss_agg *a,
 			ss_buf_adds(out, "\nThe shorter-draft figures are exact for chain drafters "
 					 "(draft model, EAGLE/MTP chains, n-gram) and an estimate "
 					 "for tree drafting.\n");
+		if (an->main.drafted.present)
+			add_drafted(out, &an->main.drafted);
 	}
 	if (o->ci && a->main.ok)
 		add_intervals(out, o, &an->main);
 	if (o->group_by.n && a->groups.n)
 		add_groups(out, a, an);
+	if (o->windows)
+		ss_report_md_windows(out, an);
+	if (o->outliers)
+		ss_report_md_outliers(out, a);
+	if (o->definitions)
+		ss_report_markdown_definitions(out, an);
 }

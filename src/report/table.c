@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/analysis_more.h"
 #include "report/numfmt.h"
 #include "report/report.h"
 #include "report/report_int.h"
@@ -285,4 +286,8 @@ void ss_report_table_full(struct ss_buf *out, const struct ss_agg *a,
 	ss_report_accounting_line(out, a, "  ");
 	if (an && an->any && an->opts->group_by.n)
 		ss_report_text_groups(out, a, an, utf8, color);
+	if (an && an->any && an->opts->outliers)
+		ss_report_text_outliers(out, a, utf8, color);
+	if (an && an->any && an->opts->definitions)
+		ss_report_text_definitions(out, an, utf8, color);
 }

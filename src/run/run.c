@@ -8,6 +8,7 @@
 #include "io/framer.h"
 #include "io/inputs.h"
 #include "json/json.h"
+#include "metrics/drafted.h"
 #include "metrics/values.h"
 #include "report/report.h"
 #include "run/pool.h"
@@ -48,6 +49,8 @@ struct slot {
 	struct ss_outcome *outs;
 	size_t nouts, outs_cap;
 	size_t *hist_off;          /* per outcome, into hists; SIZE_MAX: none */
+	size_t *drafted_off;       /* per outcome, its SPEC 7.9 part in hists; SIZE_MAX: none */
+	size_t drafted_cap;
 	size_t *eng_off;           /* per outcome, into engines; SIZE_MAX: none */
 	size_t eng_cap;
 	struct ss_buf engines;     /* long engine names (SPEC 2.6), NUL-ended */
@@ -56,6 +59,9 @@ struct slot {
 	size_t *name_off;          /* per outcome, into names; SIZE_MAX: none */
 	size_t name_cap;
 	struct ss_buf names;       /* enriched lines' source.input, NUL-separated */
+	size_t *model_off;         /* per outcome, into models; SIZE_MAX: none */
+	size_t model_cap;
+	struct ss_buf models;      /* ok outcomes' models (cfg->keep_models) */
 	struct ss_buf jsonl;
 	struct ss_keybuf keys;     /* --group-by values, one tuple per outcome */
 	bool nomem;
@@ -86,11 +92,14 @@ static void slot_release(struct slot *s)
 	ss_free(s->fail_reason);
 	ss_free(s->outs);
 	ss_free(s->hist_off);
+	ss_free(s->drafted_off);
 	ss_free(s->eng_off);
 	ss_buf_release(&s->engines);
 	SS_VEC_RELEASE(&s->hists);
 	ss_free(s->name_off);
 	ss_buf_release(&s->names);
+	ss_free(s->model_off);
+	ss_buf_release(&s->models);
 	ss_buf_release(&s->jsonl);
 	ss_keybuf_release(&s->keys);
 }
@@ -106,6 +115,7 @@ static void slot_clear(struct slot *s)
 	s->hists.len = 0;
 	ss_buf_reset(&s->engines);
 	ss_buf_reset(&s->names);
+	ss_buf_reset(&s->models);
 	ss_buf_reset(&s->jsonl);
 	ss_keybuf_reset(&s->keys);
 }
@@ -134,6 +144,7 @@ static void *worker_new(void *ctx)
 	po.force_kind = cfg->force_kind;
 	po.only_engine = cfg->only_engine;
 	po.full_parse = cfg->full_parse;
+	po.want_time = cfg->want_time;
 	w->proc = ss_processor_new(&po);
 	if (!w->proc) {
 		worker_free(ctx, w);
@@ -149,8 +160,10 @@ static bool grow_outs(struct slot *s)
 
 	return SS_ALLOC_GROW(s->outs, need, s->outs_cap) &&
 	       SS_ALLOC_GROW(s->hist_off, need, s->hist_cap) &&
+	       SS_ALLOC_GROW(s->drafted_off, need, s->drafted_cap) &&
 	       SS_ALLOC_GROW(s->eng_off, need, s->eng_cap) &&
-	       SS_ALLOC_GROW(s->name_off, need, s->name_cap);
+	       SS_ALLOC_GROW(s->name_off, need, s->name_cap) &&
+	       SS_ALLOC_GROW(s->model_off, need, s->model_cap);
 }
 
 /* Process every request of a slot's batch. */
@@ -202,6 +215,16 @@ static void process_slot(struct worker *w, struct slot *s, const struct ss_run_c
 			memcpy(s->hists.v + s->hists.len, o->hist, o->hist_len * sizeof(*o->hist));
 			s->hists.len += o->hist_len;
 		}
+		s->drafted_off[s->nouts] = SIZE_MAX;
+		if (cfg->drafted && o->status == SS_ST_OK && o->record) {
+			size_t at = s->hists.len;
+
+			if (!ss_drafted_summarize(o->record, &s->hists, &o->drafted_state,
+						  &o->by_len_len))
+				goto nomem;
+			if (o->drafted_state == SS_DR_POOLED)
+				s->drafted_off[s->nouts] = at;
+		}
 		s->eng_off[s->nouts] = SIZE_MAX;
 		if (o->engine_long) {
 			s->eng_off[s->nouts] = s->engines.len;
@@ -217,9 +240,17 @@ static void process_slot(struct worker *w, struct slot *s, const struct ss_run_c
 			if (s->names.failed)
 				goto nomem;
 		}
+		s->model_off[s->nouts] = SIZE_MAX;
+		if (cfg->keep_models && o->status == SS_ST_OK && o->model) {
+			s->model_off[s->nouts] = s->models.len;
+			ss_buf_add(&s->models, o->model, o->model_len);
+			if (s->models.failed)
+				goto nomem;
+		}
 		/* The borrowed views die with the processor's next request. */
 		o->engine_long = NULL;
 		o->hist = NULL;
+		o->by_len = NULL;
 		o->record = NULL;
 		o->metadata = o->metrics = NULL;
 		o->model = o->input = o->verbatim = NULL;
@@ -354,12 +385,17 @@ static bool collect_slot(const struct ss_run_cfg *cfg, struct slot *s, struct ss
 
 		if (s->hist_off[i] != SIZE_MAX)
 			o->hist = s->hists.v + s->hist_off[i];
+		if (s->drafted_off[i] != SIZE_MAX)
+			o->by_len = s->hists.v + s->drafted_off[i];
 		if (s->eng_off[i] != SIZE_MAX)
 			o->engine_long = s->engines.data + s->eng_off[i];
 		if (s->name_off[i] != SIZE_MAX) {
 			o->input = s->names.data + s->name_off[i];
 			o->input_len = strlen(o->input);
 		}
+		/* (model_len survived the worker) */
+		if (s->model_off[i] != SIZE_MAX)
+			o->model = s->models.data ? s->models.data + s->model_off[i] : "";
 		if (cfg->group_by && cfg->group_by->n) {
 			struct ss_kv key[SS_GROUP_MAX_KEYS];
 

@@ -84,7 +84,9 @@ bool ss_keymap_put(struct ss_keymap *m, const void *key, size_t len, uint64_t ha
 	for (j = hash & (m->nslots - 1); m->slots[j]; j = (j + 1) & (m->nslots - 1)) {
 		const struct ss_keymap_entry *e = &m->ent[m->slots[j] - 1];
 
-		if (e->hash == hash && e->len == len && memcmp(m->arena + e->off, key, len) == 0) {
+		/* an empty key may have no arena yet: no pointer arithmetic on NULL */
+		if (e->hash == hash && e->len == len &&
+		    (len == 0 || memcmp(m->arena + e->off, key, len) == 0)) {
 			*index = m->slots[j] - 1;
 			return true;
 		}

@@ -17,7 +17,23 @@
  * A line of a server shape whose parts are bad (a counter that is not a
  * finite integral value >= 0, a label set that is not an object of
  * strings) is a bad sample or line: counted with ss_server_bad(), never a
- * stop. The caller owns every pointer it passes; nothing is kept.
+ * stop. The caller owns every pointer it passes; nothing is kept. Every
+ * text, as every text of the JSON seam (json/json.h), has SSJ_PADDING
+ * readable bytes after its end. Each call parses the text with a parser
+ * of its own, made and freed inside the call.
+ *
+ * What each shape gives (SPEC 10.1, 10.2, 10.5):
+ *   AIPerf line      one snapshot of the endpoint (dir, endpoint_url) at
+ *                    timestamp_ns; each family's series `labels`, `value`;
+ *   iterations       one increment of the unnamed endpoint per iteration
+ *                    whose specDecodingStats is an object (null: none);
+ *   server info      one snapshot of the unnamed endpoint, each element of
+ *                    internal_states a series labelled internal_state="I"
+ *                    (and tp_rank when the element has one);
+ *   Prometheus API   one sparse snapshot of the unnamed endpoint per
+ *                    distinct sample time of the families' series, in
+ *                    time order;
+ *   the document     one increment per endpoint_url of its series.
  */
 #ifndef SS_SERVER_JSON_H
 #define SS_SERVER_JSON_H
@@ -36,7 +52,14 @@ enum ss_srv_json_shape {
 	SS_SRVJ_PROM_API     /* status "success", data.resultType matrix or vector */
 };
 
-/* Which shape the JSON text[0..len) is; SS_SRVJ_NONE for anything else. */
+/*
+ * Which shape the JSON text[0..len) is; SS_SRVJ_NONE for anything else
+ * (invalid JSON included, and when memory runs out). An array line is the
+ * iterations shape when every element is an object with `iter` and one
+ * at least has `specDecodingStats`, or when it is empty (a poll that
+ * found no new iteration). A line that names none of the shapes' keys is
+ * told without being parsed.
+ */
 enum ss_srv_json_shape ss_server_json_shape(const char *text, size_t len);
 
 /*

@@ -81,8 +81,8 @@ STAT_KEYS = ["unit", "avg", "p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95"
              "min", "max", "std", "count", "sum"]
 RECORD_KEYS = ["engine", "mean_acceptance_length", "draft_acceptance_rate",
                "acceptance_histogram", "num_accepted_draft_tokens", "num_draft_tokens",
-               "num_spec_steps", "num_spec_tokens", "completion_tokens",
-               "per_step_accepted", "per_step_drafted"]
+               "num_spec_steps", "num_spec_tokens", "completion_tokens", "prompt_tokens",
+               "per_step_accepted", "per_step_drafted", "acceptance_histogram_by_draft_length"]
 
 
 # --------------------------------------------------------------------------
@@ -201,9 +201,10 @@ class Rec:
     """One ok record as the tests see it (engine-neutral)."""
 
     def __init__(self, engine, acc, drafted, steps=None, mean=None, rate=None, hist=None,
-                 k=None, comp=None, psa=None, psd=None):
+                 k=None, comp=None, psa=None, psd=None, prompt=None, bdl=None):
         self.engine, self.acc, self.drafted, self.steps = engine, acc, drafted, steps
         self.hist, self.k, self.comp, self.psa, self.psd = hist, k, comp, psa, psd
+        self.prompt, self.bdl = prompt, bdl
         # Doubles: as sent when given, else computed as SPEC 2.4/2.6 says.
         if mean is None and steps:
             mean = 1 + acc / steps
@@ -338,8 +339,9 @@ class Case(unittest.TestCase):
         self.assertEqual(got["num_accepted_draft_tokens"], r.acc, where)
         self.assertEqual(got["num_draft_tokens"], r.drafted, where)
         for key, val in (("num_spec_steps", r.steps), ("num_spec_tokens", r.k),
-                         ("completion_tokens", r.comp), ("per_step_accepted", r.psa),
-                         ("per_step_drafted", r.psd)):
+                         ("completion_tokens", r.comp), ("prompt_tokens", r.prompt),
+                         ("per_step_accepted", r.psa), ("per_step_drafted", r.psd),
+                         ("acceptance_histogram_by_draft_length", r.bdl)):
             if val is None:
                 self.assertNotIn(key, got, where)
             else:

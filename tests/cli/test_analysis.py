@@ -158,7 +158,7 @@ class Positions(Case):
         self.assertEqual(list(doc["analysis"]), ["positions"])
         pos = doc["analysis"]["positions"]
         self.assertEqual(pos["excluded"], {"no_histogram": 0, "no_k": 0, "k_too_large": 0,
-                                           "key_above_k": 0})
+                                           "key_above_k": 0, "inconsistent_by_draft_length": 0})
         self.assertEqual(len(pos["by_k"]), 1)
         bk = pos["by_k"][0]
         self.assertEqual(list(bk), ["k", "requests", "steps", "acceptance_length", "positions",
@@ -242,7 +242,8 @@ class Positions(Case):
         self.assertRan(res)
         pos = loads(res.out)["analysis"]["positions"]
         self.assertEqual(pos["excluded"], {"no_histogram": 1, "no_k": 1, "k_too_large": 0,
-                                           "key_above_k": 1})
+                                           "key_above_k": 1,
+                                           "inconsistent_by_draft_length": 0})
         self.assertEqual(pos["by_k"][0]["requests"], 2)
 
 
@@ -593,26 +594,64 @@ def md_text(path):
     return re.sub(r"([\\`*_\[\]|~$])", r"\\\1", path)
 
 
+def variable_lines(n, seed, k=4):
+    """n vLLM bodies with variable draft lengths (SPEC 7.9: per-step arrays
+    on even records, by-length rows on odd ones) and prompt tokens (7.10)."""
+    x = seed
+    out = []
+    for i in range(n):
+        steps = []
+        for _ in range(1 + i % 7):
+            x = (x * 6364136223846793005 + 1442695040888963407) & M64
+            d = 1 + (x >> 40) % k
+            steps.append((d, (x >> 20) % (d + 1)))
+        hist = [0] * (k + 1)
+        for _, a in steps:
+            hist[a] += 1
+        acc, dr = sum(a for _, a in steps), sum(d for d, _ in steps)
+        sd = {"acceptance_histogram": hist, "num_spec_steps": len(steps),
+              "mean_acceptance_length": 1 + acc / len(steps), "draft_acceptance_rate": acc / dr,
+              "num_accepted_draft_tokens": acc, "num_draft_tokens": dr, "num_spec_tokens": k}
+        if i % 2 == 0:
+            sd["per_step_accepted"] = [a for _, a in steps]
+            sd["per_step_drafted"] = [d for d, _ in steps]
+        else:
+            rows = {}
+            for d, a in steps:
+                rows.setdefault(str(d), [0] * (d + 1))[a] += 1
+            sd["acceptance_histogram_by_draft_length"] = rows
+        out.append(json.dumps({"model": "v", "choices": [{"index": 0, "message": {"content": "x"}}],
+                               "usage": {"prompt_tokens": (x >> 30) % 5000,
+                                         "completion_tokens": 1 + (x >> 12) % 900},
+                               "metrics": {"speculative_decoding": sd}}))
+    return out
+
+
 class Determinism(Case):
     def test_j1_j2_every_option(self):
         with TempDir() as d:
             a = write(os.path.join(d, "a.jsonl"), [body_line(r) for r in pseudo_records(300, 1)])
             b = write(os.path.join(d, "b.jsonl"), [body_line(r) for r in pseudo_records(200, 2)])
+            v = write(os.path.join(d, "v.jsonl"), variable_lines(250, 3))
             recs, metas, m = meta_fixture(d)
             opts = ["--positions", "--draft-cost", "0.05", "--ci", "90", "--bootstrap", "150",
                     "--seed", "42", "--group-by", "input", "--compare", a,
-                    "--expect", "spec_decode_acceptance_length>=1"]
+                    "--expect", "spec_decode_acceptance_length>=1", "--definitions"]
             for fmt in ("json", "csv", "table", "markdown"):
-                one = run(["-j1", "-f", fmt] + opts + [a, b, m])
+                one = run(["-j1", "-f", fmt] + opts + [a, b, v, m])
                 self.assertRan(one)
                 for j in ("-j2", "-j3"):
-                    two = run([j, "-f", fmt] + opts + [a, b, m])
+                    two = run([j, "-f", fmt] + opts + [a, b, v, m])
                     self.assertRan(two)
                     self.assertEqual(one.out, two.out, "%s %s" % (fmt, j))
+            # the parts of 7.9, 7.10 and 7.12 are there to compare
+            an = loads(run(["-j1"] + opts + [a, b, v, m]).out)
+            self.assertIn("drafted", an["analysis"]["positions"])
+            self.assertEqual(an["analysis"]["definitions"]["with_prefill"]["requests"], 750)
             multi = ["--positions", "--ci", "95", "--bootstrap", "50", "--group-by",
-                     "meta.tag,k,osl,engine,phase,model"]
-            one = run(["-j1"] + multi + [a, m])
-            two = run(["-j2"] + multi + [a, m])
+                     "meta.tag,k,osl,isl,engine,phase,model", "--definitions"]
+            one = run(["-j1"] + multi + [a, v, m])
+            two = run(["-j2"] + multi + [a, v, m])
             self.assertRan(one)
             self.assertEqual(one.out, two.out)
 

@@ -23,8 +23,8 @@ from sslib import (Case, Rec, TempDir, expected_metrics, have_tool, jsonl_lines,
                    pooled, run, td)
 
 ART = td("artifacts")
-X1 = Rec("vllm", 6, 12, 4, mean=2.5, rate=0.5, hist={0: 1, 1: 1, 2: 1, 3: 1}, k=3, comp=5)
-X2 = Rec("vllm", 4, 6, 2, mean=3.0, rate=0.6666666666666666, hist={2: 2}, k=3, comp=3)
+X1 = Rec("vllm", 6, 12, 4, mean=2.5, rate=0.5, hist={0: 1, 1: 1, 2: 1, 3: 1}, k=3, comp=5, prompt=20)
+X2 = Rec("vllm", 4, 6, 2, mean=3.0, rate=0.6666666666666666, hist={2: 2}, k=3, comp=3, prompt=20)
 R1 = Rec("vllm", 2, 6, 2, mean=2.0, rate=1 / 3, hist={0: 1, 2: 1}, k=3)
 R2 = Rec("vllm", 2, 4, 2, mean=2.0, rate=0.5, hist={1: 2}, k=2)
 RAW1 = "run1/profile_export_raw.jsonl"

@@ -12,6 +12,7 @@ scrolling at 1280 px, a non-blank 1280x900 screenshot):
   - a run with no spec-decode stats at all (no chart, a sentence instead);
   - llama.cpp records only (no histogram: the page says what is missing);
   - an input whose name is markup (escaped; the browser shows it as text).
+  - --windows and --outliers on the soak fixture (windows.png).
 
 Without Chromium the browser checks are skipped (exit 77) after the checks
 that need no browser (bytes, determinism, escaping) have run.
@@ -145,14 +146,17 @@ class Html(Case):
             self.assertNotIn("<script", text)
             # the fixtures hold records of draft lengths 1 to 5 (their
             # num_spec_tokens): each k its own charts (SPEC 9.1), titled
-            # by k, in k order, with its heading and its own table
+            # by k, in k order, with its heading and its own table; records
+            # with per-step arrays (vllm_bodies line 2, the sample's) add the
+            # per-drafted-token chart after them
             per_k = []
             for k in range(1, 6):
                 per_k += ["Acceptance by draft position (k=%d)" % k,
                           "If the draft were shorter (k=%d)" % k]
                 self.assertIn('<h3 id="pos-k%d">k = %d: ' % (k, k), text)
                 self.assertIn("<caption>Numbers of the charts (k = %d)</caption>" % k, text)
-            self.browser(path, png="testdata.png", svg_titles=[HIST_TITLE] + per_k + [DIST_TITLE])
+            self.browser(path, png="testdata.png", svg_titles=[HIST_TITLE] + per_k +
+                         ["Acceptance per drafted token", DIST_TITLE])
 
     def test_spec6_numbers(self):
         a = [2, 3, 1, 4, 2, 0, 3, 3]
@@ -265,6 +269,27 @@ class Html(Case):
             if facts:
                 # the browser shows the name as text, exactly
                 self.assertEqual(facts["title"], "Spec Decode report: " + name)
+
+    def test_windows_and_outliers(self):
+        """SPEC 7.8 and 7.11 on the page: the soak fixture (make_runs.py:
+        360 requests 20 s apart, so twelve 10-minute windows of 29 to 31
+        requests; every draft rejected on lines 151 and 223, every draft
+        accepted on lines 98 and 302)."""
+        with TempDir() as tmp:
+            path, data = self.page(["--windows", "10m", "--outliers", "2",
+                                    td("analysis", "soak.jsonl")], tmp)
+            doc = parse(data.decode("utf-8"))
+            rows = doc.sections["windows"][0][1:]
+            self.assertEqual([r[0] for r in rows], [str(i) for i in range(12)])
+            self.assertEqual([r[1] for r in rows], ["%d.00" % (10 * i) for i in range(12)])
+            self.assertEqual(sum(int(r[2]) for r in rows), 360)
+            self.assertEqual(doc.sections["windows"][0][0][1], "Start (min)")
+            low, high = doc.sections["outliers"]
+            self.assertEqual([(r[2], r[4]) for r in low[1:]], [("151", "1.00"), ("223", "1.00")])
+            self.assertEqual([(r[2], r[4]) for r in high[1:]], [("98", "5.00"), ("302", "5.00")])
+            self.browser(path, png="windows.png",
+                         svg_titles=[HIST_TITLE, POS4_TITLE, WHATIF4_TITLE, DIST_TITLE,
+                                     "Acceptance length over time"])
 
     def test_twenty_groups(self):
         """20 inputs, --group-by input: one bar per group with its interval,

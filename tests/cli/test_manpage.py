@@ -19,6 +19,8 @@ SPEC5 = ["format", "json", "csv", "records", "html", "output-dir", "table", "no-
          "no-progress", "strict", "force", "quiet", "verbose", "help", "version",
          # SPEC 7.7
          "positions", "draft-cost", "ci", "bootstrap", "seed", "group-by", "compare", "expect",
+         "windows", "outliers",
+         "definitions",
          # issue 13 (README "Reliability"): resource limits
          "memory-limit", "spool-limit", "zstd-window-log",
          # SPEC 8.2

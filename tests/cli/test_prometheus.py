@@ -20,9 +20,9 @@ Checked:
   * the two pages read by the server stage (tests/unit/server_tool) give
     the known totals of the three steps;
   * the query_range answer gives them too: last minus first value of each
-    series (Python, here), and, as specscan will read such an answer,
-    one snapshot per sample time, written out as `# time:` pages for the
-    driver (which reads only text until the JSON shapes join it);
+    series (Python, here); read as SPEC 10.1's JSON shape (the driver's
+    --as jsonl: one snapshot per sample time); and the same snapshots
+    written out as `# time:` pages of text;
   * the instant query holds the after page's values.
 
 Every process is stopped by its pid (also on failure or interruption),
@@ -324,6 +324,8 @@ def run(tmp, py, procs):
     with open(os.path.join(tmp, "query_range.prom"), "w") as f:
         f.write(range_as_pages(rng))
     check_window(tool(os.path.join(tmp, "query_range.prom")), "query_range as snapshots")
+    check_window(tool("--as", "jsonl", os.path.join(tmp, "query_range.json")),
+                 "query_range as the JSON shape")
     inst = json.load(open(os.path.join(tmp, "query.json")))
     assert inst["data"]["resultType"] == "vector"
     drafts = sum(float(s["value"][1]) for s in inst["data"]["result"]

@@ -27,11 +27,11 @@ from sslib import (Case, F, Rec, TempDir, expected_metrics, have_tool, jsonl_lin
 SAMPLE = td("sample", "aiperf_raw_vllm.jsonl")
 
 W = Rec("vllm", 3, 4, 2, mean=2.5, rate=0.75, hist={1: 1, 2: 1}, k=2, comp=5,
-        psa=[1, 2], psd=[2, 2])
+        psa=[1, 2], psd=[2, 2], prompt=20)
 A = Rec("vllm", 18, 32, 8, mean=3.25, rate=0.5625, hist={0: 1, 1: 1, 2: 2, 3: 3, 4: 1},
-        k=4, comp=26, psa=[2, 3, 1, 4, 2, 0, 3, 3], psd=[4] * 8)
+        k=4, comp=26, psa=[2, 3, 1, 4, 2, 0, 3, 3], psd=[4] * 8, prompt=20)
 B = Rec("vllm", 2, 12, 3, mean=1.6666666666666665, rate=0.16666666666666666,
-        hist={0: 1, 1: 2}, k=4, comp=4, psa=[1, 1, 0], psd=[4, 4, 4])
+        hist={0: 1, 1: 2}, k=4, comp=4, psa=[1, 1, 0], psd=[4, 4, 4], prompt=20)
 
 STATUS_BY_LINE = {1: "ok", 2: "ok", 3: "error", 4: "ok", 5: "cancelled", 6: "unparsable",
                   7: "malformed", 8: "zero_step", 9: "no_stats"}

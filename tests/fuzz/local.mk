@@ -2,7 +2,8 @@
 # regression inputs in `make check`.
 EXTRA_DIST += tests/fuzz/fuzz.sh tests/fuzz/make_input_seeds.py tests/fuzz/make_scrape_seeds.py tests/fuzz/regressions
 check_PROGRAMS += tests/fuzz/replay_request tests/fuzz/replay_sse tests/fuzz/replay_inputs \
-	tests/fuzz/replay_records tests/fuzz/replay_whole tests/fuzz/replay_scrape
+	tests/fuzz/replay_records tests/fuzz/replay_whole tests/fuzz/replay_scrape \
+	tests/fuzz/replay_server_json
 tests_fuzz_replay_request_SOURCES = tests/fuzz/fuzz_request.c tests/fuzz/replay.c
 tests_fuzz_replay_request_LDADD = libspecscan.la $(SS_LIBS)
 nodist_EXTRA_tests_fuzz_replay_request_SOURCES = src/cli/force-cxx-link.cxx
@@ -23,4 +24,7 @@ nodist_EXTRA_tests_fuzz_replay_whole_SOURCES = src/cli/force-cxx-link.cxx
 tests_fuzz_replay_scrape_SOURCES = tests/fuzz/fuzz_scrape.c tests/fuzz/replay.c
 tests_fuzz_replay_scrape_LDADD = libspecscan.la $(SS_LIBS)
 nodist_EXTRA_tests_fuzz_replay_scrape_SOURCES = src/cli/force-cxx-link.cxx
+tests_fuzz_replay_server_json_SOURCES = tests/fuzz/fuzz_server_json.c tests/fuzz/replay.c
+tests_fuzz_replay_server_json_LDADD = libspecscan.la $(SS_LIBS)
+nodist_EXTRA_tests_fuzz_replay_server_json_SOURCES = src/cli/force-cxx-link.cxx
 TESTS += tests/fuzz/replay-regressions.sh

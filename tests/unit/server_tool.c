@@ -1,13 +1,23 @@
 /*
  * server_tool.c - a test driver of the server stage (SPEC 10) until the
- * stage is part of specscan: reads files of Prometheus text and prints the
- * window as JSON, with 10.4's keys, on stdout.
+ * stage is part of specscan: reads files of Prometheus text (or of 10.1's
+ * JSON shapes) and prints the window as JSON, with 10.4's keys, on stdout.
  *
  *   server_tool [OPTION]... FILE...      (- is standard input)
  *
+ * Among the files:
+ *   --endpoint KEY     the files after it belong to endpoint KEY
+ *   --as text|jsonl|document
+ *                      the files after it are Prometheus text (the
+ *                      default), JSONL lines each fed through
+ *                      ss_server_json_shape() and ss_server_json_line()
+ *                      (lines of no server shape are counted, not fed), or
+ *                      AIPerf's server_metrics_export.json read whole; the
+ *                      JSON shapes' endpoint directory is the file's
+ *                      directory
+ * Options:
  *   --piece N          feed each file in pieces of N bytes (default 65536)
  *   --no-template      parse every line in full
- *   --endpoint KEY     the files after it belong to endpoint KEY
  *   --draft-cost C     7.1's speedups and suggested k on the histogram
  *   --requests E=S,A,D the per-request sums of engine E (reconciliation)
  *   -q                 no messages
@@ -21,8 +31,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json/json.h"
 #include "server/expo.h"
 #include "server/server.h"
+#include "server/server_json.h"
 #include "util/msg.h"
 
 static void put_u128(unsigned __int128 v)
@@ -243,6 +255,122 @@ out:
 	return rc;
 }
 
+/* The directory part of a path ("" when it has none), as AIPerf's endpoint key takes it. */
+static size_t dir_len(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? (size_t)(slash - path) : 0;
+}
+
+static const char *const shape_names[] = {"none", "aiperf", "iterations", "server_info",
+					  "prometheus_api"};
+
+static int read_jsonl(struct ss_server *srv, const char *path, bool *first)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	const char *name = strcmp(path, "-") ? path : "<stdin>";
+	char *line = NULL, *pad = NULL;
+	size_t cap = 0, padcap = 0;
+	ssize_t n;
+	uint64_t lineno = 0, shapes[5] = {0}, snaps = 0;
+	int rc = 0;
+
+	if (!f) {
+		fprintf(stderr, "server_tool: cannot open '%s': %s\n", path, strerror(errno));
+		return 1;
+	}
+	while ((n = getline(&line, &cap, f)) >= 0) {
+		enum ss_srv_json_shape sh;
+		uint64_t got;
+		size_t len = (size_t)n;
+
+		lineno++;
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			len--;
+		if (len == 0)
+			continue;
+		if (len + SSJ_PADDING > padcap) {
+			char *p = realloc(pad, len + SSJ_PADDING);
+
+			if (!p) {
+				rc = 3;
+				break;
+			}
+			pad = p;
+			padcap = len + SSJ_PADDING;
+		}
+		memcpy(pad, line, len);
+		memset(pad + len, ' ', SSJ_PADDING);
+		sh = ss_server_json_shape(pad, len);
+		shapes[sh]++;
+		if (sh == SS_SRVJ_NONE)
+			continue;
+		if (!ss_server_json_line(srv, sh, path, dir_len(path), name, lineno, pad, len, &got)) {
+			rc = 3;
+			break;
+		}
+		snaps += got;
+	}
+	if (ferror(f))
+		rc |= 1;
+	printf("%s{\"name\": \"%s\", \"lines\": %llu, \"snapshots\": %llu, \"shapes\": {",
+	       *first ? "" : ", ", path, (unsigned long long)lineno, (unsigned long long)snaps);
+	for (int i = 0; i < 5; i++)
+		printf("%s\"%s\": %llu", i ? ", " : "", shape_names[i], (unsigned long long)shapes[i]);
+	fputs("}}", stdout);
+	*first = false;
+	free(line);
+	free(pad);
+	if (f != stdin)
+		fclose(f);
+	return rc;
+}
+
+static int read_document(struct ss_server *srv, const char *path, bool *first)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+	uint64_t snaps = 0;
+	int rc = 0;
+
+	if (!f) {
+		fprintf(stderr, "server_tool: cannot open '%s': %s\n", path, strerror(errno));
+		return 1;
+	}
+	for (;;) {
+		if (len + 65536 + SSJ_PADDING > cap) {
+			char *p = realloc(buf, cap = 2 * (len + 65536 + SSJ_PADDING));
+
+			if (!p) {
+				rc = 3;
+				goto out;
+			}
+			buf = p;
+		}
+		n = fread(buf + len, 1, 65536, f);
+		if (n == 0)
+			break;
+		len += n;
+	}
+	if (ferror(f)) {
+		rc = 1;
+		goto out;
+	}
+	memset(buf + len, ' ', SSJ_PADDING);
+	if (!ss_server_json_document(srv, path, dir_len(path), path, buf, len, &snaps))
+		rc = 3;
+	printf("%s{\"name\": \"%s\", \"document_name\": %s, \"snapshots\": %llu}", *first ? "" : ", ",
+	       path, ss_server_json_is_document_name(path, strlen(path)) ? "true" : "false",
+	       (unsigned long long)snaps);
+	*first = false;
+out:
+	free(buf);
+	fclose(f);
+	return rc;
+}
+
 static bool parse_requests(const char *arg, struct ss_server_requests *req)
 {
 	char name[32];
@@ -272,7 +400,7 @@ int main(int argc, char **argv)
 	bool no_template = false, has_cost = false, first = true;
 	double cost = 0.0;
 	uint32_t ep;
-	int rc = 0, i;
+	int rc = 0, i, as = 0;
 
 	memset(req, 0, sizeof(req));
 	ss_msg_init(&msg, stderr, SS_NORMAL);
@@ -287,7 +415,7 @@ int main(int argc, char **argv)
 			has_cost = true, cost = strtod(argv[++i], NULL);
 		else if (!strcmp(argv[i], "--requests") && i + 1 < argc && parse_requests(argv[i + 1], req))
 			i++;
-		else if (!strcmp(argv[i], "--endpoint"))
+		else if (!strcmp(argv[i], "--endpoint") || !strcmp(argv[i], "--as"))
 			break;
 		else {
 			fprintf(stderr, "server_tool: bad option '%s'\n", argv[i]);
@@ -307,9 +435,19 @@ int main(int argc, char **argv)
 			i++;
 			continue;
 		}
+		if (!strcmp(argv[i], "--as") && i + 1 < argc) {
+			i++;
+			as = !strcmp(argv[i], "jsonl") ? 1 : !strcmp(argv[i], "document") ? 2 : 0;
+			continue;
+		}
 		if (ep == UINT32_MAX)
 			return 3;
-		rc |= read_file(srv, ep, argv[i], piece, no_template, &first);
+		if (as == 1)
+			rc |= read_jsonl(srv, argv[i], &first);
+		else if (as == 2)
+			rc |= read_document(srv, argv[i], &first);
+		else
+			rc |= read_file(srv, ep, argv[i], piece, no_template, &first);
 	}
 	if (!ss_server_finish(srv, req, has_cost, cost, &res)) {
 		ss_server_free(srv);

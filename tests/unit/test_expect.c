@@ -117,12 +117,37 @@ static void test_holds(void **state)
 	assert_false(ss_expect_holds(&e, true, 1.0));
 }
 
+/* SPEC 7.8 and 7.11's values: no metric, no position, their own kind. */
+static void test_named_values(void **state)
+{
+	struct ss_expect e;
+	char err[256];
+
+	(void)state;
+	assert_true(parse("window_min>=2.5", &e, err));
+	assert_int_equal(e.what, SS_EXV_WINDOW_MIN);
+	assert_int_equal(e.metric, -1);
+	assert_int_equal(e.position, 0);
+	assert_true(parse("window_last < 3", &e, err));
+	assert_int_equal(e.what, SS_EXV_WINDOW_LAST);
+	assert_int_equal(e.op, SS_OP_LT);
+	assert_true(parse("all_rejected_requests<=0", &e, err));
+	assert_int_equal(e.what, SS_EXV_ALL_REJECTED);
+	assert_true(parse("all_accepted_requests<1", &e, err));
+	assert_int_equal(e.what, SS_EXV_ALL_ACCEPTED);
+	assert_true(parse("spec_decode_acceptance_length>=1", &e, err));
+	assert_int_equal(e.what, SS_EXV_NONE);
+	assert_false(parse("window_max>=1", &e, err));
+	assert_false(parse("Window_min>=1", &e, err));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_ok),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_holds),
+		cmocka_unit_test(test_named_values),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -23,7 +23,7 @@
 
 static struct ss_processor *proc_for(enum ss_kind kind, enum ss_engine engine, bool full)
 {
-	struct ss_process_opts o = {kind, engine, full};
+	struct ss_process_opts o = {kind, engine, full, false};
 	struct ss_processor *p = ss_processor_new(&o);
 
 	assert_non_null(p);
@@ -596,6 +596,54 @@ static void test_payload_field_names(void **state)
 	ssj_parser_free(ps);
 }
 
+/* SPEC 7.8's time: asked for, from the metadata of the line, by 7.13's test. */
+static void test_request_time(void **state)
+{
+	struct ss_process_opts po = {SS_KIND_UNKNOWN, SS_ENGINE_NONE, false, true};
+	struct ss_processor *p = ss_processor_new(&po), *plain;
+	static const char *const tail =
+		"\"metrics\":{},\"spec_decode_acceptance\":{\"engine\":\"vllm\","
+		"\"acceptance_histogram\":{\"0\":1,\"1\":1},\"num_accepted_draft_tokens\":1,"
+		"\"num_draft_tokens\":2,\"num_spec_steps\":2,\"num_spec_tokens\":1}}";
+	static const struct {
+		const char *meta;
+		bool timed;
+		int64_t t;
+	} cases[] = {
+		{"{\"request_end_ns\":12,\"request_start_ns\":5}", true, 12},
+		{"{\"request_start_ns\":5}", true, 5},
+		{"{\"request_end_ns\":-1,\"request_start_ns\":5}", true, 5},
+		{"{\"request_end_ns\":1.5e9,\"request_start_ns\":-5}", false, 0},
+		{"{\"request_end_ns\":9223372036854775807}", true, INT64_MAX},
+		{"{\"request_end_ns\":9223372036854775808}", false, 0},
+		{"{\"request_end_ns\":\"12\"}", false, 0},
+		{"{\"request_end_ns\":0}", true, 0},
+		{"{\"request_end_ns\":3,\"request_end_ns\":4}", true, 4},   /* the last counts */
+		{"{\"request_end_ns\":3,\"request_end_ns\":null}", false, 0},
+		{"[1]", false, 0},
+	};
+	char line[1024];
+
+	(void)state;
+	assert_non_null(p);
+	plain = proc_for(SS_KIND_UNKNOWN, SS_ENGINE_NONE, false);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ss_outcome o;
+
+		snprintf(line, sizeof(line), "{\"metadata\":%s,%s", cases[i].meta, tail);
+		o = run_line(p, line);
+		assert_int_equal(o.timed, cases[i].timed);
+		if (cases[i].timed)
+			assert_true(o.time_ns == cases[i].t);
+		/* not asked for: never timed */
+		o = run_line(plain, line);
+		assert_false(o.timed);
+	}
+	free_padded();
+	ss_processor_free(p);
+	ss_processor_free(plain);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -612,6 +660,7 @@ int main(void)
 		cmocka_unit_test(test_unescape),
 		cmocka_unit_test(test_parse_count),
 		cmocka_unit_test(test_payload_field_names),
+		cmocka_unit_test(test_request_time),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

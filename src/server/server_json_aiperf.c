@@ -1,0 +1,469 @@
+/*
+ * server_json_aiperf.c - AIPerf's server-metrics files (SPEC 10.1, 10.5):
+ * a server_metrics_export.jsonl line is one snapshot of its endpoint (the
+ * input's directory and endpoint_url), each family a list of series (the
+ * slim record) or an object with its `samples` list (the full record's
+ * MetricFamily); the server_metrics_export.json
+ * document one increment of each endpoint it names, each counter
+ * series' stats.total taken as the profiling window's count.
+ */
+#include "server/server_json.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/server_json_int.h"
+#include "util/alloc.h"
+#include "util/grow.h"
+
+/* ---- AIPerf's server_metrics_export.jsonl line ---- */
+
+struct aip_series {
+	struct sj_labels lab;
+	struct sj_value val;
+};
+
+static int aip_series_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
+{
+	struct aip_series *as = ctx;
+
+	if (sj_key_is(key, n, "labels"))
+		sj_labels_read(&as->lab, v);
+	else if (sj_key_is(key, n, "value"))
+		sj_value_take(&as->val, v);
+	return 0;
+}
+
+struct aip_family {
+	struct sj_feed *f;
+	const char *name;
+	size_t nlen;
+	struct ss_family_match m;
+};
+
+static int aip_series(void *ctx, size_t i, struct ssj_value *v)
+{
+	struct aip_family *af = ctx;
+	struct aip_series as;
+
+	(void)i;
+	if (ssj_value_type(v) != SSJ_OBJECT) {
+		sj_bad(af->f, "bad sample of", sj_match_name(&af->m), "a series that is not an object");
+		return 0;
+	}
+	memset(&as, 0, sizeof(as));
+	if (ssj_object_foreach(v, aip_series_field, &as) != SSJ_OK) {
+		sj_bad(af->f, "bad sample of", sj_match_name(&af->m), "a series that cannot be read");
+		return 0;
+	}
+	sj_emit(af->f, af->name, af->nlen, &af->m, &as.lab, &as.val);
+	return af->f->nomem;
+}
+
+/* A family written as AIPerf's MetricFamily ({"type", "description", "samples"}), for later. */
+struct aip_later {
+	const char *name, *obj;
+	size_t nlen, obj_len;
+	struct ss_family_match m;
+};
+
+struct aip_metrics {
+	struct sj_feed *f;
+	struct sj_names nm;
+	uint32_t ord;
+	struct aip_later *later;
+	size_t nlater, cap;
+};
+
+static int aip_metric(void *ctx, const char *key, size_t n, struct ssj_value *v)
+{
+	struct aip_metrics *am = ctx;
+	struct aip_family af = {am->f, key, n, {0, 0, 0}};
+	enum ssj_type t = ssj_value_type(v);
+	const char *p;
+	size_t len;
+
+	am->ord++;
+	if (!sj_family_name(SS_SRC_PROMETHEUS, key, n, &af.m) ||
+	    !sj_names_is_last(&am->nm, key, n, am->ord))
+		return 0;
+	if (t == SSJ_OBJECT && ssj_value_raw_json(v, &p, &len) == SSJ_OK) {
+		/* the full record's form: its samples are read once this visit is over */
+		if (!SS_ALLOC_GROW(am->later, am->nlater + 1, am->cap)) {
+			am->f->nomem = true;
+			return 1;
+		}
+		am->later[am->nlater++] = (struct aip_later){key, p, n, len, af.m};
+		return 0;
+	}
+	if (t != SSJ_ARRAY) {
+		sj_bad(am->f, "bad sample of", sj_match_name(&af.m), "a family that is not a list of series");
+		return 0;
+	}
+	(void)ssj_array_foreach(v, aip_series, &af);
+	return am->f->nomem;
+}
+
+/* A MetricFamily object: its last `samples` list is the family's series. */
+struct aip_samples {
+	struct aip_family af;
+	uint32_t ord, last;
+};
+
+static int aip_samples_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
+{
+	struct aip_samples *as = ctx;
+
+	if (!sj_key_is(key, n, "samples"))
+		return 0;
+	as->ord++;
+	if (as->last == 0 || as->ord != as->last)
+		return 0;
+	if (ssj_value_type(v) != SSJ_ARRAY) {
+		sj_bad(as->af.f, "bad sample of", sj_match_name(&as->af.m), "samples is not a list");
+		return 0;
+	}
+	(void)ssj_array_foreach(v, aip_series, &as->af);
+	return as->af.f->nomem;
+}
+
+static void aip_later_read(struct aip_metrics *am)
+{
+	for (size_t i = 0; i < am->nlater && !am->f->nomem; i++) {
+		const struct aip_later *l = &am->later[i];
+		struct aip_samples as = {{am->f, l->name, l->nlen, l->m}, 0, 0};
+
+		if (ssj_visit_span(am->f->p, l->obj, l->obj_len, aip_samples_field, &as) != SSJ_OK)
+			continue;
+		if (as.ord == 0) {
+			sj_bad(am->f, "bad sample of", sj_match_name(&l->m), "a family with no samples");
+			continue;
+		}
+		as.last = as.ord;
+		as.ord = 0;
+		(void)ssj_visit_span(am->f->p, l->obj, l->obj_len, aip_samples_field, &as);
+	}
+}
+
+struct aip_root {
+	const char *url, *ts, *metrics;
+	size_t url_len, ts_len, metrics_len;
+};
+
+static int aip_root_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
+{
+	struct aip_root *r = ctx;
+
+	if (sj_key_is(key, n, "endpoint_url")) {
+		if (ssj_value_type(v) != SSJ_STRING || ssj_value_string(v, &r->url, &r->url_len) != SSJ_OK)
+			r->url = NULL;
+	} else if (sj_key_is(key, n, "timestamp_ns")) {
+		if (ssj_value_type(v) != SSJ_NUMBER ||
+		    ssj_value_number_text(v, &r->ts, &r->ts_len) != SSJ_OK)
+			r->ts = NULL;
+	} else if (sj_key_is(key, n, "metrics")) {
+		if (ssj_value_type(v) != SSJ_OBJECT ||
+		    ssj_value_raw_json(v, &r->metrics, &r->metrics_len) != SSJ_OK)
+			r->metrics = NULL;
+	}
+	return 0;
+}
+
+/* The endpoint (directory, endpoint_url) of AIPerf's files (SPEC 10.5). */
+static uint32_t aip_endpoint(struct sj_feed *f, const char *dir, size_t dir_len, const char *url,
+			     size_t url_len)
+{
+	struct ss_buf key;
+	uint32_t ep;
+
+	ss_buf_init(&key);
+	ss_buf_add(&key, dir, dir_len);
+	ss_buf_addc(&key, '\0');
+	ss_buf_add(&key, url, url_len);
+	ep = key.failed ? UINT32_MAX : ss_server_endpoint(f->s, key.data, key.len);
+	ss_buf_release(&key);
+	if (ep == UINT32_MAX)
+		f->nomem = true;
+	return ep;
+}
+
+void sj_aiperf_line(struct sj_feed *f, const char *dir, size_t dir_len)
+{
+	struct aip_root r;
+	struct aip_metrics am;
+	int64_t t = 0;
+	bool has_t;
+	uint32_t ep;
+
+	memset(&r, 0, sizeof(r));
+	if (ssj_visit(f->p, aip_root_field, &r) != SSJ_OK || !r.url || !r.ts || !r.metrics) {
+		sj_bad(f, "bad line", NULL, "not an AIPerf server-metrics line");
+		return;
+	}
+	has_t = sj_int_text(r.ts, r.ts_len, &t);
+	ep = aip_endpoint(f, dir, dir_len, r.url, r.url_len);
+	if (ep == UINT32_MAX || !ss_server_begin(f->s, ep, SS_SRC_PROMETHEUS, 0)) {
+		f->nomem = true;
+		return;
+	}
+	memset(&am, 0, sizeof(am));
+	am.f = f;
+	am.nm.src = SS_SRC_PROMETHEUS;
+	if (ssj_visit_span(f->p, r.metrics, r.metrics_len, sj_names_pass, &am.nm) == SSJ_OK &&
+	    ssj_visit_span(f->p, r.metrics, r.metrics_len, aip_metric, &am) == SSJ_OK)
+		aip_later_read(&am);
+	ss_free(am.later);
+	ss_server_end(f->s, has_t, t);
+	f->snapshots++;
+}
+
+/* ---- AIPerf's server_metrics_export.json: one increment per endpoint ---- */
+
+struct doc_entry {
+	uint32_t ep, handle;
+	size_t order;
+	const char *v;
+	size_t n;
+};
+
+struct doc_scan {
+	struct sj_feed *f;
+	const char *dir;
+	size_t dir_len;
+	struct sj_names nm;
+	uint32_t ord;
+	struct doc_entry *e;
+	size_t ne, cap, order;
+	/* the family at hand */
+	const char *name;
+	size_t nlen;
+	struct ss_family_match m;
+};
+
+struct doc_series {
+	const char *url;
+	size_t url_len;
+	struct sj_labels lab;
+	bool stats, stats_object;
+	struct sj_value total;
+};
+
+static int doc_stats_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
+{
+	if (sj_key_is(key, n, "total"))
+		sj_value_take(ctx, v);
+	return 0;
+}
+
+static int doc_series_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
+{
+	struct doc_series *ds = ctx;
+
+	if (sj_key_is(key, n, "endpoint_url")) {
+		if (ssj_value_type(v) != SSJ_STRING ||
+		    ssj_value_string(v, &ds->url, &ds->url_len) != SSJ_OK)
+			ds->url = NULL;
+	} else if (sj_key_is(key, n, "labels")) {
+		sj_labels_read(&ds->lab, v);
+	} else if (sj_key_is(key, n, "stats")) {
+		ds->stats = true;
+		memset(&ds->total, 0, sizeof(ds->total));
+		ds->stats_object = ssj_value_type(v) == SSJ_OBJECT &&
+				   ssj_object_foreach(v, doc_stats_field, &ds->total) == SSJ_OK;
+	}
+	return 0;
+}
+
+/* One counter series of the document: its endpoint and handle kept with stats.total. */
+static void doc_series(struct doc_scan *d, const struct doc_series *ds)
+{
+	const char *why, *reason;
+	bool skip;
+	uint32_t ep, h;
+	enum ss_srv_status st;
+
+	if (d->m.role == SS_ROLE_GAUGE)
+		return; /* the document has no last value of a gauge */
+	if (ds->lab.bad) {
+		sj_bad(d->f, "bad sample of", sj_match_name(&d->m), ds->lab.bad);
+		return;
+	}
+	if (!ds->stats_object) {
+		sj_bad(d->f, "bad sample of", sj_match_name(&d->m),
+		       ds->stats ? "stats is not an object" : "no stats");
+		return;
+	}
+	why = sj_value_problem(&ds->total, &d->m, &skip);
+	if (why) {
+		sj_bad(d->f, "bad sample of", sj_match_name(&d->m),
+		       ds->total.has ? why : "no stats.total");
+		return;
+	}
+	ep = aip_endpoint(d->f, d->dir, d->dir_len, ds->url ? ds->url : "", ds->url ? ds->url_len : 0);
+	if (ep == UINT32_MAX)
+		return;
+	st = ss_server_resolve(d->f->s, ep, SS_SRC_PROMETHEUS, d->name, d->nlen, ds->lab.l,
+			       ds->lab.n, &h, &reason);
+	if (st != SS_SRV_KEPT) {
+		sj_sample_status(d->f, &d->m, st, reason);
+		return;
+	}
+	if (!SS_ALLOC_GROW(d->e, d->ne + 1, d->cap)) {
+		d->f->nomem = true;
+		return;
+	}
+	d->e[d->ne++] = (struct doc_entry){ep, h, d->order++, ds->total.p, ds->total.n};
+}
+
+static int doc_series_elem(void *ctx, size_t i, struct ssj_value *v)
+{
+	struct doc_scan *d = ctx;
+	struct doc_series ds;
+
+	(void)i;
+	memset(&ds, 0, sizeof(ds));
+	if (ssj_value_type(v) != SSJ_OBJECT || ssj_object_foreach(v, doc_series_field, &ds) != SSJ_OK) {
+		sj_bad(d->f, "bad sample of", sj_match_name(&d->m), "a series that is not an object");
+		return 0;
+	}
+	doc_series(d, &ds);
+	return d->f->nomem;
+}
+
+/* A family's object: the last `series` list counts (an earlier one's entries dropped). */
+struct doc_family {
+	struct doc_scan *d;
+	bool seen;
+	size_t mark;
+};
+
+static int doc_family_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
+{
+	struct doc_family *df = ctx;
+
+	if (!sj_key_is(key, n, "series"))
+		return 0;
+	if (df->seen)
+		df->d->ne = df->mark;
+	df->seen = true;
+	df->mark = df->d->ne;
+	if (ssj_value_type(v) != SSJ_ARRAY) {
+		sj_bad(df->d->f, "bad sample of", sj_match_name(&df->d->m), "series is not a list");
+		return 0;
+	}
+	(void)ssj_array_foreach(v, doc_series_elem, df->d);
+	return df->d->f->nomem;
+}
+
+static int doc_metric(void *ctx, const char *key, size_t n, struct ssj_value *v)
+{
+	struct doc_scan *d = ctx;
+	struct doc_family df = {d, false, 0};
+
+	d->ord++;
+	if (!sj_family_name(SS_SRC_PROMETHEUS, key, n, &d->m) ||
+	    !sj_names_is_last(&d->nm, key, n, d->ord))
+		return 0;
+	d->name = key;
+	d->nlen = n;
+	if (ssj_value_type(v) != SSJ_OBJECT) {
+		sj_bad(d->f, "bad sample of", sj_match_name(&d->m), "a family that is not an object");
+		return 0;
+	}
+	(void)ssj_object_foreach(v, doc_family_field, &df);
+	return d->f->nomem;
+}
+
+static int doc_root_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
+{
+	struct aip_root *r = ctx;
+
+	if (sj_key_is(key, n, "metrics") &&
+	    (ssj_value_type(v) != SSJ_OBJECT ||
+	     ssj_value_raw_json(v, &r->metrics, &r->metrics_len) != SSJ_OK))
+		r->metrics = NULL;
+	return 0;
+}
+
+static int entry_cmp(const void *a, const void *b)
+{
+	const struct doc_entry *x = a, *y = b;
+
+	if (x->ep != y->ep)
+		return x->ep < y->ep ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* The kept entries as increments, one per endpoint, in endpoint order. */
+static void doc_feed(struct sj_feed *f, struct doc_entry *e, size_t ne)
+{
+	qsort(e, ne, sizeof(*e), entry_cmp);
+	for (size_t i = 0; i < ne && !f->nomem;) {
+		size_t j = i;
+
+		if (!ss_server_begin(f->s, e[i].ep, SS_SRC_PROMETHEUS, SS_SNAP_INCREMENT)) {
+			f->nomem = true;
+			break;
+		}
+		for (; j < ne && e[j].ep == e[i].ep; j++) {
+			const char *reason;
+			enum ss_srv_status st = ss_server_put(f->s, e[j].handle, e[j].v, e[j].n, &reason);
+
+			if (st == SS_SRV_BAD)
+				sj_bad(f, "bad sample", NULL, reason);
+			else if (st == SS_SRV_REPEAT)
+				sj_bad(f, "bad sample", NULL, "the series appears twice in the document");
+			else if (st == SS_SRV_NOMEM)
+				f->nomem = true;
+		}
+		ss_server_end(f->s, false, 0);
+		f->snapshots++;
+		i = j;
+	}
+}
+
+static void document(struct sj_feed *f, const char *dir, size_t dir_len)
+{
+	struct aip_root r;
+	struct doc_scan d;
+
+	memset(&r, 0, sizeof(r));
+	if (ssj_visit(f->p, doc_root_field, &r) != SSJ_OK || !r.metrics) {
+		sj_bad(f, "bad document", NULL, "no metrics object");
+		return;
+	}
+	memset(&d, 0, sizeof(d));
+	d.f = f;
+	d.dir = dir;
+	d.dir_len = dir_len;
+	d.nm.src = SS_SRC_PROMETHEUS;
+	if (ssj_visit_span(f->p, r.metrics, r.metrics_len, sj_names_pass, &d.nm) == SSJ_OK)
+		(void)ssj_visit_span(f->p, r.metrics, r.metrics_len, doc_metric, &d);
+	if (!f->nomem)
+		doc_feed(f, d.e, d.ne);
+	ss_free(d.e);
+}
+
+bool ss_server_json_document(struct ss_server *s, const char *dir, size_t dir_len,
+			     const char *place, const char *text, size_t len,
+			     uint64_t *snapshots)
+{
+	struct sj_feed f;
+	enum ssj_status st;
+
+	if (snapshots)
+		*snapshots = 0;
+	if (!sj_feed_init(&f, s, place, 1))
+		return false;
+	st = ssj_open(f.p, text, len);
+	if (st == SSJ_ENOMEM)
+		f.nomem = true;
+	else if (st != SSJ_OK)
+		sj_bad(&f, "bad document", NULL, ssj_strerror(st));
+	else
+		document(&f, dir, dir_len);
+	if (snapshots)
+		*snapshots = f.snapshots;
+	sj_feed_release(&f);
+	return !f.nomem;
+}
