@@ -17,6 +17,7 @@ CLI_TESTS = \
 	tests/cli/test_htmlcheck.py \
 	tests/cli/test_html.py \
 	tests/cli/test_progress.py \
+	tests/cli/test_hints.py \
 	tests/cli/test_analysis.py \
 	tests/cli/test_windows_outliers.py \
 	tests/cli/test_context.py \

@@ -16,6 +16,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include "cli/hints.h"
 #include "cli/options.h"
 #include "cli/outfile.h"
 #include "cli/outputs.h"
@@ -456,7 +457,9 @@ static int write_reports(const struct ss_options *o, struct ss_outputs *outs,
 		ss_msg_error(msg, "cannot write to standard output: %s", strerror(errno));
 		status = EXIT_NOTHING;
 	}
-	table = o->table == 1 || (o->table < 0 && isatty(2) && o->format != SS_FMT_TABLE);
+	/* -q: quiet on stderr, the default table too (as the progress) */
+	table = o->table == 1 || (o->table < 0 && o->verbosity >= 0 && isatty(2) &&
+				  o->format != SS_FMT_TABLE);
 	if (table && status != EXIT_NOTHING) {
 		struct ss_buf t = SS_BUF_INIT;
 
@@ -464,6 +467,9 @@ static int write_reports(const struct ss_options *o, struct ss_outputs *outs,
 		fwrite(t.data ? t.data : "", 1, t.len, stderr);
 		ss_buf_release(&t);
 	}
+	/* after the tables, the last thing read: why nothing showed up */
+	if (status != EXIT_NOTHING)
+		ss_hints_after_run(agg, o, msg);
 	if (status == EXIT_OK && o->strict &&
 	    (agg->status[SS_ST_MALFORMED] || agg->status[SS_ST_UNPARSABLE] ||
 	     agg->status[SS_ST_OVERSIZE]))
@@ -523,6 +529,9 @@ int main(int argc, char **argv)
 	}
 	if (o.list_inputs)
 		return list_inputs(&o);
+	/* SPEC 5: a person at a terminal reads the table, a pipe gets JSON. */
+	if (!o.format_given && isatty(1))
+		o.format = SS_FMT_TABLE;
 	ss_msg_init(&msg, stderr, o.verbosity);
 	if (stdout_outputs(&o, &what) > 1) {
 		fprintf(stderr, "specscan: two outputs on standard output (%s and another); "
@@ -544,6 +553,7 @@ int main(int argc, char **argv)
 		ss_options_release(&o);
 		return EXIT_USAGE;
 	}
+	ss_hints_input_order(&o, &msg);
 	install_signals();
 	/* The bootstrap's resamples run once the reading is over: on the
 	 * workers' threads and the reading thread's (fit_memory() set o.threads). */

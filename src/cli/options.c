@@ -19,7 +19,7 @@ enum {
 };
 
 static const struct ss_option_value formats[] = {
-	{"json", SS_FMT_JSON, true}, {"csv", SS_FMT_CSV, false},
+	{"json", SS_FMT_JSON, false}, {"csv", SS_FMT_CSV, false},
 	{"table", SS_FMT_TABLE, false}, {"markdown", SS_FMT_MARKDOWN, false},
 	{"jsonl", SS_FMT_JSONL, false},
 	{"none", SS_FMT_NONE, false}, {NULL, 0, false},
@@ -47,14 +47,14 @@ static const struct ss_option_value input_kinds[] = {
 };
 
 const struct ss_option_desc ss_option_table[] = {
-	{"format", 'f', 'f', "FMT", "stdout format: ", formats, "format", NULL},
+	{"format", 'f', 'f', "FMT", "stdout format (default: table on a terminal, else json): ", formats, "format", NULL},
 	{"json", 0, OPT_JSON, "FILE", "also write the aggregate JSON to FILE (- = stdout)", NULL, NULL, NULL},
 	{"csv", 0, OPT_CSV, "FILE", "also write the aggregate CSV to FILE", NULL, NULL, NULL},
 	{"records", 0, OPT_RECORDS, "FILE", "also write the enriched per-request JSONL to FILE", NULL, NULL, NULL},
 	{"html", 0, OPT_HTML, "FILE", "also write the HTML report (charts, self-contained) to FILE", NULL, NULL, NULL},
 	{"output-dir", 'o', 'o', "DIR", "write spec_decode.json, .csv, _records.jsonl and .html into DIR", NULL, NULL, NULL},
 	{"table", 0, OPT_TABLE, NULL, "print the Spec Decode section on stderr", NULL, NULL, NULL},
-	{"no-table", 0, OPT_NO_TABLE, NULL, "do not print it (default: on when stderr is a terminal)", NULL, NULL, NULL},
+	{"no-table", 0, OPT_NO_TABLE, NULL, "do not print it (default: on when stderr is a terminal, stdout is not the table and not -q)", NULL, NULL, NULL},
 	{"phase", 0, OPT_PHASE, "PHASE", "main results from ", phases, "phase", " or "},
 	{"engine", 0, OPT_ENGINE, "NAME", "accept payloads of this engine only: ", engines, "engine", NULL},
 	{"input-kind", 0, OPT_INPUT_KIND, "KIND", "skip detection: ", input_kinds, "input kind", NULL},
@@ -65,7 +65,7 @@ const struct ss_option_desc ss_option_table[] = {
 	{"zstd-window-log", 0, OPT_ZSTD_WINDOW_LOG, "N", "accept zstd frames with windows up to 2^N bytes (10..31, as zstd --long; default 27)", NULL, NULL, NULL},
 	{"threads", 'j', 'j', "N", "worker threads (default: usable CPUs - 1)", NULL, NULL, NULL},
 	{"progress", 0, OPT_PROGRESS, NULL, "show progress on stderr", NULL, NULL, NULL},
-	{"no-progress", 0, OPT_NO_PROGRESS, NULL, "do not (default: on when stderr is a terminal)", NULL, NULL, NULL},
+	{"no-progress", 0, OPT_NO_PROGRESS, NULL, "do not (default: on when stderr is a terminal and not -q)", NULL, NULL, NULL},
 	{"strict", 0, OPT_STRICT, NULL, "exit 1 when a request is malformed, unparsable or oversize", NULL, NULL, NULL},
 	{"force", 0, OPT_FORCE, NULL, "replace existing output files", NULL, NULL, NULL},
 	{"positions", 0, SS_OPT_POSITIONS, NULL, "acceptance by draft position and the shorter-draft table", NULL, NULL, NULL},
@@ -81,7 +81,7 @@ const struct ss_option_desc ss_option_table[] = {
 	{"definitions", 0, SS_OPT_DEFINITIONS, NULL, "acceptance length by each tool's definition, side by side", NULL, NULL, NULL},
 	{"shard", 0, OPT_SHARD, "I/N", "read only block I of N of the resolved inputs (0 <= I < N)", NULL, NULL, NULL},
 	{"list-inputs", 0, OPT_LIST_INPUTS, NULL, "print the resolved inputs (of the shard), one a line, and exit", NULL, NULL, NULL},
-	{"quiet", 'q', 'q', NULL, "fewer messages", NULL, NULL, NULL},
+	{"quiet", 'q', 'q', NULL, "fewer messages; no progress or table on stderr unless asked for", NULL, NULL, NULL},
 	{"verbose", 'v', 'v', NULL, "more messages", NULL, NULL, NULL},
 	{"help", 'h', 'h', NULL, "show this help and exit", NULL, NULL, NULL},
 	{"version", 'V', 'V', NULL, "show the version and library versions and exit", NULL, NULL, NULL},
@@ -107,6 +107,33 @@ static void list_values(char *out, size_t size, const struct ss_option_desc *d,
 	}
 }
 
+/* Help text wider than this is wrapped (a terminal of 80 columns). */
+#define HELP_WIDTH 79
+#define HELP_INDENT 33
+
+/* `text` after the option column, wrapped at spaces to HELP_WIDTH. */
+static void help_wrapped(FILE *out, const char *text)
+{
+	size_t room = HELP_WIDTH - HELP_INDENT, len = strlen(text);
+
+	while (len > room) {
+		size_t cut = room;
+
+		while (cut > 0 && text[cut] != ' ')
+			cut--;
+		if (cut == 0)
+			cut = room;   /* one word longer than the room: cut it */
+		fprintf(out, "%.*s\n%*s", (int)cut, text, HELP_INDENT, "");
+		text += cut;
+		len -= cut;
+		while (*text == ' ') {
+			text++;
+			len--;
+		}
+	}
+	fprintf(out, "%s\n", text);
+}
+
 void ss_options_help(FILE *out)
 {
 	fputs("Usage: specscan [OPTION]... [INPUT]...\n"
@@ -117,7 +144,7 @@ void ss_options_help(FILE *out)
 	      "standard input.\n\n",
 	      out);
 	for (const struct ss_option_desc *d = ss_option_table; d->long_name; d++) {
-		char left[48];
+		char left[48], text[512];
 
 		if (d->short_name)
 			snprintf(left, sizeof(left), "-%c, --%s%s%s", d->short_name,
@@ -129,10 +156,16 @@ void ss_options_help(FILE *out)
 			char list[256];
 
 			list_values(list, sizeof(list), d, true);
-			fprintf(out, "  %-30s %s%s\n", left, d->help, list);
+			snprintf(text, sizeof(text), "%s%s", d->help, list);
 		} else {
-			fprintf(out, "  %-30s %s\n", left, d->help);
+			snprintf(text, sizeof(text), "%s", d->help);
 		}
+		/* a long option column: the text starts on the next line */
+		if (strlen(left) > HELP_INDENT - 3)
+			fprintf(out, "  %s\n%*s", left, HELP_INDENT, "");
+		else
+			fprintf(out, "  %-30s ", left);
+		help_wrapped(out, text);
 	}
 	fputs("\n--expect TAG: a metric tag (spec_decode_acceptance_length, ...), positionN,\n"
 	      "server_acceptance_length or server_draft_acceptance_rate.\n", out);
@@ -274,7 +307,10 @@ bool ss_options_parse(struct ss_options *o, int argc, char **argv, FILE *err)
 		if (d && d->values && !enum_value(d, optarg, &val, err))
 			return false;
 		switch (c) {
-		case 'f': o->format = (enum ss_format)val; break;
+		case 'f':
+			o->format = (enum ss_format)val;
+			o->format_given = true;
+			break;
 		case OPT_JSON: o->json_path = optarg; break;
 		case OPT_CSV: o->csv_path = optarg; break;
 		case OPT_RECORDS: o->records_path = optarg; break;

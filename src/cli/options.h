@@ -30,7 +30,9 @@ enum {
 };
 
 struct ss_options {
-	enum ss_format format;
+	enum ss_format format;     /* without -f: json; main() makes it table
+				    * when stdout is a terminal (SPEC 5) */
+	bool format_given;         /* -f was given */
 	const char *json_path, *csv_path, *records_path, *html_path, *output_dir;
 	int table;                 /* -1: auto */
 	enum ss_phase_mode phase;

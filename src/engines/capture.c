@@ -45,6 +45,8 @@ void ss_capture_reset(struct ss_capture *c)
 struct object_scan {
 	bool content;
 	struct ss_span metrics_sd;
+	bool metrics_seen;                 /* a `metrics` object */
+	bool usage_key;                    /* a `usage` key, whatever its value */
 	struct ss_span choice_sd;
 	size_t choice_sd_count;
 	int64_t choice_sd_index;
@@ -239,6 +241,7 @@ static int object_field(void *ctx, const char *key, size_t n, struct ssj_value *
 			s = ssj_array_foreach(v, choice_elem, o);
 	} else if (ss_key_is(key, n, "metrics")) {
 		o->metrics_sd.p = NULL;
+		o->metrics_seen = t == SSJ_OBJECT;
 		if (t == SSJ_OBJECT)
 			s = ssj_object_foreach(v, metrics_field, o);
 	} else if (ss_key_is(key, n, "timings")) {
@@ -255,6 +258,7 @@ static int object_field(void *ctx, const char *key, size_t n, struct ssj_value *
 		if (t == SSJ_OBJECT && !take_span(v, &o->meta_root))
 			o->failed = true;
 	} else if (ss_key_is(key, n, "usage")) {
+		o->usage_key = true;
 		o->usage_nonempty = false;
 		o->completion_tokens.p = o->output_tokens.p = NULL;
 		o->prompt_tokens.p = o->input_tokens.p = NULL;
@@ -313,6 +317,7 @@ static bool capture_scanned(struct ss_capture *c, struct ssj_parser *parser,
 
 	if (o.content)
 		c->content = true;
+	c->saw_usage |= o.usage_key;
 
 	/*
 	 * SPEC 7.3's model: that of the first object naming one. (A raw
@@ -392,8 +397,17 @@ static bool capture_scanned(struct ss_capture *c, struct ssj_parser *parser,
 		chosen = o.meta_choice0;
 		loc = SS_LOC_META_INFO;
 	}
-	if (loc == SS_LOC_NONE)
+	if (loc == SS_LOC_NONE) {
+		/* what a missing payload's cause may be read from */
+		c->metrics_no_sd |= o.metrics_seen;
+		c->metrics_with_usage |= o.metrics_seen && o.usage_key;
+		if (o.timings.p && peek_span(parser, o.timings, &k))
+			c->timings_no_draft = true;
+		if ((o.meta_root.p && peek_span(parser, o.meta_root, &k)) ||
+		    (o.meta_choice0.p && peek_span(parser, o.meta_choice0, &k)))
+			c->meta_no_verify = true;
 		return true;
+	}
 
 	c->all_timings = (c->payload_objects == 0 || c->all_timings) && loc == SS_LOC_TIMINGS;
 	c->payload_objects++;

@@ -41,6 +41,18 @@ struct ss_capture {
 	int64_t choice_index;    /* ... for this choice index */
 	bool has_completion_tokens;
 	int64_t completion_tokens;
+	/*
+	 * What the objects held when no payload is found (SPEC 5, "When
+	 * nothing shows up"): the likely cause is named from these. Only
+	 * objects that the key prefilter never skips count (those with a
+	 * payload key: usage, timings, meta_info), so the fast path and a
+	 * full parse name the same cause.
+	 */
+	bool metrics_no_sd;      /* a `metrics` object without speculative_decoding */
+	bool metrics_with_usage; /* ... in an object with a `usage` key */
+	bool timings_no_draft;   /* `timings` without draft_n and draft_n_accepted */
+	bool meta_no_verify;     /* `meta_info` without spec_verify_ct */
+	bool saw_usage;          /* some object has a `usage` key */
 	bool has_prompt_tokens;  /* SPEC 7.10: from the same usage object */
 	int64_t prompt_tokens;
 	bool has_model;          /* the first object with a string `model` ... */

@@ -146,6 +146,7 @@ static int response_elem(void *ctx, size_t index, enum ssj_type type, const char
 	(void)index;
 	if (type != SSJ_OBJECT)
 		return 0;
+	ls->nresponses++;
 	p->nparts = 0;
 	if (!p->opts.full_parse) {
 		size_t a = (size_t)(raw.p - ls->text), b = a + raw.n;
@@ -252,6 +253,7 @@ static int line_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 			ls->scanned = 0;
 		}
 		ls->has_responses = false;
+		ls->nresponses = 0;
 		if (t == SSJ_ARRAY && (force == SS_KIND_UNKNOWN || force == SS_KIND_RAW)) {
 			ls->has_responses = true;
 			if (ssj_array_foreach_span(v, response_elem, ls) != SSJ_OK && !ls->nomem)

@@ -44,6 +44,7 @@ struct ss_source_scan {
 struct line_scan {
 	struct ss_processor *p;
 	bool has_responses;
+	size_t nresponses;             /* objects in `responses` */
 	bool has_choices, has_meta_info, has_timings;
 	struct ss_span metadata;       /* any JSON type (SPEC 4.4: copied verbatim) */
 	bool metadata_object;

@@ -132,10 +132,50 @@ static bool map_payload(struct ss_processor *p, struct ss_outcome *o, bool in_li
 	return true;
 }
 
+/*
+ * What a request without a payload showed instead, the likeliest cause
+ * first (SPEC 5, "When nothing shows up"). A stream is an SSE capture or
+ * a raw line of several responses; one without a usage chunk cannot have
+ * had vLLM's per-request metrics, which come with it. In a stream only a
+ * `metrics` object beside a `usage` key counts (capture.h: the chunks the
+ * prefilter may skip say nothing); a body, or a raw line's one response,
+ * is read whole either way.
+ */
+static enum ss_nostats_cause nostats_cause(const struct ss_processor *p, bool in_line,
+					   bool stream)
+{
+	const struct ss_capture *c = &p->cap;
+
+	if (in_line || !stream ? c->metrics_no_sd : c->metrics_with_usage)
+		return SS_NOSTATS_VLLM_FLAG;
+	if (c->timings_no_draft)
+		return SS_NOSTATS_LLAMACPP_DRAFT;
+	if (c->meta_no_verify)
+		return SS_NOSTATS_SGLANG_OFF;
+	if (stream && !c->saw_usage)
+		return SS_NOSTATS_STREAM_USAGE;
+	return SS_NOSTATS_GENERAL;
+}
+
+/* A line read as a kind it is not (--input-kind) says so: it has no
+ * content because it has none of that kind's keys. */
+static const char *no_content_reason(const struct ss_processor *p)
+{
+	const struct line_scan *ls = &p->scan;
+
+	if (p->opts.force_kind == SS_KIND_RAW && !ls->has_responses)
+		return "no responses array (read as raw: --input-kind raw)";
+	if (p->opts.force_kind == SS_KIND_BODY &&
+	    !(ls->has_choices || ls->has_meta_info || ls->has_timings))
+		return "no choices, meta_info or timings (read as a body: --input-kind body)";
+	return "no response carries content";
+}
+
 /* raw, body and sse requests, once their objects were captured (orders
- * 4 to 11); `in_line`: the one object was the line itself (a body). */
+ * 4 to 11); `in_line`: the one object was the line itself (a body);
+ * `stream`: the objects were the chunks of a stream. */
 static bool decide_captured(struct ss_processor *p, struct ss_outcome *o, bool multi_n,
-			    bool in_line)
+			    bool in_line, bool stream)
 {
 	struct ss_capture *c = &p->cap;
 
@@ -152,11 +192,11 @@ static bool decide_captured(struct ss_processor *p, struct ss_outcome *o, bool m
 		return true;
 	}
 	if (!c->content) {
-		ss_outcome_set(o, SS_ST_NO_CONTENT, "no response carries content");
+		ss_outcome_set(o, SS_ST_NO_CONTENT, no_content_reason(p));
 		return true;
 	}
 	if (c->payload_objects == 0) {
-		ss_outcome_set(o, SS_ST_NO_STATS, "no spec-decode payload");
+		ss_outcome_set(o, SS_ST_NO_STATS, ss_nostats_reason(nostats_cause(p, in_line, stream)));
 		return true;
 	}
 	if (c->payload_objects > 1 && !c->all_timings) {
@@ -180,7 +220,7 @@ static bool decide_records(struct ss_processor *p, struct ss_outcome *o)
 	enum ss_engine e;
 
 	if (!ls->sda_present) {
-		ss_outcome_set(o, SS_ST_NO_STATS, "no spec_decode_acceptance record");
+		ss_outcome_set(o, SS_ST_NO_STATS, ss_nostats_reason(SS_NOSTATS_RECORDS));
 		return true;
 	}
 	if (ls->sda_type != SSJ_OBJECT) {
@@ -296,7 +336,8 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 	/* a body is itself the request's one object, still open */
 	if (kind == SS_KIND_BODY && !ss_capture_object(&p->cap, p->outer))
 		return false;
-	return decide_captured(p, o, kind == SS_KIND_RAW && ls->n_multi, kind == SS_KIND_BODY);
+	return decide_captured(p, o, kind == SS_KIND_RAW && ls->n_multi, kind == SS_KIND_BODY,
+			       kind == SS_KIND_RAW && ls->nresponses > 1);
 }
 
 /*
@@ -346,7 +387,7 @@ static bool process_stream(struct ss_processor *p, const struct ss_request_text 
 		if (s == SSJ_OK && !ss_capture_object(&p->cap, p->inner))
 			return false;
 	}
-	return decide_captured(p, o, false, false) && find_model(p, o, true);
+	return decide_captured(p, o, false, false, true) && find_model(p, o, true);
 }
 
 /* ss_process clears an outcome around its two text arrays, which lie side

@@ -1,5 +1,7 @@
 #include "io/artifacts.h"
 
+#include <dirent.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -53,4 +55,98 @@ bool ss_artifact_companion(const char *dir, size_t dl, const char *base)
 	     (dl > 4 && memcmp(dir + dl - 5, "/logs", 5) == 0)))
 		return true;
 	return false;
+}
+
+/* ---- what a directory that is not one holds ---- */
+
+/* Names looked at, and shown, at most. */
+#define DESCRIBE_READ 4096
+#define DESCRIBE_SHOW 5
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), t = strlen(tail);
+
+	return n >= t && strcmp(s + n - t, tail) == 0;
+}
+
+/* A name that may hold captures (any compression or archive around). */
+static bool capture_like(const char *name)
+{
+	return strstr(name, ".jsonl") || strstr(name, ".sse") || strstr(name, ".ndjson") ||
+	       ends_with(name, ".tar") || strstr(name, ".tar.") || ends_with(name, ".tgz") ||
+	       ends_with(name, ".zip");
+}
+
+void ss_artifact_describe(const char *dir, struct ss_buf *out)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **names = NULL;
+	size_t n = 0, more = 0, subdirs = 0, captures = 0, aggregates = 0;
+
+	if (!d)
+		return;
+	names = ss_calloc(DESCRIBE_READ, sizeof(*names));
+	while (names && (e = readdir(d)) != NULL) {
+		char *path, *name;
+		struct stat st;
+		bool is_dir;
+
+		if (e->d_name[0] == '.')
+			continue;
+		if (n == DESCRIBE_READ) {
+			more++;
+			continue;
+		}
+		path = ss_path_join(dir, e->d_name);
+		is_dir = path && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+		ss_free(path);
+		name = ss_malloc(strlen(e->d_name) + 2);
+		if (!name)
+			break;
+		strcpy(name, e->d_name);
+		if (is_dir) {
+			strcat(name, "/");
+			subdirs++;
+		} else if (strncmp(name, "profile_export_aiperf", 21) == 0) {
+			aggregates++;
+		} else if (capture_like(name)) {
+			captures++;
+		}
+		names[n++] = name;
+	}
+	closedir(d);
+	if (!names)
+		return;
+	qsort(names, n, sizeof(*names), cmp_names);
+	if (n == 0)
+		ss_buf_adds(out, "; it is empty");
+	else
+		ss_buf_adds(out, "; it holds ");
+	for (size_t i = 0; i < n && i < DESCRIBE_SHOW; i++) {
+		if (i)
+			ss_buf_adds(out, ", ");
+		ss_buf_adds(out, names[i]);
+	}
+	if (n + more > DESCRIBE_SHOW)
+		ss_buf_addf(out, " and %zu more", n + more - DESCRIBE_SHOW);
+	if (subdirs)
+		ss_buf_adds(out, "; -r walks its subdirectories for artifact directories");
+	if (captures)
+		ss_buf_addf(out, "; pass capture files by name (%s/*.jsonl)", dir);
+	if (aggregates && !captures && !subdirs)
+		ss_buf_adds(out, "; AIPerf's aggregates (profile_export_aiperf.*) hold no "
+				 "per-request data: specscan needs the run's per-request export, "
+				 SS_ART_RAW " or " SS_ART_REC);
+	else if (n && !subdirs && !captures)
+		ss_buf_adds(out, "; none of them is a capture specscan reads");
+	for (size_t i = 0; i < n; i++)
+		ss_free(names[i]);
+	ss_free(names);
 }

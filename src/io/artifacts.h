@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "util/buf.h"
+
 #define SS_ART_RAW "profile_export_raw.jsonl"
 #define SS_ART_REC "profile_export.jsonl"
 
@@ -32,5 +34,16 @@ char *ss_artifact_file(const char *dir, bool *nomem);
  * a capture: `dir` (dl bytes) is its directory, `base` its name.
  */
 bool ss_artifact_companion(const char *dir, size_t dl, const char *base);
+
+/*
+ * For a directory that is not an artifact directory (SPEC 5, "When
+ * nothing shows up"): append to `out` what it holds (the first few names
+ * in byte order, directories with a '/', and how many more) and how to
+ * pass them: -r for subdirectories, the files by name for captures, the
+ * exports for a run directory that holds only AIPerf's aggregates. The
+ * names are raw (the message escapes them). Nothing when it cannot be
+ * read.
+ */
+void ss_artifact_describe(const char *dir, struct ss_buf *out);
 
 #endif

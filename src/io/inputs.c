@@ -297,11 +297,18 @@ static enum step open_file(struct ss_inputs *it, struct ss_file_entry *fe)
 	case SS_ENTRY_STAT:
 		return fail_input(it, ss_strdup(shown), "cannot open '%s': %s", shown,
 				  strerror(fe->err));
-	case SS_ENTRY_NOT_ARTDIR:
-		return fail_input(it, ss_strdup(shown),
-				  "'%s' is a directory but not an AIPerf artifact directory "
-				  "(no " SS_ART_RAW " or " SS_ART_REC "); use -r to read a tree",
-				  shown);
+	case SS_ENTRY_NOT_ARTDIR: {
+		struct ss_buf what = SS_BUF_INIT;
+		enum step st;
+
+		ss_artifact_describe(fe->path ? fe->path : shown, &what);
+		st = fail_input(it, ss_strdup(shown),
+				"'%s' is a directory but not an AIPerf artifact directory "
+				"(no " SS_ART_RAW " or " SS_ART_REC ")%s", shown,
+				what.data && !what.failed ? what.data : "");
+		ss_buf_release(&what);
+		return st;
+	}
 	case SS_ENTRY_NO_ARTDIRS:
 		return fail_input(it, ss_strdup(shown),
 				  "'%s': no AIPerf artifact directory found below it (-r reads "

@@ -401,6 +401,8 @@ bool ss_agg_add(struct ss_agg *a, const struct ss_outcome *o)
 	a->total++;
 	if ((unsigned)o->status < SS_ST_COUNT)
 		a->status[o->status]++;
+	if (o->status == SS_ST_NO_STATS)
+		a->nostats[ss_nostats_cause_of(o->reason)]++;
 	if ((unsigned)o->phase < SS_PHASE_COUNT)
 		a->phases[o->phase]++;
 	if (entry != SIZE_MAX) {

@@ -91,6 +91,7 @@ struct ss_agg {
 	struct ss_results warmup;   /* only in SS_PHASES_PROFILING mode */
 	uint64_t total;
 	uint64_t status[SS_ST_COUNT];
+	uint64_t nostats[SS_NOSTATS_COUNT]; /* no_stats requests by cause */
 	uint64_t phases[SS_PHASE_COUNT];
 	struct ss_engine_count *engines; /* sorted by name at finish */
 	size_t nengines, engines_cap;

@@ -30,6 +30,28 @@ const char *ss_status_label(enum ss_status s)
 	return (unsigned)s < SS_ST_COUNT ? status_labels[s] : "?";
 }
 
+static const char *const nostats_reasons[SS_NOSTATS_COUNT] = {
+	"no spec-decode payload",
+	"no spec-decode payload: metrics without speculative_decoding",
+	"no spec-decode payload: a stream without a usage chunk",
+	"no spec-decode payload: timings without draft_n",
+	"no spec-decode payload: meta_info without spec_verify_ct",
+	"no spec_decode_acceptance record",
+};
+
+const char *ss_nostats_reason(enum ss_nostats_cause c)
+{
+	return nostats_reasons[(unsigned)c < SS_NOSTATS_COUNT ? c : SS_NOSTATS_GENERAL];
+}
+
+enum ss_nostats_cause ss_nostats_cause_of(const char *reason)
+{
+	for (unsigned c = 1; c < SS_NOSTATS_COUNT; c++)
+		if (strcmp(reason, nostats_reasons[c]) == 0)
+			return (enum ss_nostats_cause)c;
+	return SS_NOSTATS_GENERAL;
+}
+
 const char *ss_kind_name(enum ss_kind k)
 {
 	static const char *const names[SS_KIND_COUNT] = {

@@ -38,6 +38,26 @@ const char *ss_status_name(enum ss_status s);
 /* "with stats", "zero-step", ... as in the console accounting line. */
 const char *ss_status_label(enum ss_status s);
 
+/*
+ * Why a `no_stats` request carried no payload, as far as its objects tell
+ * (SPEC 5, "When nothing shows up"). Each cause has its own reason text,
+ * so the enriched JSONL carries it and a merge of partials reads it back.
+ */
+enum ss_nostats_cause {
+	SS_NOSTATS_GENERAL = 0,     /* nothing more specific was seen */
+	SS_NOSTATS_VLLM_FLAG,       /* vLLM `metrics` without speculative_decoding */
+	SS_NOSTATS_STREAM_USAGE,    /* a stream without a usage chunk */
+	SS_NOSTATS_LLAMACPP_DRAFT,  /* llama.cpp `timings` without draft_n */
+	SS_NOSTATS_SGLANG_OFF,      /* SGLang `meta_info` without spec_verify_ct */
+	SS_NOSTATS_RECORDS,         /* an AIPerf records line without the record */
+	SS_NOSTATS_COUNT
+};
+
+/* The reason text of a cause (static). */
+const char *ss_nostats_reason(enum ss_nostats_cause c);
+/* The cause a no_stats reason text names (GENERAL when none). */
+enum ss_nostats_cause ss_nostats_cause_of(const char *reason);
+
 enum ss_phase { SS_PHASE_PROFILING = 0, SS_PHASE_WARMUP, SS_PHASE_COUNT };
 
 /* The kind of line a request came from (SPEC 1.3). */

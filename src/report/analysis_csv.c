@@ -2,7 +2,8 @@
  * analysis_csv.c - SPEC 7's sections of the aggregate CSV, after 4.2's:
  * acceptance by position, the shorter-draft table and acceptance per
  * drafted token (main results), the intervals, then one row per group and
- * metric, the windows over time, the outliers (windows_report.c,
+ * metric (and with --compare one row per group and difference from the
+ * baseline), the windows over time, the outliers (windows_report.c,
  * outliers_report.c) and the definitions. CRLF, numbers %.2f, counts
  * as integers, absent cells empty, as in 4.2.
  */
@@ -163,6 +164,49 @@ static void add_groups(struct ss_buf *out, const struct ss_agg *a, const struct 
 	}
 }
 
+/* The differences from the baseline (SPEC 7.4): the rates' in percentage
+ * points, so their unit is written as `pp`; Low and High with --ci. */
+static void add_deltas(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an)
+{
+	const struct ss_group_spec *spec = &an->opts->group_by;
+
+	section_break(out);
+	for (size_t k = 0; k < spec->n; k++) {
+		ss_report_csv_cell(out, spec->keys[k].name);
+		ss_buf_addc(out, ',');
+	}
+	ss_buf_adds(out, "Difference from the baseline,Delta,Low,High,Significant\r\n");
+	for (size_t i = 0; i < a->groups.n; i++) {
+		size_t g = a->group_order[i];
+
+		if (g == an->baseline)
+			continue;
+		for (int k = 0; k < SS_BS_COUNT; k++) {
+			const struct ss_metric_info *mi = &ss_metric_table[ss_boot_metric[k]];
+			const struct ss_delta *d = &an->group[g].vs[k];
+			char label[128];
+
+			snprintf(label, sizeof(label), "%s (%s)", mi->header,
+				 strcmp(mi->unit, "%") == 0 ? "pp" : mi->unit);
+			add_key_cells(out, ss_group_table_key(&a->groups, g), spec->n);
+			ss_report_csv_cell(out, label);
+			ss_buf_addc(out, ',');
+			if (d->has)
+				ss_buf_add_fixed2(out, d->delta);
+			ss_buf_addc(out, ',');
+			if (d->has && d->has_ci)
+				ss_buf_add_fixed2(out, d->lo);
+			ss_buf_addc(out, ',');
+			if (d->has && d->has_ci)
+				ss_buf_add_fixed2(out, d->hi);
+			ss_buf_addc(out, ',');
+			if (d->has && d->has_ci)
+				ss_buf_adds(out, d->significant ? "true" : "false");
+			ss_buf_adds(out, "\r\n");
+		}
+	}
+}
+
 void ss_report_csv_analysis(struct ss_buf *out, const struct ss_agg *a,
 			    const struct ss_analysis *an)
 {
@@ -179,6 +223,8 @@ void ss_report_csv_analysis(struct ss_buf *out, const struct ss_agg *a,
 		add_intervals(out, o, &an->main);
 	if (o->group_by.n)
 		add_groups(out, a, an);
+	if (o->group_by.n && an->has_baseline)
+		add_deltas(out, a, an);
 	if (o->windows)
 		ss_report_csv_windows(out, an);
 	if (o->outliers)

@@ -165,9 +165,13 @@ static void add_value(struct ss_buf *b, const struct ss_results *r, int m, bool 
 void ss_report_groups_grid(struct ss_grid *g, const struct ss_agg *a,
 			   const struct ss_analysis *an, bool utf8)
 {
-	static const char *const u_heads[SS_BS_COUNT] = {"Δ AL", "Δ TWAL", "Δ DAR", "Δ ODAR"};
-	static const char *const a_heads[SS_BS_COUNT] = {"d AL", "d TWAL", "d DAR", "d ODAR"};
+	/* the rates' differences are percentage points, not percent */
+	static const char *const u_heads[SS_BS_COUNT] = {"Δ AL", "Δ TWAL", "Δ DAR (pp)",
+							 "Δ ODAR (pp)"};
+	static const char *const a_heads[SS_BS_COUNT] = {"d AL", "d TWAL", "d DAR (pp)",
+							 "d ODAR (pp)"};
 	const struct ss_group_spec *spec = &an->opts->group_by;
+	bool ci = an->opts->ci;
 
 	for (size_t k = 0; k < spec->n; k++)
 		ss_grid_col(g, spec->keys[k].name, false);
@@ -175,6 +179,8 @@ void ss_report_groups_grid(struct ss_grid *g, const struct ss_agg *a,
 	ss_grid_col(g, "with stats", true);
 	ss_grid_col(g, "AL avg", true);
 	ss_grid_col(g, "AL p50", true);
+	if (ci)
+		ss_grid_col(g, "AL interval", true);
 	ss_grid_col(g, "TWAL", true);
 	ss_grid_col(g, "DAR avg (%)", true);
 	ss_grid_col(g, "ODAR (%)", true);
@@ -204,6 +210,19 @@ void ss_report_groups_grid(struct ss_grid *g, const struct ss_agg *a,
 		ss_grid_begin(g);
 		add_value(&g->text, &gr->res, SS_M_ACCEPTANCE_LENGTH, true);
 		ss_grid_end(g);
+		if (ci) {
+			const struct ss_set_analysis *ga = &an->group[id];
+
+			ss_grid_begin(g);
+			if (ga->has_ci[SS_BS_AL]) {
+				ss_buf_add_fixed2_grouped(&g->text, ga->lo[SS_BS_AL]);
+				ss_buf_adds(&g->text, utf8 ? "–" : "-");
+				ss_buf_add_fixed2_grouped(&g->text, ga->hi[SS_BS_AL]);
+			} else {
+				ss_buf_adds(&g->text, "N/A");
+			}
+			ss_grid_end(g);
+		}
 		ss_grid_begin(g);
 		add_value(&g->text, &gr->res, SS_M_TOKEN_WEIGHTED_AL, false);
 		ss_grid_end(g);
@@ -234,8 +253,13 @@ void ss_report_groups_legend(struct ss_buf *out, const struct ss_analysis *an, c
 	ss_buf_adds(out, prefix);
 	ss_buf_adds(out, "AL: Acceptance Length; TWAL: Token-Weighted Acceptance Length; "
 			 "DAR: Draft Acceptance Rate; ODAR: Overall Draft Acceptance Rate");
+	if (o->ci) {
+		ss_buf_adds(out, "; AL interval: the ");
+		ss_report_add_level(out, o->level);
+		ss_buf_adds(out, "% bootstrap interval of AL avg");
+	}
 	if (an->has_baseline) {
-		ss_buf_adds(out, "; differences against the baseline");
+		ss_buf_adds(out, "; differences against the baseline (pp: percentage points)");
 		if (o->ci) {
 			ss_buf_adds(out, ", * where the ");
 			ss_report_add_level(out, o->level);

@@ -142,7 +142,11 @@ static void draw_mark(struct ss_buf *out, const struct plot *p, const struct ss_
 	ss_buf_adds(out, "</g>\n");
 	/* at the foot of the line: the points and their values are
 	 * above, where the curve is */
-	if (o->mark_label)
+	/* on the side with room: left of a line in the right half */
+	if (o->mark_label && mx > (p->f.left + p->f.right) / 2)
+		ss_svg_text(out, mx - 4, p->f.bottom - 6, "end", "fill=\"" SS_CH_INK_SOFT "\"",
+			    o->mark_label);
+	else if (o->mark_label)
 		ss_svg_text(out, mx + 4, p->f.bottom - 6, NULL, "fill=\"" SS_CH_INK_SOFT "\"", o->mark_label);
 }
 

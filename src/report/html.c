@@ -48,6 +48,9 @@ static const char css[] =
 	".missing{border-left:4px solid #E69F00;background:#fff8e6;padding:8px 14px;max-width:90ch}\n"
 	"code{font-size:90%;background:var(--soft);padding:0 3px;border-radius:3px}\n"
 	"footer{margin-top:48px;border-top:1px solid var(--line);padding-top:8px}\n"
+	/* under --compare, every pooled section's title says so */
+	".pooled h2::after{content:\" \\2014  all groups pooled\";color:var(--muted);"
+	"font-weight:400;font-size:15px}\n"
 	"@media print{main{max-width:none;padding:0}h2{break-after:avoid}"
 	".fig,table,.card{break-inside:avoid}.card{background:none}}\n";
 
@@ -111,6 +114,7 @@ static void header(struct ss_buf *b, const struct ss_agg *a, const struct ss_ana
 		   const struct ss_html_opts *o)
 {
 	const struct ss_results *r = &a->main;
+	bool pooled;
 
 	ss_buf_adds(b, "<header>\n<h1>Spec Decode report</h1>\n<p class=\"sub\">");
 	ss_buf_add_u64_grouped(b, a->total);
@@ -128,13 +132,21 @@ static void header(struct ss_buf *b, const struct ss_agg *a, const struct ss_ana
 	ss_buf_add_htmls(b, o->version);
 	ss_buf_adds(b, "</p>\n</header>\n");
 
+	/* SPEC 9.1: with --compare the answer comes first, and the pooled
+	 * figures say that they are */
+	ss_html_compare(b, a, an);
 	if (!ss_results_any(r))
 		return;
+	pooled = an && an->has_baseline;
 	ss_buf_adds(b, "<div class=\"cards\">\n");
-	card(b, "Acceptance length (mean per request)", r, an, SS_M_ACCEPTANCE_LENGTH, 2, "");
-	card(b, "Token-weighted acceptance length", r, an, SS_M_TOKEN_WEIGHTED_AL, 2, "");
-	card(b, "Overall draft acceptance rate", r, an, SS_M_OVERALL_DAR, 1, "%");
-	ss_buf_adds(b, "<div class=\"card\"><span class=\"l\">Requests with stats</span><span class=\"v\">");
+	card(b, pooled ? "Acceptance length, all groups pooled" : "Acceptance length (mean per request)",
+	     r, an, SS_M_ACCEPTANCE_LENGTH, 2, "");
+	card(b, pooled ? "Token-weighted acceptance length, pooled" : "Token-weighted acceptance length",
+	     r, an, SS_M_TOKEN_WEIGHTED_AL, 2, "");
+	card(b, pooled ? "Overall draft acceptance rate, pooled" : "Overall draft acceptance rate",
+	     r, an, SS_M_OVERALL_DAR, 1, "%");
+	ss_buf_adds(b, pooled ? "<div class=\"card\"><span class=\"l\">Requests with stats, all groups</span><span class=\"v\">"
+			 : "<div class=\"card\"><span class=\"l\">Requests with stats</span><span class=\"v\">");
 	ss_buf_add_u64_grouped(b, a->status[SS_ST_OK]);
 	ss_buf_adds(b, "</span><span class=\"ci\">of ");
 	ss_buf_add_u64_grouped(b, a->total);
@@ -178,6 +190,8 @@ void ss_report_html(struct ss_buf *out, const struct ss_agg *a, const struct ss_
 	ss_buf_adds(out, "</style>\n</head>\n<body>\n<main>\n");
 	header(out, a, an, o);
 	ss_html_read(out, a, o);
+	if (an && an->has_baseline)
+		ss_buf_adds(out, "<div class=\"pooled\">\n");
 	ss_html_spec_decode(out, a, an);
 	if (ss_results_any(&a->main)) {
 		ss_html_histogram(out, a);
@@ -185,6 +199,8 @@ void ss_report_html(struct ss_buf *out, const struct ss_agg *a, const struct ss_
 			ss_html_positions(out, a, an);
 		ss_html_distribution(out, a);
 	}
+	if (an && an->has_baseline)
+		ss_buf_adds(out, "</div>\n");
 	if (an && a->groups.n)
 		ss_html_groups(out, a, an);
 	if (an && an->opts && an->opts->windows)

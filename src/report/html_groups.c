@@ -126,8 +126,8 @@ static void section_deltas(struct ss_buf *b, const struct ss_agg *a, const struc
 	ss_buf_adds(b, "<div class=\"tw\"><table class=\"deltas groups\">\n<caption>Differences from the baseline</caption>\n"
 		    "<thead><tr>");
 	group_key_heads(b, an);
-	ss_buf_adds(b, "<th>&Delta; AL</th><th>&Delta; TWAL</th><th>&Delta; DAR (%)</th>"
-		    "<th>&Delta; ODAR (%)</th></tr></thead>\n<tbody>\n");
+	ss_buf_adds(b, "<th>&Delta; AL</th><th>&Delta; TWAL</th><th>&Delta; DAR (pp)</th>"
+		    "<th>&Delta; ODAR (pp)</th></tr></thead>\n<tbody>\n");
 	for (size_t i = 0; i < a->groups.n; i++) {
 		size_t id = a->group_order[i];
 

@@ -2,9 +2,10 @@
  * html_positions.c - acceptance by draft position in the HTML report (SPEC
  * 7.1): the rate by position, the shorter-draft curve and, with a draft
  * cost, the expected speedup, for the (at most MAX_K_SERIES) draft lengths
- * with the most steps, each chart with a table of every k beside it; and
- * acceptance per drafted token (SPEC 7.9) when records say what each step
- * drafted, beside the rate over all steps of the k with the most steps.
+ * with the most steps, each chart with a table of every k beside it (with
+ * several k, each its own small charts and table); and acceptance per
+ * drafted token (SPEC 7.9) when records say what each step drafted,
+ * beside the rate over all steps of the k with the most steps.
  */
 #include <math.h>
 #include <stdint.h>
@@ -66,6 +67,42 @@ static size_t pick_ks(const struct ss_set_analysis *s, size_t *shown)
 		}
 	}
 	return ns;
+}
+
+/*
+ * How one set of charts is laid out: all k drawn together (only NULL,
+ * full size, the tables of every k), or one draft length's own small
+ * charts (SPEC 9.1: each k readable on its own), with its rows only and
+ * ids made unique by the suffix.
+ */
+struct view {
+	const struct ss_pos_result *only;  /* NULL: every k */
+	char suffix[24];                   /* appended to chart ids: "-k4" */
+	int width, height;
+	bool intro;                        /* the speedup's formula said here */
+	bool compact;                      /* the chart alone: no figure box, no
+					      table, no text (per_k() adds them) */
+};
+
+/* A small chart's y axis reaches a sixth above its highest value, so the
+ * values written over the points stay clear of the title. */
+static double headroom(const struct view *v, const double *y, size_t n)
+{
+	double m = 0;
+
+	if (!v->compact)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(y[i]) && y[i] > m)
+			m = y[i];
+	return m * 7.0 / 6.0;
+}
+
+/* A chart id for the view: "c-pos" or "c-pos-k4" (in `buf`). */
+static const char *view_id(char *buf, size_t n, const char *base, const struct view *v)
+{
+	snprintf(buf, n, "%s%s", base, v->suffix);
+	return buf;
 }
 
 /* A chart title, with " (k=K)" when the chart shows the one draft length p. */
@@ -130,10 +167,11 @@ static bool points_fill(struct points *pt, const struct ss_set_analysis *s)
 
 /* Chart 1: the rate by position (and the conditional rate, for one k),
  * and the table of every k's positions. */
-static void rate_chart(struct ss_buf *b, const struct ss_set_analysis *s, const struct points *pt)
+static void rate_chart(struct ss_buf *b, const struct ss_set_analysis *s, const struct points *pt,
+		       const struct view *v)
 {
 	struct ss_series series[MAX_K_SERIES * 2];
-	char names[MAX_K_SERIES * 2][64], title[96];
+	char names[MAX_K_SERIES * 2][64], title[96], id[48];
 	struct ss_buf desc = SS_BUF_INIT;
 	size_t ns = pt->ns, off = 0;
 
@@ -156,20 +194,25 @@ static void rate_chart(struct ss_buf *b, const struct ss_set_analysis *s, const 
 	ss_buf_adds(&desc, "Line chart of the share of verify steps, in percent, whose i-th draft "
 		    "token was accepted, by position i");
 	ss_buf_adds(&desc, ns == 1 ? ", with the conditional rate." : ", one line per draft length k.");
-	ss_buf_adds(b, "<div class=\"fig\">\n");
+	if (!v->compact)
+		ss_buf_adds(b, "<div class=\"fig\">\n");
 	ss_chart_lines(b, &(struct ss_chart){
-		.id = "c-pos", .title = title, .desc = desc.data ? desc.data : "",
-		.x_label = "Draft position i", .y_label = "Accepted at position i (% of steps)",
-		.width = 640, .height = 340, .y_max_hint = 100, .value_decimals = 1,
+		.id = view_id(id, sizeof(id), "c-pos", v), .title = title,
+		.desc = desc.data ? desc.data : "",
+		.x_label = "Draft position i",
+		.y_label = v->compact ? "Accepted (% of steps)" : "Accepted at position i (% of steps)",
+		.width = v->width, .height = v->height, .y_max_hint = 100, .value_decimals = 1,
 		.value_suffix = "%"}, &(struct ss_line_opts){true, NAN, NULL, NAN},
 		series, ns == 1 ? 2 : ns);
+	if (v->compact)
+		goto out;
 	ss_buf_adds(b, "<table>\n<caption>Numbers of the chart</caption>\n<thead><tr><th>k</th>"
 		    "<th>Position</th><th>Steps<br>accepted</th><th>Rate<br>(%)</th><th>Conditional<br>(%)</th>"
 		    "</tr></thead>\n<tbody>\n");
 	for (size_t i = 0; i < s->npos; i++) {
 		const struct ss_pos_result *p = &s->pos[i];
 
-		if (!p->defined)
+		if (!p->defined || (v->only && p != v->only))
 			continue;
 		for (uint32_t j = 0; j < p->k && j < MAX_POS_ROWS; j++) {
 			ss_buf_addf(b, "<tr><td>%u</td><td>%u</td><td>", (unsigned)p->k, (unsigned)j + 1);
@@ -183,6 +226,7 @@ static void rate_chart(struct ss_buf *b, const struct ss_set_analysis *s, const 
 		}
 	}
 	ss_buf_adds(b, "</tbody>\n</table>\n</div>\n");
+out:
 	if (desc.failed)
 		b->failed = true;
 	ss_buf_release(&desc);
@@ -191,10 +235,10 @@ static void rate_chart(struct ss_buf *b, const struct ss_set_analysis *s, const 
 /* Chart 2: tau(k') for each k drawn, and the table of every k's rows
  * (with the speedups when there is a draft cost). */
 static void whatif_chart(struct ss_buf *b, const struct ss_set_analysis *s, const struct points *pt,
-			 bool cost)
+			 bool cost, const struct view *v)
 {
 	struct ss_series series[MAX_K_SERIES];
-	char names[MAX_K_SERIES][64], title[96];
+	char names[MAX_K_SERIES][64], title[96], id[48];
 	struct ss_buf desc = SS_BUF_INIT;
 	size_t ns = pt->ns, off = 0;
 
@@ -212,21 +256,29 @@ static void whatif_chart(struct ss_buf *b, const struct ss_set_analysis *s, cons
 		  ns == 1 ? &s->pos[pt->shown[0]] : NULL);
 	ss_buf_adds(&desc, "Line chart of the acceptance length, in tokens per verify step, that "
 		    "each shorter draft length would have given.");
-	ss_buf_adds(b, "<div class=\"fig\">\n");
+	if (!v->compact)
+		ss_buf_adds(b, "<div class=\"fig\">\n");
 	ss_chart_lines(b, &(struct ss_chart){
-		.id = "c-whatif", .title = title, .desc = desc.data ? desc.data : "",
-		.x_label = "Draft length k\xE2\x80\xB2", .y_label = "Acceptance length (tokens per step)",
-		.width = 640, .height = 340, .value_decimals = 2, .show_values = true},
+		.id = view_id(id, sizeof(id), "c-whatif", v), .title = title,
+		.desc = desc.data ? desc.data : "",
+		.x_label = "Draft length k\xE2\x80\xB2",
+		.y_label = v->compact ? "Tokens per step" : "Acceptance length (tokens per step)",
+		.width = v->width, .height = v->height, .value_decimals = 2, .show_values = true,
+		.y_max_hint = headroom(v, pt->tau, off)},
 		&(struct ss_line_opts){true, NAN, NULL, 1.0}, series, ns);
-	ss_buf_adds(b, "<table>\n<caption>Numbers of the chart</caption>\n<thead><tr><th>k</th>"
-		    "<th>k&prime;</th><th>Acceptance<br>length</th><th>Draft acceptance<br>rate (%)</th>");
+	if (v->compact)
+		goto out;
+	ss_buf_adds(b, cost ? "<table>\n<caption>Numbers of the chart (bold: the suggested "
+			      "k&prime;, the best speedup)</caption>\n<thead><tr><th>k</th>"
+			    : "<table>\n<caption>Numbers of the chart</caption>\n<thead><tr><th>k</th>");
+	ss_buf_adds(b, "<th>k&prime;</th><th>Acceptance<br>length</th><th>Draft acceptance<br>rate (%)</th>");
 	if (cost)
 		ss_buf_adds(b, "<th>Speedup<br>(&times;)</th>");
 	ss_buf_adds(b, "</tr></thead>\n<tbody>\n");
 	for (size_t i = 0; i < s->npos; i++) {
 		const struct ss_pos_result *p = &s->pos[i];
 
-		if (!p->defined)
+		if (!p->defined || (v->only && p != v->only))
 			continue;
 		for (uint32_t j = 0; j < p->k && j < MAX_POS_ROWS; j++) {
 			ss_buf_addf(b, "<tr%s><td>%u</td><td>%u</td><td>",
@@ -244,6 +296,7 @@ static void whatif_chart(struct ss_buf *b, const struct ss_set_analysis *s, cons
 		}
 	}
 	ss_buf_adds(b, "</tbody>\n</table>\n</div>\n");
+out:
 	if (desc.failed)
 		b->failed = true;
 	ss_buf_release(&desc);
@@ -251,11 +304,12 @@ static void whatif_chart(struct ss_buf *b, const struct ss_set_analysis *s, cons
 
 /* Chart 3, with a draft cost: the expected speedup by draft length, the
  * suggested k marked when one k is drawn. */
-static void speedup_chart(struct ss_buf *b, const struct ss_set_analysis *s, const struct points *pt)
+static void speedup_chart(struct ss_buf *b, const struct ss_set_analysis *s, const struct points *pt,
+			  const struct view *v)
 {
 	const struct ss_pos_result *p0 = &s->pos[pt->shown[0]];
 	struct ss_series series[MAX_K_SERIES];
-	char names[MAX_K_SERIES][64], mark[48];
+	char names[MAX_K_SERIES][64], mark[48], id[48], title[96];
 	struct ss_buf desc = SS_BUF_INIT;
 	size_t ns = pt->ns, off = 0;
 
@@ -270,10 +324,16 @@ static void speedup_chart(struct ss_buf *b, const struct ss_set_analysis *s, con
 		off += p->k;
 	}
 	snprintf(mark, sizeof(mark), "suggested k=%u", (unsigned)p0->suggested_k);
-	ss_buf_adds(b, "<p>With a draft token costing ");
-	ss_chart_add_fixed(b, p0->draft_cost, 2);
-	ss_buf_adds(b, " of a target forward pass, the expected speedup over no speculation "
-		    "is &tau;(k&prime;) / (1 + cost &times; k&prime;) (Leviathan et al. 2023). ");
+	if (v->compact)
+		goto chart;
+	ss_buf_adds(b, "<p>");
+	if (v->intro) {
+		ss_buf_adds(b, "With a draft token costing ");
+		ss_chart_add_fixed(b, p0->draft_cost, 2);
+		ss_buf_adds(b, " of a target forward pass, the expected speedup over no "
+			    "speculation is &tau;(k&prime;) / (1 + cost &times; k&prime;) (Leviathan "
+			    "et al. 2023). ");
+	}
 	if (ns == 1 && p0->suggested_k) {
 		ss_buf_addf(b, "The best draft length is k&prime; = %u (speedup ",
 			    (unsigned)p0->suggested_k);
@@ -283,21 +343,154 @@ static void speedup_chart(struct ss_buf *b, const struct ss_set_analysis *s, con
 		ss_buf_adds(b, "No draft length beats no speculation at this cost.");
 	}
 	ss_buf_adds(b, "</p>\n");
+	ss_buf_adds(b, "<div class=\"fig\">\n");
+chart:
 	ss_buf_adds(&desc, "Line chart of the expected speedup over no speculation for each "
 		    "draft length, at the given draft cost.");
-	ss_buf_adds(b, "<div class=\"fig\">\n");
+	pos_title(title, sizeof(title), v->compact ? "Expected speedup" : "Expected speedup by draft length",
+		  v->only);
 	ss_chart_lines(b, &(struct ss_chart){
-		.id = "c-speedup", .title = "Expected speedup by draft length",
+		.id = view_id(id, sizeof(id), "c-speedup", v), .title = title,
 		.desc = desc.data ? desc.data : "",
 		.x_label = "Draft length k\xE2\x80\xB2", .y_label = "Speedup (\xC3\x97)",
-		.width = 640, .height = 340, .value_decimals = 2, .value_suffix = "\xC3\x97",
+		.width = v->width, .height = v->height, .value_decimals = 2, .value_suffix = "\xC3\x97",
+		.y_max_hint = headroom(v, pt->sp, off),
 		.show_values = true},
 		&(struct ss_line_opts){true, ns == 1 && p0->suggested_k ? (double)p0->suggested_k : NAN,
 				       mark, NAN}, series, ns);
-	ss_buf_adds(b, "</div>\n");
+	if (!v->compact)
+		ss_buf_adds(b, "</div>\n");
 	if (desc.failed)
 		b->failed = true;
 	ss_buf_release(&desc);
+}
+
+/* "k = 4: 20,376 steps of 400 requests, AL 2.75, suggested k' = 3 (1.74x)" */
+static void k_heading(struct ss_buf *b, const struct ss_pos_result *p)
+{
+	ss_buf_addf(b, "<h3 id=\"pos-k%u\">k = %u: ", (unsigned)p->k, (unsigned)p->k);
+	ss_html_add_count(b, (__int128)p->steps);
+	ss_buf_adds(b, p->steps == 1 ? " step of " : " steps of ");
+	ss_buf_add_u64_grouped(b, p->requests);
+	ss_buf_adds(b, p->requests == 1 ? " request, acceptance length " : " requests, acceptance length ");
+	ss_buf_add_fixed2(b, p->acceptance_length);
+	if (p->has_cost && p->suggested_k) {
+		ss_buf_addf(b, ", suggested k&prime; = %u (", (unsigned)p->suggested_k);
+		ss_buf_add_fixed2(b, p->what_if[p->suggested_k - 1].speedup);
+		ss_buf_adds(b, "&times;)");
+	} else if (p->has_cost) {
+		ss_buf_adds(b, ", no draft length pays at this cost");
+	}
+	ss_buf_adds(b, "</h3>\n");
+}
+
+/* One k's numbers in one table: position i's rates beside k' = i's
+ * shorter draft (both run 1..k); the suggested k' in bold. */
+static void k_table(struct ss_buf *b, const struct ss_pos_result *p)
+{
+	ss_buf_addf(b, "<div class=\"tw\"><table>\n<caption>Numbers of the charts (k = %u%s)"
+		    "</caption>\n<thead><tr><th>i = k&prime;</th><th>Steps<br>accepted</th>"
+		    "<th>Rate<br>(%%)</th><th>Conditional<br>(%%)</th><th>Acceptance<br>length</th>"
+		    "<th>Draft acceptance<br>rate (%%)</th>%s</tr></thead>\n<tbody>\n",
+		    (unsigned)p->k, p->has_cost ? "; bold: the suggested k&prime;" : "",
+		    p->has_cost ? "<th>Speedup<br>(&times;)</th>" : "");
+	for (uint32_t j = 0; j < p->k && j < MAX_POS_ROWS; j++) {
+		ss_buf_addf(b, "<tr%s><td>%u</td><td>",
+			    p->has_cost && p->suggested_k == j + 1 ? " class=\"total\"" : "",
+			    (unsigned)j + 1);
+		ss_html_add_count(b, (__int128)p->pos[j].accepted);
+		ss_buf_adds(b, "</td><td>");
+		ss_buf_add_fixed2(b, p->pos[j].rate * 100.0);
+		ss_buf_adds(b, "</td><td>");
+		if (p->pos[j].has_conditional)
+			ss_buf_add_fixed2(b, p->pos[j].conditional * 100.0);
+		ss_buf_adds(b, "</td><td>");
+		ss_buf_add_fixed2(b, p->what_if[j].acceptance_length);
+		ss_buf_adds(b, "</td><td>");
+		ss_buf_add_fixed2(b, p->what_if[j].draft_acceptance_rate);
+		if (p->has_cost) {
+			ss_buf_adds(b, "</td><td>");
+			ss_buf_add_fixed2(b, p->what_if[j].speedup);
+		}
+		ss_buf_adds(b, "</td></tr>\n");
+	}
+	ss_buf_adds(b, "</tbody>\n</table>\n</div>\n");
+}
+
+static bool is_shown(const struct points *pt, size_t i)
+{
+	for (size_t j = 0; j < pt->ns; j++)
+		if (pt->shown[j] == i)
+			return true;
+	return false;
+}
+
+/* Several draft lengths: each drawn k its own small charts and rows, so
+ * its curves read on their own; the draft lengths not drawn in a table. */
+static void per_k(struct ss_buf *b, const struct ss_set_analysis *s, const struct points *all)
+{
+	size_t others = 0;
+
+	if (s->pos[all->shown[0]].has_cost) {
+		ss_buf_adds(b, "<p>With a draft token costing ");
+		ss_chart_add_fixed(b, s->pos[all->shown[0]].draft_cost, 2);
+		ss_buf_adds(b, " of a target forward pass, the expected speedup over no speculation "
+			    "is &tau;(k&prime;) / (1 + cost &times; k&prime;) (Leviathan et al. "
+			    "2023); each heading gives the suggested k&prime; of its k, the best "
+			    "speedup, set in bold in its table.</p>\n");
+	}
+	for (size_t i = 0; i < all->ns; i++) {
+		struct points pt = {0};
+		const struct ss_pos_result *p = &s->pos[all->shown[i]];
+		struct view v = {p, "", 340, 260, false, true};
+
+		snprintf(v.suffix, sizeof(v.suffix), "-k%u", (unsigned)p->k);
+		pt.ns = 1;
+		pt.shown[0] = all->shown[i];
+		if (!points_fill(&pt, s)) {
+			b->failed = true;
+			return;
+		}
+		k_heading(b, p);
+		ss_buf_adds(b, "<div class=\"fig\">\n");
+		rate_chart(b, s, &pt, &v);
+		whatif_chart(b, s, &pt, p->has_cost, &v);
+		if (p->has_cost)
+			speedup_chart(b, s, &pt, &v);
+		ss_buf_adds(b, "</div>\n");
+		k_table(b, p);
+		points_release(&pt);
+	}
+	for (size_t i = 0; i < s->npos; i++)
+		others += s->pos[i].defined && !is_shown(all, i);
+	if (!others)
+		return;
+	ss_buf_adds(b, "<h3>The other draft lengths</h3>\n<div class=\"tw\"><table>\n<caption>"
+		    "Draft lengths with fewer steps: acceptance rate by position (%)</caption>\n"
+		    "<thead><tr><th>k</th><th>Steps</th><th>Acceptance<br>length</th>"
+		    "<th class=\"l\">Rate by position (%)</th><th>Suggested<br>k&prime;</th>"
+		    "</tr></thead>\n<tbody>\n");
+	for (size_t i = 0; i < s->npos; i++) {
+		const struct ss_pos_result *p = &s->pos[i];
+
+		if (!p->defined || is_shown(all, i))
+			continue;
+		ss_buf_addf(b, "<tr><td>%u</td><td>", (unsigned)p->k);
+		ss_html_add_count(b, (__int128)p->steps);
+		ss_buf_adds(b, "</td><td>");
+		ss_buf_add_fixed2(b, p->acceptance_length);
+		ss_buf_adds(b, "</td><td class=\"l\">");
+		for (uint32_t j = 0; j < p->k && j < MAX_POS_ROWS; j++) {
+			if (j)
+				ss_buf_adds(b, j % 8 ? " " : "<br>");
+			ss_buf_add_fixed2(b, p->pos[j].rate * 100.0);
+		}
+		ss_buf_adds(b, "</td><td>");
+		if (p->has_cost && p->suggested_k)
+			ss_buf_addf(b, "%u", (unsigned)p->suggested_k);
+		ss_buf_adds(b, "</td></tr>\n");
+	}
+	ss_buf_adds(b, "</tbody>\n</table>\n</div>\n");
 }
 
 /*
@@ -425,16 +618,30 @@ void ss_html_positions(struct ss_buf *b, const struct ss_agg *a, const struct ss
 		    "MTP chains, n-gram), where a shorter draft is a prefix of the longer one; an "
 		    "estimate for tree drafting.");
 	excluded_note(b, a->main.positions.excluded);
+	if (pt.ns > 1)
+		ss_buf_adds(b, " Each draft length k has its own charts and rows below (the "
+			    "requests that ran with that k)");
 	if (pt.ns < s->npos)
-		ss_buf_adds(b, " The charts show the draft lengths with the most steps; the tables "
-			    "list every one.");
+		ss_buf_adds(b, pt.ns > 1 ? "; those with the most steps are drawn, the others "
+				       "listed in a table after them." : "");
+	else if (pt.ns > 1)
+		ss_buf_adds(b, ".");
 	ss_buf_adds(b, "</p>\n");
-	rate_chart(b, s, &pt);
-	if (s->drafted.present)
-		drafted_chart(b, &s->drafted, busiest_k(s, &pt));
-	whatif_chart(b, s, &pt, s->pos[pt.shown[0]].has_cost);
-	if (s->pos[pt.shown[0]].has_cost)
-		speedup_chart(b, s, &pt);
+	if (pt.ns == 1) {
+		struct view v = {NULL, "", 640, 340, true, false};
+
+		rate_chart(b, s, &pt, &v);
+		if (s->drafted.present)
+			drafted_chart(b, &s->drafted, busiest_k(s, &pt));
+		whatif_chart(b, s, &pt, s->pos[pt.shown[0]].has_cost, &v);
+		if (s->pos[pt.shown[0]].has_cost)
+			speedup_chart(b, s, &pt, &v);
+	} else {
+		per_k(b, s, &pt);
+		/* 7.9 after every k's own charts, beside the busiest one */
+		if (s->drafted.present)
+			drafted_chart(b, &s->drafted, busiest_k(s, &pt));
+	}
 	ss_buf_adds(b, "</section>\n");
 	points_release(&pt);
 }

@@ -13,6 +13,7 @@ libspecscan_la_SOURCES += \
 	src/report/html.c src/report/html.h src/report/html_int.h src/report/html_util.c \
 	src/report/html_read.c src/report/html_table.c src/report/html_hist.c \
 	src/report/html_positions.c src/report/html_dist.c src/report/html_groups.c \
+	src/report/html_compare.c \
 	src/report/grid.c src/report/grid.h \
 	src/report/analysis_json.c src/report/analysis_csv.c \
 	src/report/analysis_text.c src/report/analysis_text.h src/report/analysis_defs.c \

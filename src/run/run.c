@@ -70,6 +70,10 @@ struct slot {
 	bool big;                  /* batch.len > BIG_BATCH */
 	bool scrape;               /* raw bytes of a server input, no units (SPEC 10.1) */
 	bool last_of_input;        /* a server input's last bytes (or its failure) */
+	/* where the reading was once this batch was read, shown by the
+	 * progress display when the batch is collected: so the bar and the
+	 * request count it shows agree (the reader is batches ahead) */
+	uint64_t at_bytes, at_done, at_total;
 };
 
 struct worker {
@@ -555,6 +559,7 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 								       : SS_FRAMING_JSONL;
 
 	ss_progress_init(&prog, cfg->progress ? stderr : NULL);
+	ss_progress_attach(&prog, msg);
 	memset(&r, 0, sizeof(r));
 	r.server_mode = iopts.shard_server;
 	r.shard = cfg->shard_count > 0;
@@ -600,6 +605,10 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 				break;
 			fs->big = fs->batch.len > BIG_BATCH;
 			big_inflight += fs->big;
+			if (prog.out) {
+				fs->at_bytes = r.bytes;
+				ss_inputs_progress(r.it, &fs->at_done, &fs->at_total);
+			}
 			ss_pool_submit(pool);
 			if (cfg->stop && *cfg->stop)
 				break;
@@ -613,6 +622,7 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 				ss_msg_error(msg, "out of memory");
 				fatal = true;
 			}
+			ss_progress_update(&prog, s->at_bytes, agg->total, s->at_done, s->at_total);
 			if (s->big) {
 				/* Give the huge line's memory back now, not when
 				 * the ring comes round to this slot again. */
@@ -622,12 +632,6 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 				s->big = false;
 			}
 			ss_pool_release_oldest(pool);
-		}
-		if (prog.out) {
-			uint64_t done, size;
-
-			ss_inputs_progress(r.it, &done, &size);
-			ss_progress_update(&prog, r.bytes, agg->total, done, size);
 		}
 	}
 out:

@@ -13,6 +13,26 @@ void ss_msg_init(struct ss_msg *m, FILE *out, int verbosity)
 	m->verbosity = verbosity;
 }
 
+void ss_msg_set_display(struct ss_msg *m, void (*hide)(void *), void (*show)(void *),
+			void *ctx)
+{
+	m->hide = hide;
+	m->show = show;
+	m->display = ctx;
+}
+
+static void display_hide(struct ss_msg *m)
+{
+	if (m->hide)
+		m->hide(m->display);
+}
+
+static void display_show(struct ss_msg *m)
+{
+	if (m->show)
+		m->show(m->display);
+}
+
 /*
  * Every message is formatted whole, then written escaped (as git quotes
  * paths): names and reasons come from inputs (archive members, paths,
@@ -39,11 +59,13 @@ static void vsay(struct ss_msg *m, const char *fmt, va_list ap)
 			text = small;   /* out of memory: the message cut short */
 	}
 	va_end(ap2);
+	display_hide(m);
 	fputs("specscan: ", m->out);
 	ss_term_put(m->out, text, text == small && (size_t)n >= sizeof(small)
 				   ? sizeof(small) - 1 : (size_t)n);
 	fputc('\n', m->out);
 	fflush(m->out);
+	display_show(m);
 	if (text != small)
 		ss_free(text);
 }
@@ -95,6 +117,7 @@ void ss_msg_request(struct ss_msg *m, unsigned kind, const char *kind_name,
 	if (m->verbosity < SS_VERBOSE && m->shown[kind] >= SS_MSG_REQUEST_LIMIT)
 		return;
 	m->shown[kind]++;
+	display_hide(m);
 	fputs("specscan: ", m->out);
 	ss_term_put(m->out, place, strlen(place));
 	fprintf(m->out, ":%llu: %s", (unsigned long long)line, kind_name);
@@ -103,6 +126,8 @@ void ss_msg_request(struct ss_msg *m, unsigned kind, const char *kind_name,
 		ss_term_put(m->out, reason, strlen(reason));
 	}
 	fputc('\n', m->out);
+	fflush(m->out);
+	display_show(m);
 }
 
 void ss_msg_summary(struct ss_msg *m)
@@ -112,11 +137,15 @@ void ss_msg_summary(struct ss_msg *m)
 	if (m->verbosity < SS_NORMAL)
 		return;
 	for (k = 0; k < SS_MSG_KINDS; k++) {
-		if (m->total[k] > m->shown[k])
-			fprintf(m->out,
-				"specscan: %llu more %s requests not shown (%llu in all)\n",
-				(unsigned long long)(m->total[k] - m->shown[k]),
-				m->kind_name[k], (unsigned long long)m->total[k]);
+		uint64_t more = m->total[k] - m->shown[k];
+
+		if (m->total[k] <= m->shown[k])
+			continue;
+		display_hide(m);
+		fprintf(m->out, "specscan: %llu more %s %s not shown (%llu in all)\n",
+			(unsigned long long)more, m->kind_name[k],
+			more == 1 ? "request" : "requests", (unsigned long long)m->total[k]);
+		fflush(m->out);
+		display_show(m);
 	}
-	fflush(m->out);
 }

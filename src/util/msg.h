@@ -11,6 +11,12 @@
  * summary). Messages are formatted into memory of its own, freed before
  * each call returns. Every message is written through util/termesc.h:
  * names and reasons from inputs are shown escaped.
+ *
+ * A display drawn on the same terminal line (run/progress.h) registers
+ * itself with ss_msg_set_display(): every message then clears the line
+ * first (`hide`) and has the display drawn again below it (`show`), as pv
+ * and zstd do, so no message is written into the display's line. The
+ * context borrows the display's `ctx` until it is unregistered (NULL).
  */
 #ifndef SS_MSG_H
 #define SS_MSG_H
@@ -31,9 +37,15 @@ struct ss_msg {
 	uint64_t shown[SS_MSG_KINDS];
 	uint64_t total[SS_MSG_KINDS];
 	const char *kind_name[SS_MSG_KINDS];
+	void (*hide)(void *ctx);   /* the display, NULL: none */
+	void (*show)(void *ctx);
+	void *display;
 };
 
 void ss_msg_init(struct ss_msg *m, FILE *out, int verbosity);
+/* Register the display on the same line (hide and show NULL: none). */
+void ss_msg_set_display(struct ss_msg *m, void (*hide)(void *), void (*show)(void *),
+			void *ctx);
 /* An error: always printed, even with -q. */
 void ss_msg_error(struct ss_msg *m, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

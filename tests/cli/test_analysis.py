@@ -554,13 +554,37 @@ class Markdown(Case):
         self.assertIn("| 3 | 2.73 | 57.58 | 2.10x |", lines)
         self.assertIn("### 95% intervals (1,000 resamples)", lines)
         self.assertIn("### Spec Decode by input", lines)
-        self.assertIn("| %s | 1 | 1 | 3.25 | 3.25 | 3.25 | 56.25 | 56.25 | baseline |  |  |  |"
-                      % md_text(a), lines)
         # one request per group: every resample is that request, so each
+        # group's interval is its value (AL interval 3.25-3.25), and each
         # difference's interval is the difference itself, which is not 0
-        self.assertIn("| %s | 1 | 1 | 1.67 | 1.67 | 1.67 | 16.67 | 16.67 | -1.58\\* | -1.58\\* "
-                      "| -39.58\\* | -39.58\\* |" % md_text(b), lines)
+        self.assertIn("| %s | 1 | 1 | 3.25 | 3.25 | 3.25–3.25 | 3.25 | 56.25 | 56.25 | baseline "
+                      "|  |  |  |" % md_text(a), lines)
+        self.assertIn("| %s | 1 | 1 | 1.67 | 1.67 | 1.67–1.67 | 1.67 | 16.67 | 16.67 | -1.58\\* "
+                      "| -1.58\\* | -39.58\\* | -39.58\\* |" % md_text(b), lines)
+        self.assertIn("| input | requests | with stats | AL avg | AL p50 | AL interval | TWAL | "
+                      "DAR avg (%) | ODAR (%) | Δ AL | Δ TWAL | Δ DAR (pp) | Δ ODAR (pp) |", lines)
         self.assertTrue(res.text.endswith("\n") and not res.text.endswith("\n\n"))
+
+    def test_csv_deltas(self):
+        # issue 23 item 8: the CSV carries the differences too, the rates'
+        # in percentage points: b - a = 1.67 - 3.25 = -1.58 tokens, 16.67 -
+        # 56.25 = -39.58 pp; with one request each, interval = difference
+        with TempDir() as d:
+            a = write(os.path.join(d, "a.jsonl"), [body_line(SPEC_A)])
+            b = write(os.path.join(d, "b.jsonl"), [body_line(SPEC_B)])
+            res = run(["-f", "csv", "--ci", "95", "--group-by", "input", "--compare", a, a, b])
+            self.assertRan(res)
+            tail = res.text.split("\r\n\r\n")[-1].split("\r\n")
+            self.assertEqual(tail, [
+                "input,Difference from the baseline,Delta,Low,High,Significant",
+                "%s,Acceptance Length (ratio),-1.58,-1.58,-1.58,true" % b,
+                "%s,Token-Weighted Acceptance Length (ratio),-1.58,-1.58,-1.58,true" % b,
+                "%s,Draft Acceptance Rate (pp),-39.58,-39.58,-39.58,true" % b,
+                "%s,Overall Draft Acceptance Rate (pp),-39.58,-39.58,-39.58,true" % b, ""])
+            # without --ci: the differences alone
+            res = run(["-f", "csv", "--group-by", "input", "--compare", a, a, b])
+            tail = res.text.split("\r\n\r\n")[-1].split("\r\n")
+            self.assertEqual(tail[1], "%s,Acceptance Length (ratio),-1.58,,," % b)
 
 
 def md_text(path):

@@ -144,13 +144,19 @@ class Html(Case):
             self.assertNotIn("http://", text.replace('xmlns="http://www.w3.org/2000/svg"', ""))
             self.assertNotIn("https://", text)
             self.assertNotIn("<script", text)
-            # the fixtures hold records of several draft lengths: one chart
-            # for all of them, not titled by k; records with per-step arrays
-            # (vllm_bodies line 2, the sample's) add the per-drafted-token one
-            self.browser(path, png="testdata.png",
-                         svg_titles=[HIST_TITLE, "Acceptance by draft position",
-                                     "Acceptance per drafted token",
-                                     "If the draft were shorter", DIST_TITLE])
+            # the fixtures hold records of draft lengths 1 to 5 (their
+            # num_spec_tokens): each k its own charts (SPEC 9.1), titled
+            # by k, in k order, with its heading and its own table; records
+            # with per-step arrays (vllm_bodies line 2, the sample's) add the
+            # per-drafted-token chart after them
+            per_k = []
+            for k in range(1, 6):
+                per_k += ["Acceptance by draft position (k=%d)" % k,
+                          "If the draft were shorter (k=%d)" % k]
+                self.assertIn('<h3 id="pos-k%d">k = %d: ' % (k, k), text)
+                self.assertIn("<caption>Numbers of the charts (k = %d)</caption>" % k, text)
+            self.browser(path, png="testdata.png", svg_titles=[HIST_TITLE] + per_k +
+                         ["Acceptance per drafted token", DIST_TITLE])
 
     def test_spec6_numbers(self):
         a = [2, 3, 1, 4, 2, 0, 3, 3]
@@ -347,6 +353,93 @@ class Html(Case):
                 want = means[r[0]] - means[base]
                 self.assertTrue(r[1].startswith("%+.2f" % want), (r, want))
             self.browser(path, svg_titles=titles + ["Acceptance length minus the baseline's"])
+
+    def test_compare_opens_with_the_answer(self):
+        """SPEC 9.1 (issue 23 item 4): with --compare the page opens with the
+        baseline and each group side by side, their differences and
+        significance, before any pooled figure; the pooled ones say so.
+        A: k=3, accepted 3,3,2,1 in 4 steps: AL 1 + 9/4 = 3.25, DAR 9/12 =
+        75%; B: 0,0,1,2: AL 1.75, DAR 25%. One request a group: every
+        resample is that request, so each interval is the value itself."""
+        with TempDir() as tmp:
+            a, b = os.path.join(tmp, "a.jsonl"), os.path.join(tmp, "b.jsonl")
+            with open(a, "w") as f:
+                f.write(records_line([3, 3, 2, 1], 3))
+            with open(b, "w") as f:
+                f.write(records_line([0, 0, 1, 2], 3))
+            path, data = self.page(["--group-by", "input", "--compare", a, a, b], tmp,
+                                   "compare.html")
+            text = data.decode("utf-8")
+            answer, cards = text.find('<section id="answer">'), text.find('class="cards"')
+            self.assertGreater(answer, 0)
+            self.assertLess(answer, cards, "the answer comes before the pooled figures")
+            self.assertLess(cards, text.find("<section", answer + 1))
+            self.assertIn("acceptance length 1.75 against 3.25, <strong>-1.50</strong> tokens "
+                          "per step (95% interval of the difference -1.50 to -1.50): "
+                          "<strong>significant</strong>.", text)
+            self.assertIn("Acceptance length, all groups pooled", text)
+            # the pooled sections, and only those, are marked (their titles
+            # read "... - all groups pooled")
+            pooled = text.index('<div class="pooled">')
+            self.assertLess(text.index('<section id="read">'), pooled)
+            self.assertLess(pooled, text.index('<section id="spec-decode">'))
+            self.assertLess(text.index('<section id="distribution">'),
+                            text.index("</div>\n<section id=\"groups\">"))
+            self.assertIn(".pooled h2::after{content:", text)
+            self.assertIn("pools the requests of all groups together (2 groups)", text)
+            rows = parse(text).sections["answer"][0]
+            self.assertEqual(rows[0], ["Group", "With stats", "AL avg", "\u0394 AL", "TWAL",
+                                       "\u0394 TWAL", "DAR avg (%)", "\u0394 DAR (pp)",
+                                       "ODAR (%)", "\u0394 ODAR (pp)"])
+            self.assertEqual(rows[1], [a, "1", "3.25 3.25\u20133.25", "baseline",
+                                       "3.25 3.25\u20133.25", "", "75.00 75.00\u201375.00", "",
+                                       "75.00 75.00\u201375.00", ""])
+            self.assertEqual(rows[2], [b, "1", "1.75 1.75\u20131.75", "-1.50* -1.50 to -1.50",
+                                       "1.75 1.75\u20131.75", "-1.50* -1.50 to -1.50",
+                                       "25.00 25.00\u201325.00", "-50.00* -50.00 to -50.00",
+                                       "25.00 25.00\u201325.00", "-50.00* -50.00 to -50.00"])
+            self.browser(path, png="compare.png")
+
+    def test_several_draft_lengths(self):
+        """SPEC 9.1 (issue 23 item 6): with several k, each k's curves on
+        their own charts under a heading with its suggested k', one table
+        per k (the bold row explained); past six, the k with the fewest
+        steps in a table.  Draft cost 0.5.  k=2, accepted 2,2,1,0: position
+        rates 3/4, 2/4; tau(1) = 1.75, tau(2) = 2.25; speedups 1.75/1.5 =
+        1.17, 2.25/2 = 1.125: k'=1.  k=3, accepted 3,3,3,1: tau 2, 2.75, 3.5;
+        speedups 1.33, 1.375, 1.40: k'=3.  k=4..8 accepted 1,0: two steps
+        each, fewer than k=2 and 3; k=8 comes last and is not drawn (a tie
+        keeps the earlier k); its speedups are 1.5/1.5 = 1.0 and less: none
+        pays."""
+        with TempDir() as tmp:
+            src = os.path.join(tmp, "ks.jsonl")
+            with open(src, "w") as f:
+                f.write(records_line([2, 2, 1, 0], 2))
+                f.write(records_line([3, 3, 3, 1], 3))
+                for k in range(4, 9):
+                    f.write(records_line([1, 0], k))
+            path, data = self.page(["--draft-cost", "0.5", src], tmp, "ks.html")
+            text = data.decode("utf-8")
+            self.assertIn('<h3 id="pos-k2">k = 2: 4 steps of 1 request, acceptance length '
+                          '2.25, suggested k&prime; = 1 (1.17&times;)</h3>', text)
+            self.assertIn('<h3 id="pos-k3">k = 3: 4 steps of 1 request, acceptance length '
+                          '3.50, suggested k&prime; = 3 (1.40&times;)</h3>', text)
+            self.assertIn('<h3 id="pos-k7">k = 7: 2 steps of 1 request, acceptance length '
+                          '1.50, no draft length pays at this cost</h3>', text)
+            self.assertNotIn('id="pos-k8"', text)
+            self.assertIn("<caption>Numbers of the charts (k = 2; bold: the suggested "
+                          "k&prime;)</caption>", text)
+            self.assertIn('<tr class="total"><td>1</td><td>3</td><td>75.00</td><td>75.00</td>'
+                          '<td>1.75</td><td>75.00</td><td>1.17</td></tr>', text)
+            self.assertIn('<tr class="total"><td>3</td><td>3</td><td>75.00</td><td>100.00</td>'
+                          '<td>3.50</td><td>83.33</td><td>1.40</td></tr>', text)
+            self.assertIn('<tr><td>8</td><td>2</td><td>1.50</td><td class="l">50.00 0.00 0.00 '
+                          '0.00 0.00 0.00 0.00 0.00</td><td></td></tr>', text)
+            titles = [HIST_TITLE]
+            for k in range(2, 8):
+                titles += ["Acceptance by draft position (k=%d)" % k,
+                           "If the draft were shorter (k=%d)" % k, "Expected speedup (k=%d)" % k]
+            self.browser(path, png="several_k.png", svg_titles=titles + [DIST_TITLE])
 
     def test_same_bytes(self):
         paths = [td(rel) for _, rel, extra in FIXTURES if not extra]

@@ -19,8 +19,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sslib import (Case, Rec, TempDir, expected_metrics, have_tool, jsonl_lines, loads, main,
-                   pooled, run, td)
+from sslib import (SPECSCAN, SRCDIR, Case, Rec, TempDir, expected_metrics, have_tool,
+                   jsonl_lines, loads, main, pooled, run, td)
 
 FORMATS = ("json", "csv", "table", "jsonl")
 
@@ -124,6 +124,58 @@ class Shards(Case):
             # and one partial read back alone writes itself again
             again = run(["-f", "jsonl", parts[1]])
             self.assertEqual(again.out, slurp(parts[1]))
+
+    def test_glob_of_twelve_parts(self):
+        """SPEC 8.4: the job array's parts are zero-padded to the width of
+        N-1, so a shell glob of 12 parts lists them in index order and the
+        merge equals the single run, byte for byte; unpadded parts globbed
+        (part-10 before part-2) are out of order, and specscan says so."""
+        if not have_tool("zstd"):
+            self.skipTest("zstd is not installed")
+        shard_sh = os.path.join(SRCDIR, "contrib", "slurm", "specscan-shard.sbatch")
+        merge_sh = os.path.join(SRCDIR, "contrib", "slurm", "specscan-merge.sbatch")
+        env = dict(os.environ, SPECSCAN=SPECSCAN)
+        with TempDir() as d:
+            # 13 units, each with requests: shard I of 12 reads 1 or 2 of them
+            srcs = ["sample/aiperf_raw_vllm.jsonl", "records/profile_export.jsonl",
+                    "engines/vllm_bodies.jsonl", "engines/llamacpp_bodies.jsonl",
+                    "engines/sglang_bodies.jsonl", "engines/trtllm_streams.sse"]
+            inputs = []
+            for i in range(13):
+                p = os.path.join(d, "in-%c%s" % (chr(ord("a") + i),
+                                                 os.path.splitext(srcs[i % 6])[1]))
+                shutil.copy(td(srcs[i % 6]), p)
+                inputs.append(p)
+            out = os.path.join(d, "out")
+            os.mkdir(out)
+            for i in range(12):
+                res = subprocess.run(["bash", shard_sh, "12", out] + inputs,
+                                     env=dict(env, SLURM_ARRAY_TASK_ID=str(i)),
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                self.assertEqual(res.returncode, 0, res.stderr.decode())
+            names = sorted(os.listdir(out))   # what `ls` and a C-locale glob give
+            self.assertEqual(names, ["part-%02d.jsonl.zst" % i for i in range(12)])
+            parts = [os.path.join(out, n) for n in names]
+            self.assertMerges(parts, inputs, where="a glob of 12 parts")
+            self.assertNotIn("out of order", run(["-f", "none"] + parts).errtext)
+            # the merge job lists them by index: the same report
+            res = subprocess.run(["bash", merge_sh, "12", out], env=env,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            self.assertEqual(res.returncode, 0, res.stderr.decode())
+            self.assertEqual(slurp(os.path.join(out, "spec_decode.json")),
+                             run(["-f", "json"] + inputs).out)
+            # unpadded names: the glob puts part-10 and part-11 before part-2
+            bare = sorted("part-%d.jsonl.zst" % i for i in range(12))
+            self.assertEqual(bare[:4], ["part-0.jsonl.zst", "part-1.jsonl.zst",
+                                        "part-10.jsonl.zst", "part-11.jsonl.zst"])
+            for i in range(12):
+                os.rename(parts[i], os.path.join(d, "part-%d.jsonl.zst" % i))
+            globbed = [os.path.join(d, n) for n in bare]
+            res = run(["-f", "json"] + globbed)
+            self.assertRan(res)
+            self.assertNotEqual(res.out, run(["-f", "json"] + inputs).out)
+            self.assertIn("specscan: the numbered inputs are out of order ('%s' after '%s')"
+                          % (globbed[4], globbed[3]), res.errtext)
 
     def test_blocks(self):
         """--list-inputs with --shard: contiguous blocks, by SPEC 8.2's formula

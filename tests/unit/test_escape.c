@@ -298,7 +298,8 @@ static size_t framed_lines(const struct ss_buf *b, const char *bar)
 /*
  * The console section with the group table: every name as termesc.h
  * writes it, each row of the tables whole. UTF-8: the group table's
- * rows have 10 light bars (2 keys, 7 figures), the Spec Decode table's 9
+ * rows have 11 light bars (2 keys, 7 figures and AL's interval, as the
+ * analysis has --ci), the Spec Decode table's 9
  * (its head and the group table's are drawn with heavy bars). ASCII: the
  * two heads, the Spec Decode table's 7 lines (6 rows, one label on two
  * lines) and one line per group start and end with `|` (a name with a
@@ -316,7 +317,7 @@ static void check_table(const struct ss_agg *a, const struct ss_analysis *an, bo
 			fail_msg("table: no \"%s\"", names[i].term);
 	assert_true(contains(&out, meta_term));
 	if (utf8) {
-		assert_int_equal(rows_with(&out, "│", 10, 9, false), NNAMES);
+		assert_int_equal(rows_with(&out, "│", 11, 9, false), NNAMES);
 		assert_int_equal(framed_lines(&out, "│"), 7 + NNAMES);
 	} else {
 		assert_int_equal(framed_lines(&out, "|"), 2 + 7 + NNAMES);
@@ -338,9 +339,9 @@ static void check_markdown(const struct ss_agg *a, const struct ss_analysis *an)
 		if (!contains(&out, names[i].md))
 			fail_msg("markdown: no \"%s\"", names[i].md);
 	assert_true(contains(&out, meta_md));
-	/* the group table: head, rule and one row per group, 9 cells each;
-	 * the other tables have fewer */
-	assert_int_equal(rows_with(&out, "|", 10, SIZE_MAX, true), NNAMES + 2);
+	/* the group table: head, rule and one row per group, 10 cells each
+	 * (with AL's interval); the other tables have fewer */
+	assert_int_equal(rows_with(&out, "|", 11, SIZE_MAX, true), NNAMES + 2);
 	ss_buf_release(&out);
 }
 

@@ -561,10 +561,14 @@ static void test_directories(void **state)
 	p[1] = tpath("tree/b");
 	run(&r, p, 2, false);
 	assert_string_equal(r.text, "FAILED tree\ntree/b/profile_export.jsonl=B\n\n");
+	/* ... saying what it holds (the first five names in byte order, the
+	 * hidden one left out: 6 in all) and how to pass them (SPEC 5) */
 	snprintf(want, sizeof(want),
 		 "specscan: '%s/tree' is a directory but not an AIPerf artifact "
 		 "directory (no profile_export_raw.jsonl or profile_export.jsonl); "
-		 "use -r to read a tree\n", tmpdir);
+		 "it holds a.x.jsonl, a/, b/, c/, e/ and 1 more; -r walks its "
+		 "subdirectories for artifact directories; pass capture files by "
+		 "name (%s/tree/*.jsonl)\n", tmpdir, tmpdir);
 	assert_string_equal(r.msgs, want);
 	ss_free(r.text);
 	free(r.msgs);

@@ -162,14 +162,28 @@ static void test_help_lists_values(void **state)
 	assert_non_null(out);
 	ss_options_help(out);
 	fclose(out);
+	/* wrapped at a space to 79 columns, the rest under the text column */
 	assert_non_null(strstr(text,
-		"\n  -f, --format FMT               stdout format: json (default), csv, table, markdown, jsonl, none\n"));
+		"\n  -f, --format FMT               stdout format (default: table on a terminal,\n"
+		"                                 else json): json, csv, table, markdown, jsonl,\n"
+		"                                 none\n"));
 	assert_non_null(strstr(text,
-		"\n      --phase PHASE              main results from profiling (default), warmup or all\n"));
+		"\n      --phase PHASE              main results from profiling (default), warmup\n"
+		"                                 or all\n"));
 	assert_non_null(strstr(text,
-		"\n      --engine NAME              accept payloads of this engine only: vllm, tensorrt_llm, llamacpp, sglang\n"));
+		"\n      --engine NAME              accept payloads of this engine only: vllm,\n"
+		"                                 tensorrt_llm, llamacpp, sglang\n"));
 	assert_non_null(strstr(text,
-		"\n      --input-kind KIND          skip detection: auto, raw, records, body, sse, enriched, scrape\n"));
+		"\n      --input-kind KIND          skip detection: auto, raw, records, body, sse,\n"
+		"                                 enriched, scrape\n"));
+	/* no line wider than 79 columns */
+	for (const char *l = text; *l;) {
+		const char *e = strchr(l, '\n');
+		size_t n = e ? (size_t)(e - l) : strlen(l);
+
+		assert_true(n <= 79);
+		l += n + (e != NULL);
+	}
 	free(text);
 }
 
