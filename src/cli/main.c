@@ -482,6 +482,46 @@ static int write_reports(const struct ss_options *o, struct ss_outputs *outs,
 }
 
 /* Parse the options, open the outputs, run, write the reports. */
+/*
+ * SPEC 7 over the finished aggregate: the run's analysis, and a second one
+ * for the page when the run's lacks a part the page always shows. Returns
+ * the exit status so far (status when all went well).
+ */
+static int analyse(struct ss_options *o, struct ss_outputs *outs, struct ss_agg *agg,
+		   struct ss_analysis *an, struct ss_analysis *an_html,
+		   const struct ss_analysis_opts *html_opts, bool html, struct ss_msg *msg,
+		   int status)
+{
+	if (status != EXIT_NOTHING) {
+		switch (ss_analysis_run(an, agg, &o->analysis)) {
+		case SS_AN_OK:
+			break;
+		case SS_AN_NO_BASELINE:
+			no_baseline(agg, o->analysis.compare);
+			status = EXIT_USAGE;
+			break;
+		case SS_AN_TOO_MANY_WINDOWS:
+			too_many_windows(an, o->analysis.window_text);
+			status = EXIT_USAGE;
+			break;
+		case SS_AN_NOMEM:
+			ss_msg_error(msg, "out of memory");
+			status = EXIT_NOTHING;
+			break;
+		}
+	}
+	/* The run's own analysis serves when it already has both parts. */
+	if (html && status != EXIT_NOTHING && status != EXIT_USAGE &&
+	    !(o->analysis.ci && o->analysis.positions)) {
+		if (ss_analysis_run(an_html, agg, html_opts) == SS_AN_NOMEM) {
+			ss_msg_error(msg, "out of memory");
+			status = EXIT_NOTHING;
+		}
+		outs->html_analysis = an_html;
+	}
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct ss_options o;
@@ -606,33 +646,7 @@ int main(int argc, char **argv)
 			status = EXIT_NOTHING;
 		}
 	}
-	if (status != EXIT_NOTHING) {
-		switch (ss_analysis_run(&an, &agg, &o.analysis)) {
-		case SS_AN_OK:
-			break;
-		case SS_AN_NO_BASELINE:
-			no_baseline(&agg, o.analysis.compare);
-			status = EXIT_USAGE;
-			break;
-		case SS_AN_TOO_MANY_WINDOWS:
-			too_many_windows(&an, o.analysis.window_text);
-			status = EXIT_USAGE;
-			break;
-		case SS_AN_NOMEM:
-			ss_msg_error(&msg, "out of memory");
-			status = EXIT_NOTHING;
-			break;
-		}
-	}
-	/* The run's own analysis serves when it already has both parts. */
-	if (html && status != EXIT_NOTHING && status != EXIT_USAGE &&
-	    !(o.analysis.ci && o.analysis.positions)) {
-		if (ss_analysis_run(&an_html, &agg, &html_opts) == SS_AN_NOMEM) {
-			ss_msg_error(&msg, "out of memory");
-			status = EXIT_NOTHING;
-		}
-		outs.html_analysis = &an_html;
-	}
+	status = analyse(&o, &outs, &agg, &an, &an_html, &html_opts, html, &msg, status);
 	if (status == EXIT_NOTHING || status == EXIT_USAGE)
 		ss_outputs_abort(&outs);   /* a run that failed writes nothing */
 	else
