@@ -203,7 +203,9 @@ void ss_report_html(struct ss_buf *out, const struct ss_agg *a, const struct ss_
 		ss_buf_adds(out, "</div>\n");
 	if (an && a->groups.n)
 		ss_html_groups(out, a, an);
-	if (an && an->opts && an->opts->windows)
+	if (an && an->opts && an->opts->windows && o->server)
+		ss_html_windows_server(out, an, o->server);   /* one time axis (SPEC 7.8) */
+	else if (an && an->opts && an->opts->windows)
 		ss_html_windows(out, an, NULL, 0);
 	if (an && an->opts && an->opts->outliers)
 		ss_html_outliers(out, a);

@@ -68,6 +68,10 @@ struct ss_html_time_series {
  * (html_time.c). */
 void ss_html_windows(struct ss_buf *b, const struct ss_analysis *an,
 		     const struct ss_html_time_series *extra, size_t nextra);
+/* The same with the server families' intervals on its time axis (SPEC 10.3;
+ * html_server.c). */
+void ss_html_windows_server(struct ss_buf *b, const struct ss_analysis *an,
+			    const struct ss_server_results *r);
 /* The outliers' tables and counts (7.11). */
 void ss_html_outliers(struct ss_buf *b, const struct ss_agg *a);
 

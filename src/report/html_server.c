@@ -264,3 +264,56 @@ void ss_report_html_server(struct ss_buf *b, const struct ss_server_results *r)
 	}
 	ss_buf_adds(b, "</section>\n");
 }
+
+/*
+ * SPEC 7.8 with 10.3: the windows' chart with each server family's
+ * intervals on the same time axis, each interval at its start (a window is
+ * drawn at its start too). Families without timed intervals add nothing.
+ */
+void ss_html_windows_server(struct ss_buf *b, const struct ss_analysis *an,
+			    const struct ss_server_results *r)
+{
+	static const char *const names[SS_ENGINE_COUNT] = {
+		[SS_ENGINE_VLLM] = "Server counters (vllm)",
+		[SS_ENGINE_TRTLLM] = "Server counters (tensorrt_llm)",
+		[SS_ENGINE_LLAMACPP] = "Server counters (llamacpp)",
+		[SS_ENGINE_SGLANG] = "Server counters (sglang)",
+	};
+	struct ss_html_time_series *series;
+	int64_t *t;
+	double *v;
+	size_t total = 0, ns = 0, at = 0;
+
+	for (size_t i = 0; i < r->nfamilies; i++)
+		total += r->families[i].nintervals;
+	series = ss_calloc(r->nfamilies ? r->nfamilies : 1, sizeof(*series));
+	t = ss_reallocarray(NULL, total ? total : 1, sizeof(*t));
+	v = ss_reallocarray(NULL, total ? total : 1, sizeof(*v));
+	if (!series || !t || !v) {
+		b->failed = true;
+		goto out;
+	}
+	for (size_t i = 0; i < r->nfamilies; i++) {
+		const struct ss_server_family *f = &r->families[i];
+		size_t first = at;
+
+		for (size_t j = 0; j < f->nintervals; j++) {
+			const struct ss_server_interval *iv = &f->intervals[j];
+
+			if (!iv->has_start)
+				continue;
+			t[at] = iv->start_ns;
+			v[at] = iv->has_acceptance_length ? iv->acceptance_length : NAN;
+			at++;
+		}
+		if (at > first)
+			series[ns++] = (struct ss_html_time_series){
+				names[f->row->engine] ? names[f->row->engine] : "Server counters",
+				t + first, v + first, at - first};
+	}
+	ss_html_windows(b, an, series, ns);
+out:
+	ss_free(series);
+	ss_free(t);
+	ss_free(v);
+}

@@ -110,7 +110,7 @@ static void windows_chart(struct ss_buf *b, const struct ss_analysis *an,
 		x[i] = (double)i * (double)ws->duration_ns / unit;
 		y[i] = ws->w[i].has_al ? ws->w[i].acceptance_length : NAN;
 	}
-	series[0] = (struct ss_series){"Requests (per-request statistics)", x, y, ws->nwin};
+	series[0] = (struct ss_series){"Requests", x, y, ws->nwin};
 	for (size_t k = 0; k < nextra; k++)
 		if (extra_series(&series[ns], &xs[ns], &extra[k], ws->t0_ns, unit))
 			ns++;

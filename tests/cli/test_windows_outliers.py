@@ -443,6 +443,47 @@ class Tutorial(Case):
         self.assertEqual(o["lowest"][0]["model"], "Qwen/Qwen3-8B")
 
 
+
+class WithServer(Case):
+    def test_one_time_axis(self):
+        """SPEC 7.8 with 10.3: the server's intervals are drawn on the windows'
+        time axis. Requests every 10 s from T0 (AL 3 each: 4 steps, 8
+        accepted); scrapes at T0 + 0, 40, 80, 120 s with drafts 0, 10, 30, 40
+        and accepted 0, 20, 30, 70: intervals of 10, 20, 10 steps and 20, 10,
+        40 accepted, so AL 3.00 at 0 s, 1.50 at 40 s, 5.00 at 80 s."""
+        import re
+        with TempDir() as d:
+            req = os.path.join(d, "r.jsonl")
+            write(req, [dict(hist=[0, 2, 0, 2, 0], k=4, t_end=T0 + i * 10 * S)
+                        for i in range(12)])
+            srv = os.path.join(d, "s.prom")
+            with open(srv, "w") as f:
+                for j, (n, a) in enumerate([(0, 0), (10, 20), (30, 30), (40, 70)]):
+                    f.write("# time: %d\n" % (T0 // S + 40 * j))
+                    f.write("vllm:spec_decode_num_drafts_total %d\n" % n)
+                    f.write("vllm:spec_decode_num_draft_tokens_total %d\n" % (4 * n))
+                    f.write("vllm:spec_decode_num_accepted_tokens_total %d\n" % a)
+            page = os.path.join(d, "p.html")
+            res = run(["-f", "none", "--windows", "30s", "--html", page, req, srv])
+            self.assertRan(res)
+            with open(page, encoding="utf-8") as f:
+                html = f.read()
+            sec = html[html.index('<section id="windows">'):]
+            sec = sec[:sec.index("</svg>")]
+            titles = re.findall(r"<title>([^<]*) at ([0-9.]+): ([0-9.]+)</title>", sec)
+            self.assertEqual([t for t in titles if t[0] == "Requests"],
+                             [("Requests", "0", "3.00"), ("Requests", "30", "3.00"),
+                              ("Requests", "60", "3.00"), ("Requests", "90", "3.00")])
+            self.assertEqual([t for t in titles if t[0] != "Requests"],
+                             [("Server counters (vllm)", "0", "3.00"),
+                              ("Server counters (vllm)", "40", "1.50"),
+                              ("Server counters (vllm)", "80", "5.00")])
+            # without a server input, the requests' series alone
+            page2 = os.path.join(d, "p2.html")
+            self.assertRan(run(["-f", "none", "--windows", "30s", "--html", page2, req]))
+            with open(page2, encoding="utf-8") as f:
+                self.assertNotIn("Server counters", f.read())
+
 class Together(Case):
     ARGS = ["--windows", "60", "--outliers", "7"]
 
