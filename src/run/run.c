@@ -344,6 +344,7 @@ struct reader {
 	bool scrape;                /* it is a server input: read raw */
 	bool document;              /* it is AIPerf's JSON document: read whole */
 	size_t max_record;          /* --max-record-size: the document's limit */
+	bool documents;             /* there is a server state to read it into */
 	int server_mode;            /* 0: no server inputs, 1: detected, 2: forced */
 	bool shard;                 /* server inputs are left out (SPEC 10.5) */
 	char *name;
@@ -367,7 +368,7 @@ static bool is_problem(enum ss_status s)
 static bool server_input(struct reader *r, struct ss_msg *msg)
 {
 	/* the document's name rule holds whatever --input-kind says (10.5) */
-	r->document = ss_server_json_is_document_name(r->name, strlen(r->name));
+	r->document = r->documents && ss_server_json_is_document_name(r->name, strlen(r->name));
 	r->scrape = r->server_mode == 2 && !r->document;
 	if (r->server_mode == 1 && !r->document && !ss_sniff_scrape(r->stream, &r->scrape)) {
 		ss_msg_error(msg, "out of memory");
@@ -718,6 +719,7 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 	r.server_mode = iopts.shard_server;
 	r.shard = cfg->shard_count > 0;
 	r.max_record = cfg->max_record;
+	r.documents = cfg->server != NULL;
 	rc.cfg = cfg;
 	rc.slots = ss_calloc(nslots, sizeof(*rc.slots));
 	memset(&ops, 0, sizeof(ops));
