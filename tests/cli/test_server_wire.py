@@ -124,7 +124,10 @@ class ServerWire(Case):
         counts since the start; the requests' numbers are the bodies'."""
         with sslib.TempDir() as d:
             p = self.write(d, "run.jsonl", VLLM_BODY + lines_of(LINES)[0] + b"\n" + VLLM_BODY)
-            res, doc = self.read([p])
+            recs = os.path.join(d, "records.jsonl")
+            res, doc = self.read(["--records", recs, p])
+            # the server line is no request: not among the records
+            self.assertEqual([json.loads(l)["source"]["line"] for l in lines_of(recs)], [1, 3])
         self.assertEqual(doc["specscan"]["inputs"],
                          [{"name": p, "kind": "mixed", "requests": 2, "snapshots": 1}])
         req = doc["specscan"]["requests"]
@@ -139,14 +142,16 @@ class ServerWire(Case):
     def test_forced_request_kind(self):
         """--input-kind raw reads every line as a request (no server
         line), but a file named server_metrics_export.json is still the
-        document."""
+        document, as it is under --input-kind scrape."""
         res, doc = self.read(["--input-kind", "raw", LINES])
         self.assertNotIn("server", doc)
         self.assertEqual(doc["specscan"]["requests"]["total"], 3)
         self.assertEqual(doc["specscan"]["requests"]["ok"], 0)
-        res, doc = self.read(["--input-kind", "raw", DOC])
-        self.assertEqual(doc["specscan"]["inputs"][0]["kind"], "scrape")
-        self.assertEqual(counts(only_family(doc, "vllm", "prometheus")), AIPERF_DOC)
+        for kind in ("raw", "scrape"):
+            res, doc = self.read(["--input-kind", kind, DOC])
+            self.assertEqual(doc["specscan"]["inputs"][0]["kind"], "scrape")
+            self.assertEqual(counts(only_family(doc, "vllm", "prometheus")), AIPERF_DOC)
+            self.assertEqual(doc["server"]["bad_lines"], 0)
 
     def test_document_too_large(self):
         """The document is read whole, at most --max-record-size (8382
