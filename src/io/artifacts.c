@@ -44,6 +44,30 @@ char *ss_artifact_file(const char *dir, bool *nomem)
 	return NULL;
 }
 
+char *ss_artifact_server_file(const char *dir, bool *nomem)
+{
+	static const char *const srv[] = {SS_ART_SRV_DOC, SS_ART_SRV_LINES};
+
+	*nomem = false;
+	for (size_t i = 0; i < sizeof(srv) / sizeof(srv[0]); i++) {
+		char *p = ss_path_join(dir, srv[i]);
+
+		if (!p) {
+			*nomem = true;
+			return NULL;
+		}
+		if (is_regular_file(p))
+			return p;
+		ss_free(p);
+	}
+	return NULL;
+}
+
+int ss_artifact_server_export(const char *base)
+{
+	return strcmp(base, SS_ART_SRV_DOC) == 0 ? 1 : strcmp(base, SS_ART_SRV_LINES) == 0 ? 2 : 0;
+}
+
 bool ss_artifact_companion(const char *dir, size_t dl, const char *base)
 {
 	size_t bl = strlen(base);

@@ -2,7 +2,8 @@
  * artifacts.h - the rules of an AIPerf artifact directory, in one place
  * for directories on disk and inside archives (SPEC 1.1):
  * profile_export_raw.jsonl is read if present, else profile_export.jsonl,
- * and nothing else; AIPerf's side files are never captures.
+ * and beside it the server-metrics export (SPEC 10.4), nothing else;
+ * AIPerf's side files are never captures.
  *
  * Ownership: a path it returns is allocated for the caller, who frees it
  * with ss_free(); names passed in are only read.
@@ -17,6 +18,9 @@
 
 #define SS_ART_RAW "profile_export_raw.jsonl"
 #define SS_ART_REC "profile_export.jsonl"
+/* AIPerf's server-metrics exports (SPEC 10.4): the document before the lines. */
+#define SS_ART_SRV_DOC "server_metrics_export.json"
+#define SS_ART_SRV_LINES "server_metrics_export.jsonl"
 
 /* Which export a file name is: the preferred raw one, the records one, none. */
 enum ss_art_export { SS_ART_NONE = 0, SS_ART_EXPORT_RAW, SS_ART_EXPORT_REC };
@@ -27,6 +31,17 @@ enum ss_art_export ss_artifact_export(const char *base);
  * or NULL when `dir` is not one; *nomem tells an allocation failure.
  */
 char *ss_artifact_file(const char *dir, bool *nomem);
+
+/*
+ * The server-metrics export the artifact directory `dir` contributes
+ * beside its request export (SPEC 10.4): server_metrics_export.json, else
+ * server_metrics_export.jsonl, else none (NULL). Allocated; *nomem tells
+ * an allocation failure.
+ */
+char *ss_artifact_server_file(const char *dir, bool *nomem);
+
+/* Which server-metrics export a file name is (0: none, 1: the document, 2: the lines). */
+int ss_artifact_server_export(const char *base);
 
 /*
  * Whether a file that AIPerf writes next to its exports (inputs.json,

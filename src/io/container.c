@@ -14,6 +14,10 @@
  *    spooled too, until the held one is settled. In an archive of
  *    records-only exports this spools the exports (not their siblings,
  *    which are skipped) until the end of the archive.
+ *  - AIPerf's server-metrics exports are read wherever they are (SPEC
+ *    10.4, 10.5), and `DIR/server_metrics_export.jsonl` is held the same
+ *    way until `DIR/server_metrics_export.json` comes (then it is not
+ *    read) or the archive ends.
  */
 #include "io/container.h"
 
@@ -40,6 +44,7 @@ struct spool {
 	bool kept;          /* e is in the spool and not given back */
 	char *fail;         /* the member broke after the spooled data: why */
 	bool held, dropped;
+	bool srv;           /* held: a server_metrics_export.jsonl, not a request export */
 };
 
 struct artdir {
@@ -55,6 +60,8 @@ struct ss_container {
 	size_t qhead, qlen, qcap;
 	struct artdir *dirs;
 	size_t ndirs, dcap;
+	struct artdir *sdirs;        /* directories of server-metrics exports: */
+	size_t nsdirs, sdcap;        /*   raw_seen the document, held the lines */
 	bool ended;
 	struct ss_msg *msg;
 	struct ss_spool *spool;      /* one temporary file for all held members */
@@ -91,6 +98,9 @@ void ss_container_free(struct ss_container *c)
 	for (i = 0; i < c->ndirs; i++)
 		ss_free(c->dirs[i].dir);
 	ss_free(c->dirs);
+	for (i = 0; i < c->nsdirs; i++)
+		ss_free(c->sdirs[i].dir);
+	ss_free(c->sdirs);
 	ss_free(c);
 }
 
@@ -132,31 +142,44 @@ struct ss_container *ss_container_open(struct ss_stream *s, const char *name,
 	return c;
 }
 
-static struct artdir *find_dir(struct ss_container *c, const char *dir, size_t dl)
+static struct artdir *find_in(struct artdir *v, size_t n, const char *dir, size_t dl)
 {
 	size_t i;
 
-	for (i = 0; i < c->ndirs; i++)
-		if (strlen(c->dirs[i].dir) == dl && memcmp(c->dirs[i].dir, dir, dl) == 0)
-			return &c->dirs[i];
+	for (i = 0; i < n; i++)
+		if (strlen(v[i].dir) == dl && memcmp(v[i].dir, dir, dl) == 0)
+			return &v[i];
 	return NULL;
 }
 
-static struct artdir *add_dir(struct ss_container *c, const char *dir, size_t dl)
+static struct artdir *add_in(struct artdir **v, size_t *n, size_t *cap, const char *dir,
+			     size_t dl)
 {
-	struct artdir *d = find_dir(c, dir, dl);
+	struct artdir *d = find_in(*v, *n, dir, dl);
 
 	if (d)
 		return d;
-	if (!SS_ALLOC_GROW(c->dirs, c->ndirs + 1, c->dcap))
+	if (!SS_ALLOC_GROW(*v, *n + 1, *cap))
 		return NULL;
-	d = &c->dirs[c->ndirs];
+	d = &(*v)[*n];
 	d->dir = ss_strndup(dir, dl);
 	if (!d->dir)
 		return NULL;
 	d->raw_seen = d->held = false;
-	c->ndirs++;
+	(*n)++;
 	return d;
+}
+
+#define find_dir(c, dir, dl) find_in((c)->dirs, (c)->ndirs, dir, dl)
+#define add_dir(c, dir, dl) add_in(&(c)->dirs, &(c)->ndirs, &(c)->dcap, dir, dl)
+
+/* Drop the held members of directory dir (dl bytes): request exports or server lines. */
+static void drop_held(struct ss_container *c, const char *dir, size_t dl, bool srv)
+{
+	for (size_t i = c->qhead; i < c->qlen; i++)
+		if (c->q[i].held && c->q[i].srv == srv && strlen(c->q[i].dir) == dl &&
+		    memcmp(c->q[i].dir, dir, dl) == 0)
+			c->q[i].dropped = true;
 }
 
 /*
@@ -208,9 +231,12 @@ static void size_text(char *out, size_t n, uint64_t v)
 		snprintf(out, n, "%llu bytes", (unsigned long long)v);
 }
 
+/* Why a spooled member is held (a sibling may drop it), if it is. */
+enum hold { HOLD_NONE = 0, HOLD_EXPORT, HOLD_SERVER };
+
 /* Copy the current member into the spool, at the end of the queue. */
 static enum ss_next spool_member(struct ss_container *c, char *name, const char *dir,
-				 size_t dl, bool held, char **fail_name)
+				 size_t dl, enum hold held, char **fail_name)
 {
 	struct spool *sp;
 	struct ss_stream *ms;
@@ -265,7 +291,8 @@ static enum ss_next spool_member(struct ss_container *c, char *name, const char 
 	sp->e = e;
 	sp->kept = true;
 	sp->fail = fail;
-	sp->held = held;
+	sp->held = held != HOLD_NONE;
+	sp->srv = held == HOLD_SERVER;
 	if (held) {
 		sp->dir = ss_strndup(dir, dl);
 		if (!sp->dir) {
@@ -316,7 +343,7 @@ enum ss_next ss_container_next(struct ss_container *c, struct ss_stream **out,
 		enum ss_art_export exp;
 		enum ss_next r;
 		char *name;
-		int ar;
+		int ar, srv;
 
 		while (c->qhead < c->qlen && c->q[c->qhead].dropped)
 			spool_free(c, &c->q[c->qhead++]);
@@ -362,17 +389,32 @@ enum ss_next ss_container_next(struct ss_container *c, struct ss_stream **out,
 		exp = ss_artifact_export(base);
 		if (exp == SS_ART_EXPORT_RAW) {
 			struct artdir *d = add_dir(c, path, dl);
-			size_t i;
 
 			if (!d)
 				return SS_NEXT_FATAL;
 			if (d->raw_seen)
 				continue;
 			d->raw_seen = true;
-			for (i = c->qhead; i < c->qlen; i++)
-				if (c->q[i].held && strlen(c->q[i].dir) == dl &&
-				    memcmp(c->q[i].dir, path, dl) == 0)
-					c->q[i].dropped = true;
+			drop_held(c, path, dl, false);
+		} else if ((srv = ss_artifact_server_export(base)) != 0) {
+			struct artdir *d = add_in(&c->sdirs, &c->nsdirs, &c->sdcap, path, dl);
+
+			if (!d)
+				return SS_NEXT_FATAL;
+			if (d->raw_seen || (srv == 2 && d->held))
+				continue;   /* the document is read; or a second such member */
+			if (srv == 2) {
+				d->held = true;
+				name = ss_join(c->name, ':', path);
+				if (!name)
+					return SS_NEXT_FATAL;
+				r = spool_member(c, name, path, dl, HOLD_SERVER, fail_name);
+				if (r != SS_NEXT_OK)
+					return r;
+				continue;
+			}
+			d->raw_seen = true;
+			drop_held(c, path, dl, true);
 		} else if (exp == SS_ART_EXPORT_REC) {
 			struct artdir *d = find_dir(c, path, dl);
 
@@ -385,7 +427,7 @@ enum ss_next ss_container_next(struct ss_container *c, struct ss_stream **out,
 			name = ss_join(c->name, ':', path);
 			if (!name)
 				return SS_NEXT_FATAL;
-			r = spool_member(c, name, path, dl, true, fail_name);
+			r = spool_member(c, name, path, dl, HOLD_EXPORT, fail_name);
 			if (r != SS_NEXT_OK)
 				return r;
 			continue;
@@ -396,7 +438,7 @@ enum ss_next ss_container_next(struct ss_container *c, struct ss_stream **out,
 		if (!name)
 			return SS_NEXT_FATAL;
 		if (queue_live(c)) {
-			r = spool_member(c, name, NULL, 0, false, fail_name);
+			r = spool_member(c, name, NULL, 0, HOLD_NONE, fail_name);
 			if (r != SS_NEXT_OK)
 				return r;
 			continue;

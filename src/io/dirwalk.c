@@ -1,7 +1,7 @@
 /*
  * dirwalk.c - a directory tree to a list of files (-r): every AIPerf
- * artifact directory gives its one export, and nothing else is taken
- * (SPEC 1.1); names starting with '.' are skipped, links to directories
+ * artifact directory gives its one export and its server-metrics export,
+ * and nothing else is taken (SPEC 1.1, 10.4); names starting with '.' are skipped, links to directories
  * are not followed (no loops).
  */
 #include "io/dirwalk.h"
@@ -40,6 +40,21 @@ bool ss_filelist_push_failed(struct ss_filelist *l, const char *path, enum ss_en
 	return true;
 }
 
+bool ss_filelist_push_artdir(struct ss_filelist *l, const char *dir, char *art)
+{
+	bool nomem;
+	char *srv;
+
+	if (!ss_filelist_push(l, art, 0)) {
+		ss_free(art);
+		return false;
+	}
+	srv = ss_artifact_server_file(dir, &nomem);
+	if (nomem)
+		return false;
+	return !srv || ss_filelist_push(l, srv, 0) || (ss_free(srv), false);
+}
+
 void ss_filelist_clear(struct ss_filelist *l, size_t from)
 {
 	for (size_t i = from; i < l->len; i++)
@@ -69,7 +84,7 @@ bool ss_dirwalk(struct ss_filelist *l, const char *dir, const volatile sig_atomi
 	if (nomem)
 		return false;
 	if (art)
-		return ss_filelist_push(l, art, 0) || (ss_free(art), false);
+		return ss_filelist_push_artdir(l, dir, art);
 	d = opendir(dir);
 	if (!d) {
 		int err = errno ? errno : EIO;

@@ -35,13 +35,20 @@ bool ss_filelist_push(struct ss_filelist *l, char *path, int err);
 /* Append an entry for a path (copied) that fails when its turn comes. */
 bool ss_filelist_push_failed(struct ss_filelist *l, const char *path, enum ss_entry_fail fail,
 			     int err);
+/*
+ * Append what the artifact directory `dir` gives: its export `art` (taken
+ * over, freed on failure) and then its server-metrics export, if any
+ * (SPEC 10.4). false: out of memory.
+ */
+bool ss_filelist_push_artdir(struct ss_filelist *l, const char *dir, char *art);
 /* Free the paths of the entries from `from` on and empty the list. */
 void ss_filelist_clear(struct ss_filelist *l, size_t from);
 /* Sort the entries from `first` on byte-wise by path. */
 void ss_filelist_sort(struct ss_filelist *l, size_t first);
 
 /*
- * Append the exports of the artifact directories below `dir` (SPEC 1.1:
+ * Append the exports of the artifact directories below `dir` (SPEC 1.1,
+ * 10.4:
  * `dir` itself when it is one; loose files are not inputs of a walk; a
  * directory that cannot be listed is an entry with its errno). Unsorted.
  * Ends early, with what it found, when *stop is set (stop may be NULL).

@@ -94,8 +94,7 @@ static enum step expand_path(struct ss_inputs *it, const char *path)
 	if (nomem)
 		return STEP_FATAL;
 	if (art)
-		return ss_filelist_push(&it->files, art, 0) || (ss_free(art), false) ?
-		       STEP_AGAIN : STEP_FATAL;
+		return ss_filelist_push_artdir(&it->files, path, art) ? STEP_AGAIN : STEP_FATAL;
 	if (!it->recursive)
 		return ss_filelist_push_failed(&it->files, path, SS_ENTRY_NOT_ARTDIR, 0)
 			       ? STEP_AGAIN
@@ -206,6 +205,10 @@ static bool path_size(const char *path, bool recursive, uint64_t *size)
 	if (art) {
 		if (stat(art, &st) == 0 && S_ISREG(st.st_mode))
 			*size = (uint64_t)st.st_size;
+		ss_free(art);
+		art = ss_artifact_server_file(path, &nomem);
+		if (art && stat(art, &st) == 0 && S_ISREG(st.st_mode))
+			*size += (uint64_t)st.st_size;
 		ss_free(art);
 		return true;
 	}
@@ -374,6 +377,22 @@ static bool server_file(const struct ss_inputs *it, const char *path, bool *fata
 	return scrape;
 }
 
+/*
+ * Whether a file is a server input by its name: AIPerf's document (read
+ * so whatever --input-kind says, 10.5), or with detection on its
+ * server_metrics_export.jsonl (what an artifact directory contributes).
+ */
+static bool server_name(const struct ss_inputs *it, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n = strlen(path), d = sizeof(SS_ART_SRV_DOC) - 1;
+	int exp = ss_artifact_server_export(slash ? slash + 1 : path);
+
+	if (n >= d && strcmp(path + n - d, SS_ART_SRV_DOC) == 0)
+		return true;
+	return exp == 2 && it->opts.shard_server == 1;
+}
+
 /* SPEC 10.5: leave the server files out of a shard's units, with a note. false: out of memory. */
 static bool drop_server_files(struct ss_inputs *it)
 {
@@ -384,7 +403,8 @@ static bool drop_server_files(struct ss_inputs *it)
 		struct ss_file_entry *fe = &it->files.v[i];
 
 		if (fe->fail == SS_ENTRY_OK && fe->path &&
-		    (it->opts.shard_server == 2 || server_file(it, fe->path, &fatal))) {
+		    (server_name(it, fe->path) || it->opts.shard_server == 2 ||
+		     (it->opts.shard_server == 1 && server_file(it, fe->path, &fatal)))) {
 			ss_msg_warn(it->msg, "%s: a server input, left out under --shard "
 				    "(give it to the merge run)", fe->path);
 			ss_free(fe->path);
@@ -410,7 +430,7 @@ static bool resolve(struct ss_inputs *it, const struct ss_inputs_opts *opts)
 		if (expand_path(it, it->npaths ? it->paths[i] : "-") == STEP_FATAL)
 			return false;
 	it->next_path = total;
-	if (opts->shard_count > 0 && opts->shard_server && !drop_server_files(it))
+	if (opts->shard_count > 0 && !drop_server_files(it))
 		return false;
 	hi = it->files.len;
 	if (opts->shard_count > 0) {

@@ -49,8 +49,10 @@ struct ss_inputs_opts {
 	/*
 	 * SPEC 10.5: under a shard, server files are left out before the
 	 * units are split (a note names each): 1 those whose content is
-	 * Prometheus text (io/sniff.h), 2 every file (--input-kind scrape),
-	 * 0 none (a forced request kind). Archives stay units; standard
+	 * Prometheus text (io/sniff.h) and AIPerf's
+	 * server_metrics_export.jsonl, 2 every file (--input-kind scrape),
+	 * 0 none (a forced request kind); whatever it is, a file named as
+	 * AIPerf's server_metrics_export.json. Archives stay units; standard
 	 * input too (their server inputs are left out when read).
 	 */
 	int shard_server;

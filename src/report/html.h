@@ -29,8 +29,7 @@
 #include "metrics/aggregate.h"
 #include "util/buf.h"
 
-/* server/server.h (not included: its struct ss_label is not the chart's) */
-struct ss_server_results;
+struct ss_server_results;   /* server/server.h */
 
 struct ss_html_opts {
 	const char *version;     /* specscan's version */

@@ -3,23 +3,16 @@
  * 10.4): per family its figures, its notes, acceptance by position as a
  * chart with its table, and with intervals (three snapshots or more) the
  * acceptance length over the window.
- *
- * server/server.h names a struct ss_label of its own, as chart_geom.h
- * does: it is included under another tag name here (the only unit that
- * needs both), which changes nothing for the server's functions.
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#define ss_label ss_server_label
-#include "report/server_report.h"
-#undef ss_label
-
 #include "report/chart.h"
 #include "report/html_int.h"
 #include "report/htmlesc.h"
 #include "report/numfmt.h"
+#include "report/server_report.h"
 #include "util/alloc.h"
 
 /* Positions and intervals drawn (the tables list them all up to these). */

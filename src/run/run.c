@@ -15,6 +15,7 @@
 #include "run/pool.h"
 #include "run/progress.h"
 #include "server/expo.h"
+#include "server/server_json.h"
 #include "util/alloc.h"
 #include "util/grow.h"
 
@@ -40,6 +41,13 @@
 
 /* How much nicer than the reader the workers are (see pool.c). */
 #define WORKER_NICE 5
+
+/* A line of a JSON server shape (SPEC 10.1) found among a batch's requests. */
+struct srv_line {
+	enum ss_srv_json_shape shape;
+	size_t off, len;   /* its text in the batch */
+	uint64_t line;
+};
 
 /* One job of the pool: a batch of requests and what became of them. */
 struct slot {
@@ -69,6 +77,9 @@ struct slot {
 	bool nomem;
 	bool big;                  /* batch.len > BIG_BATCH */
 	bool scrape;               /* raw bytes of a server input, no units (SPEC 10.1) */
+	bool document;             /* AIPerf's server_metrics_export.json, whole */
+	struct srv_line *srv;      /* server lines among the units, in order */
+	size_t nsrv, srv_cap;
 	bool last_of_input;        /* a server input's last bytes (or its failure) */
 	/* where the reading was once this batch was read, shown by the
 	 * progress display when the batch is collected: so the bar and the
@@ -95,6 +106,7 @@ static void slot_release(struct slot *s)
 	ss_free(s->name);
 	ss_free(s->fail_reason);
 	ss_free(s->outs);
+	ss_free(s->srv);
 	ss_free(s->hist_off);
 	ss_free(s->drafted_off);
 	ss_free(s->eng_off);
@@ -115,8 +127,8 @@ static void slot_clear(struct slot *s)
 	ss_free(s->fail_reason);
 	s->name = s->fail_reason = NULL;
 	s->first_of_input = s->input_failed = s->nomem = false;
-	s->scrape = s->last_of_input = false;
-	s->nouts = 0;
+	s->scrape = s->last_of_input = s->document = false;
+	s->nouts = s->nsrv = 0;
 	s->hists.len = 0;
 	ss_buf_reset(&s->engines);
 	ss_buf_reset(&s->names);
@@ -171,6 +183,34 @@ static bool grow_outs(struct slot *s)
 	       SS_ALLOC_GROW(s->model_off, need, s->model_cap);
 }
 
+/*
+ * Whether the unit just processed into o is a line of a JSON server shape
+ * (SPEC 10.1, 10.5: only a line no request kind claims, unrecognized or,
+ * as an array is, unparsable; only while the detection is on); then it is kept in s->srv, not as a request. false:
+ * out of memory.
+ */
+static bool server_line(struct slot *s, const struct ss_unit *u, const struct ss_outcome *o,
+			const struct ss_run_cfg *cfg, bool *taken)
+{
+	const struct ss_batch *b = &s->batch;
+	enum ss_srv_json_shape shape;
+	size_t off;
+
+	*taken = false;
+	if (!cfg->server || cfg->force_kind != SS_KIND_UNKNOWN || u->nparts != 1 || u->sse ||
+	    u->oversize || (o->status != SS_ST_UNRECOGNIZED && o->status != SS_ST_UNPARSABLE))
+		return true;   /* (an array line is unparsable as a request) */
+	off = b->part_off[u->first_part];
+	shape = ss_server_json_shape(b->buf + off, b->part_len[u->first_part]);
+	if (shape == SS_SRVJ_NONE)
+		return true;
+	if (!SS_ALLOC_GROW(s->srv, s->nsrv + 1, s->srv_cap))
+		return false;
+	s->srv[s->nsrv++] = (struct srv_line){shape, off, b->part_len[u->first_part], u->line};
+	*taken = true;
+	return true;
+}
+
 /* Process every request of a slot's batch. */
 static void process_slot(struct worker *w, struct slot *s, const struct ss_run_cfg *cfg)
 {
@@ -180,6 +220,7 @@ static void process_slot(struct worker *w, struct slot *s, const struct ss_run_c
 		const struct ss_unit *u = &b->units[i];
 		struct ss_request_text req;
 		struct ss_outcome *o;
+		bool taken;
 
 		if (!SS_ALLOC_GROW(w->parts, u->nparts, w->parts_cap) ||
 		    !SS_ALLOC_GROW(w->lens, u->nparts, w->lens_cap))
@@ -199,8 +240,10 @@ static void process_slot(struct worker *w, struct slot *s, const struct ss_run_c
 		if (!grow_outs(s))
 			goto nomem;
 		o = &s->outs[s->nouts];
-		if (!ss_process(w->proc, &req, o))
+		if (!ss_process(w->proc, &req, o) || !server_line(s, u, o, cfg, &taken))
 			goto nomem;
+		if (taken)
+			continue;   /* the outcome's place is the next request's */
 		ss_outcome_values(o);
 		if (cfg->want_jsonl) {
 			/* the line is still open on the processor's parser */
@@ -299,6 +342,9 @@ struct reader {
 	struct ss_framer *framer;
 	struct ss_stream *stream;   /* current input, NULL between inputs */
 	bool scrape;                /* it is a server input: read raw */
+	bool document;              /* it is AIPerf's JSON document: read whole */
+	size_t max_record;          /* --max-record-size: the document's limit */
+	bool documents;             /* there is a server state to read it into */
 	int server_mode;            /* 0: no server inputs, 1: detected, 2: forced */
 	bool shard;                 /* server inputs are left out (SPEC 10.5) */
 	char *name;
@@ -321,20 +367,68 @@ static bool is_problem(enum ss_status s)
  */
 static bool server_input(struct reader *r, struct ss_msg *msg)
 {
-	r->scrape = r->server_mode == 2;
-	if (r->server_mode == 1 && !ss_sniff_scrape(r->stream, &r->scrape)) {
+	/* the document's name rule holds whatever --input-kind says (10.5) */
+	r->document = r->documents && ss_server_json_is_document_name(r->name, strlen(r->name));
+	r->scrape = r->server_mode == 2 && !r->document;
+	if (r->server_mode == 1 && !r->document && !ss_sniff_scrape(r->stream, &r->scrape)) {
 		ss_msg_error(msg, "out of memory");
 		r->fatal = r->done = true;
 		return false;
 	}
-	if (r->scrape && r->shard) {
+	if ((r->scrape || r->document) && r->shard) {
 		ss_msg_warn(msg, "%s: a server input, left out under --shard "
 			    "(give it to the merge run)", r->name);
 		r->opened--;
 		r->stream = NULL;
-		r->scrape = false;
+		r->scrape = r->document = false;
 	}
 	return true;
+}
+
+/*
+ * AIPerf's server_metrics_export.json, whole, into the slot's batch (no
+ * units): at most --max-record-size bytes (SPEC 10.1); a larger one is a
+ * failed input whose message names the limit.
+ */
+static bool fill_document(struct reader *r, struct slot *s, struct ss_msg *msg)
+{
+	struct ss_batch *b = &s->batch;
+
+	s->document = s->last_of_input = true;
+	for (;;) {
+		size_t got = 0, want = r->max_record + 1 - b->len;
+		enum ss_io io;
+
+		if (want > BATCH_TARGET)
+			want = BATCH_TARGET;
+		if (!ss_batch_reserve(b, want)) {
+			ss_msg_error(msg, "out of memory");
+			r->fatal = r->done = true;
+			return false;
+		}
+		io = ss_stream_read(r->stream, b->buf + b->len, want, &got);
+		b->len += got;
+		r->bytes += got;
+		if (b->len > r->max_record) {
+			char why[160];
+
+			snprintf(why, sizeof(why), "larger than --max-record-size (%zu bytes), "
+				 "the most an AIPerf server_metrics_export.json is read", r->max_record);
+			s->fail_reason = ss_strdup(why);
+			io = SS_IO_ERROR;
+		} else if (io == SS_IO_ERROR) {
+			s->fail_reason = ss_strdup(ss_stream_error(r->stream));
+		}
+		if (io == SS_IO_OK)
+			continue;
+		if (io == SS_IO_ERROR) {
+			s->input_failed = true;
+			r->failed++;
+			b->len = 0;   /* nothing of it is read */
+		}
+		r->stream = NULL;
+		return true;
+	}
 }
 
 /*
@@ -411,7 +505,7 @@ static bool fill_slot(struct reader *r, struct slot *s, struct ss_msg *msg)
 			return false;
 		if (!r->stream)
 			continue;   /* left out under --shard */
-		if (!r->scrape)
+		if (!r->scrape && !r->document)
 			ss_framer_start(r->framer, r->stream);
 		s->first_of_input = true;
 	}
@@ -420,6 +514,8 @@ static bool fill_slot(struct reader *r, struct slot *s, struct ss_msg *msg)
 		r->fatal = r->done = true;
 		return false;
 	}
+	if (r->document)
+		return fill_document(r, s, msg);
 	if (r->scrape)
 		return fill_raw(r, s, msg);
 	f = ss_framer_fill(r->framer, &s->batch, BATCH_TARGET);
@@ -470,14 +566,72 @@ static bool collect_scrape(const struct ss_run_cfg *cfg, struct slot *s, struct 
 	return ss_agg_input_snapshots(agg, st.snapshots);
 }
 
+/* The length of the directory part of an input's name ("" without one). */
+static size_t dir_len(const char *name)
+{
+	const char *slash = strrchr(name, '/');
+
+	return slash ? (size_t)(slash - name) : 0;
+}
+
+/* AIPerf's JSON document, whole: one increment per endpoint (10.1, 10.5). */
+static bool collect_document(const struct ss_run_cfg *cfg, struct slot *s, struct ss_agg *agg)
+{
+	uint64_t n = 0;
+
+	if (s->input_failed)
+		return true;   /* said, with the limit, below */
+	if (!ss_server_json_document(cfg->server, s->name, dir_len(s->name), s->name,
+				     s->batch.buf, s->batch.len, &n))
+		return false;
+	return ss_agg_input_snapshots(agg, n);
+}
+
+/*
+ * The slot's server lines, in input order, into the server state: each
+ * its input's snapshots (so an input of requests too is `mixed`). Under
+ * --shard they are dropped, with one note per input (10.5).
+ */
+static bool collect_server_lines(const struct ss_run_cfg *cfg, struct slot *s,
+				 struct ss_agg *agg, struct ss_msg *msg, bool *noted)
+{
+	uint64_t total = 0;
+
+	if (s->first_of_input)
+		*noted = false;
+	if (s->nsrv && cfg->shard_count > 0) {
+		if (!*noted)
+			ss_msg_warn(msg, "%s:%llu: a server line, left out under --shard with the "
+				    "input's others (give the input to the merge run)", s->name,
+				    (unsigned long long)s->srv[0].line);
+		*noted = true;
+		return true;
+	}
+	for (size_t i = 0; i < s->nsrv; i++) {
+		const struct srv_line *l = &s->srv[i];
+		uint64_t n = 0;
+
+		if (!ss_server_json_line(cfg->server, l->shape, s->name, dir_len(s->name), s->name,
+					 l->line, s->batch.buf + l->off, l->len, &n))
+			return false;
+		total += n;
+	}
+	return s->nsrv == 0 || ss_agg_input_snapshots(agg, total);
+}
+
 static bool collect_slot(const struct ss_run_cfg *cfg, struct slot *s, struct ss_agg *agg,
-			 struct ss_msg *msg, bool *sink_failed, struct ss_scrape **sc)
+			 struct ss_msg *msg, bool *sink_failed, struct ss_scrape **sc,
+			 bool *noted)
 {
 	if (s->nomem)
 		return false;
 	if (s->first_of_input && !ss_agg_begin_input(agg, s->name))
 		return false;
 	if (s->scrape && !collect_scrape(cfg, s, agg, sc))
+		return false;
+	if (s->document && !collect_document(cfg, s, agg))
+		return false;
+	if (!collect_server_lines(cfg, s, agg, msg, noted))
 		return false;
 	for (size_t i = 0; i < s->nouts; i++) {
 		struct ss_outcome *o = &s->outs[i];
@@ -550,6 +704,7 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 	struct ss_pool *pool = NULL;
 	struct ss_progress prog;
 	struct ss_scrape *sc = NULL;   /* the server input being collected */
+	bool noted = false;            /* its server lines were said dropped (--shard) */
 	size_t nthreads = cfg->threads > 1 ? (size_t)cfg->threads : 1;
 	size_t nslots = nthreads * (QUEUE_AHEAD + 1) + 2;
 	bool fatal = false, sink_failed = false, interrupted = false;
@@ -563,6 +718,8 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 	memset(&r, 0, sizeof(r));
 	r.server_mode = iopts.shard_server;
 	r.shard = cfg->shard_count > 0;
+	r.max_record = cfg->max_record;
+	r.documents = cfg->server != NULL;
 	rc.cfg = cfg;
 	rc.slots = ss_calloc(nslots, sizeof(*rc.slots));
 	memset(&ops, 0, sizeof(ops));
@@ -618,7 +775,7 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 		{
 			struct slot *s = &rc.slots[ss_pool_wait_oldest(pool)];
 
-			if (!fatal && !collect_slot(cfg, s, agg, msg, &sink_failed, &sc)) {
+			if (!fatal && !collect_slot(cfg, s, agg, msg, &sink_failed, &sc, &noted)) {
 				ss_msg_error(msg, "out of memory");
 				fatal = true;
 			}

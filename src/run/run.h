@@ -7,7 +7,11 @@
  * A server input (SPEC 10.1) is not framed: its bytes go, in batches of
  * the same size, through the same ring (so that everything reaches the
  * collector in input order), and the collector feeds them to the
- * exposition reader (server/expo.h) into cfg->server.
+ * exposition reader (server/expo.h) into cfg->server. AIPerf's
+ * server_metrics_export.json goes the same way, whole, to
+ * server/server_json.h; a JSONL line of a JSON server shape is told by the
+ * worker (a line no request kind claims) and fed by the collector, in
+ * input order, instead of being counted as a request.
  *
  * Ownership: ss_run() borrows the configuration (paths, group keys, the
  * output file list, the server state) and the message context for the call, and adds every
@@ -63,9 +67,11 @@ struct ss_run_cfg {
 	bool drafted;                  /* what SPEC 7.9 pools (with --positions) */
 	/*
 	 * SPEC 10: where server inputs (Prometheus text, detected by content
-	 * or forced by force_kind SS_KIND_SCRAPE) go, in input order, from
-	 * the collecting side; NULL: none is detected. A forced request kind
-	 * turns the detection off. Under a shard they are left out (a note).
+	 * or forced by force_kind SS_KIND_SCRAPE; the JSON shapes' lines;
+	 * AIPerf's document by its name) go, in input order, from the
+	 * collecting side; NULL: none is detected. A forced request kind
+	 * turns the detection off (not the document's name rule). Under a
+	 * shard they are left out (a note).
 	 */
 	struct ss_server *server;
 };

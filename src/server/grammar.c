@@ -160,7 +160,7 @@ size_t ss_expo_series(struct ss_expo_labels *sc, const char *p, size_t len, bool
 			if (sc->n == SS_SERVER_MAX_LABELS) {
 				sc->too_many = true;
 			} else {
-				struct ss_label *l = &sc->labels[sc->n];
+				struct ss_srv_label *l = &sc->labels[sc->n];
 
 				l->name = name;
 				l->name_len = (size_t)(q - name);

@@ -56,6 +56,7 @@ SERVER_CLI_TESTS = \
 	tests/cli/test_server_pages.py \
 	tests/cli/test_server_promtool.py \
 	tests/cli/test_server_json.py \
+	tests/cli/test_server_wire.py \
 	tests/cli/test_prometheus.py
 TESTS += $(SERVER_CLI_TESTS)
 EXTRA_DIST += $(SERVER_CLI_TESTS)

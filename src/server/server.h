@@ -48,7 +48,7 @@ struct ss_server;
 #define SS_SERVER_NO_HANDLE UINT32_MAX
 
 /* One label of a sample: the value unescaped. Borrowed for the call. */
-struct ss_label {
+struct ss_srv_label {
 	const char *name;
 	size_t name_len;
 	const char *value;
@@ -91,7 +91,7 @@ bool ss_server_begin(struct ss_server *s, uint32_t endpoint, enum ss_srv_source 
  * why a sample is bad (a static string).
  */
 enum ss_srv_status ss_server_sample(struct ss_server *s, const char *name, size_t name_len,
-				    const struct ss_label *labels, size_t nlabels,
+				    const struct ss_srv_label *labels, size_t nlabels,
 				    const char *value, size_t value_len, const char **reason);
 
 /*
@@ -103,7 +103,7 @@ enum ss_srv_status ss_server_sample(struct ss_server *s, const char *name, size_
  */
 enum ss_srv_status ss_server_resolve(struct ss_server *s, uint32_t endpoint,
 				     enum ss_srv_source src, const char *name, size_t name_len,
-				     const struct ss_label *labels, size_t nlabels,
+				     const struct ss_srv_label *labels, size_t nlabels,
 				     uint32_t *handle, const char **reason);
 enum ss_srv_status ss_server_put(struct ss_server *s, uint32_t handle, const char *value,
 				 size_t value_len, const char **reason);

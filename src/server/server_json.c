@@ -78,7 +78,7 @@ bool sj_labels_put(struct sj_labels *l, const char *name, size_t nlen, const cha
 		}
 	if (l->n == SS_SERVER_MAX_LABELS)
 		return false;
-	l->l[l->n++] = (struct ss_label){name, nlen, value, vlen};
+	l->l[l->n++] = (struct ss_srv_label){name, nlen, value, vlen};
 	return true;
 }
 

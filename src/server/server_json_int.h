@@ -23,7 +23,7 @@
 
 /* A label set as an object of strings gave it; the last of a repeated name counts. */
 struct sj_labels {
-	struct ss_label l[SS_SERVER_MAX_LABELS];
+	struct ss_srv_label l[SS_SERVER_MAX_LABELS];
 	size_t n;
 	const char *bad; /* why the set is not one (a static text), or NULL */
 };

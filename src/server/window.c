@@ -143,7 +143,7 @@ static void put_u32(struct ss_buf *b, uint32_t v)
 	ss_buf_add(b, w, 4);
 }
 
-static int label_cmp(const struct ss_label *a, const struct ss_label *b)
+static int label_cmp(const struct ss_srv_label *a, const struct ss_srv_label *b)
 {
 	size_t n = a->name_len < b->name_len ? a->name_len : b->name_len;
 	int c = memcmp(a->name, b->name, n);
@@ -153,13 +153,13 @@ static int label_cmp(const struct ss_label *a, const struct ss_label *b)
 	return a->name_len < b->name_len ? -1 : a->name_len > b->name_len;
 }
 
-static bool label_is(const struct ss_label *l, const char *name)
+static bool label_is(const struct ss_srv_label *l, const char *name)
 {
 	return name && l->name_len == strlen(name) && memcmp(l->name, name, l->name_len) == 0;
 }
 
 /* A position label's value: decimal digits, 0-based, below SS_POS_MAX_K. */
-static bool parse_position(const struct ss_label *l, uint32_t *pos)
+static bool parse_position(const struct ss_srv_label *l, uint32_t *pos)
 {
 	uint32_t v = 0;
 
@@ -185,7 +185,7 @@ static bool parse_position(const struct ss_label *l, uint32_t *pos)
  */
 static const char *build_key(struct ss_server *s, const struct ss_family_row *row,
 			     const struct ss_family_match *m, bool total, uint32_t endpoint,
-			     const struct ss_label *labels, size_t n, uint32_t *position,
+			     const struct ss_srv_label *labels, size_t n, uint32_t *position,
 			     bool *ignored)
 {
 	uint16_t order[SS_SERVER_MAX_LABELS];
@@ -208,7 +208,7 @@ static const char *build_key(struct ss_server *s, const struct ss_family_row *ro
 		order[j] = (uint16_t)i;
 	}
 	for (size_t i = 0; i < n; i++) {
-		const struct ss_label *l = &labels[order[i]];
+		const struct ss_srv_label *l = &labels[order[i]];
 
 		if (i > 0 && label_cmp(&labels[order[i - 1]], l) == 0)
 			return "a label name appears twice";
@@ -236,7 +236,7 @@ static const char *build_key(struct ss_server *s, const struct ss_family_row *ro
 	put_u32(&s->key, endpoint);
 	put_u32(&s->key, *position);
 	for (size_t i = 0; i < n; i++) {
-		const struct ss_label *l = &labels[order[i]];
+		const struct ss_srv_label *l = &labels[order[i]];
 
 		if (order[i] == pos_label)
 			continue;
@@ -255,7 +255,7 @@ static bool ends_with(const char *p, size_t n, const char *suffix, size_t sn)
 
 enum ss_srv_status ss_server_resolve(struct ss_server *s, uint32_t endpoint,
 				     enum ss_srv_source src, const char *name, size_t name_len,
-				     const struct ss_label *labels, size_t nlabels,
+				     const struct ss_srv_label *labels, size_t nlabels,
 				     uint32_t *handle, const char **reason)
 {
 	struct ss_family_match m;
@@ -376,7 +376,7 @@ enum ss_srv_status ss_server_put(struct ss_server *s, uint32_t handle, const cha
 }
 
 enum ss_srv_status ss_server_sample(struct ss_server *s, const char *name, size_t name_len,
-				    const struct ss_label *labels, size_t nlabels,
+				    const struct ss_srv_label *labels, size_t nlabels,
 				    const char *value, size_t value_len, const char **reason)
 {
 	uint32_t h;

@@ -28,7 +28,7 @@
 static enum ss_srv_status put_sample(struct ss_server *s, const char *text)
 {
 	static char buf[512];
-	struct ss_label labels[16];
+	struct ss_srv_label labels[16];
 	size_t n = 0;
 	char *name = buf, *lab, *val, *end;
 	const char *reason;
@@ -52,7 +52,7 @@ static enum ss_srv_status put_sample(struct ss_server *s, const char *text)
 			comma = strchr(eq + 1, ',');
 			if (comma)
 				*comma = '\0';
-			labels[n++] = (struct ss_label){lab, strlen(lab), eq + 1, strlen(eq + 1)};
+			labels[n++] = (struct ss_srv_label){lab, strlen(lab), eq + 1, strlen(eq + 1)};
 			lab = comma ? comma + 1 : eq + 1 + strlen(eq + 1);
 		}
 	}

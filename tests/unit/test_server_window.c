@@ -640,7 +640,7 @@ static void test_out_of_memory(void **state)
 		struct ss_server *s;
 		struct ss_server_results r;
 		const char *reason;
-		struct ss_label l = {"position", 8, "1", 1};
+		struct ss_srv_label l = {"position", 8, "1", 1};
 
 		ss_alloc_fail_at(n, 1);
 		s = ss_server_new(NULL);
