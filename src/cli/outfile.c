@@ -205,68 +205,109 @@ bool ss_outfile_write(struct ss_outfile *o, const void *p, size_t n)
 	return !o->failed;
 }
 
-bool ss_outfile_commit(struct ss_outfile *o, struct ss_msg *msg)
+/* The end of a compressed stream: the last frame, the gzip trailer. */
+static bool end_codec(struct ss_outfile *o)
 {
-	bool ok = !o->failed;
-	int err = o->failed && o->err ? o->err : errno;
+	bool ok = true;
 
-	if (!o->path)
+	if (!o->z)
 		return true;
-	if (o->z) {
-		/* the end of the stream: the last frame, the gzip trailer */
-		if (ok && !ss_compressor_finish(o->z)) {
-			ok = false;
-			o->failed = true;
-			err = o->err = ss_compressor_error(o->z) ? ss_compressor_error(o->z) : ENOMEM;
-		}
-		ss_compressor_free(o->z);
-		o->z = NULL;
-	}
-	if (o->is_stdout) {
-		if (fflush(stdout) != 0 || ferror(stdout)) {
-			ok = false;
-			err = errno;
-		}
-		if (!ok)
-			ss_msg_error(msg, "cannot write to standard output: %s", strerror(err));
-		ss_free(o->path);
-		o->path = NULL;
-		o->fp = NULL;
-		return ok;
-	}
-	if (o->direct) {
-		if (fflush(o->fp) != 0 || ferror(o->fp)) {
-			if (ok)
-				err = errno;
-			ok = false;
-		}
-		if (fclose(o->fp) != 0 && ok) {
-			ok = false;
-			err = errno;
-		}
-		o->fp = NULL;
-		if (!ok)
-			ss_msg_error(msg, "cannot write '%s': %s", o->path, strerror(err));
-		ss_free(o->path);
-		o->path = NULL;
-		return ok;
-	}
-	if (ok && (fflush(o->fp) != 0 || ferror(o->fp)))
+	if (!o->failed && !ss_compressor_finish(o->z)) {
 		ok = false;
-	if (ok && fsync(fileno(o->fp)) != 0 && errno != EINVAL && errno != EROFS)
+		o->failed = true;
+		o->err = ss_compressor_error(o->z) ? ss_compressor_error(o->z) : ENOMEM;
+	}
+	ss_compressor_free(o->z);
+	o->z = NULL;
+	return ok && !o->failed;
+}
+
+/* Standard output: flushed, left open. */
+static bool finish_stdout(struct ss_outfile *o, struct ss_msg *msg)
+{
+	bool ok = end_codec(o);
+	int err = o->err;
+
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		if (ok)
+			err = errno;
 		ok = false;
-	err = errno;
+	}
+	if (!ok)
+		ss_msg_error(msg, "cannot write to standard output: %s", strerror(err ? err : EIO));
+	ss_free(o->path);
+	o->path = NULL;
+	o->fp = NULL;
+	o->failed = !ok;
+	return ok;
+}
+
+/* A device or FIFO: flushed and closed; nothing to rename. */
+static bool finish_direct(struct ss_outfile *o, struct ss_msg *msg)
+{
+	bool ok = end_codec(o);
+	int err = o->err;
+
+	if (fflush(o->fp) != 0 || ferror(o->fp)) {
+		if (ok)
+			err = errno;
+		ok = false;
+	}
 	if (fclose(o->fp) != 0 && ok) {
 		ok = false;
 		err = errno;
 	}
 	o->fp = NULL;
-	if (ok && rename(o->tmp, o->path) != 0) {
+	if (!ok)
+		ss_msg_error(msg, "cannot write '%s': %s", o->path, strerror(err ? err : EIO));
+	ss_free(o->path);
+	o->path = NULL;
+	o->failed = !ok;
+	return ok;
+}
+
+bool ss_outfile_finish(struct ss_outfile *o, struct ss_msg *msg)
+{
+	bool ok;
+	int err;
+
+	if (!o->path || !o->fp)
+		return o->path ? !o->failed : true;
+	if (o->is_stdout)
+		return finish_stdout(o, msg);
+	if (o->direct)
+		return finish_direct(o, msg);
+	ok = end_codec(o);
+	err = o->err;
+	if (ok && (fflush(o->fp) != 0 || ferror(o->fp))) {
 		ok = false;
 		err = errno;
 	}
+	if (ok && fsync(fileno(o->fp)) != 0 && errno != EINVAL && errno != EROFS) {
+		ok = false;
+		err = errno;
+	}
+	if (fclose(o->fp) != 0 && ok) {
+		ok = false;
+		err = errno;
+	}
+	o->fp = NULL;
 	if (!ok) {
-		ss_msg_error(msg, "cannot write '%s': %s", o->path, strerror(err));
+		ss_msg_error(msg, "cannot write '%s': %s", o->path, strerror(err ? err : EIO));
+		ss_outfile_abort(o);
+		return false;
+	}
+	return true;
+}
+
+bool ss_outfile_place(struct ss_outfile *o, struct ss_msg *msg)
+{
+	if (!o->path)
+		return true;    /* stdout, a device, or already placed */
+	if (!o->tmp || o->fp)
+		return false;   /* not finished */
+	if (rename(o->tmp, o->path) != 0) {
+		ss_msg_error(msg, "cannot write '%s': %s", o->path, strerror(errno));
 		ss_outfile_abort(o);
 		return false;
 	}
@@ -275,6 +316,11 @@ bool ss_outfile_commit(struct ss_outfile *o, struct ss_msg *msg)
 	ss_free(o->path);
 	o->tmp = o->path = NULL;
 	return true;
+}
+
+bool ss_outfile_commit(struct ss_outfile *o, struct ss_msg *msg)
+{
+	return ss_outfile_finish(o, msg) && ss_outfile_place(o, msg);
 }
 
 void ss_outfile_abort(struct ss_outfile *o)
