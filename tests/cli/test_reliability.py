@@ -20,6 +20,39 @@ from sslib import SPECSCAN, Case, TempDir, loads, main, run, td
 SAMPLE = td("sample", "aiperf_raw_vllm.jsonl")
 
 
+def sda(hist, steps, acc, drafts, k=4):
+    """A valid record (SPEC 2.4), its mean worked out: 1 + acc / steps."""
+    return {"engine": "vllm", "mean_acceptance_length": 1 + acc / steps,
+            "draft_acceptance_rate": acc / drafts, "acceptance_histogram": hist,
+            "num_accepted_draft_tokens": acc, "num_draft_tokens": drafts,
+            "num_spec_steps": steps, "num_spec_tokens": k}
+
+
+# 2 steps, 3 of 8 drafts accepted: AL 2.5, rate 37.5 %
+REC_A = sda({"0": 1, "3": 1}, 2, 3, 8)
+# 2 steps, 1 of 8 accepted: AL 1.5, rate 12.5 %
+REC_C = sda({"0": 1, "1": 1}, 2, 1, 8)
+
+
+def records_line(rec, metadata=None, metrics=None):
+    d = {"metadata": dict({"benchmark_phase": "profiling"}, **(metadata or {}))}
+    d["metrics"] = {} if metrics is None else metrics
+    d["spec_decode_acceptance"] = rec
+    return json.dumps(d) + "\n"
+
+
+# One llama.cpp native stream (SPEC 2.6): 3 of 6 drafts accepted; 4 lines.
+SSE_STREAM = ('data: {"content":"a","stop":false}\n\n'
+              'data: {"content":"","stop":true,"timings":{"draft_n":6,"draft_n_accepted":3}}\n\n'
+              'data: [DONE]\n\n')
+
+
+def write(path, text):
+    with open(path, "wb") as f:
+        f.write(text.encode() if isinstance(text, str) else text)
+    return path
+
+
 def listing(d):
     return sorted(os.listdir(d))
 
@@ -102,6 +135,122 @@ class AllOrNothing(Case):
             self.assertEqual(listing(d), ["a.csv", "a.json"])
             with open(os.path.join(d, "a.json"), "rb") as f:
                 self.assertEqual(f.read(), res.out)
+
+
+class GroupCells(Case):
+    """SPEC 7.3: a null key value is an empty CSV cell, true/false as written."""
+
+    def test_null_true_false_in_csv(self):
+        with TempDir() as d:
+            path = write(os.path.join(d, "t.jsonl"),
+                         records_line(REC_A, {"tag": True}) + records_line(REC_A) +
+                         records_line(REC_A, {"tag": "null"}) +
+                         records_line(REC_A, {"tag": False}))
+            res = run(["-f", "csv", "--group-by", "meta.tag", path])
+        self.assertRan(res)
+        text = res.text
+        section = text[text.index("meta.tag,Metric,avg,"):]
+        rows = list(csv.reader(io.StringIO(section.replace("\r\n", "\n"))))[1:]
+        firsts = []
+        for r in rows:
+            if r and (not firsts or firsts[-1] != r[0]):
+                firsts.append(r[0])
+        # null < false < true < strings; the string "null" stays as written
+        self.assertEqual(firsts, ["", "false", "true", "null"])
+        al = [r for r in rows if r[1] == "Acceptance Length (ratio)"]
+        self.assertEqual([(r[0], r[2]) for r in al],
+                         [("", "2.50"), ("false", "2.50"), ("true", "2.50"), ("null", "2.50")])
+
+
+class VsBaseline(Case):
+    """SPEC 7.4: a row with nothing to compare, and the baseline row, have
+    no vs_baseline."""
+
+    def test_left_out(self):
+        with TempDir() as d:
+            a = write(os.path.join(d, "a.jsonl"), records_line(REC_A))
+            b = write(os.path.join(d, "b.jsonl"), '{"no": "record"}\n')
+            c = write(os.path.join(d, "c.jsonl"), records_line(REC_C))
+            res = run(["--group-by", "input", "--compare", a, a, b, c])
+        self.assertRan(res)
+        g = loads(res.out)["analysis"]["groups"]
+        self.assertEqual(g["baseline"], {"input": a})
+        rows = {r["key"]["input"]: r for r in g["rows"]}
+        self.assertEqual(sorted(rows), sorted([a, b, c]))
+        self.assertNotIn("vs_baseline", rows[a], "the baseline row")
+        self.assertNotIn("vs_baseline", rows[b], "nothing to compare")
+        vs = rows[c]["vs_baseline"]
+        # 1.5 - 2.5 for both lengths; 12.5 % - 37.5 % for both rates
+        self.assertEqual(float(vs["spec_decode_acceptance_length"]["delta"]), -1.0)
+        self.assertEqual(float(vs["spec_decode_token_weighted_acceptance_length"]["delta"]), -1.0)
+        self.assertEqual(float(vs["spec_decode_draft_acceptance_rate"]["delta"]), -25.0)
+        self.assertEqual(float(vs["spec_decode_overall_draft_acceptance_rate"]["delta"]), -25.0)
+
+
+class Rulings(Case):
+    """Four places SPEC now rules the way specscan reads them."""
+
+    def test_bom_at_start_skipped(self):
+        """1.2: a BOM at an input's start is skipped (an SSE capture's too);
+        anywhere else it is an ordinary byte."""
+        bom = "\ufeff"
+        with TempDir() as d:
+            p = write(os.path.join(d, "r.jsonl"), bom + records_line(REC_A) +
+                      bom + records_line(REC_A))
+            res = run(["-f", "jsonl", p])
+            self.assertRan(res)
+            lines = [json.loads(x) for x in res.out.splitlines()]
+            self.assertEqual([x["spec_decode_status"] for x in lines], ["ok", "unparsable"])
+            self.assertEqual(lines[0]["source"]["kind"], "records")
+            sse = write(os.path.join(d, "s.sse"), bom + SSE_STREAM)
+            res = run([sse])
+            self.assertRan(res)
+            doc = loads(res.out)
+            self.assertEqual(doc["specscan"]["inputs"][0]["kind"], "sse")
+            self.assertEqual(doc["specscan"]["requests"]["ok"], 1)
+
+    def test_oversize_sse_stream_keeps_kind(self):
+        """4.4: a stream of an SSE capture is `sse`, also when oversize."""
+        pad = "data: " + json.dumps({"choices": [{"delta": {"content": "x" * 600}}]}) + "\n\n"
+        with TempDir() as d:
+            sse = write(os.path.join(d, "big.sse"), pad * 3 + "data: [DONE]\n\n" + SSE_STREAM)
+            res = run(["-f", "jsonl", "--max-record-size", "1K", sse])
+        self.assertRan(res)
+        lines = [json.loads(x) for x in res.out.splitlines()]
+        self.assertEqual([(x["spec_decode_status"], x["source"]["kind"], x["source"]["line"])
+                          for x in lines], [("oversize", "sse", 1), ("ok", "sse", 9)])
+
+    def test_empty_partial_not_listed(self):
+        """8.1: an enriched file that holds no line is not listed after a merge."""
+        with TempDir() as d:
+            src = write(os.path.join(d, "run.jsonl"), records_line(REC_A))
+            part = os.path.join(d, "p1.jsonl")
+            self.assertRan(run(["-f", "none", "--records", part, src]))
+            empty = write(os.path.join(d, "p2.jsonl"), b"")
+            for args in ([part, empty], [empty, part], ["--input-kind", "enriched", part, empty]):
+                res = run(args)
+                self.assertRan(res)
+                ins = loads(res.out)["specscan"]["inputs"]
+                self.assertEqual(ins, [{"name": src, "kind": "records", "requests": 1}], args)
+
+    def test_empty_metrics_left_out(self):
+        """4.4: an empty `metrics` object is left out, except a records line's own."""
+        body = {"id": "x", "object": "chat.completion", "model": "m",
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": "hi"},
+                             "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
+        with TempDir() as d:
+            p = write(os.path.join(d, "b.jsonl"), json.dumps(body) + "\n")
+            r = write(os.path.join(d, "r.jsonl"), json.dumps(
+                {"metadata": {"benchmark_phase": "profiling"}, "metrics": {}}) + "\n")
+            res = run(["-f", "jsonl", p, r])
+        self.assertRan(res)
+        lines = [json.loads(x) for x in res.out.splitlines()]
+        self.assertEqual(len(lines), 2)
+        self.assertNotEqual(lines[0]["spec_decode_status"], "ok")
+        self.assertNotIn("metrics", lines[0], "no spec-decode metric: left out")
+        self.assertEqual(lines[1]["source"]["kind"], "records")
+        self.assertEqual(lines[1]["metrics"], {}, "a records line's own, copied")
 
 
 if __name__ == "__main__":
