@@ -10,6 +10,7 @@ import io
 import json
 import os
 import sys
+import tarfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -251,6 +252,78 @@ class Rulings(Case):
         self.assertNotIn("metrics", lines[0], "no spec-decode metric: left out")
         self.assertEqual(lines[1]["source"]["kind"], "records")
         self.assertEqual(lines[1]["metrics"], {}, "a records line's own, copied")
+
+
+def tar_bytes(members):
+    bio = io.BytesIO()
+    with tarfile.open(fileobj=bio, mode="w", format=tarfile.USTAR_FORMAT) as tf:
+        for name, data in members:
+            ti = tarfile.TarInfo(name)
+            ti.size = len(data)
+            tf.addfile(ti, io.BytesIO(data))
+    return bio.getvalue()
+
+
+class SpoolDefault(Case):
+    """README, Disk: by default the spool holds at most half the free space
+    of $TMPDIR. Measured on a 1 MiB tmpfs (root and mount needed, else
+    SKIP; tests/unit/test_spool.c checks the computation everywhere)."""
+
+    def setUp(self):
+        if os.geteuid() != 0:
+            self.skipTest("needs root to mount a small tmpfs")
+        self.tmp = TempDir()
+        self.dir = self.tmp.__enter__()
+        self.mnt = os.path.join(self.dir, "mnt")
+        os.mkdir(self.mnt)
+        p = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", self.mnt],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        if p.returncode != 0:
+            self.tmp.__exit__()
+            self.skipTest("cannot mount a tmpfs here: %s" % p.stderr.decode().strip())
+
+    def tearDown(self):
+        subprocess.run(["umount", self.mnt])
+        self.tmp.__exit__()
+
+    def archive(self, held_bytes):
+        line = records_line(REC_A)
+        n = held_bytes // len(line) + 1
+        tb = os.path.join(self.dir, "a.tar")
+        write(tb, tar_bytes([("a/profile_export.jsonl", (line * n).encode()),
+                             ("z.jsonl", line.encode())]))
+        return tb, n
+
+    def test_over_half_refused_naming_the_limit(self):
+        tb, n = self.archive(600 * 1024)   # more than half of 1 MiB
+        res = run([tb], env={"TMPDIR": self.mnt})
+        self.assertRan(res, 1)
+        self.assertIn("the spool limit (512K) is reached; see --spool-limit", res.errtext)
+        self.assertNotIn("No space left on device", res.errtext)
+        req = loads(res.out)["specscan"]["requests"]
+        self.assertEqual((req["total"], req["ok"]), (1, 1), "z.jsonl is read")
+
+    def test_under_half_held(self):
+        tb, n = self.archive(300 * 1024)
+        res = run([tb], env={"TMPDIR": self.mnt})
+        self.assertRan(res)
+        self.assertEqual(loads(res.out)["specscan"]["requests"]["ok"], n + 1)
+
+    def test_explicit_limit_still_wins(self):
+        tb, n = self.archive(300 * 1024)
+        res = run(["--spool-limit", "100K", tb], env={"TMPDIR": self.mnt})
+        self.assertRan(res, 1)
+        self.assertIn("the spool limit (100K) is reached", res.errtext)
+
+    def test_disk_full_names_the_limit(self):
+        """A limit set above what the disk holds: the disk's error, with the
+        limit named (the bytes before it are not kept)."""
+        tb, n = self.archive(1536 * 1024)
+        res = run(["--spool-limit", "10M", tb], env={"TMPDIR": self.mnt})
+        self.assertRan(res, 1)
+        self.assertIn("No space left on device (the spool limit is 10M; see --spool-limit)",
+                      res.errtext)
+        self.assertEqual(loads(res.out)["specscan"]["requests"]["ok"], 1)
 
 
 if __name__ == "__main__":
