@@ -1,11 +1,13 @@
 #include "cli/outfile.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util/alloc.h"
@@ -109,6 +111,50 @@ static bool open_direct(struct ss_outfile *o, const char *path, struct ss_msg *m
 	return start_codec(o, path, msg);
 }
 
+/* The temporary name of `path` is ".NAME" TEMP_TAG "XXXXXX" in its directory. */
+#define TEMP_TAG ".specscan."
+#define STALE_AGE (60 * 60)   /* older than any run that writes its reports */
+
+/*
+ * Nothing removes a temporary file when the process is killed (SIGKILL,
+ * a crash, a power cut): name one left beside `path` by an earlier run,
+ * older than an hour (so not a run still writing), for the user to
+ * remove. Only names this program makes are looked at; none is removed.
+ */
+static void warn_stale(const char *path, size_t dirlen, struct ss_msg *msg)
+{
+	const char *base = path + dirlen;
+	size_t blen = strlen(base), tlen = strlen(TEMP_TAG), nlen = 1 + blen + tlen + 6;
+	char *p = ss_malloc(dirlen + nlen + 2);  /* "DIR/" + the name, or "./" + it */
+	time_t now = time(NULL);
+	struct dirent *e;
+	DIR *d;
+
+	if (!p)
+		return;
+	if (dirlen)
+		memcpy(p, path, dirlen);
+	else
+		memcpy(p, "./", dirlen = 2);
+	p[dirlen] = '\0';
+	d = opendir(p);
+	while (d && (e = readdir(d))) {
+		struct stat st;
+		const char *n = e->d_name;
+
+		if (n[0] != '.' || strlen(n) != nlen || strncmp(n + 1, base, blen) != 0 ||
+		    strncmp(n + 1 + blen, TEMP_TAG, tlen) != 0)
+			continue;
+		memcpy(p + dirlen, n, nlen + 1);
+		if (lstat(p, &st) == 0 && S_ISREG(st.st_mode) && now - st.st_mtime > STALE_AGE)
+			ss_msg_warn(msg, "'%s' is a temporary file left by an earlier run that was "
+				    "killed before it finished; remove it", p);
+	}
+	if (d)
+		closedir(d);
+	ss_free(p);
+}
+
 bool ss_outfile_open(struct ss_outfile *o, const char *path, bool force,
 		     const char *const *inputs, size_t ninputs, struct ss_msg *msg)
 {
@@ -150,6 +196,7 @@ bool ss_outfile_open(struct ss_outfile *o, const char *path, bool force,
 	slash = strrchr(path, '/');
 	dirlen = slash ? (size_t)(slash - path) + 1 : 0;
 	o->path = ss_strdup(path);
+	warn_stale(path, dirlen, msg);
 	o->tmp = ss_malloc(strlen(path) + 32);
 	if (!o->path || !o->tmp) {
 		ss_free(o->path);
@@ -158,7 +205,7 @@ bool ss_outfile_open(struct ss_outfile *o, const char *path, bool force,
 		ss_msg_error(msg, "out of memory");
 		return false;
 	}
-	sprintf(o->tmp, "%.*s.%s.XXXXXX", (int)dirlen, path, path + dirlen);
+	sprintf(o->tmp, "%.*s.%s" TEMP_TAG "XXXXXX", (int)dirlen, path, path + dirlen);
 	/* Block signals so the handler never misses a created temp file. */
 	block_all(&old);
 	fd = mkstemp(o->tmp);

@@ -326,5 +326,52 @@ class SpoolDefault(Case):
         self.assertEqual(loads(res.out)["specscan"]["requests"]["ok"], 1)
 
 
+class StaleTemporary(Case):
+    """SIGKILL leaves a temporary file (nothing can catch it): its name says
+    whose it is, and the next run writing beside it names it (README,
+    Reliability)."""
+
+    def test_killed_run_named_by_the_next(self):
+        import re
+        import signal
+        with TempDir() as d:
+            fifo = os.path.join(d, "in.fifo")
+            os.mkfifo(fifo)
+            out = os.path.join(d, "o.json")
+            p = subprocess.Popen([SPECSCAN, "-f", "none", "--json", out, fifo],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            # the outputs are opened before the run reads (and blocks on) the FIFO
+            w = os.open(fifo, os.O_WRONLY)
+            deadline = time.time() + 20
+            while time.time() < deadline and not [n for n in os.listdir(d) if n.startswith(".")]:
+                time.sleep(0.05)
+            p.send_signal(signal.SIGKILL)
+            p.wait()
+            os.close(w)
+            left = [n for n in os.listdir(d) if n.startswith(".")]
+            self.assertEqual(len(left), 1, left)
+            self.assertRegex(left[0], r"^\.o\.json\.specscan\.[A-Za-z0-9]{6}$")
+            stale = os.path.join(d, left[0])
+            # a fresh one may be a run still writing: not named
+            res = run(["-f", "none", "--json", out, SAMPLE])
+            self.assertRan(res)
+            self.assertNotIn("temporary file", res.errtext)
+            os.utime(stale, (time.time() - 7200, time.time() - 7200))
+            res = run(["-f", "none", "--force", "--json", out, SAMPLE])
+            self.assertRan(res)
+            self.assertIn("specscan: '%s' is a temporary file left by an earlier run that was "
+                          "killed before it finished; remove it" % stale, res.errtext)
+            self.assertTrue(os.path.exists(stale), "never removed by specscan")
+            # another output's name, or a name specscan does not make: not named
+            other = os.path.join(d, ".p.json.specscan.AbCdEf")
+            odd = os.path.join(d, ".o.json.specscan.toolong")
+            for f in (other, odd):
+                write(f, b"")
+                os.utime(f, (time.time() - 7200, time.time() - 7200))
+            res = run(["-f", "none", "--force", "--json", out, SAMPLE])
+            self.assertEqual(res.errtext.count("is a temporary file left"), 1)
+            self.assertEqual(re.findall(r"'([^']*)' is a temporary", res.errtext), [stale])
+
+
 if __name__ == "__main__":
     main()
