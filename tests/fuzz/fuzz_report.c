@@ -189,6 +189,24 @@ static size_t decode(const uint8_t *data, size_t size, struct req *rq, int *opts
 	return n;
 }
 
+/* Whether any name holds a '<' (else the page with them replaced is the
+ * same page, and is not rendered a second time). */
+static bool any_lt(const struct req *rq, size_t n, const char *name)
+{
+	if (strchr(name, '<'))
+		return true;
+	for (size_t i = 0; i < n; i++) {
+		const struct req *r = &rq[i];
+
+		if (strchr(r->input, '<') || strchr(r->engine, '<'))
+			return true;
+		for (int k = 0; k < 2; k++)
+			if (r->key[k].type == SS_KV_STR && memchr(r->kstr[k], '<', r->key[k].len))
+				return true;
+	}
+	return false;
+}
+
 /* '<' in every name replaced by '_' (lt: as given). */
 static const char *name_of(const char *s, char *buf, size_t len, bool lt)
 {
@@ -374,10 +392,13 @@ static void check_writers(const struct ss_agg *a, const struct ss_analysis *an,
 	framed(&out, "|");
 	ss_buf_reset(&out);
 	ss_report_html(&out, a, an, &ho);
-	ss_report_html(&out2, a2, an2, &ho);
-	CHECK(!out.failed && !out2.failed);
+	CHECK(!out.failed);
 	clean_text(&out, true);
-	CHECK(count_lt(&out) == count_lt(&out2));
+	if (a2) {
+		ss_report_html(&out2, a2, an2, &ho);
+		CHECK(!out2.failed);
+		CHECK(count_lt(&out) == count_lt(&out2));
+	}
 	ss_buf_release(&out);
 	ss_buf_release(&out2);
 }
@@ -441,7 +462,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ss_analysis_opts o, o2;
 	int opts;
 	size_t n = decode(data, size, rq, &opts, name), nkeys;
-	bool ok;
+	bool ok, twice;
 
 	if (n == 0)
 		return 0;
@@ -452,8 +473,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(cmp[1], cmp[0], sizeof(cmp[0]));
 	no_lt(spec[1]);
 	no_lt(cmp[1]);
+	twice = any_lt(rq, n, name);
 	ok = build(&a, rq, n, nkeys, true);
-	ok = build(&a2, rq, n, nkeys, false) && ok;   /* both built, to be released */
+	if (twice)
+		ok = build(&a2, rq, n, nkeys, false) && ok;   /* both built, to be released */
 	memset(&o, 0, sizeof(o));
 	memset(&o2, 0, sizeof(o2));
 	memset(&an, 0, sizeof(an));
@@ -461,21 +484,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ok) {
 		bool c = (opts >> 2) & 1 && nkeys == 1;
 		bool r1 = analyse(&an, &o, &a, opts, spec[0], c ? cmp[0] : NULL);
-		bool r2 = analyse(&an2, &o2, &a2, opts, spec[1], c ? cmp[1] : NULL);
+		bool r2 = twice ? analyse(&an2, &o2, &a2, opts, spec[1], c ? cmp[1] : NULL) : r1;
 
 		CHECK(r1 == r2);   /* '<' never decides whether a key name is taken */
-#ifdef REPORT_DEBUG
-		fprintf(stderr, "n=%zu spec=%d groups=%zu baseline=%d\n", n, r1, a.groups.n,
-			(int)an.has_baseline);
-#endif
 		if (r1)
-			check_writers(&a, &an, &a2, &an2, (opts >> 4) & 1);
+			check_writers(&a, &an, twice ? &a2 : NULL, &an2, (opts >> 4) & 1);
 	}
 	ss_analysis_release(&an);
 	ss_analysis_release(&an2);
 	ss_analysis_opts_release(&o);
 	ss_analysis_opts_release(&o2);
 	ss_agg_release(&a);
-	ss_agg_release(&a2);
+	if (twice)
+		ss_agg_release(&a2);
 	return 0;
 }
