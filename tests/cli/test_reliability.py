@@ -264,10 +264,11 @@ def tar_bytes(members):
     return bio.getvalue()
 
 
-class SpoolDefault(Case):
-    """README, Disk: by default the spool holds at most half the free space
-    of $TMPDIR. Measured on a 1 MiB tmpfs (root and mount needed, else
-    SKIP; tests/unit/test_spool.c checks the computation everywhere)."""
+class TmpfsCase(Case):
+    """A test on a small tmpfs of SIZE at self.mnt: root and mount needed,
+    else SKIP."""
+
+    SIZE = "1m"
 
     def setUp(self):
         if os.geteuid() != 0:
@@ -276,8 +277,8 @@ class SpoolDefault(Case):
         self.dir = self.tmp.__enter__()
         self.mnt = os.path.join(self.dir, "mnt")
         os.mkdir(self.mnt)
-        p = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", self.mnt],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        p = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=" + self.SIZE, "tmpfs",
+                            self.mnt], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         if p.returncode != 0:
             self.tmp.__exit__()
             self.skipTest("cannot mount a tmpfs here: %s" % p.stderr.decode().strip())
@@ -285,6 +286,12 @@ class SpoolDefault(Case):
     def tearDown(self):
         subprocess.run(["umount", self.mnt])
         self.tmp.__exit__()
+
+
+class SpoolDefault(TmpfsCase):
+    """README, Disk: by default the spool holds at most half the free space
+    of $TMPDIR. Measured on a 1 MiB tmpfs (tests/unit/test_spool.c checks
+    the computation everywhere)."""
 
     def archive(self, held_bytes):
         line = records_line(REC_A)
@@ -371,6 +378,24 @@ class StaleTemporary(Case):
             res = run(["-f", "none", "--force", "--json", out, SAMPLE])
             self.assertEqual(res.errtext.count("is a temporary file left"), 1)
             self.assertEqual(re.findall(r"'([^']*)' is a temporary", res.errtext), [stale])
+
+
+
+class FileFullFirst(TmpfsCase):
+    """Files are completed before stdout is written: a file that does not
+    fit its disk (a 16 KiB tmpfs) leaves stdout empty, and no file or
+    temporary file anywhere."""
+
+    SIZE = "16k"
+
+    def test_file_full_stdout_untouched(self):
+        page = os.path.join(self.mnt, "p.html")
+        res = run(["--html", page, "--csv", os.path.join(self.dir, "a.csv"), SAMPLE])
+        self.assertRan(res, 3)
+        self.assertIn("cannot write '%s': No space left on device" % page, res.errtext)
+        self.assertEqual(res.out, b"", "the -f json report is not written")
+        self.assertEqual(listing(self.mnt), [])
+        self.assertEqual(listing(self.dir), ["mnt"])
 
 
 if __name__ == "__main__":
