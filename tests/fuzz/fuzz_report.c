@@ -15,8 +15,11 @@
  *    Markdown has no `<` or `>` at all (its own text has none);
  *  - HTML: valid UTF-8, no raw control byte but LF and tab, and exactly
  *    as many `<` as the same page of the same results whose names have
- *    `<` replaced by `_` (so none comes from a name). `_` in the input's
- *    names is read as `-`, so the replaced names stay distinct.
+ *    `<` replaced by `>` (so none comes from a name). Both are escaped to
+ *    four bytes and shown as one character, so the layout (where a long
+ *    label is cut and given a tooltip) is the same; `>` and `=` in the
+ *    input's names are read as `-`, so the replaced names stay distinct
+ *    and in the same order.
  *
  * Input: byte 0 options (bit 0 positions, 1 intervals, 2 --compare, 3 a
  * second key, 4 the table with colour); byte 1 the length of NAME, then
@@ -69,7 +72,8 @@ static int byte(struct fin *f)
 }
 
 /* A length byte and that many bytes (cut at the end), NUL ending it; a
- * NUL inside is read as 0x01 where `no_nul` (a C string), `_` as `-`. */
+ * NUL inside is read as 0x01 where `no_nul` (a C string), `>` and `=` as
+ * `-`. */
 static size_t text(struct fin *f, char *out, size_t cap, bool no_nul)
 {
 	int len = byte(f);
@@ -78,7 +82,7 @@ static size_t text(struct fin *f, char *out, size_t cap, bool no_nul)
 	while (len > 0 && f->n && n + 1 < cap) {
 		char c = (char)byte(f);
 
-		if (c == '_')
+		if (c == '>' || c == '=')
 			c = '-';
 		if (c == '\0' && no_nul)
 			c = '\1';
@@ -207,14 +211,14 @@ static bool any_lt(const struct req *rq, size_t n, const char *name)
 	return false;
 }
 
-/* '<' in every name replaced by '_' (lt: as given). */
+/* '<' in every name replaced by '>' (lt: as given). */
 static const char *name_of(const char *s, char *buf, size_t len, bool lt)
 {
 	memcpy(buf, s, len);
 	buf[len] = '\0';
 	for (size_t i = 0; !lt && i < len; i++)
 		if (buf[i] == '<')
-			buf[i] = '_';
+			buf[i] = '>';
 	return buf;
 }
 
@@ -448,7 +452,7 @@ static void no_lt(char *s)
 {
 	for (; *s; s++)
 		if (*s == '<')
-			*s = '_';
+			*s = '>';
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
