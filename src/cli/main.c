@@ -231,22 +231,33 @@ static bool check_expectations(const struct ss_options *o, const struct ss_agg *
 	return all;
 }
 
-/* How many outputs go to standard output. */
-static int stdout_outputs(const struct ss_options *o, const char **what)
+/*
+ * How many outputs go to standard output; what[0] and what[1] name the
+ * first two (SPEC 5: exactly one may, every other is a usage error).
+ */
+static int stdout_outputs(const struct ss_options *o, const char *what[2])
 {
+	static const char *const fmt[] = {
+		[SS_FMT_JSON] = "-f json", [SS_FMT_CSV] = "-f csv", [SS_FMT_TABLE] = "-f table",
+		[SS_FMT_MARKDOWN] = "-f markdown", [SS_FMT_JSONL] = "-f jsonl", [SS_FMT_NONE] = "-f none",
+	};
+	const char *dash[4];
 	int n = 0;
 
-	*what = NULL;
-	if (o->format != SS_FMT_NONE) {
+	dash[0] = o->json_path && strcmp(o->json_path, "-") == 0 ? "--json -" : NULL;
+	dash[1] = o->csv_path && strcmp(o->csv_path, "-") == 0 ? "--csv -" : NULL;
+	dash[2] = o->records_path && strcmp(o->records_path, "-") == 0 ? "--records -" : NULL;
+	dash[3] = o->html_path && strcmp(o->html_path, "-") == 0 ? "--html -" : NULL;
+	what[0] = what[1] = NULL;
+	if (o->format != SS_FMT_NONE)
+		what[n++] = fmt[o->format];
+	for (int i = 0; i < 4; i++) {
+		if (!dash[i])
+			continue;
+		if (n < 2)
+			what[n] = dash[i];
 		n++;
-		*what = "-f";
 	}
-	if (o->json_path && strcmp(o->json_path, "-") == 0 && ++n)
-		*what = *what ? *what : "--json -";
-	if (o->csv_path && strcmp(o->csv_path, "-") == 0 && ++n)
-		*what = *what ? *what : "--csv -";
-	if (o->records_path && strcmp(o->records_path, "-") == 0 && ++n)
-		*what = *what ? *what : "--records -";
 	return n;
 }
 
@@ -357,11 +368,11 @@ static int run(const struct ss_options *o, struct ss_outputs *outs, struct ss_ag
 {
 	struct ss_run_cfg cfg;
 	struct ss_fileids ids;
-	const char *what;
+	const char *what[2];
 	enum ss_run_status rs;
 
 	ss_fileids_init(&ids);
-	if (!output_ids(outs, stdout_outputs(o, &what) > 0, &ids)) {
+	if (!output_ids(outs, stdout_outputs(o, what) > 0, &ids)) {
 		ss_fileids_release(&ids);
 		ss_msg_error(msg, "out of memory");
 		return EXIT_NOTHING;
@@ -447,16 +458,10 @@ static int write_reports(const struct ss_options *o, struct ss_outputs *outs,
 		struct ss_buf t = SS_BUF_INIT;
 
 		table_text(&t, outs, agg, an, o->format == SS_FMT_MARKDOWN, 1);
-		if (fwrite(t.data ? t.data : "", 1, t.len, stdout) != t.len || t.failed)
-			status = EXIT_NOTHING;
-		ss_buf_release(&t);
+		ss_outputs_take_stdout(outs, &t);   /* written with the files, all or none */
 	}
 	if (!ss_outputs_commit(outs, msg))
 		status = EXIT_NOTHING;
-	if (to_stdout && fflush(stdout) != 0) {
-		ss_msg_error(msg, "cannot write to standard output: %s", strerror(errno));
-		status = EXIT_NOTHING;
-	}
 	/* -q: quiet on stderr, the default table too (as the progress) */
 	table = o->table == 1 || (o->table < 0 && o->verbosity >= 0 && isatty(2) &&
 				  o->format != SS_FMT_TABLE);
@@ -533,7 +538,7 @@ int main(int argc, char **argv)
 	struct ss_server *server;
 	struct ss_server_results srv;
 	bool html;
-	const char *what;
+	const char *what[2];
 	bool closed[3];
 	int status;
 
@@ -573,17 +578,18 @@ int main(int argc, char **argv)
 	if (!o.format_given && isatty(1))
 		o.format = SS_FMT_TABLE;
 	ss_msg_init(&msg, stderr, o.verbosity);
-	if (stdout_outputs(&o, &what) > 1) {
-		fprintf(stderr, "specscan: two outputs on standard output (%s and another); "
-				"send all but one to files (or -f none)\n"
-				"Try 'specscan --help' for more information.\n", what);
+	if (stdout_outputs(&o, what) > 1) {
+		fprintf(stderr, "specscan: %s and %s both name standard output; only one "
+				"output may go there: send the other to a file (or use -f none)\n"
+				"Try 'specscan --help' for more information.\n", what[0], what[1]);
+		ss_options_release(&o);
 		return EXIT_USAGE;
 	}
 	if (!fit_memory(&o, &msg))
 		return EXIT_USAGE;
-	if (closed[1] && stdout_outputs(&o, &what) > 0) {
+	if (closed[1] && stdout_outputs(&o, what) > 0) {
 		ss_msg_error(&msg, "standard output is closed, and %s was asked to go there; "
-			     "nothing written", strcmp(what, "-f") == 0 ? "the -f report" : what);
+			     "nothing written", strncmp(what[0], "-f", 2) == 0 ? "the -f report" : what[0]);
 		return EXIT_NOTHING;
 	}
 	if (o.ninputs == 0 && isatty(0)) {

@@ -1,11 +1,13 @@
 #include "cli/outfile.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util/alloc.h"
@@ -109,6 +111,50 @@ static bool open_direct(struct ss_outfile *o, const char *path, struct ss_msg *m
 	return start_codec(o, path, msg);
 }
 
+/* The temporary name of `path` is ".NAME" TEMP_TAG "XXXXXX" in its directory. */
+#define TEMP_TAG ".specscan."
+#define STALE_AGE (60 * 60)   /* older than any run that writes its reports */
+
+/*
+ * Nothing removes a temporary file when the process is killed (SIGKILL,
+ * a crash, a power cut): name one left beside `path` by an earlier run,
+ * older than an hour (so not a run still writing), for the user to
+ * remove. Only names this program makes are looked at; none is removed.
+ */
+static void warn_stale(const char *path, size_t dirlen, struct ss_msg *msg)
+{
+	const char *base = path + dirlen;
+	size_t blen = strlen(base), tlen = strlen(TEMP_TAG), nlen = 1 + blen + tlen + 6;
+	char *p = ss_malloc(dirlen + nlen + 2);  /* "DIR/" + the name, or "./" + it */
+	time_t now = time(NULL);
+	struct dirent *e;
+	DIR *d;
+
+	if (!p)
+		return;
+	if (dirlen)
+		memcpy(p, path, dirlen);
+	else
+		memcpy(p, "./", dirlen = 2);
+	p[dirlen] = '\0';
+	d = opendir(p);
+	while (d && (e = readdir(d))) {
+		struct stat st;
+		const char *n = e->d_name;
+
+		if (n[0] != '.' || strlen(n) != nlen || strncmp(n + 1, base, blen) != 0 ||
+		    strncmp(n + 1 + blen, TEMP_TAG, tlen) != 0)
+			continue;
+		memcpy(p + dirlen, n, nlen + 1);
+		if (lstat(p, &st) == 0 && S_ISREG(st.st_mode) && now - st.st_mtime > STALE_AGE)
+			ss_msg_warn(msg, "'%s' is a temporary file left by an earlier run that was "
+				    "killed before it finished; remove it", p);
+	}
+	if (d)
+		closedir(d);
+	ss_free(p);
+}
+
 bool ss_outfile_open(struct ss_outfile *o, const char *path, bool force,
 		     const char *const *inputs, size_t ninputs, struct ss_msg *msg)
 {
@@ -150,6 +196,7 @@ bool ss_outfile_open(struct ss_outfile *o, const char *path, bool force,
 	slash = strrchr(path, '/');
 	dirlen = slash ? (size_t)(slash - path) + 1 : 0;
 	o->path = ss_strdup(path);
+	warn_stale(path, dirlen, msg);
 	o->tmp = ss_malloc(strlen(path) + 32);
 	if (!o->path || !o->tmp) {
 		ss_free(o->path);
@@ -158,7 +205,7 @@ bool ss_outfile_open(struct ss_outfile *o, const char *path, bool force,
 		ss_msg_error(msg, "out of memory");
 		return false;
 	}
-	sprintf(o->tmp, "%.*s.%s.XXXXXX", (int)dirlen, path, path + dirlen);
+	sprintf(o->tmp, "%.*s.%s" TEMP_TAG "XXXXXX", (int)dirlen, path, path + dirlen);
 	/* Block signals so the handler never misses a created temp file. */
 	block_all(&old);
 	fd = mkstemp(o->tmp);
@@ -205,68 +252,109 @@ bool ss_outfile_write(struct ss_outfile *o, const void *p, size_t n)
 	return !o->failed;
 }
 
-bool ss_outfile_commit(struct ss_outfile *o, struct ss_msg *msg)
+/* The end of a compressed stream: the last frame, the gzip trailer. */
+static bool end_codec(struct ss_outfile *o)
 {
-	bool ok = !o->failed;
-	int err = o->failed && o->err ? o->err : errno;
+	bool ok = true;
 
-	if (!o->path)
+	if (!o->z)
 		return true;
-	if (o->z) {
-		/* the end of the stream: the last frame, the gzip trailer */
-		if (ok && !ss_compressor_finish(o->z)) {
-			ok = false;
-			o->failed = true;
-			err = o->err = ss_compressor_error(o->z) ? ss_compressor_error(o->z) : ENOMEM;
-		}
-		ss_compressor_free(o->z);
-		o->z = NULL;
-	}
-	if (o->is_stdout) {
-		if (fflush(stdout) != 0 || ferror(stdout)) {
-			ok = false;
-			err = errno;
-		}
-		if (!ok)
-			ss_msg_error(msg, "cannot write to standard output: %s", strerror(err));
-		ss_free(o->path);
-		o->path = NULL;
-		o->fp = NULL;
-		return ok;
-	}
-	if (o->direct) {
-		if (fflush(o->fp) != 0 || ferror(o->fp)) {
-			if (ok)
-				err = errno;
-			ok = false;
-		}
-		if (fclose(o->fp) != 0 && ok) {
-			ok = false;
-			err = errno;
-		}
-		o->fp = NULL;
-		if (!ok)
-			ss_msg_error(msg, "cannot write '%s': %s", o->path, strerror(err));
-		ss_free(o->path);
-		o->path = NULL;
-		return ok;
-	}
-	if (ok && (fflush(o->fp) != 0 || ferror(o->fp)))
+	if (!o->failed && !ss_compressor_finish(o->z)) {
 		ok = false;
-	if (ok && fsync(fileno(o->fp)) != 0 && errno != EINVAL && errno != EROFS)
+		o->failed = true;
+		o->err = ss_compressor_error(o->z) ? ss_compressor_error(o->z) : ENOMEM;
+	}
+	ss_compressor_free(o->z);
+	o->z = NULL;
+	return ok && !o->failed;
+}
+
+/* Standard output: flushed, left open. */
+static bool finish_stdout(struct ss_outfile *o, struct ss_msg *msg)
+{
+	bool ok = end_codec(o);
+	int err = o->err;
+
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		if (ok)
+			err = errno;
 		ok = false;
-	err = errno;
+	}
+	if (!ok)
+		ss_msg_error(msg, "cannot write to standard output: %s", strerror(err ? err : EIO));
+	ss_free(o->path);
+	o->path = NULL;
+	o->fp = NULL;
+	o->failed = !ok;
+	return ok;
+}
+
+/* A device or FIFO: flushed and closed; nothing to rename. */
+static bool finish_direct(struct ss_outfile *o, struct ss_msg *msg)
+{
+	bool ok = end_codec(o);
+	int err = o->err;
+
+	if (fflush(o->fp) != 0 || ferror(o->fp)) {
+		if (ok)
+			err = errno;
+		ok = false;
+	}
 	if (fclose(o->fp) != 0 && ok) {
 		ok = false;
 		err = errno;
 	}
 	o->fp = NULL;
-	if (ok && rename(o->tmp, o->path) != 0) {
+	if (!ok)
+		ss_msg_error(msg, "cannot write '%s': %s", o->path, strerror(err ? err : EIO));
+	ss_free(o->path);
+	o->path = NULL;
+	o->failed = !ok;
+	return ok;
+}
+
+bool ss_outfile_finish(struct ss_outfile *o, struct ss_msg *msg)
+{
+	bool ok;
+	int err;
+
+	if (!o->path || !o->fp)
+		return o->path ? !o->failed : true;
+	if (o->is_stdout)
+		return finish_stdout(o, msg);
+	if (o->direct)
+		return finish_direct(o, msg);
+	ok = end_codec(o);
+	err = o->err;
+	if (ok && (fflush(o->fp) != 0 || ferror(o->fp))) {
 		ok = false;
 		err = errno;
 	}
+	if (ok && fsync(fileno(o->fp)) != 0 && errno != EINVAL && errno != EROFS) {
+		ok = false;
+		err = errno;
+	}
+	if (fclose(o->fp) != 0 && ok) {
+		ok = false;
+		err = errno;
+	}
+	o->fp = NULL;
 	if (!ok) {
-		ss_msg_error(msg, "cannot write '%s': %s", o->path, strerror(err));
+		ss_msg_error(msg, "cannot write '%s': %s", o->path, strerror(err ? err : EIO));
+		ss_outfile_abort(o);
+		return false;
+	}
+	return true;
+}
+
+bool ss_outfile_place(struct ss_outfile *o, struct ss_msg *msg)
+{
+	if (!o->path)
+		return true;    /* stdout, a device, or already placed */
+	if (!o->tmp || o->fp)
+		return false;   /* not finished */
+	if (rename(o->tmp, o->path) != 0) {
+		ss_msg_error(msg, "cannot write '%s': %s", o->path, strerror(errno));
 		ss_outfile_abort(o);
 		return false;
 	}
@@ -275,6 +363,11 @@ bool ss_outfile_commit(struct ss_outfile *o, struct ss_msg *msg)
 	ss_free(o->path);
 	o->tmp = o->path = NULL;
 	return true;
+}
+
+bool ss_outfile_commit(struct ss_outfile *o, struct ss_msg *msg)
+{
+	return ss_outfile_finish(o, msg) && ss_outfile_place(o, msg);
 }
 
 void ss_outfile_abort(struct ss_outfile *o)

@@ -41,7 +41,18 @@ struct ss_outfile {
 bool ss_outfile_open(struct ss_outfile *o, const char *path, bool force,
 		     const char *const *inputs, size_t ninputs, struct ss_msg *msg);
 bool ss_outfile_write(struct ss_outfile *o, const void *p, size_t n);
-/* Flush, close and rename into place. false (with a message) on failure. */
+/*
+ * Make the output complete without putting it in place: the compressed
+ * stream ended, flushed, synced and closed (a file); flushed and closed
+ * (a device); flushed (stdout, which has no temporary file and so is in
+ * place from then on). false (with a message) on failure; a file's
+ * temporary file is removed then.
+ */
+bool ss_outfile_finish(struct ss_outfile *o, struct ss_msg *msg);
+/* Rename a finished file over its target (nothing to do for stdout or a
+ * device). false (with a message, the temporary file removed) on failure. */
+bool ss_outfile_place(struct ss_outfile *o, struct ss_msg *msg);
+/* Finish and place. */
 bool ss_outfile_commit(struct ss_outfile *o, struct ss_msg *msg);
 /* Remove the temporary file; safe on a closed or unused outfile. */
 void ss_outfile_abort(struct ss_outfile *o);

@@ -69,6 +69,9 @@ void ss_outputs_init(struct ss_outputs *l, bool force, const char *const *inputs
 	l->force = force;
 	l->inputs = inputs;
 	l->ninputs = ninputs;
+	for (int k = 0; k < SS_OUT_KINDS; k++)
+		ss_buf_init(&l->text[k]);
+	ss_buf_init(&l->stdout_text);
 }
 
 bool ss_outputs_add(struct ss_outputs *l, enum ss_out_kind kind, const char *path,
@@ -141,27 +144,28 @@ bool ss_outputs_write(struct ss_outputs *l, enum ss_out_kind kind, const char *d
 bool ss_outputs_render(struct ss_outputs *l, const struct ss_agg *agg,
 		       const struct ss_analysis *an, const char *version, struct ss_msg *msg)
 {
-	struct ss_buf text[SS_OUT_KINDS];
 	bool ok = true;
 
 	for (int k = 0; k < SS_OUT_KINDS; k++) {
-		ss_buf_init(&text[k]);
+		ss_buf_reset(&l->text[k]);
 		if (ss_out_kinds[k].render && ss_outputs_want(l, (enum ss_out_kind)k)) {
-			ss_out_kinds[k].render(&text[k], agg,
+			ss_out_kinds[k].render(&l->text[k], agg,
 					       k == SS_OUT_HTML && l->html_analysis ? l->html_analysis : an,
 					       l->server, version);
-			if (text[k].failed)
+			if (l->text[k].failed)
 				ok = false;
 		}
 	}
 	if (!ok)
 		ss_msg_error(msg, "out of memory");
-	for (struct ss_output *o = l->head; ok && o; o = o->next)
-		if (ss_out_kinds[o->kind].render)
-			ss_outfile_write(&o->file, text[o->kind].data, text[o->kind].len);
-	for (int k = 0; k < SS_OUT_KINDS; k++)
-		ss_buf_release(&text[k]);
 	return ok;
+}
+
+void ss_outputs_take_stdout(struct ss_outputs *l, struct ss_buf *text)
+{
+	ss_buf_release(&l->stdout_text);
+	l->stdout_text = *text;
+	ss_buf_init(text);
 }
 
 void ss_outputs_report_failed(const struct ss_outputs *l, struct ss_msg *msg)
@@ -178,12 +182,62 @@ void ss_outputs_report_failed(const struct ss_outputs *l, struct ss_msg *msg)
 	}
 }
 
+enum stage { FILES, DEVICES, STDOUT };
+
+static enum stage stage_of(const struct ss_outfile *f)
+{
+	return f->is_stdout ? STDOUT : f->direct ? DEVICES : FILES;
+}
+
+/* Write the rendered reports into the outputs of one stage and finish them. */
+static bool finish_stage(struct ss_outputs *l, enum stage st, struct ss_msg *msg)
+{
+	bool ok = true;
+
+	if (st == STDOUT && (l->stdout_text.failed ||
+			     fwrite(l->stdout_text.data ? l->stdout_text.data : "", 1,
+				    l->stdout_text.len, stdout) != l->stdout_text.len)) {
+		ss_msg_error(msg, "cannot write to standard output: %s",
+			     l->stdout_text.failed ? "out of memory" : strerror(errno));
+		return false;
+	}
+	for (struct ss_output *o = l->head; o; o = o->next) {
+		if (!o->file.path || stage_of(&o->file) != st)
+			continue;
+		if (ss_out_kinds[o->kind].render)
+			ss_outfile_write(&o->file, l->text[o->kind].data, l->text[o->kind].len);
+		if (!ss_outfile_finish(&o->file, msg))
+			ok = false;
+	}
+	if (ok && st == STDOUT && (fflush(stdout) != 0 || ferror(stdout))) {
+		ss_msg_error(msg, "cannot write to standard output: %s", strerror(errno));
+		ok = false;
+	}
+	return ok;
+}
+
+/*
+ * Exit status 3 means nothing was written (SPEC 5), so nothing is put in
+ * place before every output is known to be complete: first every file is
+ * written to its temporary file, flushed and synced; then devices and
+ * FIFOs; then standard output; only then are the files renamed over their
+ * targets. A failure before the renames removes every temporary file.
+ */
 bool ss_outputs_commit(struct ss_outputs *l, struct ss_msg *msg)
 {
 	bool ok = true;
 
+	for (enum stage st = FILES; ok && st <= STDOUT; st++)
+		ok = finish_stage(l, st, msg);
+	if (!ok) {
+		for (struct ss_output *o = l->head; o; o = o->next)
+			ss_outfile_abort(&o->file);
+		if (l->n > 1 || l->stdout_text.len)
+			ss_msg_error(msg, "nothing written (the outputs are written all together or not at all)");
+		return false;
+	}
 	for (struct ss_output *o = l->head; o; o = o->next)
-		if (!ss_outfile_commit(&o->file, msg))
+		if (!ss_outfile_place(&o->file, msg))
 			ok = false;
 	return ok;
 }
@@ -202,6 +256,9 @@ void ss_outputs_release(struct ss_outputs *l)
 	l->head = NULL;
 	l->tail = &l->head;
 	l->n = 0;
+	for (int k = 0; k < SS_OUT_KINDS; k++)
+		ss_buf_release(&l->text[k]);
+	ss_buf_release(&l->stdout_text);
 }
 
 void ss_outputs_abort(struct ss_outputs *l)

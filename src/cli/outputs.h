@@ -23,6 +23,7 @@
 #include "cli/outfile.h"
 #include "metrics/aggregate.h"
 #include "server/server.h"
+#include "util/buf.h"
 #include "util/msg.h"
 
 enum ss_out_kind { SS_OUT_JSON = 0, SS_OUT_CSV, SS_OUT_RECORDS, SS_OUT_HTML, SS_OUT_KINDS };
@@ -47,6 +48,10 @@ struct ss_outputs {
 	const struct ss_analysis *html_analysis;
 	/* The server's counters (SPEC 10.4); NULL: no server input was read. */
 	const struct ss_server_results *server;
+	/* Private: the rendered reports by kind, and the text for stdout
+	 * (the table), held until ss_outputs_commit writes them. */
+	struct ss_buf text[SS_OUT_KINDS];
+	struct ss_buf stdout_text;
 };
 
 void ss_outputs_init(struct ss_outputs *l, bool force, const char *const *inputs,
@@ -64,15 +69,24 @@ bool ss_outputs_write(struct ss_outputs *l, enum ss_out_kind kind, const char *d
 		      size_t len);
 /*
  * Render every kind that has an aggregate renderer and is wanted (with
- * SPEC 7's parts from `an`, which may be NULL), then write each into its
- * outputs. false (with "out of memory") when a rendering failed: nothing
- * was written then.
+ * SPEC 7's parts from `an`, which may be NULL), kept for commit. false
+ * (with "out of memory") when a rendering failed.
  */
 bool ss_outputs_render(struct ss_outputs *l, const struct ss_agg *agg,
 		       const struct ss_analysis *an, const char *version, struct ss_msg *msg);
+/* Text for standard output besides the list's outputs (the -f table or
+ * markdown report), written at commit; the list takes `text` over (it is
+ * left empty). */
+void ss_outputs_take_stdout(struct ss_outputs *l, struct ss_buf *text);
 /* Name every output whose write failed (one message each). */
 void ss_outputs_report_failed(const struct ss_outputs *l, struct ss_msg *msg);
-/* Commit every output (all are tried); false when any failed. */
+/*
+ * Write the rendered reports and put every output in place, all or none
+ * (see outputs.c for the order): false when any failed, and then no file
+ * is in place and stdout has had nothing of the reports but what was
+ * streamed to it during the run (-f jsonl). The one exception: a rename
+ * that fails after the others succeeded (each is tried).
+ */
 bool ss_outputs_commit(struct ss_outputs *l, struct ss_msg *msg);
 /* Remove every temporary file and free the list; it is empty after. */
 void ss_outputs_abort(struct ss_outputs *l);

@@ -274,8 +274,10 @@ static enum ss_next spool_member(struct ss_container *c, char *name, const char 
 				     "cannot hold '%s' until the archive's end: the spool "
 				     "limit (%s) is reached; see --spool-limit", name, lim);
 	case SS_SPOOL_IOERR:
+		size_text(lim, sizeof(lim), c->spool_limit);
 		return ss_fail_input(c->msg, fail_name, name,
-				     "cannot spool '%s' to a temporary file: %s", name, why);
+				     "cannot spool '%s' to a temporary file: %s (the spool limit "
+				     "is %s; see --spool-limit)", name, why, lim);
 	case SS_SPOOL_STOPPED:
 		/* The run is being interrupted: said once, by the run. */
 		ss_free(*fail_name);

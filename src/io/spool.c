@@ -66,19 +66,22 @@ static const char *tmp_dir(void)
 	return d && *d ? d : "/tmp";
 }
 
+uint64_t ss_spool_limit_for(uint64_t free_bytes, uint64_t max_record)
+{
+	uint64_t cap = max_record > UINT64_MAX / 64 ? UINT64_MAX : max_record * 64;
+	uint64_t lim = free_bytes / 2 < cap ? free_bytes / 2 : cap;
+
+	/* 0 would mean no limit: with no free space at all, nothing fits. */
+	return lim ? lim : 1;
+}
+
 uint64_t ss_spool_default_limit(uint64_t max_record)
 {
 	struct statvfs v;
-	uint64_t cap = max_record > UINT64_MAX / 64 ? UINT64_MAX : max_record * 64;
-	uint64_t lim = cap;
 
-	if (statvfs(tmp_dir(), &v) == 0) {
-		uint64_t free_bytes = (uint64_t)v.f_bavail * (uint64_t)v.f_frsize;
-
-		if (free_bytes / 2 < lim)
-			lim = free_bytes / 2;
-	}
-	return lim < max_record ? max_record : lim;
+	if (statvfs(tmp_dir(), &v) != 0)
+		return ss_spool_limit_for(UINT64_MAX, max_record);   /* unknown: the cap */
+	return ss_spool_limit_for((uint64_t)v.f_bavail * (uint64_t)v.f_frsize, max_record);
 }
 
 /* A nameless temporary file: O_TMPFILE, else mkstemp and unlink. */

@@ -68,10 +68,15 @@ uint64_t ss_spool_held(const struct ss_spool *sp);
 uint64_t ss_spool_peak(const struct ss_spool *sp);
 
 /*
- * The default limit: half the free space of the temporary directory, at
- * most 64 x the record limit (16 GiB at the default 256M), at least the
- * record limit.
+ * The default limit: half the free space of the temporary directory
+ * (measured once, with statvfs), at most 64 x the record limit (16 GiB at
+ * the default 256M). Never more than half the free space, even below the
+ * record limit: a member that does not fit is refused with the limit
+ * named, rather than filling the disk.
  */
 uint64_t ss_spool_default_limit(uint64_t max_record);
+/* The same from a measured free space (the computation alone, for tests);
+ * at least 1 (0 would mean no limit). */
+uint64_t ss_spool_limit_for(uint64_t free_bytes, uint64_t max_record);
 
 #endif

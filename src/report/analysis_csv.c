@@ -107,13 +107,15 @@ static void add_intervals(struct ss_buf *out, const struct ss_analysis_opts *o,
 	}
 }
 
+/* SPEC 7.3: a null key value is an empty cell, true/false as written. */
 static void add_key_cells(struct ss_buf *out, const struct ss_kv *v, size_t n)
 {
 	struct ss_buf cell = SS_BUF_INIT;
 
 	for (size_t i = 0; i < n; i++) {
 		ss_buf_reset(&cell);
-		ss_kv_add_text(&cell, &v[i]);
+		if (v[i].type != SS_KV_NULL)
+			ss_kv_add_text(&cell, &v[i]);
 		if (cell.failed) {
 			out->failed = true;
 			break;

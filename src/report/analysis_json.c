@@ -148,8 +148,16 @@ static void add_intervals(struct ss_jsonw *w, const struct ss_analysis_opts *o,
 	ss_jsonw_end_object(w);
 }
 
+/* SPEC 7.4: a tag with no value on one side is left out, and a row left
+ * with no tag has no vs_baseline. */
 static void add_vs(struct ss_jsonw *w, const struct ss_set_analysis *s)
 {
+	bool any = false;
+
+	for (int k = 0; k < SS_BS_COUNT; k++)
+		any |= s->vs[k].has;
+	if (!any)
+		return;
 	ss_jsonw_begin_object(w, "vs_baseline");
 	for (int k = 0; k < SS_BS_COUNT; k++) {
 		const struct ss_delta *d = &s->vs[k];

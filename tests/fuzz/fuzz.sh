@@ -162,6 +162,9 @@ for name in $targets; do
 	# fuzz_scrape reads each input twice, once in pieces down to single
 	# bytes: 16 KiB still holds a page or two, at four times the runs
 	[ "$name" = fuzz_scrape ] && maxlen=16384
+	# fuzz_report reads at most 48 requests of short names: 8 KiB holds
+	# them, and the mutations then land where they are read
+	[ "$name" = fuzz_report ] && maxlen=8192
 	# The fuzzer's processor time too: on a shared machine, runs per
 	# second of processor time say more than runs per second of wall time.
 	if ! (cd "$out" && TIMEFORMAT='%U %S' &&

@@ -118,6 +118,26 @@ static void test_limit(void **state)
 	ss_spool_free(sp);
 }
 
+/* The default limit (README, Disk): half the free space, at most 64 x the
+ * record limit, never more than half the free space (issue 24: it was
+ * floored at the record limit, so an 8 MiB tmpfs got 256 MiB). */
+static void test_default_limit(void **state)
+{
+	const uint64_t MiB = 1 << 20;
+
+	(void)state;
+	assert_int_equal(ss_spool_limit_for(8 * MiB, 256 * MiB), 4 * MiB);
+	assert_int_equal(ss_spool_limit_for(1 * MiB, 256 * MiB), 512 * 1024);
+	assert_int_equal(ss_spool_limit_for(100ull << 30, 256 * MiB), 16ull << 30);
+	assert_int_equal(ss_spool_limit_for(UINT64_MAX, 256 * MiB), 16ull << 30);
+	assert_int_equal(ss_spool_limit_for(31ull << 30, 256 * MiB), 31ull << 29);
+	/* no free space: 1 byte, never 0 (which would mean no limit) */
+	assert_int_equal(ss_spool_limit_for(0, 256 * MiB), 1);
+	assert_int_equal(ss_spool_limit_for(1, 256 * MiB), 1);
+	/* 64 x a huge record limit saturates instead of wrapping */
+	assert_int_equal(ss_spool_limit_for(UINT64_MAX, UINT64_MAX / 2), UINT64_MAX / 2);
+}
+
 static void test_source_failure_kept(void **state)
 {
 	struct ss_spool *sp = ss_spool_new(0);
@@ -187,6 +207,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_members_back_to_back),
 		cmocka_unit_test(test_limit),
+		cmocka_unit_test(test_default_limit),
 		cmocka_unit_test(test_source_failure_kept),
 		cmocka_unit_test(test_reference),
 		cmocka_unit_test(test_one_descriptor),
