@@ -144,6 +144,16 @@ def free_port():
         return s.getsockname()[1]
 
 
+def die_with_parent():
+    """In the child before exec: SIGKILL when the test process dies, so a test
+    killed from outside (a timeout, SIGKILL) leaves no daemon behind."""
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)   # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 class Proc:
     """A child started by the test, stopped by its pid; its log kept in a file."""
 
@@ -151,7 +161,7 @@ class Proc:
         self.name, self.log = name, log
         self.out = open(log, "wb")
         self.p = subprocess.Popen(args, stdout=kw.pop("stdout", self.out), stderr=self.out,
-                                  start_new_session=True, **kw)
+                                  start_new_session=True, preexec_fn=die_with_parent, **kw)
         atexit.register(self.stop)
 
     def stop(self):
