@@ -363,7 +363,7 @@ static void check_writers(const struct ss_agg *a, const struct ss_analysis *an,
 {
 	static struct ssj_parser *p;
 	struct ss_buf out = SS_BUF_INIT, out2 = SS_BUF_INIT;
-	struct ss_html_opts ho = {"0.0-fuzz", NULL};
+	struct ss_html_opts ho = {"0.0-fuzz", NULL, NULL};
 
 	if (!p)
 		p = ssj_parser_new();
