@@ -27,11 +27,12 @@ enum ss_art_export ss_artifact_export(const char *base)
 	return SS_ART_NONE;
 }
 
-char *ss_artifact_file(const char *dir, bool *nomem)
+/* The path of the first of names[0..n) that is a regular file in dir. */
+static char *first_file(const char *dir, const char *const *names, size_t n, bool *nomem)
 {
 	*nomem = false;
-	for (size_t i = 0; i < sizeof(exports) / sizeof(exports[0]); i++) {
-		char *p = ss_path_join(dir, exports[i]);
+	for (size_t i = 0; i < n; i++) {
+		char *p = ss_path_join(dir, names[i]);
 
 		if (!p) {
 			*nomem = true;
@@ -44,23 +45,16 @@ char *ss_artifact_file(const char *dir, bool *nomem)
 	return NULL;
 }
 
+char *ss_artifact_file(const char *dir, bool *nomem)
+{
+	return first_file(dir, exports, sizeof(exports) / sizeof(exports[0]), nomem);
+}
+
 char *ss_artifact_server_file(const char *dir, bool *nomem)
 {
 	static const char *const srv[] = {SS_ART_SRV_DOC, SS_ART_SRV_LINES};
 
-	*nomem = false;
-	for (size_t i = 0; i < sizeof(srv) / sizeof(srv[0]); i++) {
-		char *p = ss_path_join(dir, srv[i]);
-
-		if (!p) {
-			*nomem = true;
-			return NULL;
-		}
-		if (is_regular_file(p))
-			return p;
-		ss_free(p);
-	}
-	return NULL;
+	return first_file(dir, srv, sizeof(srv) / sizeof(srv[0]), nomem);
 }
 
 int ss_artifact_server_export(const char *base)

@@ -62,15 +62,6 @@ static void whatif_line(struct ss_buf *out, const struct ss_pos_result *p, const
 	ss_buf_addc(out, '\n');
 }
 
-/* A count of up to 128 bits with thousands separators. */
-static void add_count(struct ss_buf *b, unsigned __int128 v)
-{
-	if (v <= UINT64_MAX)
-		ss_buf_add_u64_grouped(b, (uint64_t)v);
-	else
-		ss_buf_add_i128(b, (__int128)v);
-}
-
 /* `Acceptance by position, per drafted token (6 requests, 212 steps):  1: 81% of 212 ...` */
 static void drafted_line(struct ss_buf *out, const struct ss_drafted_result *d,
 			 const char *prefix)
@@ -78,13 +69,13 @@ static void drafted_line(struct ss_buf *out, const struct ss_drafted_result *d,
 	ss_buf_addf(out, "%sAcceptance by position, per drafted token (", prefix);
 	ss_buf_add_u64_grouped(out, d->requests);
 	ss_buf_adds(out, d->requests == 1 ? " request, " : " requests, ");
-	add_count(out, d->steps);
+	ss_buf_add_u128_grouped(out, d->steps);
 	ss_buf_adds(out, d->steps == 1 ? " step):" : " steps):");
 	for (size_t i = 0; i < d->n; i++) {
 		ss_buf_addf(out, "  %zu: ", i + 1);
 		ss_buf_add_fixed0(out, d->rows[i].rate * 100.0);
 		ss_buf_adds(out, "% of ");
-		add_count(out, d->rows[i].drafted);
+		ss_buf_add_u128_grouped(out, d->rows[i].drafted);
 	}
 	if (d->n == 0)
 		ss_buf_adds(out, "  no step drafted a token");

@@ -126,15 +126,6 @@ static void add_positions(struct ss_buf *out, const struct ss_pos_result *p)
 	}
 }
 
-/* A count cell of up to 128 bits. */
-static void add_count(struct ss_buf *b, unsigned __int128 v)
-{
-	if (v <= UINT64_MAX)
-		ss_buf_add_u64_grouped(b, (uint64_t)v);
-	else
-		ss_buf_add_i128(b, (__int128)v);
-}
-
 /* A percentage cell, N/A when undefined. */
 static void add_pct(struct ss_buf *b, bool has, double v)
 {
@@ -154,7 +145,7 @@ static void add_drafted(struct ss_buf *out, const struct ss_drafted_result *d)
 	ss_buf_adds(out, "\n### Acceptance by position, per drafted token (");
 	ss_buf_add_u64_grouped(out, d->requests);
 	ss_buf_adds(out, d->requests == 1 ? " request, " : " requests, ");
-	add_count(out, d->steps);
+	ss_buf_add_u128_grouped(out, d->steps);
 	ss_buf_adds(out, d->steps == 1 ? " step)\n\n" : " steps)\n\n");
 	ss_grid_init(&g);
 	ss_grid_col(&g, "Position", true);
@@ -169,10 +160,10 @@ static void add_drafted(struct ss_buf *out, const struct ss_drafted_result *d)
 		ss_buf_addf(&g.text, "%zu", i + 1);
 		ss_grid_end(&g);
 		ss_grid_begin(&g);
-		add_count(&g.text, r->drafted);
+		ss_buf_add_u128_grouped(&g.text, r->drafted);
 		ss_grid_end(&g);
 		ss_grid_begin(&g);
-		add_count(&g.text, r->accepted);
+		ss_buf_add_u128_grouped(&g.text, r->accepted);
 		ss_grid_end(&g);
 		ss_grid_begin(&g);
 		add_pct(&g.text, r->has_rate, r->rate);

@@ -435,3 +435,11 @@ void ss_buf_add_u64_grouped(struct ss_buf *b, uint64_t v)
 
 	add_grouped_digits(b, tmp, (size_t)n);
 }
+
+void ss_buf_add_u128_grouped(struct ss_buf *b, unsigned __int128 v)
+{
+	if (v <= UINT64_MAX)
+		ss_buf_add_u64_grouped(b, (uint64_t)v);
+	else
+		ss_buf_add_i128(b, (__int128)v);
+}

@@ -43,5 +43,7 @@ void ss_buf_add_fixed0(struct ss_buf *b, double v);
 
 /* An unsigned count with `,` thousands separators (`1,000`). */
 void ss_buf_add_u64_grouped(struct ss_buf *b, uint64_t v);
+/* The same for a count of up to 128 bits (past 2^64-1: digits ungrouped). */
+void ss_buf_add_u128_grouped(struct ss_buf *b, unsigned __int128 v);
 
 #endif

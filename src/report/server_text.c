@@ -13,21 +13,13 @@
 #include "report/report.h"
 #include "report/server_report.h"
 
-static void add_count(struct ss_buf *b, unsigned __int128 v)
-{
-	if (v <= UINT64_MAX)
-		ss_buf_add_u64_grouped(b, (uint64_t)v);
-	else
-		ss_buf_add_i128(b, (__int128)v);
-}
-
 static void add_signed(struct ss_buf *b, __int128 v)
 {
 	if (v < 0) {
 		ss_buf_addc(b, '-');
-		add_count(b, (unsigned __int128)-v);
+		ss_buf_add_u128_grouped(b, (unsigned __int128)-v);
 	} else {
-		add_count(b, (unsigned __int128)v);
+		ss_buf_add_u128_grouped(b, (unsigned __int128)v);
 	}
 }
 
@@ -60,10 +52,10 @@ void ss_report_server_family_line(struct ss_buf *b, const struct ss_server_famil
 		ss_buf_adds(b, "%,");
 	}
 	ss_buf_addc(b, ' ');
-	add_count(b, f->steps);
+	ss_buf_add_u128_grouped(b, f->steps);
 	ss_buf_adds(b, f->steps == 1 ? " step, " : " steps, ");
 	if (f->has_draft_tokens) {
-		add_count(b, f->draft_tokens);
+		ss_buf_add_u128_grouped(b, f->draft_tokens);
 		ss_buf_adds(b, " drafted, ");
 	}
 	add_signed(b, f->accepted_tokens);
@@ -96,14 +88,14 @@ static void positions_line(struct ss_buf *b, const struct ss_server_family *f)
 	bool fixed = fixed_drafting(f);
 
 	ss_buf_addf(b, "Acceptance by position (k=%zu, ", f->npositions);
-	add_count(b, f->steps);
+	ss_buf_add_u128_grouped(b, f->steps);
 	ss_buf_adds(b, f->steps == 1 ? " step):" : " steps):");
 	for (size_t i = 0; i < f->npositions; i++) {
 		ss_buf_addf(b, "  %u: ", f->positions[i].position);
 		add_pct(b, f->positions[i].has_rate, f->positions[i].rate);
 		if (!fixed) {
 			ss_buf_adds(b, " of ");
-			add_count(b, f->positions[i].drafted);
+			ss_buf_add_u128_grouped(b, f->positions[i].drafted);
 		}
 	}
 }
@@ -151,15 +143,15 @@ void ss_report_server_reconciliation_line(struct ss_buf *b, const struct ss_serv
 
 	ss_buf_adds(b, ss_engine_name(f->row->engine));
 	ss_buf_adds(b, ": server ");
-	add_count(b, f->steps);
+	ss_buf_add_u128_grouped(b, f->steps);
 	ss_buf_adds(b, " steps, ");
 	add_signed(b, f->accepted_tokens);
 	ss_buf_adds(b, " accepted; requests ");
-	add_count(b, r->steps);
+	ss_buf_add_u128_grouped(b, r->steps);
 	ss_buf_adds(b, " steps");
 	add_ratio(b, r->has_steps_ratio, r->steps_ratio);
 	ss_buf_adds(b, ", ");
-	add_count(b, r->accepted);
+	ss_buf_add_u128_grouped(b, r->accepted);
 	ss_buf_adds(b, " accepted");
 	add_ratio(b, r->has_accepted_ratio, r->accepted_ratio);
 }
@@ -220,10 +212,10 @@ static void positions_table(struct ss_buf *out, const struct ss_server_family *f
 		ss_buf_addf(&g.text, "%u", p->position);
 		ss_grid_end(&g);
 		ss_grid_begin(&g);
-		add_count(&g.text, p->accepted);
+		ss_buf_add_u128_grouped(&g.text, p->accepted);
 		ss_grid_end(&g);
 		ss_grid_begin(&g);
-		add_count(&g.text, p->drafted);
+		ss_buf_add_u128_grouped(&g.text, p->drafted);
 		ss_grid_end(&g);
 		ss_grid_begin(&g);
 		add_pct(&g.text, p->has_rate, p->rate);

@@ -261,6 +261,14 @@ static void test_integers(void **state)
 	ss_buf_addc(&b, ' ');
 	ss_buf_add_u64_grouped(&b, UINT64_MAX);
 	assert_string_equal(b.data, "0 999 1,000 1,234,567 18,446,744,073,709,551,615");
+	/* 128-bit counts: grouped up to 2^64-1, the digits alone past it */
+	ss_buf_reset(&b);
+	ss_buf_add_u128_grouped(&b, 1234567);
+	ss_buf_addc(&b, ' ');
+	ss_buf_add_u128_grouped(&b, (unsigned __int128)UINT64_MAX);
+	ss_buf_addc(&b, ' ');
+	ss_buf_add_u128_grouped(&b, (unsigned __int128)UINT64_MAX + 1);
+	assert_string_equal(b.data, "1,234,567 18,446,744,073,709,551,615 18446744073709551616");
 	ss_buf_release(&b);
 }
 
