@@ -621,6 +621,20 @@ static void test_request_time(void **state)
 		{"{\"request_end_ns\":3,\"request_end_ns\":4}", true, 4},   /* the last counts */
 		{"{\"request_end_ns\":3,\"request_end_ns\":null}", false, 0},
 		{"[1]", false, 0},
+		/* digits read eight at a time: every length past a step, and a
+		 * non-digit in each part (the 8-byte steps, the tail) */
+		{"{\"request_end_ns\":1787366173251636217}", true, INT64_C(1787366173251636217)},
+		{"{\"request_end_ns\":9081726354091827364}", true, INT64_C(9081726354091827364)},
+		{"{\"request_end_ns\":12345678}", true, 12345678},
+		{"{\"request_end_ns\":123456789}", true, 123456789},
+		{"{\"request_end_ns\":1234567890123456}", true, INT64_C(1234567890123456)},
+		{"{\"request_end_ns\":10000000000000000}", true, INT64_C(10000000000000000)},
+		{"{\"request_end_ns\":9999999999999999999}", false, 0},
+		{"{\"request_end_ns\":1234567.9,\"request_start_ns\":7}", true, 7},
+		{"{\"request_end_ns\":1234e567,\"request_start_ns\":8}", true, 8},
+		{"{\"request_end_ns\":12345678e3,\"request_start_ns\":9}", true, 9},
+		{"{\"request_end_ns\":123456781234567.5,\"request_start_ns\":10}", true, 10},
+		{"{\"request_end_ns\":-12345678901234567}", false, 0},
 	};
 	char line[1024];
 
