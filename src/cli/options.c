@@ -167,6 +167,9 @@ void ss_options_help(FILE *out)
 			fprintf(out, "  %-30s ", left);
 		help_wrapped(out, text);
 	}
+	fputs("\nA FILE of - is standard output. At most one output goes there: -f's\n"
+	      "report (unless -f none) and every FILE of - count, a second is a usage error.\n",
+	      out);
 	fputs("\n--expect TAG: a metric tag (spec_decode_acceptance_length, ...), positionN,\n"
 	      "server_acceptance_length or server_draft_acceptance_rate.\n", out);
 	fputs("\nExit status: 0 report written; 1 report written but an input could not\n"
