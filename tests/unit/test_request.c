@@ -621,8 +621,8 @@ static void test_request_time(void **state)
 		{"{\"request_end_ns\":3,\"request_end_ns\":4}", true, 4},   /* the last counts */
 		{"{\"request_end_ns\":3,\"request_end_ns\":null}", false, 0},
 		{"[1]", false, 0},
-		/* digits read eight at a time: every length past a step, and a
-		 * non-digit in each part (the 8-byte steps, the tail) */
+		/* a real 19-digit time and lengths around 8 and 16 digits; a
+		 * fraction or exponent early or late in the token is no time */
 		{"{\"request_end_ns\":1787366173251636217}", true, INT64_C(1787366173251636217)},
 		{"{\"request_end_ns\":9081726354091827364}", true, INT64_C(9081726354091827364)},
 		{"{\"request_end_ns\":12345678}", true, 12345678},
