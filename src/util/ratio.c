@@ -13,7 +13,7 @@ static int bitlen(unsigned __int128 x)
 	return n;
 }
 
-double ss_ratio(unsigned __int128 n, unsigned __int128 d)
+double ss_ratio_wide(unsigned __int128 n, unsigned __int128 d)
 {
 	const unsigned __int128 exact = (unsigned __int128)1 << 53;
 	unsigned __int128 q, r, m, rest, half;
