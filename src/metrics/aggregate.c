@@ -302,6 +302,7 @@ static bool results_add_ok(struct ss_results *r, const struct ss_outcome *o)
 static bool main_add(struct ss_agg *a, const struct ss_outcome *o, size_t entry)
 {
 	struct ss_outlier_in x;
+	bool all_accepted;
 	bool has_al = o->values.has[SS_M_ACCEPTANCE_LENGTH];
 	double al = has_al ? o->values.v[SS_M_ACCEPTANCE_LENGTH] : NAN;
 
@@ -311,24 +312,29 @@ static bool main_add(struct ss_agg *a, const struct ss_outcome *o, size_t entry)
 		if (!ss_timeline_add(&a->timeline, o->timed && has_al, &p))
 			return false;
 	}
+	if (!a->keep_counts)
+		return true;
+	/* every step accepted k: the histogram (which sums to the steps) all at k */
+	all_accepted = o->hist_len && o->has_k && o->k >= 1 && (uint64_t)o->k < o->hist_len &&
+		       o->steps > 0 && o->hist[o->k] == o->steps;
+	if (!ss_outliers_may_keep(&a->outliers, al)) {
+		ss_outliers_count(&a->outliers, o->steps > 0 && o->accepted == 0, all_accepted);
+		return true;
+	}
 	memset(&x, 0, sizeof(x));
 	x.al = al;
 	x.steps = o->steps;
 	x.accepted = o->accepted;
-	/* every step accepted k: the histogram (which sums to the steps) all at k */
-	x.all_accepted = o->hist_len && o->has_k && o->k >= 1 && (uint64_t)o->k < o->hist_len &&
-			 o->steps > 0 && o->hist[o->k] == o->steps;
-	if (a->outliers.n) {
-		x.input = entry != SIZE_MAX ? a->inputs[entry].name : NULL;
-		x.line = o->line;
-		x.model = o->model;
-		x.model_len = o->model_len;
-		x.has_completion = o->has_completion;
-		x.completion_tokens = o->completion_tokens;
-		x.has_prompt = o->has_prompt;
-		x.prompt_tokens = o->prompt_tokens;
-	}
-	return !a->keep_counts || ss_outliers_add(&a->outliers, &x);
+	x.all_accepted = all_accepted;
+	x.input = entry != SIZE_MAX ? a->inputs[entry].name : NULL;
+	x.line = o->line;
+	x.model = o->model;
+	x.model_len = o->model_len;
+	x.has_completion = o->has_completion;
+	x.completion_tokens = o->completion_tokens;
+	x.has_prompt = o->has_prompt;
+	x.prompt_tokens = o->prompt_tokens;
+	return ss_outliers_add(&a->outliers, &x);
 }
 
 /* The result set an outcome of `phase` feeds, or NULL. */

@@ -66,6 +66,30 @@ void ss_outliers_release(struct ss_outliers *s);
 bool ss_outliers_keep(struct ss_outliers *s, size_t n);
 /* One ok record with steps; false when out of memory. */
 bool ss_outliers_add(struct ss_outliers *s, const struct ss_outlier_in *x);
+/*
+ * Whether a record of acceptance length al could enter a list now: a
+ * list has room, or al is strictly beyond its root (a tie never beats an
+ * earlier record), or the lists are sorted. When false, ss_outliers_add
+ * would only count the record, and ss_outliers_count does that without
+ * the record: most records of a long run take this way.
+ */
+static inline bool ss_outliers_may_keep(const struct ss_outliers *s, double al)
+{
+	if (s->n == 0 || al != al)  /* no lists, or NaN (never kept) */
+		return false;
+	if (s->sorted || s->nlow < s->n || s->nhigh < s->n)
+		return true;
+	return al < s->low[0].al || al > s->high[0].al;
+}
+
+/* ss_outliers_add of a record ss_outliers_may_keep said false of. */
+static inline void ss_outliers_count(struct ss_outliers *s, bool all_rejected, bool all_accepted)
+{
+	s->seq++;
+	s->all_rejected += all_rejected;
+	s->all_accepted += all_accepted;
+}
+
 /* Sort the lists: low ascending, high descending, ties in input order. */
 void ss_outliers_finish(struct ss_outliers *s);
 

@@ -12,6 +12,7 @@
 
 #include "fixtures_records.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -213,12 +214,65 @@ static void test_counts_through_aggregate(void **state)
 	ss_agg_release(&a);
 }
 
+/*
+ * The aggregate offers a record only when ss_outliers_may_keep says it
+ * could enter a list, and only counts the others: ties with a full
+ * list's root are not offered, and are still counted.
+ */
+static void test_count_only_path(void **state)
+{
+	static const int64_t all3[] = {0, 0, 0, 5}, none3[] = {4, 0, 0, 0};
+	struct ss_outliers s;
+	struct ss_agg a;
+	struct ss_record r;
+
+	(void)state;
+	/* the rule itself: lists of 2 holding 1.0, 1.5 (low) and 2.0, 1.5 (high) */
+	ss_outliers_init(&s);
+	assert_false(ss_outliers_may_keep(&s, 1.0));  /* no lists */
+	assert_true(ss_outliers_keep(&s, 2));
+	assert_true(ss_outliers_may_keep(&s, 7.0));   /* room */
+	offer(&s, 2.0, 1);
+	offer(&s, 1.0, 2);
+	assert_true(ss_outliers_may_keep(&s, 1.5));   /* still room */
+	offer(&s, 1.5, 3);
+	assert_false(ss_outliers_may_keep(&s, 1.5));  /* a tie with both roots */
+	assert_true(ss_outliers_may_keep(&s, 1.4999));
+	assert_true(ss_outliers_may_keep(&s, 1.5001));
+	assert_false(ss_outliers_may_keep(&s, NAN));
+	ss_outliers_finish(&s);
+	assert_true(ss_outliers_may_keep(&s, 1.5));   /* sorted: the slow way */
+	ss_outliers_release(&s);
+
+	/* through the aggregate, one entry a list: lines 3 and 4 tie and are only counted */
+	ss_agg_init(&a, SS_PHASES_PROFILING);
+	assert_true(ss_agg_keep_main(&a, false, 1, false));
+	assert_true(ss_agg_begin_input(&a, "run.jsonl"));
+	fx_vllm(&r, none3, 4, 4, 0, 12, 1.0, 0.0);
+	add(&a, &r, SS_PHASE_PROFILING, 1, NULL);
+	fx_vllm(&r, all3, 4, 5, 15, 15, 4.0, 1.0);
+	add(&a, &r, SS_PHASE_PROFILING, 2, NULL);
+	fx_vllm(&r, none3, 4, 4, 0, 12, 1.0, 0.0);
+	add(&a, &r, SS_PHASE_PROFILING, 3, NULL);
+	fx_vllm(&r, all3, 4, 5, 15, 15, 4.0, 1.0);
+	add(&a, &r, SS_PHASE_PROFILING, 4, NULL);
+	assert_true(ss_agg_finish(&a));
+	assert_int_equal(a.outliers.all_rejected, 2);
+	assert_int_equal(a.outliers.all_accepted, 2);
+	assert_int_equal(a.outliers.nlow, 1);
+	assert_int_equal(a.outliers.low[0].line, 1);
+	assert_int_equal(a.outliers.nhigh, 1);
+	assert_int_equal(a.outliers.high[0].line, 2);
+	ss_agg_release(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ties),
 		cmocka_unit_test(test_bounded_against_sort),
 		cmocka_unit_test(test_counts_through_aggregate),
+		cmocka_unit_test(test_count_only_path),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
