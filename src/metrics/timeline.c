@@ -21,14 +21,7 @@ void ss_timeline_release(struct ss_timeline *tl)
 	tl->keep = keep;
 }
 
-bool ss_timeline_add(struct ss_timeline *tl, bool timed, const struct ss_time_point *p)
+bool ss_timeline_grow(struct ss_timeline *tl)
 {
-	if (!timed) {
-		tl->untimed++;
-		return true;
-	}
-	if (!SS_ALLOC_GROW(tl->pts, tl->n + 1, tl->cap))
-		return false;
-	tl->pts[tl->n++] = *p;
-	return true;
+	return SS_ALLOC_GROW(tl->pts, tl->n + 1, tl->cap);
 }

@@ -30,7 +30,20 @@ struct ss_timeline {
 
 void ss_timeline_init(struct ss_timeline *tl);
 void ss_timeline_release(struct ss_timeline *tl);
+/* Room for one more point. false: out of memory. */
+bool ss_timeline_grow(struct ss_timeline *tl);
+
 /* Add one ok record with steps; timed false counts it untimed. false: out of memory. */
-bool ss_timeline_add(struct ss_timeline *tl, bool timed, const struct ss_time_point *p);
+static inline bool ss_timeline_add(struct ss_timeline *tl, bool timed, const struct ss_time_point *p)
+{
+	if (!timed) {
+		tl->untimed++;
+		return true;
+	}
+	if (tl->n == tl->cap && !ss_timeline_grow(tl))
+		return false;
+	tl->pts[tl->n++] = *p;
+	return true;
+}
 
 #endif
