@@ -635,6 +635,15 @@ static void test_request_time(void **state)
 		{"{\"request_end_ns\":12345678e3,\"request_start_ns\":9}", true, 9},
 		{"{\"request_end_ns\":123456781234567.5,\"request_start_ns\":10}", true, 10},
 		{"{\"request_end_ns\":-12345678901234567}", false, 0},
+		/* 16 to 19 characters with a sign, a point or an exponent
+		 * early, in the middle or late; a 16- and a 19-digit time */
+		{"{\"request_end_ns\":12.4567890123456789,\"request_start_ns\":11}", true, 11},
+		{"{\"request_end_ns\":12345678901234e+56,\"request_start_ns\":12}", true, 12},
+		{"{\"request_end_ns\":1234567E12345678,\"request_start_ns\":13}", true, 13},
+		{"{\"request_end_ns\":-123456789012345678,\"request_start_ns\":14}", true, 14},
+		{"{\"request_end_ns\":1234567890123456E1,\"request_start_ns\":15}", true, 15},
+		{"{\"request_end_ns\":9876543210987654}", true, INT64_C(9876543210987654)},
+		{"{\"request_end_ns\":8000000000000000009}", true, INT64_C(8000000000000000009)},
 	};
 	char line[1024];
 
