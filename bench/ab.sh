@@ -8,8 +8,11 @@
 # command, and so on, so that a slow spell of the machine falls on all of
 # them alike instead of on the one command that happened to be running.
 # Prints, per label, the fastest and the median wall time and CPU time
-# (user + sys) in seconds, then the ratio of each label's fastest wall time
-# to the first label's. Example (speed of specscan against wc -l):
+# (user + sys) in seconds, then the first label's fastest wall time over
+# each label's ("x first": above 1 is faster than the first), and the
+# median over the rounds of each label's CPU time over the first label's in
+# the same round ("cpu pair": above 1 costs more than the first). Example
+# (speed of specscan against wc -l):
 #
 #   bench/ab.sh -n 9 'wc::wc -l bench/corpus/records-1G.jsonl' \
 #     'specscan::build/specscan -q --no-progress --no-table -f none bench/corpus/records-1G.jsonl'
@@ -42,14 +45,22 @@ for ((i = 0; i < n; i++)); do
 	done
 done
 
+# The median over the rounds of label k's CPU time divided by the first
+# label's in the same round: neighbouring runs share the machine's state,
+# so this ratio drifts less than one taken between two medians.
+pair() {
+	paste "$tmp/cpu.0" "$tmp/cpu.$1" | awk '$1 > 0 {print $2 / $1}' | sort -g |
+		awk '{a[NR] = $1} END {if (NR) printf "%.3f", (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2)}'
+}
+
 # fastest and median of a file of numbers
 stats() { sort -g "$1" | awk '{a[NR] = $1} END {printf "%.3f %.3f\n", a[1], a[int((NR + 1) / 2)]}'; }
 
-printf '%-16s %9s %9s %9s %9s %9s\n' label 'wall min' 'wall med' 'cpu min' 'cpu med' 'x first'
+printf '%-16s %9s %9s %9s %9s %9s %9s\n' label 'wall min' 'wall med' 'cpu min' 'cpu med' 'x first' 'cpu pair'
 read -r first _ < <(stats "$tmp/wall.0")
 for k in "${!cmds[@]}"; do
 	read -r wmin wmed < <(stats "$tmp/wall.$k")
 	read -r cmin cmed < <(stats "$tmp/cpu.$k")
-	printf '%-16s %9s %9s %9s %9s %9s\n' "${labels[$k]}" "$wmin" "$wmed" "$cmin" "$cmed" \
-		"$(awk -v a="$first" -v b="$wmin" 'BEGIN {printf "%.2f", (b > 0 ? a / b : 0)}')"
+	printf '%-16s %9s %9s %9s %9s %9s %9s\n' "${labels[$k]}" "$wmin" "$wmed" "$cmin" "$cmed" \
+		"$(awk -v a="$first" -v b="$wmin" 'BEGIN {printf "%.2f", (b > 0 ? a / b : 0)}')" "$(pair "$k")"
 done

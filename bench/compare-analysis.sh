@@ -6,14 +6,14 @@
 #
 # Runs both with --draft-cost 0.1 --ci 95 --group-by input --compare
 # testdata/analysis/run-a.jsonl, each with -f json, csv, table and markdown
-# and with --html FILE -f none, over the two analysis runs and over
-# -r testdata; also each analysis option alone, a baseline group of
-# -r testdata, and --html without them.
+# and with --html FILE -f none, over the two analysis runs, over -r testdata
+# and over the soak and context runs; also each analysis option alone (SPEC
+# 7.8-7.12's too), a baseline group of -r testdata, and --html without them.
 # Compares stdout, stderr, the exit status and the HTML page.
 # Prints one line per difference and a summary; exit 0 when all agree.
 set -euo pipefail
 
-usage() { sed -n '2,12s/^# \{0,1\}//p' "$0"; exit "${1:-0}"; }
+usage() { sed -n '2,13s/^# \{0,1\}//p' "$0"; exit "${1:-0}"; }
 
 [ $# -ge 2 ] || usage 2 >&2
 old=$(readlink -f "$1") new=$(readlink -f "$2")
@@ -34,13 +34,16 @@ mkdir -p "$work"
 [ -n "$keep" ] || trap 'rm -rf "$work"' EXIT
 cd "$top"
 
-inputs=("testdata/analysis/run-a.jsonl testdata/analysis/run-b.jsonl" "-r testdata")
+inputs=("testdata/analysis/run-a.jsonl testdata/analysis/run-b.jsonl" "-r testdata"
+	"testdata/analysis/soak.jsonl testdata/analysis/context.jsonl")
 all="--draft-cost 0.1 --ci 95 --group-by input --compare testdata/analysis/run-a.jsonl"
 # (the run-a baseline is no group of -r testdata, a usage error to compare
 # too; the last set has a baseline that is one)
 optsets=("$all" "--draft-cost 0.1" "--ci 95" "--group-by input"
 	 "--group-by input --compare testdata/analysis/run-a.jsonl" ""
-	 "--draft-cost 0.1 --ci 95 --group-by input --compare testdata/records/profile_export.jsonl")
+	 "--draft-cost 0.1 --ci 95 --group-by input --compare testdata/records/profile_export.jsonl"
+	 "--windows 60 --outliers 3 --definitions --positions --group-by isl"
+	 "--windows 10" "--outliers 1" "--outliers 50" "--definitions")
 
 # run BIN TAG ARGS...: stdout, stderr, status and the page under $work/TAG.
 run() {
