@@ -4,9 +4,10 @@
 #   bench/ab.sh [-n N] 'LABEL::COMMAND' ...
 #
 # Runs each COMMAND (a shell command line, its output discarded) N times
-# (default 7), round robin: run 1 of every command, then run 2 of every
-# command, and so on, so that a slow spell of the machine falls on all of
-# them alike instead of on the one command that happened to be running.
+# (default 7), round robin (every other round in reverse order): run 1 of
+# every command, then run 2 of every command, and so on, so that a slow
+# spell of the machine falls on all of them alike instead of on the one
+# command that happened to be running.
 # Prints, per label, the fastest and the median wall time and CPU time
 # (user + sys) in seconds, then the first label's fastest wall time over
 # each label's ("x first": above 1 is faster than the first), and the
@@ -35,8 +36,17 @@ done
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+order=("${!cmds[@]}")
 for ((i = 0; i < n; i++)); do
-	for k in "${!cmds[@]}"; do
+	# every other round backwards, so no command always runs right after
+	# the same one
+	if ((i % 2)); then
+		order=()
+		for ((k = ${#cmds[@]} - 1; k >= 0; k--)); do order+=("$k"); done
+	else
+		order=("${!cmds[@]}")
+	fi
+	for k in "${order[@]}"; do
 		/usr/bin/time -o "$tmp/t" -f '%e %U %S' bash -c "${cmds[$k]}" >/dev/null 2>&1 ||
 			{ echo "bench/ab.sh: '${cmds[$k]}' failed" >&2; exit 1; }
 		read -r e u s <"$tmp/t"
