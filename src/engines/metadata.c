@@ -4,9 +4,7 @@
  */
 #include "engines/metadata.h"
 
-#include <stdint.h>
-#include <string.h>
-
+#include "engines/payload.h"
 #include "util/text.h"
 
 static int phase_of(struct ssj_value *v)
@@ -42,65 +40,13 @@ static void number_span(struct ssj_value *v, const char **p, size_t *n)
 		*p = NULL;
 }
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-/*
- * Eight ASCII digits at p (the first in the lowest byte) to their value;
- * false when a byte is not a digit. A digit's high nibble is 3, and stays
- * 3 after adding 6 only for '0'-'9' (a carry out of a byte comes only from
- * a byte that already fails). Then pairs, fours and the eight digits are
- * combined by multiplication.
- */
-static inline bool digits8(const char *p, uint64_t *out)
-{
-	const uint64_t hi = 0xF0F0F0F0F0F0F0F0ull, ones = 0x0101010101010101ull;
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	if (((v & hi) | (((v + 6 * ones) & hi) >> 4)) != 0x33 * ones)
-		return false;
-	v -= 0x30 * ones;
-	v = v * 10 + (v >> 8);  /* two-digit values in bytes 0, 2, 4 and 6 */
-	v = ((v & 0x000000FF000000FFull) * (100 + (1000000ull << 32)) +
-	     ((v >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32))) >> 32;
-	*out = v;
-	return true;
-}
-#endif
-
 /*
  * A JSON integer in 0..2^63-1 (SPEC 7.13): decimal digits only (no sign,
  * fraction or exponent: 1e9 is a float to Python), at most 19 of them.
- * A time in nanoseconds since 1970 has 19 digits: on a little-endian
- * machine the first sixteen are read eight at a time.
  */
 static bool time_of(const char *p, size_t n, int64_t *out)
 {
-	uint64_t x = 0;
-	size_t i = 0;
-
-	if (!p || n == 0 || n > 19)
-		return false;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	if (n >= 16) {
-		uint64_t a, b;
-
-		if (!digits8(p, &a) || !digits8(p + 8, &b))
-			return false;
-		x = a * 100000000u + b;
-		i = 16;
-	}
-#endif
-	for (; i < n; i++) {
-		unsigned d = (unsigned)(unsigned char)p[i] - '0';
-
-		if (d > 9)
-			return false;
-		x = x * 10 + d;
-	}
-	if (x > (uint64_t)INT64_MAX)  /* 19 digits stay below 2^64 */
-		return false;
-	*out = (int64_t)x;
-	return true;
+	return p && n > 0 && n <= 19 && p[0] != '-' && ss_parse_count(p, n, out) == SS_INT_OK;
 }
 
 /* A repeated key: the last counts (SPEC 1.2), as each one overwrites. */

@@ -111,6 +111,31 @@ static void payload_reset(struct ss_payload *pl)
 	ss_buf_reset(&pl->engine);
 }
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/*
+ * Eight ASCII digits at p (the first in the lowest byte) to their value;
+ * false when a byte is not a digit. A digit's high nibble is 3, and stays
+ * 3 after adding 6 only for '0'-'9' (a carry out of a byte comes only from
+ * a byte that already fails). Then pairs, fours and the eight digits are
+ * combined by multiplication.
+ */
+static inline bool digits8(const char *p, uint64_t *out)
+{
+	const uint64_t hi = 0xF0F0F0F0F0F0F0F0ull, ones = 0x0101010101010101ull;
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	if (((v & hi) | (((v + 6 * ones) & hi) >> 4)) != 0x33 * ones)
+		return false;
+	v -= 0x30 * ones;
+	v = v * 10 + (v >> 8);  /* two-digit values in bytes 0, 2, 4 and 6 */
+	v = ((v & 0x000000FF000000FFull) * (100 + (1000000ull << 32)) +
+	     ((v >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32))) >> 32;
+	*out = v;
+	return true;
+}
+#endif
+
 enum ss_int_error ss_parse_count_long(const char *s, size_t n, int64_t *out)
 {
 	size_t i = 0, first;
@@ -124,11 +149,32 @@ enum ss_int_error ss_parse_count_long(const char *s, size_t n, int64_t *out)
 	if (i == n)
 		return SS_INT_NOT_INTEGER;
 	first = i;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	/*
-	 * One pass: a non-digit anywhere makes it not an integer, even after
-	 * the value overflowed. The first 19 digits cannot overflow 64 bits:
-	 * only the later ones are checked.
+	 * A request time in nanoseconds (SPEC 7.8) has 19 digits: the first
+	 * sixteen, which cannot overflow, are read eight at a time.
 	 */
+	if (n - i >= 16) {
+		uint64_t a, b;
+
+		if (!digits8(s + i, &a) || !digits8(s + i + 8, &b))
+			return SS_INT_NOT_INTEGER;
+		v = a * 100000000u + b;
+		i += 16;
+	}
+#endif
+	/*
+	 * A non-digit anywhere makes it not an integer, even after the value
+	 * overflowed. The first 19 digits cannot overflow 64 bits: only the
+	 * later ones are checked.
+	 */
+	for (size_t safe = n - first > 19 ? first + 19 : n; i < safe; i++) {
+		unsigned d = (unsigned)(s[i] - '0');
+
+		if (d > 9)
+			return SS_INT_NOT_INTEGER;
+		v = v * 10 + d;
+	}
 	for (; i < n; i++) {
 		unsigned d = (unsigned)(s[i] - '0');
 
@@ -136,7 +182,7 @@ enum ss_int_error ss_parse_count_long(const char *s, size_t n, int64_t *out)
 			return SS_INT_NOT_INTEGER;
 		if (overflow)
 			continue;
-		if (i - first >= 19 && v > (UINT64_MAX - d) / 10)
+		if (v > (UINT64_MAX - d) / 10)
 			overflow = true;
 		else
 			v = v * 10 + d;

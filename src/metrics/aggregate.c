@@ -318,7 +318,7 @@ static bool main_add(struct ss_agg *a, const struct ss_outcome *o, size_t entry)
 	all_accepted = o->hist_len && o->has_k && o->k >= 1 && (uint64_t)o->k < o->hist_len &&
 		       o->steps > 0 && o->hist[o->k] == o->steps;
 	if (!ss_outliers_may_keep(&a->outliers, al)) {
-		ss_outliers_count(&a->outliers, o->steps > 0 && o->accepted == 0, all_accepted);
+		ss_outliers_count(&a->outliers, o->steps, o->accepted, all_accepted);
 		return true;
 	}
 	memset(&x, 0, sizeof(x));

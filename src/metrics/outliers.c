@@ -149,15 +149,11 @@ static void reheap(struct ss_outliers *s)
 
 bool ss_outliers_add(struct ss_outliers *s, const struct ss_outlier_in *x)
 {
-	uint64_t seq = s->seq++;
+	uint64_t seq = s->seq;
 
 	if (s->sorted)
 		reheap(s);
-
-	if (x->steps > 0 && x->accepted == 0)
-		s->all_rejected++;
-	if (x->all_accepted)
-		s->all_accepted++;
+	ss_outliers_count(s, x->steps, x->accepted, x->all_accepted);
 	if (s->n == 0 || isnan(x->al))
 		return true;
 	return offer(s->low, &s->nlow, s->n, false, x, seq) &&

@@ -82,11 +82,16 @@ static inline bool ss_outliers_may_keep(const struct ss_outliers *s, double al)
 	return al < s->low[0].al || al > s->high[0].al;
 }
 
-/* ss_outliers_add of a record ss_outliers_may_keep said false of. */
-static inline void ss_outliers_count(struct ss_outliers *s, bool all_rejected, bool all_accepted)
+/*
+ * Count a record (its place in the input order, all_rejected: steps but
+ * nothing accepted, all_accepted); ss_outliers_add does this too, so call
+ * it alone for a record ss_outliers_may_keep said false of.
+ */
+static inline void ss_outliers_count(struct ss_outliers *s, int64_t steps, int64_t accepted,
+				     bool all_accepted)
 {
 	s->seq++;
-	s->all_rejected += all_rejected;
+	s->all_rejected += steps > 0 && accepted == 0;
 	s->all_accepted += all_accepted;
 }
 

@@ -543,6 +543,21 @@ static void test_parse_count(void **state)
 		{"12345678901234567x", SS_INT_NOT_INTEGER, 0},               /* 18 bytes */
 		{"+5", SS_INT_NOT_INTEGER, 0},
 		{"x", SS_INT_NOT_INTEGER, 0},
+		/* 19 bytes and more: the first sixteen digits read in two groups
+		 * of eight; a non-digit in either group, at its edges, or a byte
+		 * whose +6 carries into the next one */
+		{"1787366173251636217", SS_INT_OK, 1787366173251636217LL},
+		{"1234/67890123456789", SS_INT_NOT_INTEGER, 0},
+		{"12345678901:3456789", SS_INT_NOT_INTEGER, 0},
+		{"x234567890123456789", SS_INT_NOT_INTEGER, 0},
+		{"1234567x90123456789", SS_INT_NOT_INTEGER, 0},
+		{"12345678x0123456789", SS_INT_NOT_INTEGER, 0},
+		{"123456789012345.789", SS_INT_NOT_INTEGER, 0},
+		{"1234567\xfa" "90123456789", SS_INT_NOT_INTEGER, 0},
+		{"123456789012345\xff" "789", SS_INT_NOT_INTEGER, 0},
+		{"-1234567890123456789", SS_INT_NEGATIVE, 0},
+		{"-123456789012345678x", SS_INT_NOT_INTEGER, 0},
+		{"-0000000000000000000", SS_INT_OK, 0},
 	};
 
 	(void)state;
