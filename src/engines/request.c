@@ -217,7 +217,6 @@ static bool decide_records(struct ss_processor *p, struct ss_outcome *o)
 	struct line_scan *ls = &p->scan;
 	struct ss_reader rd;
 	enum ssj_status s;
-	enum ss_engine e;
 
 	if (!ls->sda_present) {
 		ss_outcome_set(o, SS_ST_NO_STATS, ss_nostats_reason(SS_NOSTATS_RECORDS));
@@ -252,8 +251,8 @@ static bool decide_records(struct ss_processor *p, struct ss_outcome *o)
 		o->status = SS_ST_MALFORMED;
 		return true;
 	}
-	e = ss_engine_from_name(ss_record_engine(&p->rec));
-	if (p->opts.only_engine != SS_ENGINE_NONE && e != p->opts.only_engine) {
+	if (p->opts.only_engine != SS_ENGINE_NONE &&
+	    ss_engine_from_name(ss_record_engine(&p->rec)) != p->opts.only_engine) {
 		ss_outcome_set(o, SS_ST_UNRECOGNIZED, "record of an engine excluded by --engine");
 		return true;
 	}

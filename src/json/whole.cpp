@@ -10,7 +10,6 @@
 // SSJ_HAVE_WHOLE, and the build goes without this path when it is not).
 #include "json/shim.h"
 
-#include <algorithm>
 
 namespace SSJ_NS {
 
@@ -289,7 +288,15 @@ bool w_find_object(const parser_impl *p, const char *text, size_t len, uint32_t 
 	if (where < base || where - base >= p->len || len > p->len - (where - base))
 		return false;
 	uint32_t off = (uint32_t)(where - base);
-	const uint32_t *found = std::lower_bound(p->ix, p->ix + p->n, off);
+	// the first structural at or past off, halving without a branch on
+	// the comparison (std::lower_bound's branch mispredicts on every
+	// other step: 1% of a records run)
+	const uint32_t *found = p->ix;
+	if (p->n) {
+		for (size_t n = p->n; n > 1; n -= n / 2)
+			found = found[n / 2] < off ? found + n / 2 : found;
+		found += *found < off;
+	}
 	if (found == p->ix + p->n || *found != off || p->text[off] != '{')
 		return false;
 	*i = (uint32_t)(found - p->ix);
