@@ -10,7 +10,6 @@
 // SSJ_HAVE_WHOLE, and the build goes without this path when it is not).
 #include "json/shim.h"
 
-
 namespace SSJ_NS {
 
 #ifdef SSJ_HAVE_WHOLE
