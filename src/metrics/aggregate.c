@@ -356,7 +356,7 @@ static bool count_engine(struct ss_agg *a, const char *name)
 	struct ss_engine_count *e;
 
 	for (size_t i = 0; i < a->nengines; i++) {
-		if (a->engines[i].name[0] == name[0] && strcmp(a->engines[i].name, name) == 0) {
+		if (strcmp(a->engines[i].name, name) == 0) {
 			a->engines[i].count++;
 			return true;
 		}

@@ -71,9 +71,8 @@ const char *ss_engine_name(enum ss_engine e)
 
 enum ss_engine ss_engine_from_name(const char *name)
 {
-	/* the first byte first: the names differ there */
 	for (int e = 1; e < SS_ENGINE_COUNT; e++)
-		if (name[0] == engine_names[e][0] && strcmp(name, engine_names[e]) == 0)
+		if (strcmp(name, engine_names[e]) == 0)
 			return (enum ss_engine)e;
 	return SS_ENGINE_NONE;
 }
