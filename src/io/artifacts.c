@@ -86,19 +86,50 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static bool ends_with(const char *s, const char *tail)
+/*
+ * Where the capture part of a name starts (".jsonl.zst" of "run.jsonl.zst";
+ * any compression or archive around), or NULL for a name that holds none.
+ * A ".json" counts for the server's exports (SPEC 10.1), not inputs.json.
+ */
+static const char *capture_tail(const char *name)
 {
-	size_t n = strlen(s), t = strlen(tail);
+	static const char *const exts[] = {".jsonl", ".ndjson", ".sse", ".json", ".tar",
+					   ".tgz", ".zip"};
 
-	return n >= t && strcmp(s + n - t, tail) == 0;
+	if (strcmp(name, "inputs.json") == 0 || strncmp(name, "profile_export_aiperf", 21) == 0)
+		return NULL;
+	for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
+		size_t l = strlen(exts[i]);
+
+		for (const char *p = strstr(name, exts[i]); p; p = strstr(p + 1, exts[i]))
+			if (p > name && (p[l] == '\0' || p[l] == '.'))
+				return p;
+	}
+	return NULL;
 }
 
-/* A name that may hold captures (any compression or archive around). */
-static bool capture_like(const char *name)
+/* A glob per distinct capture tail ("DIR/" "*.jsonl", ...), DIR without
+ * its trailing slashes. */
+static void add_globs(struct ss_buf *out, const char *dir, char *const *names, size_t n)
 {
-	return strstr(name, ".jsonl") || strstr(name, ".sse") || strstr(name, ".ndjson") ||
-	       ends_with(name, ".tar") || strstr(name, ".tar.") || ends_with(name, ".tgz") ||
-	       ends_with(name, ".zip");
+	size_t dl = strlen(dir), shown = 0;
+
+	while (dl > 1 && dir[dl - 1] == '/')
+		dl--;
+	for (size_t i = 0; i < n && shown < DESCRIBE_SHOW; i++) {
+		const char *t = capture_tail(names[i]);
+		bool seen = false;
+
+		for (size_t j = 0; t && j < i && !seen; j++) {
+			const char *u = capture_tail(names[j]);
+
+			seen = u && strcmp(u, t) == 0;
+		}
+		if (!t || seen)
+			continue;
+		ss_buf_addf(out, "%s%.*s%s*%s", shown++ ? ", " : "", (int)dl, dir,
+			    dl == 1 && dir[0] == '/' ? "" : "/", t);
+	}
 }
 
 void ss_artifact_describe(const char *dir, struct ss_buf *out)
@@ -134,7 +165,7 @@ void ss_artifact_describe(const char *dir, struct ss_buf *out)
 			subdirs++;
 		} else if (strncmp(name, "profile_export_aiperf", 21) == 0) {
 			aggregates++;
-		} else if (capture_like(name)) {
+		} else if (capture_tail(name)) {
 			captures++;
 		}
 		names[n++] = name;
@@ -156,8 +187,11 @@ void ss_artifact_describe(const char *dir, struct ss_buf *out)
 		ss_buf_addf(out, " and %zu more", n + more - DESCRIBE_SHOW);
 	if (subdirs)
 		ss_buf_adds(out, "; -r walks its subdirectories for artifact directories");
-	if (captures)
-		ss_buf_addf(out, "; pass capture files by name (%s/*.jsonl)", dir);
+	if (captures) {
+		ss_buf_adds(out, "; pass capture files by name (");
+		add_globs(out, dir, names, n);
+		ss_buf_adds(out, ")");
+	}
 	if (aggregates && !captures && !subdirs)
 		ss_buf_adds(out, "; AIPerf's aggregates (profile_export_aiperf.*) hold no "
 				 "per-request data: specscan needs the run's per-request export, "

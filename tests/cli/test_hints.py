@@ -168,8 +168,20 @@ class Hints(Case):
         self.put(os.path.join("tree", "c.jsonl.zst"), "x")
         res = run(["-f", "none", tree])
         self.assertIn("it holds a/, b/, c.jsonl.zst; -r walks its subdirectories for "
-                      "artifact directories; pass capture files by name (%s/*.jsonl)" % tree,
+                      "artifact directories; pass capture files by name (%s/*.jsonl.zst)" % tree,
                       res.errtext)
+
+    def test_directory_globs_follow_what_it_holds(self):
+        # issue 34 item 8: a trailing slash gives no "//", and the globs are
+        # those of the files there, AIPerf's server export `.json` included
+        d = td("server", "aiperf")
+        res = run(["-f", "none", d + "/"])
+        self.assertEqual(res.rc, 3, res)
+        self.assertIn("pass capture files by name (%s/*.json, %s/*.jsonl)" % (d, d), res.errtext)
+        self.assertNotIn("//", res.errtext)
+        # both globs read: the server export alone is a report (exit 0)
+        res = run(["-f", "none", os.path.join(d, "server_metrics_export.json")])
+        self.assertEqual(res.rc, 0, res)
 
     def test_forced_kind_says_why_there_is_no_content(self):
         # issue 23 item 10: a body read as raw has no `responses`, a raw

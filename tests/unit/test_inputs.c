@@ -568,7 +568,7 @@ static void test_directories(void **state)
 		 "directory (no profile_export_raw.jsonl or profile_export.jsonl); "
 		 "it holds a.x.jsonl, a/, b/, c/, e/ and 1 more; -r walks its "
 		 "subdirectories for artifact directories; pass capture files by "
-		 "name (%s/tree/*.jsonl)\n", tmpdir, tmpdir);
+		 "name (%s/tree/*.jsonl, %s/tree/*.jsonl.gz)\n", tmpdir, tmpdir, tmpdir);
 	assert_string_equal(r.msgs, want);
 	ss_free(r.text);
 	free(r.msgs);
