@@ -182,17 +182,40 @@ static void track_file(struct ss_inputs *it, int fd)
 	it->prog_size = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
 }
 
-/* The size a path adds to the total; false when it cannot be known. */
-static bool path_size(const char *path, bool recursive, uint64_t *size)
+/* The sizes of the exports a walk of `dir` (-r) will read; false when out
+ * of memory or stopped. */
+static bool tree_size(const char *dir, const volatile sig_atomic_t *stop, uint64_t *size)
+{
+	struct ss_filelist l = {NULL, 0, 0};
+	struct stat st;
+	bool ok = ss_dirwalk(&l, dir, stop);
+
+	for (size_t i = 0; ok && i < l.len; i++)
+		if (l.v[i].path && !l.v[i].err && stat(l.v[i].path, &st) == 0 && S_ISREG(st.st_mode))
+			*size += (uint64_t)st.st_size;
+	ss_filelist_clear(&l, 0);
+	ss_free(l.v);
+	return ok && !(stop && *stop);
+}
+
+/*
+ * The size a path adds to the total; false when it cannot be known. A pipe,
+ * a FIFO or a device adds nothing: SPEC 5's percentage is of the inputs
+ * whose sizes are known.
+ */
+static bool path_size(const char *path, bool recursive, bool walk,
+		      const volatile sig_atomic_t *stop, uint64_t *size)
 {
 	struct stat st;
 	bool nomem;
 	char *art;
 
 	*size = 0;
-	if (strcmp(path, "-") == 0)
-		return fstat(0, &st) == 0 && S_ISREG(st.st_mode) &&
-		       (*size = (uint64_t)st.st_size, true);
+	if (strcmp(path, "-") == 0) {
+		if (fstat(0, &st) == 0 && S_ISREG(st.st_mode))
+			*size = (uint64_t)st.st_size;
+		return true;
+	}
 	if (stat(path, &st) != 0)
 		return true;            /* fails when opened: adds nothing */
 	if (S_ISREG(st.st_mode)) {
@@ -200,7 +223,7 @@ static bool path_size(const char *path, bool recursive, uint64_t *size)
 		return true;
 	}
 	if (!S_ISDIR(st.st_mode))
-		return false;
+		return true;
 	art = ss_artifact_file(path, &nomem);
 	if (art) {
 		if (stat(art, &st) == 0 && S_ISREG(st.st_mode))
@@ -212,8 +235,9 @@ static bool path_size(const char *path, bool recursive, uint64_t *size)
 		ss_free(art);
 		return true;
 	}
-	/* a tree (-r) is walked when its turn comes; not before, for a bar */
-	return !recursive;
+	/* a tree (-r): its exports' sizes, from a walk of its own (the run
+	 * walks it again when its turn comes) */
+	return !recursive || (walk && tree_size(path, stop, size));
 }
 
 /* The total for ss_inputs_progress(): the files of a resolved list (a
@@ -230,13 +254,14 @@ static void progress_total(struct ss_inputs *it)
 
 			if (fe->err)
 				continue;
-			if (!path_size(fe->path ? fe->path : "-", false, &size))
+			if (!path_size(fe->path ? fe->path : "-", false, false, it->opts.stop, &size))
 				it->prog_known = false;
 			it->prog_total += size;
 		}
 	} else {
 		for (size_t i = 0; i < (it->npaths ? it->npaths : 1); i++) {
-			if (!path_size(it->npaths ? it->paths[i] : "-", it->recursive, &size))
+			if (!path_size(it->npaths ? it->paths[i] : "-", it->recursive,
+				       it->opts.progress, it->opts.stop, &size))
 				it->prog_known = false;
 			it->prog_total += size;
 		}

@@ -56,6 +56,9 @@ struct ss_inputs_opts {
 	 * input too (their server inputs are left out when read).
 	 */
 	int shard_server;
+	/* A progress display is drawn: a tree of -r is walked once more up
+	 * front, for the sizes of its exports (SPEC 5's percentage). */
+	bool progress;
 };
 
 struct ss_inputs;

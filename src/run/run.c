@@ -697,7 +697,8 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 				       .outputs = cfg->outputs,
 				       .shard_index = cfg->shard_index,
 				       .shard_count = cfg->shard_count,
-				       .shard_server = server_mode(cfg)};
+				       .shard_server = server_mode(cfg),
+				       .progress = cfg->progress};
 	struct reader r;
 	struct run_ctx rc;
 	struct ss_pool_ops ops;

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The progress line (issues 11 and 23): on a terminal, a bar with percent,
 bytes, rate and time left when the size of the input is known (regular
-files, compressed ones measured by their compressed bytes), the plain
-counter for a pipe; nothing when stderr is not a terminal; at most four
+files, compressed ones measured by their compressed bytes; the exports a
+-r walk will read; beside a pipe, the files), the plain counter for a pipe
+alone; nothing when stderr is not a terminal; at most four
 redraws a second; erased at the end; a message clears the line first and
 the display is drawn again below it (SPEC 5).  And the default stdout
 format: the table on a terminal, JSON otherwise.  stderr (and stdout, where
@@ -121,6 +122,45 @@ class Progress(Case):
         self.assertTrue(lines, repr(text))
         for line in lines:
             self.assertRegex(line, COUNTER)
+        self.check_end(text, secs)
+
+    def shown_mb(self, total):
+        v = total / 1e6
+        return "%.2f" % v if v < 9.995 else "%.1f" % v if v < 99.95 else "%.0f" % v
+
+    def test_bar_for_a_tree(self):
+        # issue 34 item 8, SPEC 5: -r over a tree shows the percentage of the
+        # sizes of the exports the walk will read (two artifact directories;
+        # the loose file beside them is not an input and not in the total)
+        import shutil
+        tree = os.path.join(self.tmp.path, "tree")
+        for run in ("a", "b"):
+            os.makedirs(os.path.join(tree, run))
+            shutil.copy(self.plain, os.path.join(tree, run, "profile_export.jsonl"))
+        shutil.copy(self.plain, os.path.join(tree, "loose.jsonl"))
+        total = 2 * os.path.getsize(self.plain)
+        rc, text, secs = on_tty(["-f", "none", "--no-table", "-j1", "-r", tree])
+        self.assertEqual(rc, 0, text)
+        lines = self.redraws(text)
+        self.assertTrue(lines, repr(text))
+        for line in lines:
+            self.assertRegex(line, BAR)
+            self.assertIn("/%s MB  " % self.shown_mb(total), line)
+        self.check_end(text, secs)
+
+    def test_bar_for_a_pipe_beside_a_file(self):
+        # the percentage is of the inputs whose sizes are known: the file
+        cat = subprocess.Popen(["cat", self.plain], stdout=subprocess.PIPE)
+        rc, text, secs = on_tty(["-f", "none", "--no-table", "-j1", self.plain, "-"],
+                                stdin=cat.stdout)
+        cat.stdout.close()
+        cat.wait()
+        self.assertEqual(rc, 0, text)
+        lines = self.redraws(text)
+        self.assertTrue(lines, repr(text))
+        for line in lines:
+            self.assertRegex(line, BAR)
+            self.assertIn("/%s MB  " % self.shown_mb(os.path.getsize(self.plain)), line)
         self.check_end(text, secs)
 
     def test_message_clears_the_line(self):
