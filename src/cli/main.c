@@ -6,6 +6,7 @@
 #include <langinfo.h>
 #include <locale.h>
 #include <malloc.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -39,16 +40,41 @@
 
 enum { EXIT_OK = 0, EXIT_PARTIAL = 1, EXIT_USAGE = 2, EXIT_NOTHING = 3, EXIT_EXPECT = 4 };
 
-static volatile sig_atomic_t stop_requested;
+static volatile sig_atomic_t stop_requested, stop_signal;
+
+/* The -o directory when this run created it (removed on a signal if empty). */
+static const char *volatile created_dir;
+
+/*
+ * SPEC 5: an interrupted run cleans up, then ends by the signal itself, so
+ * that a shell sees 128 + its number (130 for Ctrl-C), as make and git do.
+ */
+static void end_by_signal(int sig)
+{
+	struct sigaction sa;
+	sigset_t set;
+
+	if (created_dir)
+		(void)rmdir(created_dir);   /* only when still empty */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	_exit(128 + sig);           /* not reached */
+}
 
 static void on_signal(int sig)
 {
-	(void)sig;
 	if (stop_requested) {
 		/* A second signal: leave now, without half-written files. */
 		ss_outfile_abort_all_from_signal();
-		_exit(EXIT_NOTHING);
+		end_by_signal(sig);
 	}
+	stop_signal = sig;
 	stop_requested = 1;
 }
 
@@ -80,6 +106,12 @@ static void print_version(void)
 static bool open_outputs(struct ss_outputs *outs, const struct ss_options *o,
 			 struct ss_msg *msg)
 {
+	struct stat st;
+
+	/* -o DIR first, so that --records DIR/NAME can go into a new DIR; the
+	 * run removes it again when it writes nothing (SPEC 5) */
+	if (o->output_dir && lstat(o->output_dir, &st) != 0 && mkdir(o->output_dir, 0777) == 0)
+		created_dir = o->output_dir;
 	if (o->format == SS_FMT_JSON && !ss_outputs_add(outs, SS_OUT_JSON, "-", msg))
 		return false;
 	if (o->format == SS_FMT_CSV && !ss_outputs_add(outs, SS_OUT_CSV, "-", msg))
@@ -606,8 +638,11 @@ int main(int argc, char **argv)
 	o.analysis.threads = (unsigned)(o.threads > 0 ? o.threads + 1 : default_threads() + 1);
 
 	ss_outputs_init(&outs, o.force, o.inputs, o.ninputs);
+	outs.dir_no_records = o.no_dir_records;
 	if (!open_outputs(&outs, &o, &msg)) {
 		ss_outputs_abort(&outs);
+		if (created_dir)
+			(void)rmdir(created_dir);
 		ss_options_release(&o);
 		return EXIT_NOTHING;
 	}
@@ -653,6 +688,11 @@ int main(int argc, char **argv)
 		}
 	}
 	status = analyse(&o, &outs, &agg, &an, &an_html, &html_opts, html, &msg, status);
+	if (stop_requested && status != EXIT_NOTHING && status != EXIT_USAGE) {
+		/* a signal after the reading: still nothing written (SPEC 5) */
+		ss_msg_error(&msg, "interrupted; nothing written");
+		status = EXIT_NOTHING;
+	}
 	if (status == EXIT_NOTHING || status == EXIT_USAGE)
 		ss_outputs_abort(&outs);   /* a run that failed writes nothing */
 	else
@@ -663,6 +703,12 @@ int main(int argc, char **argv)
 	ss_analysis_release(&an_html);
 	ss_analysis_release(&an);
 	ss_agg_release(&agg);
+	if (stop_signal) {
+		ss_options_release(&o);
+		end_by_signal(stop_signal);
+	}
+	if ((status == EXIT_NOTHING || status == EXIT_USAGE) && created_dir)
+		(void)rmdir(created_dir);   /* nothing written: no empty -o DIR left */
 	ss_options_release(&o);
 	return status;
 }

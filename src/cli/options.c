@@ -15,7 +15,7 @@ enum {
 	OPT_JSON = 256, OPT_CSV, OPT_RECORDS, OPT_TABLE, OPT_NO_TABLE, OPT_PHASE,
 	OPT_ENGINE, OPT_INPUT_KIND, OPT_MAX_RECORD, OPT_PROGRESS, OPT_NO_PROGRESS,
 	OPT_STRICT, OPT_FORCE, OPT_MEMORY_LIMIT, OPT_SPOOL_LIMIT, OPT_ZSTD_WINDOW_LOG,
-	OPT_SHARD, OPT_LIST_INPUTS, OPT_HTML
+	OPT_SHARD, OPT_LIST_INPUTS, OPT_HTML, OPT_NO_RECORDS
 };
 
 static const struct ss_option_value formats[] = {
@@ -53,6 +53,7 @@ const struct ss_option_desc ss_option_table[] = {
 	{"records", 0, OPT_RECORDS, "FILE", "also write the enriched per-request JSONL to FILE", NULL, NULL, NULL},
 	{"html", 0, OPT_HTML, "FILE", "also write the HTML report (charts, self-contained) to FILE", NULL, NULL, NULL},
 	{"output-dir", 'o', 'o', "DIR", "write spec_decode.json, .csv, _records.jsonl and .html into DIR", NULL, NULL, NULL},
+	{"no-records", 0, OPT_NO_RECORDS, NULL, "with -o, leave spec_decode_records.jsonl out", NULL, NULL, NULL},
 	{"table", 0, OPT_TABLE, NULL, "print the Spec Decode section on stderr", NULL, NULL, NULL},
 	{"no-table", 0, OPT_NO_TABLE, NULL, "do not print it (default: on when stderr is a terminal, stdout is not the table and not -q)", NULL, NULL, NULL},
 	{"phase", 0, OPT_PHASE, "PHASE", "main results from ", phases, "phase", " or "},
@@ -373,6 +374,7 @@ bool ss_options_parse(struct ss_options *o, int argc, char **argv, FILE *err)
 		case OPT_NO_PROGRESS: o->progress = 0; break;
 		case OPT_STRICT: o->strict = true; break;
 		case OPT_FORCE: o->force = true; break;
+		case OPT_NO_RECORDS: o->no_dir_records = true; break;
 		case OPT_SHARD:
 			if (!parse_shard(optarg, &o->shard_index, &o->shard_count))
 				return usage(err, "invalid --shard '%s' (I/N with 0 <= I < N)", optarg);

@@ -46,6 +46,7 @@ struct ss_options {
 	int threads;               /* 0: online CPUs */
 	int progress;              /* -1: auto */
 	bool strict, force;
+	bool no_dir_records;   /* --no-records: -o leaves the records file out */
 	int verbosity;
 	bool help, version;
 	bool shard;                /* --shard I/N: read block I of N (SPEC 8.2) */

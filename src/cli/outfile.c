@@ -189,7 +189,8 @@ bool ss_outfile_open(struct ss_outfile *o, const char *path, bool force,
 		if (!S_ISREG(st.st_mode))
 			return open_direct(o, path, msg);
 		if (!force) {
-			ss_msg_error(msg, "refusing to overwrite '%s' (use --force)", path);
+			ss_msg_error(msg, "'%s' exists; refusing to overwrite it without --force: "
+				     "nothing written", path);
 			return false;
 		}
 	}

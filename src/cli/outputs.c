@@ -107,9 +107,12 @@ bool ss_outputs_add_dir(struct ss_outputs *l, const char *dir, struct ss_msg *ms
 		return false;
 	}
 	for (int k = 0; k < SS_OUT_KINDS; k++) {
-		char *p = ss_path_join(dir, ss_out_kinds[k].dir_name);
+		char *p;
 		bool ok;
 
+		if (k == SS_OUT_RECORDS && l->dir_no_records)
+			continue;
+		p = ss_path_join(dir, ss_out_kinds[k].dir_name);
 		if (!p) {
 			ss_msg_error(msg, "out of memory");
 			return false;

@@ -41,6 +41,8 @@ struct ss_outputs {
 	/* Refuse to overwrite existing files unless force; never write over
 	 * one of the inputs. */
 	bool force;
+	/* --no-records: ss_outputs_add_dir leaves spec_decode_records.jsonl out */
+	bool dir_no_records;
 	const char *const *inputs;
 	size_t ninputs;
 	/* The analysis the HTML page is rendered with (SPEC 9.1 always shows

@@ -498,6 +498,8 @@ def test_io_faults(c):
     for sig in (signal.SIGINT, signal.SIGTERM):
         for via in ("fifo", "pipe"):
             interrupt(c, sig, via)
+    interrupt_output_dir(c, made_by_run=True)
+    interrupt_output_dir(c, made_by_run=False)
 
 
 def interrupt(c, sig, via):
@@ -540,10 +542,46 @@ def interrupt(c, sig, via):
     except OSError:
         pass
     err = p.stderr.read().decode("utf-8", "replace")
-    check(name + ": exit 3", rc == 3, "(rc %d, %s)" % (rc, err[-300:]))
+    # SPEC 5: it ends by the signal itself (a shell sees 128 + N)
+    check(name + ": ended by the signal", rc == -sig, "(rc %d, %s)" % (rc, err[-300:]))
     check(name + ": message", "interrupted" in err, err[-300:])
     left = os.listdir(out)
     check(name + ": no output or temporary file left", left == [], str(left))
+
+
+def interrupt_output_dir(c, made_by_run):
+    """Issue 34 item 7, SPEC 5: Ctrl-C during `-o DIR` on a slow pipe ends
+    the run by SIGINT itself (a shell sees 130), and DIR goes again when
+    this run created it (it is still empty); a DIR that was there stays."""
+    name = "SIGINT with -o (%s)" % ("a new directory" if made_by_run else "an existing one")
+    out = os.path.join(tempfile.mkdtemp(dir=c.tmp), "out")
+    if not made_by_run:
+        os.mkdir(out)
+    p = subprocess.Popen([SPECSCAN, "-f", "none", "-o", out, "-"], stdin=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    p.stdin.write((GOOD * 1000).encode())   # some data, then the pipe stalls
+    p.stdin.flush()
+    time.sleep(1.0 * SLOW)
+    check(name + ": the directory is there while it runs", os.path.isdir(out))
+    p.send_signal(signal.SIGINT)
+    try:
+        rc = p.wait(timeout=20 * SLOW)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        rc = p.wait()
+    try:
+        p.stdin.close()
+    except OSError:
+        pass
+    err = p.stderr.read().decode("utf-8", "replace")
+    # killed by SIGINT (WIFSIGNALED), which a shell reports as 128 + 2 = 130
+    check(name + ": ended by SIGINT", rc == -signal.SIGINT, "(rc %d, %s)" % (rc, err[-300:]))
+    check(name + ": says so", "interrupted; nothing written" in err, err[-300:])
+    if made_by_run:
+        check(name + ": the directory it made is gone", not os.path.exists(out))
+    else:
+        check(name + ": the existing directory stays, empty",
+              os.path.isdir(out) and os.listdir(out) == [], str(os.path.exists(out)))
 
 
 def accounting(c, name, args):

@@ -21,10 +21,12 @@ SPEC5 = ["format", "json", "csv", "records", "html", "output-dir", "table", "no-
          "positions", "draft-cost", "ci", "bootstrap", "seed", "group-by", "compare", "expect",
          "windows", "outliers",
          "definitions",
-         # issue 13 (README "Reliability"): resource limits
+         # issue 13 (docs/BEHAVIOUR.md "Reliability"): resource limits
          "memory-limit", "spool-limit", "zstd-window-log",
          # SPEC 8.2
-         "shard", "list-inputs"]
+         "shard", "list-inputs",
+         # issue 34 item 6: -o without its records file
+         "no-records"]
 
 
 def help_options():

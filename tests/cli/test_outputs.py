@@ -78,6 +78,47 @@ class Outputs(Case):
             self.assertEqual(self.read(target), self.std["json"])
             self.assertEqual(sorted(os.listdir(d)), NAMES)
 
+    def test_output_dir_without_records(self):
+        """Issue 34 item 6: --no-records leaves the records out of -o DIR;
+        --records DIR/....jsonl.zst keeps them compressed, and they read
+        back as a partial (SPEC 8.1, 8.3) giving the same report."""
+        with TempDir() as d:
+            res = run(["-f", "none", "-o", d, "--no-records", SAMPLE])
+            self.assertRan(res)
+            self.assertEqual(sorted(os.listdir(d)),
+                             ["spec_decode.csv", "spec_decode.html", "spec_decode.json"])
+            self.assertEqual(self.read(os.path.join(d, "spec_decode.json")), self.std["json"])
+            # a rerun says why it stops, and what to do
+            res = run(["-f", "none", "-o", d, "--no-records", SAMPLE])
+            self.assertRan(res, 3)
+            self.assertIn("'%s' exists; refusing to overwrite it without --force: "
+                          "nothing written" % os.path.join(d, "spec_decode.json"), res.errtext)
+            sub = os.path.join(d, "z")
+            zst = os.path.join(sub, "spec_decode_records.jsonl.zst")
+            res = run(["-f", "none", "-o", sub, "--no-records", "--records", zst, SAMPLE])
+            self.assertRan(res)
+            self.assertEqual(sorted(os.listdir(sub)),
+                             ["spec_decode.csv", "spec_decode.html", "spec_decode.json",
+                              "spec_decode_records.jsonl.zst"])
+            self.assertEqual(self.read(zst)[:4], b"\x28\xb5\x2f\xfd", "a zstd frame")
+            back = run(["-f", "json", zst])
+            self.assertRan(back)
+            self.assertEqual(back.out, self.std["json"])
+            back = run(["-f", "jsonl", zst])
+            self.assertEqual(back.out, self.std["jsonl"])
+
+    def test_output_dir_made_and_removed_when_nothing_written(self):
+        with TempDir() as d:
+            new = os.path.join(d, "new")
+            res = run(["-f", "none", "-o", new, SAMPLE])
+            self.assertRan(res)
+            self.assertEqual(sorted(os.listdir(new)), NAMES)
+            # a run that writes nothing leaves no empty directory it made
+            gone = os.path.join(d, "gone")
+            res = run(["-f", "none", "-o", gone, os.path.join(d, "missing.jsonl")])
+            self.assertRan(res, 3)
+            self.assertFalse(os.path.exists(gone))
+
     def test_never_overwrites_an_input(self):
         with TempDir() as d:
             inp = os.path.join(d, "in.jsonl")
