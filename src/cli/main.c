@@ -78,6 +78,17 @@ static void on_signal(int sig)
 	stop_requested = 1;
 }
 
+/* The end of a run: an interrupted one ends by its signal, and one that
+ * wrote nothing leaves no -o DIR it made, still empty (SPEC 5). */
+static int leave(int status)
+{
+	if (stop_signal)
+		end_by_signal(stop_signal);
+	if ((status == EXIT_NOTHING || status == EXIT_USAGE) && created_dir)
+		(void)rmdir(created_dir);
+	return status;
+}
+
 static void install_signals(void)
 {
 	struct sigaction sa;
@@ -641,10 +652,8 @@ int main(int argc, char **argv)
 	outs.dir_no_records = o.no_dir_records;
 	if (!open_outputs(&outs, &o, &msg)) {
 		ss_outputs_abort(&outs);
-		if (created_dir)
-			(void)rmdir(created_dir);
 		ss_options_release(&o);
-		return EXIT_NOTHING;
+		return leave(EXIT_NOTHING);
 	}
 	/* The page always shows acceptance by position and the intervals
 	 * (SPEC 9.1): keep what they need even when the other reports do not
@@ -703,12 +712,6 @@ int main(int argc, char **argv)
 	ss_analysis_release(&an_html);
 	ss_analysis_release(&an);
 	ss_agg_release(&agg);
-	if (stop_signal) {
-		ss_options_release(&o);
-		end_by_signal(stop_signal);
-	}
-	if ((status == EXIT_NOTHING || status == EXIT_USAGE) && created_dir)
-		(void)rmdir(created_dir);   /* nothing written: no empty -o DIR left */
 	ss_options_release(&o);
-	return status;
+	return leave(status);
 }
