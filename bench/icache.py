@@ -6,7 +6,7 @@ prints the "hot" code (every 64-byte line holding an instruction executed at
 least --min times, typically about the number of records), per object, and
 how those lines fall into the cache's sets. A line-set holding more lines
 than the cache has ways is thrashed on every record, whatever the total
-size: that is what moved round 7's records and bodies (bench/README.md,
+size: that is what moved round 7's records and bodies (bench/HISTORY.md,
 "The instruction cache is a layout lottery").
 
     valgrind --tool=callgrind --dump-instr=yes --dump-line=no \\

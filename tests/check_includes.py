@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""The include graph of src/ follows the stage order (README, Project layout).
+"""The include graph of src/ follows the stage order (docs/ARCHITECTURE.md).
 
 Every folder below src/ is a stage; a file may include headers of its own
 stage and of stages below it, never of a stage above. The folder graph must
 have no cycle (which the order already rules out; it is checked on its own
 so that a message names the cycle). A folder that is not in the order fails
-too: a new stage must be placed in it here and in the README.
+too: a new stage must be placed in it here and in docs/ARCHITECTURE.md.
 
 Run by `make check`; by hand: tests/check_includes.py [SRCDIR].
 """
@@ -32,7 +32,7 @@ def main():
             continue
         if stage not in RANK:
             problems.append(f"src/{stage}: not a known stage (add it to ORDER "
-                            f"in tests/check_includes.py and to the README)")
+                            f"in tests/check_includes.py and to docs/ARCHITECTURE.md)")
             continue
         for name in sorted(os.listdir(folder)):
             if not name.endswith((".c", ".h", ".cpp", ".cxx")):

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The rooms of src/ stay small enough to read (README, Project layout).
+"""The rooms of src/ stay small enough to read (docs/ARCHITECTURE.md).
 
 - no source file over 900 lines;
 - no function over 150 lines, measured as Universal Ctags measures it

@@ -9,7 +9,7 @@ outputs: `-f table`, `--table` on stderr, `-f markdown`, `--html`, the
 messages, the `--compare` error that lists the groups, `--list-inputs` on
 a terminal; the data outputs (JSON) carry the names exactly. Every output
 is checked for raw control bytes and markup, and for each name in the
-form its destination's rule gives (README, Reliability), written out
+form its destination's rule gives (docs/BEHAVIOUR.md, Reliability), written out
 here by hand.
 
 The generated inputs are built at test time (no blobs in the tree).

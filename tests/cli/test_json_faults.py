@@ -153,7 +153,7 @@ class Faults(Case):
         """Fault 4: a lone surrogate escape is JSON as Python and jq read it:
         the line is read (ok), its metadata copied as written, and where
         specscan needs the string's text (--group-by meta.note) it is
-        U+FFFD, as jq decodes it (README, Where SPEC is silent)."""
+        U+FFFD, as jq decodes it (docs/BEHAVIOUR.md, Where SPEC is silent)."""
         meta = '{"benchmark_phase":"profiling","note":"\\ud800"}'
         self.statuses([f(meta=meta) for f in FORMS.values()], ["ok"] * 3, "lone surrogate")
         self.statuses([f(extra=',"other":"\\udc00x"') for f in FORMS.values()], ["ok"] * 3,

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""What README's "Reliability" promises (issue 24): one output on standard
+"""What docs/BEHAVIOUR.md's "Reliability" promises (issue 24): one output on standard
 output, every other that names `-` a usage error; exit 3 means nothing was
 written (the outputs all together or not at all, stdout after every file is
 complete); the default spool limit enforced; stale temporary files named;
@@ -289,7 +289,7 @@ class TmpfsCase(Case):
 
 
 class SpoolDefault(TmpfsCase):
-    """README, Disk: by default the spool holds at most half the free space
+    """docs/BEHAVIOUR.md, Disk: by default the spool holds at most half the free space
     of $TMPDIR. Measured on a 1 MiB tmpfs (tests/unit/test_spool.c checks
     the computation everywhere)."""
 
@@ -335,7 +335,7 @@ class SpoolDefault(TmpfsCase):
 
 class StaleTemporary(Case):
     """SIGKILL leaves a temporary file (nothing can catch it): its name says
-    whose it is, and the next run writing beside it names it (README,
+    whose it is, and the next run writing beside it names it (docs/BEHAVIOUR.md,
     Reliability)."""
 
     def test_killed_run_named_by_the_next(self):

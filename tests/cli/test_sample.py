@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""The quick-start sample (testdata/sample/aiperf_raw_vllm.jsonl), zstd-compressed
+"""The bundled samples. testdata/sample/aiperf_raw_vllm.jsonl, zstd-compressed
 at test time: every output format against SPEC 6 and values worked out here.
+testdata/sample/clean.jsonl, the README's quick start: eight vLLM bodies,
+every one ok, a table with no message at all (class CleanSample below).
 
 Lines of the sample and their expected statuses (SPEC 2.1):
   1 warmup    ok         W: steps 2, accepted 3, drafted 4, hist [0,1,1], k 2
@@ -301,6 +303,66 @@ class Sample(Case):
                                     "unparsable": 1, "no_stats": 1}, total=9)
         self.assertEqual(doc["specscan"]["engines"], {})
         self.assertEqual(list(doc), ["specscan"])
+
+
+# The README's quick-start sample: eight vLLM chat.completion bodies, k = 3,
+# each (histogram of accepted drafts per step); steps and accepted follow
+# from the histogram, drafted = 3 x steps, completion = 1 + steps + accepted.
+CLEAN = td("sample", "clean.jsonl")
+CLEAN_HISTS = [[5, 4, 4, 7], [3, 2, 3, 4], [12, 8, 6, 4], [2, 3, 4, 7],
+               [6, 6, 5, 8], [1, 1, 2, 4], [14, 10, 9, 7], [4, 5, 4, 5]]
+
+
+def clean_recs():
+    recs = []
+    for h in CLEAN_HISTS:
+        steps = sum(h)
+        acc = sum(j * c for j, c in enumerate(h))
+        recs.append(Rec("vllm", acc, 3 * steps, steps, hist={j: c for j, c in enumerate(h) if c},
+                        k=3, comp=1 + steps + acc))
+    return recs
+
+
+class CleanSample(Case):
+    """What the README's first command prints: the table, nothing on stderr."""
+
+    def test_clean_table(self):
+        r = run(["-f", "table", CLEAN])
+        self.assertEqual(r.rc, 0, r)
+        self.assertEqual(r.err, b"", "the clean sample says nothing on stderr")
+        text = r.text
+        for word in ("unparsable", "malformed", "without stats"):
+            self.assertNotIn(word, text)
+        lines = [l.strip() for l in text.split("\n")]
+        # by hand: steps 169 (20+12+30+16+25+8+40+18), accepted 251, drafted 507;
+        # pooled buckets 47, 39, 37, 46 of 169 steps: 27.8%, 23.1%, 21.9%, 27.2%
+        self.assertIn("Accepted drafts per step (% of steps):  0: 28%   1: 23%   2: 22%   3: 27%",
+                      lines)
+        self.assertIn("8 requests: 8 with stats", lines)
+        order, rows = Sample.table_rows(self, text)
+        # acceptance lengths 2.65, 2.6667, 2.0667, 3.0, 2.6, 3.125, 2.225, 2.5556:
+        # mean 20.8889 / 8 = 2.6111, min 2.0667, max 3.125
+        al = rows["Acceptance Length (ratio)"]
+        self.assertEqual(al[:3], ["2.61", "2.07", "3.12"])
+        # TWAL 1 + 251/169 = 2.4852; ODAR 251/507 = 49.51%
+        self.assertEqual(rows["Token-Weighted Acceptance Length (ratio)"][0], "2.49")
+        self.assertEqual(rows["Overall Draft Acceptance Rate (%)"][0], "49.51")
+        self.assertEqual(rows["Spec Decode Steps (count)"][:3], ["21.12", "8.00", "40.00"])
+        want = expected_metrics(clean_recs())
+        for label, tag in (("Acceptance Length (ratio)", "spec_decode_acceptance_length"),
+                           ("Draft Acceptance Rate (%)", "spec_decode_draft_acceptance_rate"),
+                           ("Spec Decode Steps (count)", "spec_decode_steps")):
+            self.assertEqual(rows[label], ["{:,.2f}".format(want[tag][k]) for k in
+                                           ("avg", "min", "max", "p99", "p90", "p50", "std")], tag)
+
+    def test_clean_json(self):
+        r = run(["-f", "json", CLEAN])
+        self.assertRan(r)
+        doc = loads(r.text)
+        self.assertAccounting(doc, {"ok": 8}, total=8)
+        self.assertEqual(doc["pooled_spec_decode_acceptance_histogram"],
+                         {"0": 47, "1": 39, "2": 37, "3": 46})
+        self.assertMetrics(doc, expected_metrics(clean_recs()))
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@
  * engines, a `meta.NAME` key name and group key values of every type,
  * with acceptance by position, intervals and --compare as the input asks.
  *
- * Each output's invariant (README, Reliability):
+ * Each output's invariant (docs/BEHAVIOUR.md, Reliability):
  *  - JSON opens as valid JSON (ssj_open);
  *  - CSV is well-formed RFC 4180 with CRLF line ends (a name with a comma,
  *    quote, CR or LF is quoted, quotes doubled);

@@ -176,7 +176,7 @@ static void test_help_lists_values(void **state)
 	assert_non_null(strstr(text,
 		"\n      --input-kind KIND          skip detection: auto, raw, records, body, sse,\n"
 		"                                 enriched, scrape\n"));
-	/* the one-stdout rule (README, "Usage") */
+	/* the one-stdout rule (docs/GUIDE.md, "Outputs") */
 	assert_non_null(strstr(text, "A FILE of - is standard output. At most one output goes there"));
 	/* no line wider than 79 columns */
 	for (const char *l = text; *l;) {

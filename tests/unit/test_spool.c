@@ -118,7 +118,7 @@ static void test_limit(void **state)
 	ss_spool_free(sp);
 }
 
-/* The default limit (README, Disk): half the free space, at most 64 x the
+/* The default limit (docs/BEHAVIOUR.md, Disk): half the free space, at most 64 x the
  * record limit, never more than half the free space (issue 24: it was
  * floored at the record limit, so an 8 MiB tmpfs got 256 MiB). */
 static void test_default_limit(void **state)
