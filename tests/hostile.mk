@@ -1,6 +1,6 @@
 # Hostile inputs and I/O faults: whole-program cases (Python 3, stdlib
-# only), the accounting invariant over every fixture, and the
-# out-of-memory unit test. tests/valgrind.sh (not in the default suite)
+# only) and the accounting invariant over every fixture (the
+# out-of-memory unit test, test_oom, is in tests/unit/local.mk). tests/valgrind.sh (not in the default suite)
 # runs the unit tests and a few CLI runs under valgrind: `make check-valgrind`.
 EXTRA_DIST += tests/cli/test_hostile.py tests/cli/test_hostile2.py tests/cli/test_hostile3.py \
 	tests/cli/test_reliability.py \
@@ -17,11 +17,3 @@ check-valgrind: all $(check_PROGRAMS)
 tests/cli/test_hostile.log tests/cli/test_hostile2.log tests/cli/test_hostile3.log \
 	tests/cli/test_reliability.log: specscan$(EXEEXT)
 
-# Allocation failure at every allocation of a small library run and of a
-# whole pipeline run.
-check_PROGRAMS += tests/unit/test_oom
-TESTS += tests/unit/test_oom
-tests_unit_test_oom_SOURCES = tests/unit/test_oom.c
-tests_unit_test_oom_CFLAGS = $(SS_TEST_CFLAGS)
-tests_unit_test_oom_LDADD = $(SS_TEST_LIBS)
-nodist_EXTRA_tests_unit_test_oom_SOURCES = src/cli/force-cxx-link.cxx

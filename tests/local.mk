@@ -25,7 +25,15 @@ CLI_TESTS = \
 	tests/cli/test_records_parts.py \
 	tests/cli/test_json_faults.py \
 	tests/cli/test_slurm.py \
-	tests/cli/test_shard.py
+	tests/cli/test_shard.py \
+	tests/cli/test_repr.py \
+	tests/cli/test_server_cli.py \
+	tests/cli/test_server_fixtures.py \
+	tests/cli/test_server_pages.py \
+	tests/cli/test_server_promtool.py \
+	tests/cli/test_server_json.py \
+	tests/cli/test_server_wire.py \
+	tests/cli/test_prometheus.py
 
 TESTS += $(CLI_TESTS)
 
@@ -46,7 +54,7 @@ AM_TESTS_ENVIRONMENT = \
 	SRCDIR='$(abs_top_srcdir)'; \
 	export SPECSCAN SRCDIR;
 
-# The scripts need the binary built first.
-$(CLI_TESTS:.py=.log): specscan$(EXEEXT)
+# The scripts need the binary and the tools built first.
+$(CLI_TESTS:.py=.log): specscan$(EXEEXT) $(SS_TEST_TOOLS:=$(EXEEXT))
 
 EXTRA_DIST += tests/cli/sslib.py tests/cli/htmlcheck.py $(CLI_TESTS) testdata/make_fixtures.py

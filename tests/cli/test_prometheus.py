@@ -17,7 +17,7 @@ and saves Prometheus' answers over that window: `/api/v1/query_range` (a
 matrix, one sample a second) and `/api/v1/query` (a vector at the end).
 
 Checked:
-  * the two pages read by the server stage (tests/unit/server_tool), and
+  * the two pages read by the server stage (tests/tools/server_tool), and
     by specscan itself (inputs of kind scrape, the `server` key), give the
     known totals of the three steps;
   * the query_range answer gives them too: last minus first value of each
@@ -53,7 +53,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sslib  # noqa: E402
 
 TOOL = os.environ.get("SERVER_TOOL") or os.path.join(
-    os.path.dirname(os.path.abspath(sslib.SPECSCAN)), "tests", "unit", "server_tool")
+    os.path.dirname(os.path.abspath(sslib.SPECSCAN)), "tests", "tools", "server_tool")
 WAIT = 60  # seconds for anything to happen
 
 # Per step and engine: drafts d (3 drafted tokens each, every position

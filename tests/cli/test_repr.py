@@ -9,7 +9,7 @@ import struct
 import subprocess
 import sys
 
-tool = os.path.join(os.path.dirname(os.environ.get("SPECSCAN", "./specscan")), "tests", "unit", "repr_tool")
+tool = os.path.join(os.path.dirname(os.environ.get("SPECSCAN", "./specscan")), "tests", "tools", "repr_tool")
 rng = random.Random(20261129)
 values = []
 for _ in range(10000):

@@ -2,12 +2,12 @@
 """SPEC 10 on the fixture pages of testdata/server (made by make_pages.py
 with the servers' own client library): the window of each engine's pages,
 worked out by hand from the counts make_pages.py writes (stated below),
-read by tests/unit/server_tool, the server stage's driver until it is part
+read by tests/tools/server_tool, the server stage's driver until it is part
 of specscan. Also: both text formats agree, a scrape loop's intervals and
 restart, pages cut short, and reading in pieces or without the template
 changes nothing.
 
-SERVER_TOOL names the driver (default: tests/unit/server_tool beside the
+SERVER_TOOL names the driver (default: tests/tools/server_tool beside the
 SPECSCAN binary of sslib).
 """
 
@@ -22,7 +22,7 @@ import sslib  # noqa: E402
 from sslib import td  # noqa: E402
 
 TOOL = os.environ.get("SERVER_TOOL") or os.path.join(
-    os.path.dirname(os.path.abspath(sslib.SPECSCAN)), "tests", "unit", "server_tool")
+    os.path.dirname(os.path.abspath(sslib.SPECSCAN)), "tests", "tools", "server_tool")
 
 
 def page(name):

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """SPEC 10.1's JSON shapes on the fixtures of testdata/server (aiperf/,
 trtllm/, sglang/, and prometheus/, which a real Prometheus answered),
-read by tests/unit/server_tool (--as jsonl: each line's shape found and
+read by tests/tools/server_tool (--as jsonl: each line's shape found and
 fed; --as document: AIPerf's server_metrics_export.json whole). The
 windows are worked out by hand below from the counts the fixtures hold
 (testdata/server/README.md states them); the doubles are Python's own
 division of those integers.
 
-SERVER_TOOL names the driver (default: tests/unit/server_tool beside the
+SERVER_TOOL names the driver (default: tests/tools/server_tool beside the
 SPECSCAN binary of sslib).
 """
 
@@ -22,7 +22,7 @@ import sslib  # noqa: E402
 from sslib import td  # noqa: E402
 
 TOOL = os.environ.get("SERVER_TOOL") or os.path.join(
-    os.path.dirname(os.path.abspath(sslib.SPECSCAN)), "tests", "unit", "server_tool")
+    os.path.dirname(os.path.abspath(sslib.SPECSCAN)), "tests", "tools", "server_tool")
 
 
 def tool(*args):
