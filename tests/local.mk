@@ -94,5 +94,5 @@ check-valgrind: all $(check_PROGRAMS)
 	$(SHELL) $(top_srcdir)/tests/valgrind.sh
 .PHONY: check-valgrind
 
-EXTRA_DIST += tests/cli/sslib.py tests/cli/htmlcheck.py tests/cli/sampled.py tests/cli/faults.py \
+EXTRA_DIST += tests/README.md tests/cli/sslib.py tests/cli/htmlcheck.py tests/cli/sampled.py tests/cli/faults.py \
 	$(CLI_TESTS) $(SYSTEM_TESTS) tests/valgrind.sh testdata/make_fixtures.py
