@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The server stage's reader (SPEC 10, issue 21) on the soak shape: a scrape
 # loop of 4,320 vLLM pages (twelve hours at 10 s; bench/gen_corpus.py
-# --kind scrape), read by tests/unit/server_tool (the reader alone) and by
+# --kind scrape), read by tests/tools/server_tool (the reader alone) and by
 # specscan (the whole program: detection, the ring, the reports) against
 # `wc -l`.
 #
@@ -28,10 +28,10 @@ while [ $# -gt 0 ]; do
 	*) echo "usage: bench/scrape.sh [--pages N] [--tool PATH] [--specscan PATH] [--corpus FILE] [--repeat N] [--callgrind]" >&2; exit 2 ;;
 	esac
 done
-[ -n "$tool" ] || for t in "$top/build/tests/unit/server_tool" "$top/tests/unit/server_tool"; do
+[ -n "$tool" ] || for t in "$top/build/tests/tools/server_tool" "$top/tests/tools/server_tool"; do
 	[ -x "$t" ] && { tool=$t; break; }
 done
-[ -x "${tool:-}" ] || { echo "scrape.sh: no server_tool (make tests/unit/server_tool)" >&2; exit 1; }
+[ -x "${tool:-}" ] || { echo "scrape.sh: no server_tool (make tests/tools/server_tool)" >&2; exit 1; }
 [ -n "$specscan" ] || for t in "$top/build/specscan" "$top/specscan"; do
 	[ -x "$t" ] && { specscan=$t; break; }
 done

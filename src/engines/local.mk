@@ -8,17 +8,3 @@ libspecscan_la_SOURCES += \
 	src/engines/payload.c src/engines/payload.h \
 	src/engines/adapters.c src/engines/adapters.h src/engines/vllm.c src/engines/trtllm.c \
 	src/engines/llamacpp.c src/engines/sglang.c src/engines/records_line.c
-
-check_PROGRAMS += tests/unit/test_request
-TESTS += tests/unit/test_request
-tests_unit_test_request_SOURCES = tests/unit/test_request.c
-tests_unit_test_request_CFLAGS = $(SS_TEST_CFLAGS)
-tests_unit_test_request_LDADD = $(SS_TEST_LIBS)
-nodist_EXTRA_tests_unit_test_request_SOURCES = src/cli/force-cxx-link.cxx
-
-check_PROGRAMS += tests/unit/test_keyscan
-TESTS += tests/unit/test_keyscan
-tests_unit_test_keyscan_SOURCES = tests/unit/test_keyscan.c
-tests_unit_test_keyscan_CFLAGS = $(SS_TEST_CFLAGS)
-tests_unit_test_keyscan_LDADD = $(SS_TEST_LIBS)
-nodist_EXTRA_tests_unit_test_keyscan_SOURCES = src/cli/force-cxx-link.cxx

@@ -16,18 +16,3 @@ libssj_haswell_la_CXXFLAGS = $(AM_CXXFLAGS) -DSSJ_OPS_NAME=ssj_ops_haswell -DSSJ
 	-mavx2 -mbmi -mbmi2 -mpclmul -mlzcnt -mpopcnt
 libspecscan_la_LIBADD += libssj_haswell.la
 endif
-
-# The shim's unit test is strict C99: it also proves json.h is plain C.
-check_PROGRAMS += tests/unit/test_json
-TESTS += tests/unit/test_json
-tests_unit_test_json_SOURCES = tests/unit/test_json.c
-tests_unit_test_json_CFLAGS = $(SS_TEST_CFLAGS) -std=c99 -pedantic-errors
-tests_unit_test_json_LDADD = $(SS_TEST_LIBS)
-nodist_EXTRA_tests_unit_test_json_SOURCES = src/cli/force-cxx-link.cxx
-
-check_PROGRAMS += tests/unit/test_whole
-TESTS += tests/unit/test_whole
-tests_unit_test_whole_SOURCES = tests/unit/test_whole.c tests/unit/whole_dump.h
-tests_unit_test_whole_CFLAGS = $(SS_TEST_CFLAGS)
-tests_unit_test_whole_LDADD = $(SS_TEST_LIBS)
-nodist_EXTRA_tests_unit_test_whole_SOURCES = src/cli/force-cxx-link.cxx

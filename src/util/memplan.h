@@ -10,7 +10,7 @@
  * target is in flight, and buffers grown for such a line are given back
  * (each worker renews its parsers after a line over 1 MiB; buffers of
  * 1 MiB and more are mapped, so freeing them returns them to the system).
- * Measured (tests/cli/test_hostile2.py, and lines of 0.5 to 40 MiB of the
+ * Measured (tests/cli/test_limits.py, and lines of 0.5 to 40 MiB of the
  * worst shape): at most about 40 MiB per thread and 12.4 bytes per byte
  * of the longest line.
  * The multiple covers the worst line shape measured (a line of small

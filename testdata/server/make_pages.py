@@ -10,7 +10,7 @@ value streamed as a C++ double, six significant digits, so counters from
 10^6 up come out as 1.23457e+06); that page is reproduced here the same way.
 
 The numbers are chosen so that the windows are easy to work out by hand
-(tests/cli/test_server_fixtures.py has them). Everything is deterministic:
+(tests/cli/test_server_stage.py has them). Everything is deterministic:
 the `_created` clock is fixed. Usage:
 
   testdata/server/make_pages.py [OUTDIR]      (default: this directory)

@@ -4,6 +4,11 @@ Environment (set by tests/local.mk; sensible defaults when run by hand from
 the top of a built tree):
     SPECSCAN  the built binary        (default: <top>/specscan)
     SRCDIR    the top of the source tree (default: two levels above this file)
+    SERVER_TOOL, REPR_TOOL, CHART_DEMO
+              the test tools (default: tests/tools/NAME beside SPECSCAN)
+    SPECSCAN_SYSTEM
+              1 under `make check-system`: the checks that start a real
+              component (Chromium) run; otherwise they are left out
 
 The expected values of the tests are stated by hand in the tests or computed
 here from the per-request values the fixtures were built from, with the
@@ -26,9 +31,25 @@ SPECSCAN = os.environ.get("SPECSCAN") or os.path.join(SRCDIR, "specscan")
 TESTDATA = os.path.join(SRCDIR, "testdata")
 
 
+SYSTEM = os.environ.get("SPECSCAN_SYSTEM") == "1"
+
+
 def td(*parts):
     """Path of a fixture under testdata/."""
     return os.path.join(TESTDATA, *parts)
+
+
+def tool_path(name):
+    """A test tool of tests/tools/ (built beside specscan), or $NAME."""
+    return os.environ.get(name.upper()) or os.path.join(
+        os.path.dirname(os.path.abspath(SPECSCAN)), "tests", "tools", name)
+
+
+def server_tool(*args, stdin=None):
+    """Run the server stage's driver: (exit status, its JSON, its stderr)."""
+    p = subprocess.run([tool_path("server_tool")] + list(args), input=stdin,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+    return p.returncode, json.loads(p.stdout.decode("utf-8")), p.stderr.decode("utf-8", "replace")
 
 
 # Every text fixture that is a request source, with the extra arguments it is
@@ -356,8 +377,29 @@ def jsonl_lines(res_or_text):
     return [loads(l) for l in text[:-1].split("\n")]
 
 
-def main():
+def main(tools=()):
+    """Run the module's tests: exit 0 when they pass, 1 when one fails, 77
+    (automake's skip) when every test was skipped; a missing binary or tool
+    (tests/tools/) is a hard error (99)."""
     if not os.access(SPECSCAN, os.X_OK):
         sys.stderr.write("specscan binary not found at %s (set SPECSCAN)\n" % SPECSCAN)
         sys.exit(99)
-    unittest.main(verbosity=2)
+    for name in tools:
+        if not os.access(tool_path(name), os.X_OK):
+            sys.stderr.write("%s not found at %s (set %s)\n" % (name, tool_path(name), name.upper()))
+            sys.exit(99)
+    result = unittest.main(verbosity=2, exit=False).result
+    if not result.wasSuccessful():
+        sys.exit(1)
+    sys.exit(77 if result.testsRun and len(result.skipped) == result.testsRun else 0)
+
+
+def python_with_client():
+    """A Python that imports prometheus_client (the library vLLM and SGLang
+    export with), or None."""
+    for py in (sys.executable, "/usr/bin/python3"):
+        if py and os.access(py, os.X_OK) and subprocess.run(
+                [py, "-c", "import prometheus_client"], stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL).returncode == 0:
+            return py
+    return None

@@ -6,7 +6,7 @@ in a real browser.
   the five row filters (filtered by an encoder written independently below).
 - A hand-written page with two SVG charts passes; a page with a console error,
   a missing stylesheet, a remote image and a too-wide block fails, naming each.
-- The page of tests/unit/chart_demo (one chart of each kind: bars, lines,
+- The page of tests/tools/chart_demo (one chart of each kind: bars, lines,
   histogram, 20 groups with long and hostile names, one group) loads with no
   console error and no request, has its six charts with titles, and its
   1280x900 screenshot is not blank.  The screenshot is kept at
@@ -105,9 +105,9 @@ class Harness(Case):
 
     def test_chart_demo(self):
         self.browser_or_skip()
-        demo = os.path.join(BUILD, "tests", "unit", "chart_demo")
+        demo = os.path.join(BUILD, "tests", "tools", "chart_demo")
         if not os.path.exists(demo):
-            self.skipTest("tests/unit/chart_demo is not built")
+            self.skipTest("tests/tools/chart_demo is not built")
         with TempDir() as tmp:
             page = os.path.join(tmp, "chart_demo.html")
             with open(page, "wb") as f:

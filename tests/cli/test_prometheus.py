@@ -17,7 +17,7 @@ and saves Prometheus' answers over that window: `/api/v1/query_range` (a
 matrix, one sample a second) and `/api/v1/query` (a vector at the end).
 
 Checked:
-  * the two pages read by the server stage (tests/unit/server_tool), and
+  * the two pages read by the server stage (tests/tools/server_tool), and
     by specscan itself (inputs of kind scrape, the `server` key), give the
     known totals of the three steps;
   * the query_range answer gives them too: last minus first value of each
@@ -52,8 +52,6 @@ import urllib.request
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sslib  # noqa: E402
 
-TOOL = os.environ.get("SERVER_TOOL") or os.path.join(
-    os.path.dirname(os.path.abspath(sslib.SPECSCAN)), "tests", "unit", "server_tool")
 WAIT = 60  # seconds for anything to happen
 
 # Per step and engine: drafts d (3 drafted tokens each, every position
@@ -122,20 +120,6 @@ for line in sys.stdin:
         advance(STEPS[int(line)])
     print("done", line.strip(), flush=True)
 '''
-
-
-def skip(why):
-    sys.stderr.write("test_prometheus: skipped: %s\n" % why)
-    sys.exit(77)
-
-
-def python_with_client():
-    for py in (sys.executable, "/usr/bin/python3"):
-        if py and os.access(py, os.X_OK) and subprocess.run(
-                [py, "-c", "import prometheus_client"], stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL, timeout=WAIT).returncode == 0:
-            return py
-    return None
 
 
 def free_port():
@@ -244,11 +228,10 @@ def range_as_pages(doc):
 
 
 def tool(*paths):
-    p = subprocess.run([TOOL] + list(paths), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       timeout=WAIT)
-    if p.returncode != 0:
-        raise AssertionError("server_tool failed: %s" % p.stderr.decode("utf-8", "replace"))
-    return json.loads(p.stdout)
+    rc, doc, err = sslib.server_tool(*paths)
+    if rc != 0:
+        raise AssertionError("server_tool failed: %s" % err)
+    return doc
 
 
 def specscan(*paths):
@@ -370,33 +353,28 @@ def run(tmp, py, procs):
                                                            if n.endswith(".prom") else n))
 
 
-def main():
-    for prog in ("prometheus", "curl"):
-        if not shutil.which(prog):
-            skip("%s is not installed" % prog)
-    py = python_with_client()
-    if not py:
-        skip("prometheus_client is not installed (python3-prometheus-client)")
-    if not os.access(TOOL, os.X_OK):
-        sys.stderr.write("server_tool not found at %s (set SERVER_TOOL)\n" % TOOL)
-        return 99
-    tmp = tempfile.mkdtemp(prefix="specscan-prom-")
-    procs = []
-    try:
-        run(tmp, py, procs)
-    except (AssertionError, subprocess.SubprocessError, OSError) as e:
-        print("FAIL: %s" % e)
-        for p in procs:
-            p.stop()
-            p.dump()
-        return 1
-    finally:
-        for p in procs:
-            p.stop()
-        shutil.rmtree(tmp, ignore_errors=True)
-    print("1 passed")
-    return 0
+class RealPrometheus(sslib.Case):
+    def test_window_from_pages_and_from_prometheus(self):
+        for prog in ("prometheus", "curl"):
+            if not shutil.which(prog):
+                self.skipTest("%s is not installed" % prog)
+        py = sslib.python_with_client()
+        if not py:
+            self.skipTest("prometheus_client is not installed (python3-prometheus-client)")
+        tmp = tempfile.mkdtemp(prefix="specscan-prom-")
+        procs = []
+        try:
+            run(tmp, py, procs)
+        except (AssertionError, subprocess.SubprocessError, OSError):
+            for p in procs:
+                p.stop()
+                p.dump()
+            raise
+        finally:
+            for p in procs:
+                p.stop()
+            shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sslib.main(tools=("server_tool",))

@@ -3,9 +3,12 @@
 output, every other that names `-` a usage error; exit 3 means nothing was
 written (the outputs all together or not at all, stdout after every file is
 complete); the default spool limit enforced; stale temporary files named;
-and SPEC's rulings of 1.2, 4.4, 7.3, 7.4 and 8.1 kept."""
+and SPEC's rulings of 1.2, 4.4, 7.3, 7.4 and 8.1 kept. Also: no input
+overwritten however it was reached, closed standard descriptors at start.
+The memory and spool bounds are in test_limits.py."""
 
 import csv
+import gzip
 import io
 import json
 import os
@@ -16,7 +19,9 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import subprocess
 
-from sslib import SPECSCAN, Case, TempDir, loads, main, run, td
+import faults  # noqa: E402
+from faults import GOOD, FaultCase, counts, llama_body, want, want_rc  # noqa: E402
+from sslib import SPECSCAN, Case, TempDir, loads, main, run, td  # noqa: E402
 
 SAMPLE = td("sample", "aiperf_raw_vllm.jsonl")
 
@@ -397,6 +402,143 @@ class FileFullFirst(TmpfsCase):
         self.assertEqual(listing(self.mnt), [])
         self.assertEqual(listing(self.dir), ["mnt"])
 
+
+
+def same_bytes(path, data):
+    with open(path, "rb") as f:
+        return f.read() == data
+
+
+class InputsAndDescriptors(FaultCase):
+    """No input is overwritten, however it was reached (walk, artifact
+    directory, stdin, hard link; compared by device and inode); closed
+    standard descriptors 0-2 at start; two outputs on stdout; a UTF-8 BOM."""
+
+    def test_overwrite_walked_input(self):
+        """`specscan -r tree --force --records tree/run/profile_export.jsonl`:
+        the output is an input the walk found. Refused before anything is
+        written (exit 3, as for an input typed on the command line), the input
+        unchanged."""
+        t = self.t
+        d = t.sub()
+        data = (faults.records_line("null").replace(',"spec_decode_acceptance":null', "") + "\n").encode()
+        inp = t.file(os.path.join(d, "run", "profile_export.jsonl"), data)
+        r = faults.run(["-r", d, "--force", "--records", inp])
+        want_rc(r, 3)
+        want(same_bytes(inp, data), "input unchanged")
+        want("one of the inputs" in r.err, "message says it is an input", r)
+
+    def test_overwrite_artifact_member(self):
+        """An artifact directory given by name; the output is the file chosen
+        inside it."""
+        t = self.t
+        d = t.sub()
+        inp = t.file(os.path.join(d, "run", "profile_export_raw.jsonl"), GOOD)
+        r = faults.run([os.path.join(d, "run"), "--force", "--json", inp])
+        want_rc(r, 3)
+        want(same_bytes(inp, GOOD.encode()), "input unchanged")
+
+    def test_overwrite_stdin_file(self):
+        """stdin is a regular file that is also an output (`< x --json x`)."""
+        t = self.t
+        d = t.sub()
+        inp = t.file(os.path.join(d, "x.jsonl"), GOOD)
+        with open(inp, "rb") as f:
+            r = faults.run(["--force", "--json", inp], stdin=f)
+        want_rc(r, 3)
+        want(same_bytes(inp, GOOD.encode()), "input unchanged")
+
+    def test_overwrite_hard_link(self):
+        """The output is a hard link (another name, same inode) to an input
+        found inside an artifact directory by -r."""
+        t = self.t
+        d = t.sub()
+        inp = t.file(os.path.join(d, "run", "profile_export_raw.jsonl"), GOOD)
+        link = os.path.join(d, "link.jsonl")
+        os.link(inp, link)
+        r = faults.run(["-r", d, "--force", "--csv", link])
+        want_rc(r, 3)
+        want(same_bytes(inp, GOOD.encode()), "input unchanged")
+
+    def test_overwrite_stdout_appending(self):
+        """`specscan -f jsonl x >> x`: standard output is the input file (the
+        report would be appended to what is being read): refused (exit 3),
+        the input unchanged."""
+        t = self.t
+        d = t.sub()
+        inp = t.file(os.path.join(d, "x.jsonl"), GOOD)
+        with open(inp, "ab") as out:
+            r = faults.run(["-f", "jsonl", inp], stdout=out, timeout=10)
+        want_rc(r, 3)
+        want(same_bytes(inp, GOOD.encode()), "input unchanged")
+
+    def test_closed_stdout_with_file_output(self):
+        """`specscan --json x.json in >&-`: x.json holds exactly one JSON
+        document; stdout output was asked for (-f json) and cannot be written:
+        an error (exit 3)."""
+        t = self.t
+        d = t.sub()
+        inp = t.file(os.path.join(d, "in.jsonl"), GOOD)
+        out = os.path.join(d, "x.json")
+        r = faults.run(["--json", out, inp], preexec=lambda: os.close(1))
+        want_rc(r, 3)
+        want("standard output" in r.err or "stdout" in r.err, "names stdout", r)
+        if os.path.exists(out):
+            with open(out) as f:
+                json.load(f)   # exactly one document, or this raises
+        # Nothing asked of stdout: fine.
+        r = faults.run(["-f", "none", "--json", out, "--force", inp], preexec=lambda: os.close(1))
+        want_rc(r, 0)
+        with open(out) as f:
+            want(json.load(f)["specscan"]["requests"]["ok"] == 1, "x.json: one ok")
+
+    def test_closed_stdin_with_spool(self):
+        """stdin closed; an archive whose records-only member is spooled to a
+        temporary file, then `-`: standard input must read as empty (fd 0 is
+        /dev/null), not the temporary file. 1 request in all."""
+        t = self.t
+        line = (faults.records_line("null").replace(',"spec_decode_acceptance":null', "") + "\n")
+        tb = t.file("one.tar", faults.tar_bytes([("a/profile_export.jsonl", line.encode())]))
+        r = faults.run([tb, "-"], preexec=lambda: os.close(0))
+        want_rc(r, 0)
+        req = counts(r)
+        want(req["total"] == 1, "one request (the member's): %s" % req)
+        # nothing but the hint that its one request carried no stats (SPEC 5)
+        want(all(l.startswith(("specscan: no request carried", "specscan:   1 of them"))
+                 for l in r.err.splitlines()), "no message", r)
+
+    def test_usage_two_stdout_outputs(self):
+        """Two outputs on stdout are a usage error: --json - with -f json
+        (the default), --records - with -f jsonl, --json - with --csv -."""
+        t = self.t
+        p = t.file("u.jsonl", GOOD)
+        for args in (["--json", "-"], ["-f", "jsonl", "--records", "-"],
+                     ["-f", "none", "--json", "-", "--csv", "-"], ["-f", "csv", "--csv", "-"]):
+            r = faults.run(args + [p])
+            want_rc(r, 2)
+            want("stdout" in r.err or "standard output" in r.err, "says why", r)
+            want(r.out == b"", "nothing on stdout", r)
+        r = faults.run(["-f", "none", "--json", "-", p])
+        want_rc(r, 0)
+        want(r.json()["specscan"]["requests"]["ok"] == 1, "one document")
+
+    def test_usage_bom(self):
+        """A UTF-8 BOM at the start of an input is skipped: a JSONL body line
+        is ok; an SSE capture is still detected as SSE (also gzip-compressed)."""
+        t = self.t
+        bom = b"\xef\xbb\xbf"
+        p = t.file("bom.jsonl", bom + GOOD.encode())
+        r = faults.run(["-f", "jsonl", p])
+        want_rc(r, 0)
+        ln = r.lines()
+        want(len(ln) == 1 and ln[0]["spec_decode_status"] == "ok", "one ok", r)
+        sse = (bom + b"data: " + llama_body(4, 2).encode() + b"\n\ndata: [DONE]\n\n")
+        for name, data in (("bom.sse", sse), ("bom.sse.gz", gzip.compress(sse))):
+            r = faults.run([t.file(name, data)])
+            want_rc(r, 0)
+            j = r.json()
+            want(j["specscan"]["requests"]["ok"] == 1 and j["specscan"]["requests"]["total"] == 1
+                 and j["specscan"]["inputs"][0]["kind"] == "sse", "one ok sse request", r)
 
 if __name__ == "__main__":
     main()

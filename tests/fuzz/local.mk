@@ -7,29 +7,21 @@ check_PROGRAMS += tests/fuzz/replay_request tests/fuzz/replay_sse tests/fuzz/rep
 	tests/fuzz/replay_report
 tests_fuzz_replay_request_SOURCES = tests/fuzz/fuzz_request.c tests/fuzz/replay.c
 tests_fuzz_replay_request_LDADD = libspecscan.la $(SS_LIBS)
-nodist_EXTRA_tests_fuzz_replay_request_SOURCES = src/cli/force-cxx-link.cxx
 tests_fuzz_replay_sse_SOURCES = tests/fuzz/fuzz_sse.c tests/fuzz/replay.c
 tests_fuzz_replay_sse_LDADD = libspecscan.la $(SS_LIBS)
-nodist_EXTRA_tests_fuzz_replay_sse_SOURCES = src/cli/force-cxx-link.cxx
 tests_fuzz_replay_inputs_SOURCES = tests/fuzz/fuzz_inputs.c tests/fuzz/replay.c
 tests_fuzz_replay_inputs_LDADD = libspecscan.la $(SS_LIBS)
-nodist_EXTRA_tests_fuzz_replay_inputs_SOURCES = src/cli/force-cxx-link.cxx
 tests_fuzz_replay_records_SOURCES = tests/fuzz/fuzz_records.c tests/fuzz/replay.c \
 	tests/fuzz/line_request.h
 tests_fuzz_replay_records_LDADD = libspecscan.la $(SS_LIBS)
-nodist_EXTRA_tests_fuzz_replay_records_SOURCES = src/cli/force-cxx-link.cxx
 tests_fuzz_replay_whole_SOURCES = tests/fuzz/fuzz_whole.c tests/fuzz/replay.c \
 	tests/fuzz/line_request.h tests/unit/whole_dump.h
 tests_fuzz_replay_whole_LDADD = libspecscan.la $(SS_LIBS)
-nodist_EXTRA_tests_fuzz_replay_whole_SOURCES = src/cli/force-cxx-link.cxx
 tests_fuzz_replay_scrape_SOURCES = tests/fuzz/fuzz_scrape.c tests/fuzz/replay.c
 tests_fuzz_replay_scrape_LDADD = libspecscan.la $(SS_LIBS)
-nodist_EXTRA_tests_fuzz_replay_scrape_SOURCES = src/cli/force-cxx-link.cxx
 tests_fuzz_replay_server_json_SOURCES = tests/fuzz/fuzz_server_json.c tests/fuzz/replay.c
 tests_fuzz_replay_server_json_LDADD = libspecscan.la $(SS_LIBS)
-nodist_EXTRA_tests_fuzz_replay_server_json_SOURCES = src/cli/force-cxx-link.cxx
 
 tests_fuzz_replay_report_SOURCES = tests/fuzz/fuzz_report.c tests/fuzz/replay.c
 tests_fuzz_replay_report_LDADD = libspecscan.la $(SS_LIBS)
-nodist_EXTRA_tests_fuzz_replay_report_SOURCES = src/cli/force-cxx-link.cxx
 TESTS += tests/fuzz/replay-regressions.sh

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Trusted with anything, round three (issue 24): whole-program cases.
+"""Untrusted names (docs/BEHAVIOUR.md, Reliability): whole-program cases.
 
 Names: one archive whose members, models and metadata values are hostile
 (an OSC title sequence, BEL, CSI colour and clear-screen, CR and LF, the
@@ -25,6 +25,8 @@ import sys
 import tarfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import faults  # noqa: E402
+from faults import FaultCase, want, want_rc  # noqa: E402
 from sslib import SPECSCAN, Case, TempDir, main, run  # noqa: E402
 
 
@@ -245,6 +247,40 @@ class HostileNames(Case):
         self.assertRan(res)
         self.assertIn(b"run\x1b]0;t\x07", res.out)
 
+
+
+class EscapedMessages(FaultCase):
+    """Untrusted names in messages: an archive member, a path and the
+    values of a usage error, each escaped (issue 13)."""
+
+    def test_escaped_member_names(self):
+        """An archive member named with an escape sequence and a newline that
+        would forge a `specscan:` line; its one line is unparsable. The message
+        shows the name escaped (ESC as \\033, LF as \\n), valid UTF-8 (é) kept,
+        an invalid byte (\\xff) as \\377."""
+        t = self.t
+        name = "a\x1b[31mred\nspecscan: forged \u00e9.jsonl"
+        tb = t.file("names.tar", faults.tar_bytes([(name, b"not json\n")], tarfile.GNU_FORMAT))
+        r = faults.run([tb])
+        want_rc(r, 0)
+        want("\x1b" not in r.err, "no raw ESC", r)
+        want(not any(ln.startswith("specscan: forged") for ln in r.err.splitlines()),
+             "no forged line", r)
+        want("a\\033[31mred\\nspecscan: forged \u00e9.jsonl:1: unparsable" in r.err,
+             "escaped name", r)
+        # An invalid UTF-8 byte in a path on the command line.
+        d = t.sub()
+        bad = os.path.join(d.encode(), b"x\xff\x07.jsonl")
+        r = faults.run([bad.decode("utf-8", "surrogateescape")])
+        want_rc(r, 3)
+        want("x\\377\\a.jsonl" in r.err, "invalid byte and BEL escaped", r)
+        # Usage errors name what was typed: escaped too.
+        r = faults.run(["--x\x1b[2J", bad.decode("utf-8", "surrogateescape")])
+        want_rc(r, 2)
+        want("\x1b" not in r.err and "--x\\033[2J" in r.err, "option escaped", r)
+        r = faults.run(["--engine", "v\x1b]0;pwned\x07", bad.decode("utf-8", "surrogateescape")])
+        want_rc(r, 2)
+        want("\x1b" not in r.err and "v\\033]0;pwned\\a" in r.err, "value escaped", r)
 
 if __name__ == "__main__":
     main()
