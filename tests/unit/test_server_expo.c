@@ -654,6 +654,142 @@ static void test_out_of_memory(void **state)
 	}
 }
 
+
+/* The families part of a summary (after the input's and the results' counts). */
+static const char *families_part(const struct run *x)
+{
+	const char *p = strchr(x->summary, '|');
+
+	assert_non_null(p);
+	p = strchr(p + 1, '|');
+	assert_non_null(p);
+	return p;
+}
+
+/*
+ * A bad line of a known family adds nothing but its count and message
+ * (SPEC 5, issue 35): the pages with bad lines give the window of the
+ * same pages without them. Here the drafts {x="neg"} and {x="syn"} first
+ * have a good value in the second page, so they count from 0 there:
+ * ΔS = 10 + 500 + 7 = 517, three series; the llama.cpp family, whose one
+ * line is bad, is not listed.
+ */
+static void test_bad_lines_inert(void **state)
+{
+	static const char with[] =
+		"vllm:spec_decode_num_drafts 100\n"
+		"vllm:spec_decode_num_drafts{x=\"neg\"} -5\n"
+		"vllm:spec_decode_num_drafts{x=\"syn\"} abc\n"
+		"vllm:spec_decode_num_accepted_tokens_per_pos{position=\"0\"} 1.5\n"
+		"llamacpp:spec_decode_num_drafts NaN\n"
+		"# EOF\n"
+		"vllm:spec_decode_num_drafts 110\n"
+		"vllm:spec_decode_num_drafts{x=\"neg\"} 500\n"
+		"vllm:spec_decode_num_drafts{x=\"syn\"} 7\n"
+		"# EOF\n";
+	static const char without[] =
+		"vllm:spec_decode_num_drafts 100\n"
+		"# EOF\n"
+		"vllm:spec_decode_num_drafts 110\n"
+		"vllm:spec_decode_num_drafts{x=\"neg\"} 500\n"
+		"vllm:spec_decode_num_drafts{x=\"syn\"} 7\n"
+		"# EOF\n";
+	struct run x, y;
+
+	(void)state;
+	read_all(with, &x);
+	read_all(without, &y);
+	assert_int_equal(x.st.bad_lines, 4);
+	assert_string_equal(families_part(&x), families_part(&y));
+	assert_u128(only(&x)->steps, 517);
+	assert_int_equal(only(&x)->series, 3);
+	run_release(&x);
+	run_release(&y);
+}
+
+/*
+ * Bad lines use no part of the series cap: 100,001 distinct series with
+ * negative counts, then good drafts on two pages: the drafts are kept.
+ */
+static void test_bad_lines_no_cap(void **state)
+{
+	struct ss_buf b = SS_BUF_INIT;
+	struct run x;
+
+	(void)state;
+	for (int i = 0; i <= SS_SERVER_MAX_SERIES; i++)
+		ss_buf_addf(&b, "vllm:spec_decode_num_drafts{i=\"%d\"} -1\n", i);
+	ss_buf_addf(&b, "vllm:spec_decode_num_drafts 100\n# EOF\nvllm:spec_decode_num_drafts 112\n");
+	assert_false(b.failed);
+	read_text(b.data, b.len, b.len, false, 0, &x);
+	assert_int_equal(x.st.bad_lines, SS_SERVER_MAX_SERIES + 1);
+	assert_u128(only(&x)->steps, 12);
+	assert_int_equal(only(&x)->series, 1);
+	run_release(&x);
+	ss_buf_release(&b);
+}
+
+/*
+ * Out of memory is never "no family's" (issue 35): with one allocation
+ * failing (the n-th, once), a read that says it succeeded gives exactly
+ * the results of a read without failure; otherwise feed, finish or
+ * ss_server_finish says false. Label values with escapes make the reader
+ * unescape into its buffer; the third page's new series makes a series
+ * after the table exists.
+ */
+static void test_out_of_memory_not_dropped(void **state)
+{
+	static const char text[] =
+		"vllm:spec_decode_num_drafts{m=\"a\\\\b\"} 10\n"
+		"vllm:spec_decode_num_draft_tokens{m=\"a\\\\b\"} 20\n"
+		"vllm:spec_decode_num_accepted_tokens{m=\"a\\\\b\"} 5\n"
+		"# EOF\n"
+		"vllm:spec_decode_num_drafts{m=\"a\\\\b\"} 14\n"
+		"vllm:spec_decode_num_draft_tokens{m=\"a\\\\b\"} 26\n"
+		"vllm:spec_decode_num_accepted_tokens{m=\"a\\\\b\"} 8\n"
+		"vllm:spec_decode_num_drafts{m=\"c\\\"d\"} 3\n"
+		"# EOF\n";
+	struct run ref;
+	uint64_t recovered = 0;
+
+	(void)state;
+	read_text(text, strlen(text), strlen(text), false, 0, &ref);
+	/* ΔS 4 + 3 (new in the second page: from 0), ΔD 6, ΔA 3 */
+	assert_u128(only(&ref)->steps, 7);
+	for (uint64_t n = 1; n < 400; n++) {
+		struct run x;
+		struct ss_server *s;
+		struct ss_scrape *sc = NULL;
+		bool ok = false, done = false;
+
+		memset(&x, 0, sizeof(x));
+		ss_alloc_fail_at(n, 0);
+		s = ss_server_new(NULL);
+		if (s && ss_server_endpoint(s, "", 0) == 0)
+			sc = ss_scrape_new(s, 0, "t", NULL);
+		if (sc) {
+			ok = true;
+			for (size_t at = 0, len = strlen(text); ok && at < len; at += 16)
+				ok = ss_scrape_feed(sc, text + at, len - at < 16 ? len - at : 16);
+			ok = ok && ss_scrape_finish(sc);
+			if (ok)
+				ss_scrape_get_stats(sc, &x.st);
+			done = ok && ss_server_finish(s, NULL, false, 0.0, &x.r);
+		}
+		ss_alloc_fail_at(0, 0);
+		if (done) {
+			recovered++;
+			summarize(&x);
+			assert_string_equal(x.summary, ref.summary);
+			ss_server_results_release(&x.r);
+		}
+		ss_scrape_free(sc);
+		ss_server_free(s);
+	}
+	assert_true(recovered > 0); /* the sweep went past the run's last allocation */
+	run_release(&ref);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -676,6 +812,9 @@ int main(void)
 		cmocka_unit_test(test_changing_pages),
 		cmocka_unit_test(test_no_family),
 		cmocka_unit_test(test_out_of_memory),
+		cmocka_unit_test(test_out_of_memory_not_dropped),
+		cmocka_unit_test(test_bad_lines_inert),
+		cmocka_unit_test(test_bad_lines_no_cap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
