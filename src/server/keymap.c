@@ -37,6 +37,13 @@ static void hkey_init(void)
 	hkey[1] = (uint64_t)ts.tv_sec * UINT64_C(0xff51afd7ed558ccd) ^ (uintptr_t)&ts;
 }
 
+static bool collide;
+
+void ss_keymap_collide_for_tests(bool on)
+{
+	collide = on;
+}
+
 static inline uint64_t rotl(uint64_t x, int b)
 {
 	return (x << b) | (x >> (64 - b));
@@ -60,6 +67,8 @@ uint64_t ss_keymap_hash(const void *p, size_t n)
 	const unsigned char *s = p;
 	uint64_t v0, v1, v2, v3, w, b = (uint64_t)n << 56, h;
 
+	if (collide)
+		return 1;
 	pthread_once(&hkey_once, hkey_init);
 	v0 = hkey[0] ^ UINT64_C(0x736f6d6570736575);
 	v1 = hkey[1] ^ UINT64_C(0x646f72616e646f6d);

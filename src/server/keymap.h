@@ -38,6 +38,13 @@ void ss_keymap_release(struct ss_keymap *m);
 /* A 64-bit keyed hash of n bytes (never 0). */
 uint64_t ss_keymap_hash(const void *p, size_t n);
 
+/*
+ * Tests only: with `on`, every hash is 1 from now on (every key collides
+ * with every other), so that a test can show that no result depends on a
+ * hash. Not for use while another thread hashes.
+ */
+void ss_keymap_collide_for_tests(bool on);
+
 /* The index of the key when held (hash from ss_keymap_hash); nothing is added. */
 bool ss_keymap_find(const struct ss_keymap *m, const void *key, size_t len, uint64_t hash,
 		    uint32_t *index);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "server/expo.h"
+#include "server/keymap.h"
 #include "server/number.h"
 #include "util/alloc.h"
 #include "util/buf.h"
@@ -730,6 +731,45 @@ static void test_bad_lines_no_cap(void **state)
 }
 
 /*
+ * No result depends on a hash (issue 35): with every hash equal, every
+ * series text and key collides with every other, and the pages still
+ * read as they do with the keyed hash. Two pages of a shared server: a
+ * model gauge and LoRA series of no family between the vLLM counters.
+ */
+static void test_hash_collisions(void **state)
+{
+	static const char text[] =
+		"vllm:num_requests_running{model_name=\"m\"} 1\n"
+		"vllm:lora_requests_info{running_lora_adapters=\"a\"} 1\n"
+		"vllm:lora_requests_info{running_lora_adapters=\"b\"} 1\n"
+		"vllm:spec_decode_num_drafts{model_name=\"m\"} 10\n"
+		"vllm:spec_decode_num_drafts{model_name=\"n\"} 20\n"
+		"vllm:spec_decode_num_draft_tokens{model_name=\"m\"} 30\n"
+		"vllm:spec_decode_num_accepted_tokens{model_name=\"m\"} 5\n"
+		"vllm:num_requests_running{model_name=\"m\"} 2\n"
+		"vllm:lora_requests_info{running_lora_adapters=\"a\"} 1\n"
+		"vllm:lora_requests_info{running_lora_adapters=\"b\"} 1\n"
+		"vllm:spec_decode_num_drafts{model_name=\"m\"} 14\n"
+		"vllm:spec_decode_num_drafts{model_name=\"n\"} 25\n"
+		"vllm:spec_decode_num_draft_tokens{model_name=\"m\"} 40\n"
+		"vllm:spec_decode_num_accepted_tokens{model_name=\"m\"} 9\n";
+	struct run x, y;
+
+	(void)state;
+	read_all(text, &x);
+	/* two snapshots (the first line again starts the second): ΔS 4 + 5, ΔD 10, ΔA 4 */
+	assert_int_equal(x.st.snapshots, 2);
+	assert_u128(only(&x)->steps, 9);
+	assert_int_equal(only(&x)->resets, 0);
+	ss_keymap_collide_for_tests(true);
+	read_all(text, &y);
+	ss_keymap_collide_for_tests(false);
+	assert_string_equal(y.summary, x.summary);
+	run_release(&x);
+	run_release(&y);
+}
+
+/*
  * Out of memory is never "no family's" (issue 35): with one allocation
  * failing (the n-th, once), a read that says it succeeded gives exactly
  * the results of a read without failure; otherwise feed, finish or
@@ -814,6 +854,7 @@ int main(void)
 		cmocka_unit_test(test_out_of_memory),
 		cmocka_unit_test(test_out_of_memory_not_dropped),
 		cmocka_unit_test(test_bad_lines_inert),
+		cmocka_unit_test(test_hash_collisions),
 		cmocka_unit_test(test_bad_lines_no_cap),
 	};
 
