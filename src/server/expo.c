@@ -326,7 +326,7 @@ static bool is_lit(const char *p, size_t len, const char *lit)
 	return len >= n && memcmp(p, lit, n) == 0;
 }
 
-static void comment(struct ss_scrape *sc, const char *p, size_t len, bool terminated)
+static void comment(struct ss_scrape *sc, const char *p, size_t len)
 {
 	if (len == 5 && memcmp(p, "# EOF", 5) == 0) {
 		end_snap(sc);
@@ -338,10 +338,6 @@ static void comment(struct ss_scrape *sc, const char *p, size_t len, bool termin
 
 		while (q < end && is_blank(*q))
 			q++;
-		if (!terminated) {
-			bad(sc, "bad line", "a `# time:` line without its line end (cut short?)");
-			return;
-		}
 		if (!ss_expo_time(q, (size_t)(end - q), &ns)) {
 			bad(sc, "bad line", "`# time:` is not followed by Unix seconds");
 			return;
@@ -516,7 +512,7 @@ static bool restart(struct ss_scrape *sc, struct series_id *id, const char *p, s
 	return begin_snap(sc) && repeated(sc, id, p, &rep);
 }
 
-static bool sample(struct ss_scrape *sc, const char *p, size_t len, bool terminated)
+static bool sample(struct ss_scrape *sc, const char *p, size_t len)
 {
 	struct series_id id;
 	const char *why, *v = NULL, *reason = NULL;
@@ -525,10 +521,6 @@ static bool sample(struct ss_scrape *sc, const char *p, size_t len, bool termina
 	int64_t ts = 0;
 	enum ss_srv_status st = SS_SRV_IGNORED;
 
-	if (!terminated) {
-		bad(sc, "bad line", "the last line has no line end (cut short?)");
-		return true;
-	}
 	why = identify(sc, p, len, &id);
 	if (!why)
 		why = ss_expo_value(p + id.slen, p + len, &v, &vlen, &has_ts, &ts);
@@ -585,8 +577,18 @@ static bool line(struct ss_scrape *sc, const char *p, size_t len, bool terminate
 		p += 3; /* a byte-order mark before the first line */
 		len -= 3;
 	}
-	if (len && p[len - 1] == '\r')
+	/*
+	 * SPEC 13: one CR before the line end goes (any other is the line's:
+	 * a line of a lone CR is bad), and a last line without its line end
+	 * is read as any other.
+	 */
+	if (terminated && len && p[len - 1] == '\r') {
+		if (len == 1) {
+			bad(sc, "bad line", "a line of a lone CR");
+			return true;
+		}
 		len--;
+	}
 	while (len && is_blank(*p)) {
 		p++;
 		len--;
@@ -596,10 +598,10 @@ static bool line(struct ss_scrape *sc, const char *p, size_t len, bool terminate
 	if (len == 0)
 		return true;
 	if (*p == '#') {
-		comment(sc, p, len, terminated);
+		comment(sc, p, len);
 		return true;
 	}
-	return sample(sc, p, len, terminated);
+	return sample(sc, p, len);
 }
 
 static void overlong(struct ss_scrape *sc)

@@ -131,10 +131,12 @@ static const struct ss_server_family *only(struct run *x)
 
 static void test_float_syntax(void **state)
 {
+	/* SPEC 13: NaN, Inf and Infinity in any letter case, with an optional sign */
 	static const char *const good[] = {"12", "43.0", "1.23457e+06", "NaN", "+Inf", "-Inf", "Inf",
-					   ".5", "5.", "-0", "+3", "1E5", "1e-05", "0.000"};
-	static const char *const bad[] = {"+", ".", "e5", "1e", "1e+", "nan", "inf", "+NaN",
-					  "0x10", "1_000", "Infinity"};
+					   ".5", "5.", "-0", "+3", "1E5", "1e-05", "0.000", "nan",
+					   "inf", "+NaN", "Infinity", "-INFINITY", "iNf"};
+	static const char *const bad[] = {"+", ".", "e5", "1e", "1e+", "0x10", "1_000", "Infin",
+					  "nana", "0x1p3", "infinityy", "--1"};
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
@@ -161,7 +163,14 @@ static void test_parse_count(void **state)
 		{"1e3", SS_COUNT_OK, 1000, true},
 		{"120e-1", SS_COUNT_OK, 12, true},
 		{"0.0012e4", SS_COUNT_OK, 12, true},            /* 12 x 10^-4 x 10^4 */
-		{"18446744073709551615", SS_COUNT_OK, UINT64_MAX, true},
+		/* SPEC 13: the nearest double: 2^64 - 1 is read as 2^64, out of range */
+		{"18446744073709551615", SS_COUNT_RANGE, 0, false},
+		{"18446744073709549568", SS_COUNT_OK, UINT64_C(18446744073709549568), true}, /* 2^64 - 2^11 */
+		{"9007199254740993", SS_COUNT_OK, 9007199254740992u, true},  /* 2^53 + 1: 2^53 */
+		{"12345678901234567890", SS_COUNT_OK, UINT64_C(12345678901234567168), true},
+		{"2.5e+06", SS_COUNT_OK, 2500000, true},      /* 2 significant digits */
+		{"nan", SS_COUNT_NONFINITE, 0, false},
+		{"-Infinity", SS_COUNT_NONFINITE, 0, false},
 		{"9007199254740991", SS_COUNT_OK, 9007199254740991u, false}, /* 2^53 - 1 */
 		{"9007199254740992", SS_COUNT_OK, 9007199254740992u, true},  /* 2^53 */
 		{"18446744073709551616", SS_COUNT_RANGE, 0, false},          /* 2^64 */
@@ -171,7 +180,8 @@ static void test_parse_count(void **state)
 		{"12.5", SS_COUNT_FRACTION, 0, false},
 		{"0.5", SS_COUNT_FRACTION, 0, false},
 		{"5e-1", SS_COUNT_FRACTION, 0, false},
-		{"1e-999999999", SS_COUNT_FRACTION, 0, false},
+		{"1e-999999999", SS_COUNT_OK, 0, false},  /* its nearest double is 0 */
+		{"1e-1", SS_COUNT_FRACTION, 0, false},
 		{"-1", SS_COUNT_NEGATIVE, 0, false},
 		{"NaN", SS_COUNT_NONFINITE, 0, false},
 		{"+Inf", SS_COUNT_NONFINITE, 0, false},
@@ -353,12 +363,12 @@ static void test_label_escapes(void **state)
 		 "\xc3\xbc\xe6\xa8\xa1\",} 14\n"
 		 "vllm:spec_decode_num_drafts_total{engine=\"0\",model_name=\"a\\\"b\\\\c\\nd \\\xc3\xbc\xe6\xa8\xa1\"} 1\n",
 		 &x);
-	/* the third spells `\ü` (an unknown escape, kept as written): another series */
+	/* the third spells `\ü` (another escape: SPEC 13 makes the line bad) */
 	f = only(&x);
 	assert_int_equal(x.st.snapshots, 2);
-	assert_int_equal(x.st.bad_lines, 0);
-	assert_u128(f->steps, 5); /* 14 - 10, and 1 from 0 */
-	assert_int_equal(f->series, 2);
+	assert_int_equal(x.st.bad_lines, 1);
+	assert_u128(f->steps, 4); /* 14 - 10 */
+	assert_int_equal(f->series, 1);
 	run_release(&x);
 }
 
@@ -374,8 +384,8 @@ static void test_bad_lines(void **state)
 		 "vllm:spec_decode_num_drafts{engine=0} 1\n"             /* 4: unquoted */
 		 "vllm:spec_decode_num_drafts{engine=\"\xff\"} 1\n"      /* 5: not UTF-8 */
 		 "vllm:spec_decode_num_drafts{engine=\"\xc0\xaf\"} 1\n"  /* 6: overlong UTF-8 */
-		 "vllm:spec_decode_num_drafts {engine=\"0\"} 1\n"        /* 7: blank before { */
-		 "vllm:spec_decode_num_drafts{ engine=\"0\"} 1\n"        /* 8: blank in {} */
+		 "vllm:spec_decode_num_drafts {engine=\"0\"} 1\n"        /* 7: fine (SPEC 13) */
+		 "vllm:spec_decode_num_drafts{ engine=\"0\"} 1\n"        /* 8: fine, repeats 7 */
 		 "vllm:spec_decode_num_drafts{,} 1\n"                    /* 9 */
 		 "vllm:spec_decode_num_drafts{0a=\"1\"} 1\n"             /* 10: label name */
 		 "vllm:spec_decode_num_drafts 1 2.5\n"                   /* 11: ts not ms */
@@ -391,11 +401,11 @@ static void test_bad_lines(void **state)
 		 "\n  \t\n"                                              /* 21, 22: blank */
 		 "  vllm:spec_decode_num_drafts   1   \r\n",             /* 23: fine */
 		 &x);
-	/* line 23 repeats line 1's series: two snapshots */
+	/* line 8 repeats line 7's series: two snapshots (23 is line 1's series, new in the second) */
 	assert_int_equal(x.st.lines, 23);
-	assert_int_equal(x.st.bad_lines, 19);
-	assert_int_equal(x.r.bad_lines, 19);
-	assert_int_equal(x.st.samples, 2);
+	assert_int_equal(x.st.bad_lines, 17);
+	assert_int_equal(x.r.bad_lines, 17);
+	assert_int_equal(x.st.samples, 4);
 	assert_int_equal(x.st.snapshots, 2);
 	assert_non_null(strstr(x.msgs, "specscan: t:2: bad line: no blank between the series and its value"));
 	assert_non_null(strstr(x.msgs, "specscan: t:5: bad line: a label value that is not UTF-8"));
@@ -506,18 +516,20 @@ static void test_inexact_page(void **state)
 	run_release(&x);
 }
 
-/* The last line cut short is a bad line; a page cut inside a label too. */
+/*
+ * SPEC 13: a last line without its line end is read as any other (the
+ * drafts 10 then 15: ΔS 5); a page cut inside a label is a bad line.
+ * One CR before the line end goes, any other stays the line's.
+ */
 static void test_cut_pages(void **state)
 {
 	struct run x;
 
 	(void)state;
-	read_all("vllm:spec_decode_num_drafts 10\nvllm:spec_decode_num_drafts 1", &x);
-	assert_int_equal(x.st.snapshots, 1);
-	assert_int_equal(x.st.bad_lines, 1);
-	assert_non_null(strstr(x.msgs, "t:2: bad line: the last line has no line end (cut short?)"));
-	assert_true(only(&x)->since_start);
-	assert_u128(only(&x)->steps, 10);
+	read_all("vllm:spec_decode_num_drafts 10\n# EOF\nvllm:spec_decode_num_drafts 15", &x);
+	assert_int_equal(x.st.snapshots, 2);
+	assert_int_equal(x.st.bad_lines, 0);
+	assert_u128(only(&x)->steps, 5);
 	run_release(&x);
 
 	read_all("vllm:spec_decode_num_drafts 10\nvllm:spec_decode_num_drafts{engine=\"", &x);
@@ -525,8 +537,17 @@ static void test_cut_pages(void **state)
 	run_release(&x);
 
 	read_all("vllm:spec_decode_num_drafts 10\n# time: 12", &x);
-	assert_int_equal(x.st.bad_lines, 1);
-	assert_non_null(strstr(x.msgs, "t:2: bad line: a `# time:` line without its line end"));
+	assert_int_equal(x.st.bad_lines, 0);
+	run_release(&x);
+
+	/* CR LF; a CR of its own; two CRs; a last line's CR without its LF */
+	read_all("vllm:spec_decode_num_drafts 10\r\n\r\n"
+		 "vllm:spec_decode_num_draft_tokens 20\r\r\n"
+		 "# EOF\r\nvllm:spec_decode_num_drafts 15\r\n"
+		 "vllm:spec_decode_num_draft_tokens 30\r", &x);
+	assert_int_equal(x.st.bad_lines, 3);
+	assert_int_equal(x.st.snapshots, 2);
+	assert_u128(only(&x)->steps, 5);
 	run_release(&x);
 }
 
@@ -655,6 +676,43 @@ static void test_out_of_memory(void **state)
 	}
 }
 
+
+/*
+ * SPEC 13's rulings on the text grammar: blanks around `{`, `}`, `,`, `=`
+ * read as without them; a label name twice is a bad line whatever the
+ * metric; NaN, Inf, Infinity in any case are float texts (a counter's
+ * NaN is a bad sample, not a bad line); hex is a bad line.
+ */
+static void test_grammar_rulings(void **state)
+{
+	struct run x, y;
+
+	(void)state;
+	read_all("vllm:spec_decode_num_drafts { engine = \"0\" ,\tm=\"a\" , } 10\n"
+		 "# EOF\n"
+		 "vllm:spec_decode_num_drafts{engine=\"0\",m=\"a\"} 13\n", &x);
+	read_all("vllm:spec_decode_num_drafts{engine=\"0\",m=\"a\"} 10\n"
+		 "# EOF\n"
+		 "vllm:spec_decode_num_drafts{engine=\"0\",m=\"a\"} 13\n", &y);
+	assert_string_equal(x.summary, y.summary);
+	assert_u128(only(&x)->steps, 3);
+	assert_int_equal(only(&x)->series, 1);
+	run_release(&x);
+	run_release(&y);
+
+	read_all("up{a=\"1\",a=\"2\"} 1\n"
+		 "vllm:spec_decode_num_drafts{a=\"1\",a=\"1\"} 1\n"
+		 "vllm:spec_decode_num_drafts nan\n"
+		 "vllm:spec_decode_num_drafts -INFINITY\n"
+		 "vllm:spec_decode_num_drafts 0x1p3\n"
+		 "vllm:spec_decode_num_drafts 7\n", &x);
+	assert_int_equal(x.st.bad_lines, 5);
+	assert_int_equal(x.st.samples, 3); /* nan, -INFINITY and 7 are samples */
+	assert_non_null(strstr(x.msgs, "t:1: bad line: a label name appears twice"));
+	assert_non_null(strstr(x.msgs, "t:3: bad sample: counter value is NaN or infinite"));
+	assert_u128(only(&x)->steps, 7);
+	run_release(&x);
+}
 
 /* The families part of a summary (after the input's and the results' counts). */
 static const char *families_part(const struct run *x)
@@ -854,6 +912,7 @@ int main(void)
 		cmocka_unit_test(test_out_of_memory),
 		cmocka_unit_test(test_out_of_memory_not_dropped),
 		cmocka_unit_test(test_bad_lines_inert),
+		cmocka_unit_test(test_grammar_rulings),
 		cmocka_unit_test(test_hash_collisions),
 		cmocka_unit_test(test_bad_lines_no_cap),
 	};
