@@ -107,8 +107,6 @@ enum ss_count_status ss_srv_parse_count(const char *p, size_t n, uint64_t *out, 
 {
 	const char *q = p, *end = p + n;
 	char small[128], *text = small, *e;
-	bool has_exp = false;
-	long sig = 0;
 	double d;
 
 	*out = 0;
@@ -143,14 +141,20 @@ enum ss_count_status ss_srv_parse_count(const char *p, size_t n, uint64_t *out, 
 	if (d >= TWO_64)
 		return SS_COUNT_RANGE;
 	*out = (uint64_t)d;
-	/* significant digits of the text, for the rounded print of %g */
+	if (*out >= (UINT64_C(1) << 53))
+		*inexact = true;
+	return SS_COUNT_OK;
+}
+
+bool ss_srv_count_rounded(const char *p, size_t n)
+{
+	const char *q = p, *end = p + n;
+	long sig = 0;
+
 	for (; q < end && *q != 'e' && *q != 'E'; q++)
 		if (is_digit(*q) && (*q != '0' || sig))
 			sig++;
-	has_exp = q < end;
-	if ((has_exp && sig <= 6) || *out >= (UINT64_C(1) << 53))
-		*inexact = true;
-	return SS_COUNT_OK;
+	return q < end && sig >= 1 && sig <= 6;
 }
 
 bool ss_srv_parse_gauge(const char *p, size_t n, double *out)

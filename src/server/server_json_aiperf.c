@@ -306,8 +306,9 @@ static void doc_series(struct doc_scan *d, const struct doc_series *ds)
 	ep = aip_endpoint(d->f, d->dir, d->dir_len, ds->url ? ds->url : "", ds->url ? ds->url_len : 0);
 	if (ep >= SS_SERVER_ENDPOINT_FULL)
 		return;
-	st = ss_server_resolve(d->f->s, ep, SS_SRC_PROMETHEUS, d->name, d->nlen, ds->lab.l,
-			       ds->lab.n, &h, &reason);
+	/* the value checked before a series is made: a bad one makes none */
+	st = ss_server_resolve_value(d->f->s, ep, SS_SRC_PROMETHEUS, d->name, d->nlen, ds->lab.l,
+				     ds->lab.n, ds->total.p, ds->total.n, &h, &reason);
 	if (st != SS_SRV_KEPT) {
 		sj_sample_status(d->f, &d->m, st, reason);
 		return;

@@ -524,7 +524,8 @@ enum ss_srv_status ss_server_put(struct ss_server *s, uint32_t handle, const cha
 		return SS_SRV_BAD;
 	}
 	touch(s, se->fe);
-	if (inexact)
+	if (inexact || (ss_family_rows[row].engine == SS_ENGINE_LLAMACPP &&
+			ss_srv_count_rounded(value, value_len)))
 		s->inexact[row] = true;
 	se->cur = v;
 	se->valued = s->snap_id;

@@ -158,17 +158,17 @@ static void test_parse_count(void **state)
 		{"12", SS_COUNT_OK, 12, false},
 		{"43.0", SS_COUNT_OK, 43, false},
 		{"0043.000", SS_COUNT_OK, 43, false},
-		{"1.23457e+06", SS_COUNT_OK, 1234570, true},  /* 6 significant digits */
+		{"1.23457e+06", SS_COUNT_OK, 1234570, false}, /* rounded: see ss_srv_count_rounded */
 		{"1.234567e+06", SS_COUNT_OK, 1234567, false}, /* 7 */
-		{"1e3", SS_COUNT_OK, 1000, true},
-		{"120e-1", SS_COUNT_OK, 12, true},
-		{"0.0012e4", SS_COUNT_OK, 12, true},            /* 12 x 10^-4 x 10^4 */
+		{"1e3", SS_COUNT_OK, 1000, false},
+		{"120e-1", SS_COUNT_OK, 12, false},
+		{"0.0012e4", SS_COUNT_OK, 12, false},           /* 12 x 10^-4 x 10^4 */
 		/* SPEC 13: the nearest double: 2^64 - 1 is read as 2^64, out of range */
 		{"18446744073709551615", SS_COUNT_RANGE, 0, false},
 		{"18446744073709549568", SS_COUNT_OK, UINT64_C(18446744073709549568), true}, /* 2^64 - 2^11 */
 		{"9007199254740993", SS_COUNT_OK, 9007199254740992u, true},  /* 2^53 + 1: 2^53 */
 		{"12345678901234567890", SS_COUNT_OK, UINT64_C(12345678901234567168), true},
-		{"2.5e+06", SS_COUNT_OK, 2500000, true},      /* 2 significant digits */
+		{"2.5e+06", SS_COUNT_OK, 2500000, false},
 		{"nan", SS_COUNT_NONFINITE, 0, false},
 		{"-Infinity", SS_COUNT_NONFINITE, 0, false},
 		{"9007199254740991", SS_COUNT_OK, 9007199254740991u, false}, /* 2^53 - 1 */
@@ -202,6 +202,13 @@ static void test_parse_count(void **state)
 			assert_int_equal(inexact, cases[i].inexact);
 		}
 	}
+	/* %g's rounded print: an exponent and one to six significant digits */
+	assert_true(ss_srv_count_rounded("1.23457e+06", 11));
+	assert_true(ss_srv_count_rounded("1e3", 3));
+	assert_true(ss_srv_count_rounded("0.0012e4", 8));
+	assert_false(ss_srv_count_rounded("1.234567e+06", 12));
+	assert_false(ss_srv_count_rounded("1234570", 7));
+	assert_false(ss_srv_count_rounded("0e+00", 5));
 }
 
 /* ---- the reader ---- */

@@ -423,6 +423,15 @@ static void test_inexact(void **state)
 		assert_int_equal(finish(s, &r, 1)->inexact, cases[i].inexact);
 		ss_server_results_release(&r);
 		ss_server_free(s);
+	}	/* SPEC 10.2: the rounded print is llama.cpp's only; prometheus_client's 2.5e+06 is exact */
+	{
+		struct ss_server *s = new_server();
+		struct ss_server_results r;
+
+		SNAP(s, "vllm:spec_decode_num_drafts_total 2.5e+06");
+		assert_false(finish(s, &r, 1)->inexact);
+		ss_server_results_release(&r);
+		ss_server_free(s);
 	}
 }
 
