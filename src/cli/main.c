@@ -682,6 +682,8 @@ int main(int argc, char **argv)
 	server = ss_server_new(&msg);
 	if (!server)
 		ss_msg_error(&msg, "out of memory");
+	else
+		ss_server_set_budget(server, ss_server_budget_for(o.max_record));
 	status = server ? run(&o, &outs, &agg, server, &msg) : EXIT_NOTHING;
 	if (status != EXIT_NOTHING && !ss_agg_finish(&agg)) {
 		ss_msg_error(&msg, "out of memory");

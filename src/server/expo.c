@@ -26,8 +26,13 @@
 /* A template holds at most this much of a page (more is parsed in full). */
 #define TMPL_MAX_LINES 65536
 #define TMPL_MAX_TEXT (8u << 20)
-/* Series of other families told apart in one snapshot (more are not checked for repeats). */
-#define SEEN_MAX (1u << 20)
+/*
+ * Series of other families told apart in one snapshot, and their texts'
+ * bytes (past either, with a message, the rest are not checked for
+ * repeats): a fingerprint decides nothing alone, the texts are compared.
+ */
+#define SEEN_MAX (1u << 18)
+#define SEEN_TEXT_MAX (8u << 20)
 
 struct tmpl_ent {
 	uint32_t off, len; /* the series text in the template's text */
@@ -41,6 +46,11 @@ struct tmpl {
 	struct tmpl_ent *e;
 	size_t n, cap_e;
 	bool full;
+};
+
+struct seen_ent {
+	uint64_t fp;       /* 0: an empty slot */
+	uint32_t off, len; /* the series text in seen_text */
 };
 
 struct ss_scrape {
@@ -63,10 +73,11 @@ struct ss_scrape {
 	bool fast;          /* each was the template's entry of its number */
 	size_t unmatched;   /* sample lines not found in the template */
 	size_t j;           /* where the next line is looked for in the template */
-	/* fingerprints of other families' series in the open snapshot */
-	uint64_t *seen;
+	/* other families' series in the open snapshot */
+	struct seen_ent *seen;
 	size_t seen_slots, seen_n;
-	bool seen_full;
+	bool seen_full, seen_told;
+	struct ss_buf seen_text;
 	/* the template, and the one being learned from the open snapshot */
 	struct tmpl T, L;
 	uint64_t tmpl_gen;  /* how many times T was replaced */
@@ -97,6 +108,7 @@ struct ss_scrape *ss_scrape_new(struct ss_server *srv, uint32_t endpoint, const 
 	sc->fast = true;
 	sc->learning = !sc->no_template;
 	ss_buf_init(&sc->carry);
+	ss_buf_init(&sc->seen_text);
 	ss_buf_init(&sc->lab.unesc);
 	if (!sc->name) {
 		ss_scrape_free(sc);
@@ -112,6 +124,7 @@ void ss_scrape_free(struct ss_scrape *sc)
 	tmpl_release(&sc->T);
 	tmpl_release(&sc->L);
 	ss_free(sc->seen);
+	ss_buf_release(&sc->seen_text);
 	ss_buf_release(&sc->carry);
 	ss_buf_release(&sc->lab.unesc);
 	ss_free(sc->name);
@@ -129,7 +142,7 @@ static void bad(struct ss_scrape *sc, const char *what, const char *reason)
 	ss_server_bad(sc->srv, sc->name, sc->st.lines, what, reason);
 }
 
-/* ---- the seen set: fingerprints of the open snapshot's other series ---- */
+/* ---- the seen set: the open snapshot's series of other families ---- */
 
 static void seen_clear(struct ss_scrape *sc)
 {
@@ -141,6 +154,9 @@ static void seen_clear(struct ss_scrape *sc)
 	} else if (sc->seen_n) {
 		memset(sc->seen, 0, sc->seen_slots * sizeof(*sc->seen));
 	}
+	if (sc->seen_text.cap > (1u << 20))
+		ss_buf_release(&sc->seen_text);
+	ss_buf_reset(&sc->seen_text);
 	sc->seen_n = 0;
 	sc->seen_full = false;
 }
@@ -148,16 +164,16 @@ static void seen_clear(struct ss_scrape *sc)
 static bool seen_grow(struct ss_scrape *sc)
 {
 	size_t slots = sc->seen_slots ? 2 * sc->seen_slots : 1024;
-	uint64_t *t = ss_calloc(slots, sizeof(*t));
+	struct seen_ent *t = ss_calloc(slots, sizeof(*t));
 
 	if (!t)
 		return false;
 	for (size_t i = 0; i < sc->seen_slots; i++) {
 		size_t k;
 
-		if (!sc->seen[i])
+		if (!sc->seen[i].fp)
 			continue;
-		for (k = sc->seen[i] & (slots - 1); t[k]; k = (k + 1) & (slots - 1))
+		for (k = sc->seen[i].fp & (slots - 1); t[k].fp; k = (k + 1) & (slots - 1))
 			;
 		t[k] = sc->seen[i];
 	}
@@ -167,27 +183,54 @@ static bool seen_grow(struct ss_scrape *sc)
 	return true;
 }
 
-/* Put fp in; *was tells whether it was there. false when out of memory. */
-static bool seen_put(struct ss_scrape *sc, uint64_t fp, bool *was)
+/* The set is full: told once per input, as every bound is. */
+static void seen_bound(struct ss_scrape *sc)
+{
+	sc->seen_full = true;
+	if (!sc->seen_told)
+		ss_server_bound(sc->srv, sc->name, sc->st.lines,
+				"more series of other families in one snapshot than are checked "
+				"for repeats (262,144, or 8 MiB of their text); a repeat among the "
+				"rest does not start a snapshot");
+	sc->seen_told = true;
+}
+
+/*
+ * Put the series text[0..len) (fingerprint fp) in; *was tells whether it
+ * was there: same fingerprint and same text. false when out of memory.
+ */
+static bool seen_put(struct ss_scrape *sc, uint64_t fp, const char *text, size_t len, bool *was)
 {
 	size_t k;
 
 	*was = false;
+	if (sc->seen_full)
+		return true;
 	if (2 * (sc->seen_n + 1) > sc->seen_slots) {
 		if (sc->seen_n >= SEEN_MAX) {
-			sc->seen_full = true;
+			seen_bound(sc);
 			return true;
 		}
 		if (!seen_grow(sc))
 			return false;
 	}
-	for (k = fp & (sc->seen_slots - 1); sc->seen[k]; k = (k + 1) & (sc->seen_slots - 1)) {
-		if (sc->seen[k] == fp) {
+	for (k = fp & (sc->seen_slots - 1); sc->seen[k].fp; k = (k + 1) & (sc->seen_slots - 1)) {
+		const struct seen_ent *e = &sc->seen[k];
+
+		if (e->fp == fp && e->len == len &&
+		    memcmp(sc->seen_text.data + e->off, text, len) == 0) {
 			*was = true;
 			return true;
 		}
 	}
-	sc->seen[k] = fp;
+	if (len > SEEN_TEXT_MAX - sc->seen_text.len) {
+		seen_bound(sc);
+		return true;
+	}
+	sc->seen[k] = (struct seen_ent){fp, (uint32_t)sc->seen_text.len, (uint32_t)len};
+	ss_buf_add(&sc->seen_text, text, len);
+	if (sc->seen_text.failed)
+		return false;
 	sc->seen_n++;
 	return true;
 }
@@ -283,7 +326,7 @@ static bool is_lit(const char *p, size_t len, const char *lit)
 	return len >= n && memcmp(p, lit, n) == 0;
 }
 
-static void comment(struct ss_scrape *sc, const char *p, size_t len, bool terminated)
+static void comment(struct ss_scrape *sc, const char *p, size_t len)
 {
 	if (len == 5 && memcmp(p, "# EOF", 5) == 0) {
 		end_snap(sc);
@@ -295,10 +338,6 @@ static void comment(struct ss_scrape *sc, const char *p, size_t len, bool termin
 
 		while (q < end && is_blank(*q))
 			q++;
-		if (!terminated) {
-			bad(sc, "bad line", "a `# time:` line without its line end (cut short?)");
-			return;
-		}
 		if (!ss_expo_time(q, (size_t)(end - q), &ns)) {
 			bad(sc, "bad line", "`# time:` is not followed by Unix seconds");
 			return;
@@ -333,6 +372,8 @@ struct series_id {
 	uint32_t handle;     /* the kept series, or SS_SERVER_NO_HANDLE */
 	const char *bad;     /* a bad sample's reason (a series no family takes as it is) */
 	bool from_tmpl;
+	bool keep;           /* a family's name, parsed: resolve() finds its series */
+	bool no_tmpl;        /* not for the template: a series not made (its value said nothing) */
 	size_t tmpl_index;
 };
 
@@ -383,25 +424,37 @@ static const char *identify(struct ss_scrape *sc, const char *p, size_t len, str
 		return why;
 	id->fp = ss_keymap_hash(p, id->slen);
 	id->handle = SS_SERVER_NO_HANDLE;
-	if (keep) {
-		enum ss_srv_status st;
-
-		if (sc->lab.too_many) {
-			id->bad = "more than 64 labels";
-			return NULL;
-		}
-		ss_expo_labels_fix(&sc->lab);
-		if (sc->lab.unesc.failed)
-			return NULL; /* out of memory: taken as no family's */
-		st = ss_server_resolve(sc->srv, sc->endpoint, SS_SRC_PROMETHEUS, p,
-				       ss_expo_name_len(p, len), sc->lab.labels, sc->lab.n, &id->handle,
-				       &id->bad);
-		if (st != SS_SRV_KEPT)
-			id->handle = SS_SERVER_NO_HANDLE;
-		if (st != SS_SRV_BAD)
-			id->bad = NULL;
-	}
+	if (keep && sc->lab.too_many)
+		id->bad = "more than 64 labels";
+	else
+		id->keep = keep;
 	return NULL;
+}
+
+/*
+ * A parsed line of a family's name: its series, found or made once its
+ * value is known to be one (a bad value makes no series). false when out
+ * of memory, which is never taken for "no family's".
+ */
+static bool resolve(struct ss_scrape *sc, const char *p, size_t len, struct series_id *id,
+		    const char *v, size_t vlen)
+{
+	enum ss_srv_status st;
+
+	ss_expo_labels_fix(&sc->lab);
+	if (sc->lab.unesc.failed)
+		return false;
+	st = ss_server_resolve_value(sc->srv, sc->endpoint, SS_SRC_PROMETHEUS, p,
+				     ss_expo_name_len(p, len), sc->lab.labels, sc->lab.n, v, vlen,
+				     &id->handle, &id->bad);
+	if (st == SS_SRV_NOMEM)
+		return false;
+	if (st != SS_SRV_KEPT)
+		id->handle = SS_SERVER_NO_HANDLE;
+	if (st != SS_SRV_BAD)
+		id->bad = NULL;
+	id->no_tmpl = st == SS_SRV_BAD || st == SS_SRV_NOVALUE;
+	return true;
 }
 
 /*
@@ -410,7 +463,7 @@ static const char *identify(struct ss_scrape *sc, const char *p, size_t len, str
  * fast mode (every line so far the template's entry of its number) no set
  * is needed; off it, fingerprints decide. false when out of memory.
  */
-static bool repeated(struct ss_scrape *sc, const struct series_id *id, bool *rep)
+static bool repeated(struct ss_scrape *sc, const struct series_id *id, const char *p, bool *rep)
 {
 	bool was;
 
@@ -424,13 +477,17 @@ static bool repeated(struct ss_scrape *sc, const struct series_id *id, bool *rep
 		}
 		/* Off the template's order: the lines so far go into the set. */
 		sc->fast = false;
-		for (size_t i = 0; i < sc->ord && i < sc->T.n; i++)
-			if (sc->T.e[i].handle == SS_SERVER_NO_HANDLE && !seen_put(sc, sc->T.e[i].fp, &was))
+		for (size_t i = 0; i < sc->ord && i < sc->T.n; i++) {
+			const struct tmpl_ent *e = &sc->T.e[i];
+
+			if (e->handle == SS_SERVER_NO_HANDLE &&
+			    !seen_put(sc, e->fp, sc->T.text + e->off, e->len, &was))
 				return false;
+		}
 	}
 	if (id->handle != SS_SERVER_NO_HANDLE)
 		return true;
-	if (!seen_put(sc, id->fp, &was))
+	if (!seen_put(sc, id->fp, p, id->slen, &was))
 		return false;
 	*rep = was;
 	return true;
@@ -452,10 +509,10 @@ static bool restart(struct ss_scrape *sc, struct series_id *id, const char *p, s
 		id->from_tmpl = tmpl_match(&sc->T, 0, p, len);
 		id->tmpl_index = 0;
 	}
-	return begin_snap(sc) && repeated(sc, id, &rep);
+	return begin_snap(sc) && repeated(sc, id, p, &rep);
 }
 
-static bool sample(struct ss_scrape *sc, const char *p, size_t len, bool terminated)
+static bool sample(struct ss_scrape *sc, const char *p, size_t len)
 {
 	struct series_id id;
 	const char *why, *v = NULL, *reason = NULL;
@@ -464,10 +521,6 @@ static bool sample(struct ss_scrape *sc, const char *p, size_t len, bool termina
 	int64_t ts = 0;
 	enum ss_srv_status st = SS_SRV_IGNORED;
 
-	if (!terminated) {
-		bad(sc, "bad line", "the last line has no line end (cut short?)");
-		return true;
-	}
 	why = identify(sc, p, len, &id);
 	if (!why)
 		why = ss_expo_value(p + id.slen, p + len, &v, &vlen, &has_ts, &ts);
@@ -475,13 +528,15 @@ static bool sample(struct ss_scrape *sc, const char *p, size_t len, bool termina
 		bad(sc, "bad line", why);
 		return true;
 	}
+	if (id.keep && !resolve(sc, p, len, &id, v, vlen))
+		return false;
 	sc->st.samples++;
 	if (sc->in_snap) {
-		if (!repeated(sc, &id, &rep))
+		if (!repeated(sc, &id, p, &rep))
 			return false;
 		if (rep && !restart(sc, &id, p, len))
 			return false;
-	} else if (!begin_snap(sc) || !repeated(sc, &id, &rep)) {
+	} else if (!begin_snap(sc) || !repeated(sc, &id, p, &rep)) {
 		return false;
 	}
 	if (id.handle != SS_SERVER_NO_HANDLE && !id.bad) {
@@ -500,7 +555,7 @@ static bool sample(struct ss_scrape *sc, const char *p, size_t len, bool termina
 		sc->j = id.tmpl_index + 1;
 	else
 		sc->unmatched++;
-	if (sc->learning && !id.bad && !tmpl_add(&sc->L, p, id.slen, id.fp, id.handle))
+	if (sc->learning && !id.bad && !id.no_tmpl && !tmpl_add(&sc->L, p, id.slen, id.fp, id.handle))
 		return false;
 	sc->ord++;
 	if (has_ts && (!sc->has_ts || ts > sc->max_ts_ms)) {
@@ -522,8 +577,18 @@ static bool line(struct ss_scrape *sc, const char *p, size_t len, bool terminate
 		p += 3; /* a byte-order mark before the first line */
 		len -= 3;
 	}
-	if (len && p[len - 1] == '\r')
+	/*
+	 * SPEC 13: one CR before the line end goes (any other is the line's:
+	 * a line of a lone CR is bad), and a last line without its line end
+	 * is read as any other.
+	 */
+	if (terminated && len && p[len - 1] == '\r') {
+		if (len == 1) {
+			bad(sc, "bad line", "a line of a lone CR");
+			return true;
+		}
 		len--;
+	}
 	while (len && is_blank(*p)) {
 		p++;
 		len--;
@@ -533,10 +598,10 @@ static bool line(struct ss_scrape *sc, const char *p, size_t len, bool terminate
 	if (len == 0)
 		return true;
 	if (*p == '#') {
-		comment(sc, p, len, terminated);
+		comment(sc, p, len);
 		return true;
 	}
-	return sample(sc, p, len, terminated);
+	return sample(sc, p, len);
 }
 
 static void overlong(struct ss_scrape *sc)

@@ -85,28 +85,14 @@ static const char *label_value(struct ss_expo_labels *sc, const char *q, const c
 			if (q + 1 == end)
 				break;
 			e = q[1];
-			if (keep) {
-				if (e == 'n')
-					ss_buf_addc(&sc->unesc, '\n');
-				else if (e == '\\' || e == '"')
-					ss_buf_addc(&sc->unesc, e);
-				else
-					ss_buf_add(&sc->unesc, q, 2);
+			/* SPEC 13: these three only; another makes the line bad */
+			if (e != 'n' && e != '\\' && e != '"') {
+				*why = "a label value with an escape other than \\\\, \\\" and \\n";
+				return NULL;
 			}
-			if ((unsigned char)e >= 0x80) {
-				/* the escaped byte starts a UTF-8 sequence: check it too */
-				size_t n = utf8_len((const unsigned char *)q + 1, (const unsigned char *)end);
-
-				if (!n) {
-					*why = "a label value that is not UTF-8";
-					return NULL;
-				}
-				if (keep)
-					ss_buf_add(&sc->unesc, q + 2, n - 1);
-				q += 1 + n;
-			} else {
-				q += 2;
-			}
+			if (keep)
+				ss_buf_addc(&sc->unesc, e == 'n' ? '\n' : e);
+			q += 2;
 			continue;
 		}
 		{
@@ -125,10 +111,32 @@ static const char *label_value(struct ss_expo_labels *sc, const char *q, const c
 	return NULL;
 }
 
+static inline const char *skip_blanks(const char *q, const char *end)
+{
+	while (q < end && is_blank(*q))
+		q++;
+	return q;
+}
+
+/* Whether the label name [name, name + n) is among the first sc->n recorded. */
+static bool label_twice(const struct ss_expo_labels *sc, const char *name, size_t n)
+{
+	for (size_t i = 0; i < sc->n; i++)
+		if (sc->labels[i].name_len == n && memcmp(sc->labels[i].name, name, n) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * SPEC 13: blanks may stand around `{`, `}`, `,` and `=` in the braces; a
+ * label name given twice makes the line bad, whatever its metric (told
+ * apart among the first SS_SERVER_MAX_LABELS names: a kept series has no
+ * more, and other series' further names are not compared).
+ */
 size_t ss_expo_series(struct ss_expo_labels *sc, const char *p, size_t len, bool keep,
 		      const char **why)
 {
-	const char *q = p, *end = p + len;
+	const char *q = p, *end = p + len, *r;
 
 	sc->n = 0;
 	sc->too_many = false;
@@ -139,11 +147,14 @@ size_t ss_expo_series(struct ss_expo_labels *sc, const char *p, size_t len, bool
 	}
 	for (q++; q < end && (cls[(unsigned char)*q] & C_NAME); q++)
 		;
-	if (q == end || *q != '{')
+	r = skip_blanks(q, end);
+	if (r == end || *r != '{')
 		return (size_t)(q - p);
-	for (q++;;) {
+	for (q = r + 1;;) {
 		const char *name;
+		size_t nlen;
 
+		q = skip_blanks(q, end);
 		if (q < end && *q == '}')
 			return (size_t)(q + 1 - p);
 		if (q == end || !(cls[(unsigned char)*q] & C_LABEL0)) {
@@ -152,24 +163,31 @@ size_t ss_expo_series(struct ss_expo_labels *sc, const char *p, size_t len, bool
 		}
 		for (name = q++; q < end && (cls[(unsigned char)*q] & C_LABEL); q++)
 			;
-		if (end - q < 2 || q[0] != '=' || q[1] != '"') {
+		nlen = (size_t)(q - name);
+		q = skip_blanks(q, end);
+		if (q < end && *q == '=')
+			q = skip_blanks(q + 1, end);
+		else
+			q = end;
+		if (q == end || *q != '"') {
 			*why = "a label without =\"value\"";
 			return 0;
 		}
-		if (keep) {
-			if (sc->n == SS_SERVER_MAX_LABELS) {
-				sc->too_many = true;
-			} else {
-				struct ss_srv_label *l = &sc->labels[sc->n];
-
-				l->name = name;
-				l->name_len = (size_t)(q - name);
-				sc->val_off[sc->n++] = sc->unesc.len;
-			}
+		if (label_twice(sc, name, nlen)) {
+			*why = "a label name appears twice";
+			return 0;
 		}
-		q = label_value(sc, q + 2, end, keep && !sc->too_many, why);
+		if (sc->n == SS_SERVER_MAX_LABELS) {
+			sc->too_many = keep;
+		} else {
+			sc->labels[sc->n].name = name;
+			sc->labels[sc->n].name_len = nlen;
+			sc->val_off[sc->n++] = sc->unesc.len;
+		}
+		q = label_value(sc, q + 1, end, keep && !sc->too_many, why);
 		if (!q)
 			return 0;
+		q = skip_blanks(q, end);
 		if (q < end && *q == ',') {
 			q++;
 		} else if (q == end || *q != '}') {

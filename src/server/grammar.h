@@ -33,10 +33,11 @@ size_t ss_expo_name_len(const char *p, size_t len);
 
 /*
  * NAME[{LABELS}] at the start of the line p[0..len): its length, or 0
- * with *why (the reason of a bad line). With `keep` (a family's name) the
- * labels go to l, their values unescaped (another escape than the three is
- * kept as written, as Prometheus' and the Python client's readers keep
- * it); ss_expo_labels_fix() then sets the value pointers.
+ * with *why (the reason of a bad line). SPEC 13's rulings: blanks may
+ * stand around `{`, `}`, `,` and `=`; `\\`, `\"` and `\n` are the only
+ * escapes (another makes the line bad); a label name given twice makes
+ * the line bad. With `keep` (a family's name) the labels go to l, their
+ * values unescaped; ss_expo_labels_fix() then sets the value pointers.
  */
 size_t ss_expo_series(struct ss_expo_labels *l, const char *p, size_t len, bool keep,
 		      const char **why);

@@ -5,6 +5,11 @@
  * endpoint's name. Open addressing over a power-of-two table; the keys are
  * copied into one arena the map owns. ss_keymap_hash() is also the
  * fingerprint the exposition reader takes of a series' text.
+ *
+ * A hash decides nothing alone: a found key is always compared byte for
+ * byte. The hash is keyed (SipHash-1-3 under a key drawn once per
+ * process), so that input chosen to collide cannot pile keys into one
+ * probe run either; indexes never depend on it, so output does not.
  */
 #ifndef SS_SERVER_KEYMAP_H
 #define SS_SERVER_KEYMAP_H
@@ -30,8 +35,19 @@ struct ss_keymap {
 void ss_keymap_init(struct ss_keymap *m);
 void ss_keymap_release(struct ss_keymap *m);
 
-/* A 64-bit hash of n bytes (never 0). */
+/* A 64-bit keyed hash of n bytes (never 0). */
 uint64_t ss_keymap_hash(const void *p, size_t n);
+
+/*
+ * Tests only: with `on`, every hash is 1 from now on (every key collides
+ * with every other), so that a test can show that no result depends on a
+ * hash. Not for use while another thread hashes.
+ */
+void ss_keymap_collide_for_tests(bool on);
+
+/* The index of the key when held (hash from ss_keymap_hash); nothing is added. */
+bool ss_keymap_find(const struct ss_keymap *m, const void *key, size_t len, uint64_t hash,
+		    uint32_t *index);
 
 /*
  * The index of the key (hash from ss_keymap_hash), added when new (*added

@@ -9,17 +9,34 @@ static inline bool is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
+/* Whether [q, end) starts with the word w (lower case), in any letter case. */
+static bool word_at(const char *q, const char *end, const char *w, size_t n)
+{
+	if ((size_t)(end - q) < n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if ((q[i] | 0x20) != w[i])
+			return false;
+	return true;
+}
+
 size_t ss_srv_float_len(const char *p, const char *end)
 {
 	const char *q = p;
 	bool digits = false;
 
-	if (end - q >= 3 && memcmp(q, "NaN", 3) == 0)
-		return 3;
 	if (q < end && (*q == '+' || *q == '-'))
 		q++;
-	if (end - q >= 3 && memcmp(q, "Inf", 3) == 0)
-		return (size_t)(q + 3 - p);
+	/* SPEC 13: NaN, Inf, Infinity in any letter case, with an optional sign */
+	if (q < end && ((*q | 0x20) == 'n' || (*q | 0x20) == 'i')) {
+		if (word_at(q, end, "nan", 3))
+			return (size_t)(q + 3 - p);
+		if (word_at(q, end, "infinity", 8))
+			return (size_t)(q + 8 - p);
+		if (word_at(q, end, "inf", 3))
+			return (size_t)(q + 3 - p);
+		return 0;
+	}
 	while (q < end && is_digit(*q)) {
 		q++;
 		digits = true;
@@ -60,87 +77,84 @@ const char *ss_count_status_text(enum ss_count_status st)
 	return "?";
 }
 
-/* Exponents past this only make 0 or a value out of range; no overflow below it. */
-#define EXP_CAP 100000
+/*
+ * The plain form most counters are written in: digits (at most 15, so
+ * the value is its own nearest double), then maybe a point and zeros.
+ * false: another form (the caller reads it as a double).
+ */
+static bool plain_count(const char *q, const char *end, uint64_t *out)
+{
+	uint64_t v = 0;
+	const char *d = q;
+
+	while (q < end && is_digit(*q))
+		v = v * 10 + (uint64_t)(*q++ - '0');
+	if (q == d || q - d > 15)
+		return false;
+	if (q < end && *q == '.')
+		for (q++; q < end && *q == '0'; q++)
+			;
+	if (q != end)
+		return false;
+	*out = v;
+	return true;
+}
+
+/* 2^64 as a double: the first value out of range. */
+#define TWO_64 18446744073709551616.0
 
 enum ss_count_status ss_srv_parse_count(const char *p, size_t n, uint64_t *out, bool *inexact)
 {
-	const char *q = p, *end = p + n, *mant;
-	bool neg = false, has_exp = false, fraction = false, range = false;
-	long exp = 0, int_len = 0, pos = 0, sig = 0, whole;
-	uint64_t v = 0;
+	const char *q = p, *end = p + n;
+	char small[128], *text = small, *e;
+	double d;
 
 	*out = 0;
 	if (n == 0 || ss_srv_float_len(p, end) != n)
 		return SS_COUNT_SYNTAX;
-	if (*q == '+' || *q == '-')
-		neg = *q++ == '-';
-	if (*q == 'N' || *q == 'I')
+	if (*q == '+')
+		q++;
+	if (plain_count(q, end, out))
+		return SS_COUNT_OK;
+	if (*q == '-')
+		q++;
+	if ((*q | 0x20) == 'n' || (*q | 0x20) == 'i')
 		return SS_COUNT_NONFINITE;
-	mant = q;
-	while (q < end && is_digit(*q)) {
-		q++;
-		int_len++;
+	/* SPEC 13: read as a JSON number is, the nearest double */
+	if (n >= sizeof(small)) {
+		text = malloc(n + 1);
+		if (!text)
+			return SS_COUNT_RANGE; /* a number text of over 127 bytes, and no memory */
 	}
-	if (q < end && *q == '.')
-		q++;
-	while (q < end && is_digit(*q))
-		q++;
-	if (q < end) { /* the exponent, its size capped */
-		const char *e = q + 1;
-		bool eneg = false;
-
-		has_exp = true;
-		if (*e == '+' || *e == '-')
-			eneg = *e++ == '-';
-		for (; e < end; e++)
-			if (exp < EXP_CAP)
-				exp = exp * 10 + (*e - '0');
-		if (eneg)
-			exp = -exp;
-	}
-	/*
-	 * The value is the mantissa's digits (the '.' left out) times
-	 * 10^(exp - digits after the point): the first int_len + exp digits
-	 * make the integer, every later one must be a zero.
-	 */
-	whole = int_len + exp;
-	for (const char *d = mant; d < q; d++) {
-		unsigned c;
-
-		if (*d == '.')
-			continue;
-		c = (unsigned)(*d - '0');
-		if (c || sig)
-			sig++;
-		if (pos++ < whole) {
-			if (v > (UINT64_MAX - c) / 10)
-				range = true;
-			else
-				v = v * 10 + c;
-		} else if (c) {
-			fraction = true;
-		}
-	}
-	if (sig == 0)
-		return SS_COUNT_OK; /* zero, signed or not */
-	if (neg)
+	memcpy(text, p, n);
+	text[n] = '\0';
+	/* specscan never sets LC_NUMERIC: strtod reads '.' as the point. */
+	d = strtod(text, &e);
+	if (text != small)
+		free(text);
+	if (d == 0.0)
+		return SS_COUNT_OK; /* zero, signed or not, or below the smallest double */
+	if (d < 0.0)
 		return SS_COUNT_NEGATIVE;
-	if (fraction)
+	if (d != floor(d))
 		return SS_COUNT_FRACTION;
-	/* Zeros the exponent puts after the digits. */
-	for (; pos < whole && !range; pos++) {
-		if (v > UINT64_MAX / 10)
-			range = true;
-		else
-			v *= 10;
-	}
-	if (range)
+	if (d >= TWO_64)
 		return SS_COUNT_RANGE;
-	if ((has_exp && sig <= 6) || v >= (UINT64_C(1) << 53))
+	*out = (uint64_t)d;
+	if (*out >= (UINT64_C(1) << 53))
 		*inexact = true;
-	*out = v;
 	return SS_COUNT_OK;
+}
+
+bool ss_srv_count_rounded(const char *p, size_t n)
+{
+	const char *q = p, *end = p + n;
+	long sig = 0;
+
+	for (; q < end && *q != 'e' && *q != 'E'; q++)
+		if (is_digit(*q) && (*q != '0' || sig))
+			sig++;
+	return q < end && sig >= 1 && sig <= 6;
 }
 
 bool ss_srv_parse_gauge(const char *p, size_t n, double *out)

@@ -32,12 +32,18 @@ enum ss_count_status {
 const char *ss_count_status_text(enum ss_count_status st);
 
 /*
- * Read the n bytes at p (a whole float text) as a counter: *out gets its
- * exact value. *inexact is set (never cleared) when the text has an
- * exponent and one to six significant digits, or the value is 2^53 or more:
- * the server printed a rounded count.
+ * Read the n bytes at p (a whole float text) as a counter: *out gets the
+ * nearest double's value (SPEC 13). *inexact is set (never cleared) when
+ * the value is 2^53 or more.
  */
 enum ss_count_status ss_srv_parse_count(const char *p, size_t n, uint64_t *out, bool *inexact);
+
+/*
+ * Whether a counter's text has an exponent and one to six significant
+ * digits: llama.cpp's %g print of a count from 10^6 up, rounded (SPEC
+ * 10.2: it makes only that family inexact).
+ */
+bool ss_srv_count_rounded(const char *p, size_t n);
 
 /* A gauge's value: false when the text is not a float or not finite. */
 bool ss_srv_parse_gauge(const char *p, size_t n, double *out);

@@ -112,6 +112,8 @@ static bool row_shape(const struct ss_server *s, const uint32_t *fes, size_t nfe
 			size_t len;
 			const char *key = ss_keymap_key(&s->series_map, j, &len);
 
+			if (se->role == SS_ROLE_GAUGE)
+				continue; /* SPEC 13: `series` counts the counters' label sets */
 			if (se->role == SS_ROLE_POS_ACCEPTED)
 				sh->has_p = true;
 			if (se->role == SS_ROLE_POS_DRAFTED)

@@ -33,8 +33,17 @@
 #include "server/families.h"
 #include "util/msg.h"
 
-/* Series kept in all (a hostile input cannot grow the table past it). */
+/*
+ * Series kept in all (a hostile input cannot grow the table past it), and
+ * endpoints (SPEC 10.5's AIPerf endpoints; every other input has one).
+ * The memory budget (ss_server_set_budget) may stop either sooner.
+ */
 #define SS_SERVER_MAX_SERIES 100000
+#define SS_SERVER_MAX_ENDPOINTS 10000
+/* Bytes of a kept series' label set (names and values); a longer one is a bad sample. */
+#define SS_SERVER_MAX_KEY 4096
+/* Bytes of an endpoint's name (AIPerf's directory and endpoint_url). */
+#define SS_SERVER_MAX_ENDPOINT_KEY 8192
 /* Labels of one kept series. */
 #define SS_SERVER_MAX_LABELS 64
 /* Intervals kept per family and endpoint; past it, neighbours merge in pairs. */
@@ -67,7 +76,8 @@ enum ss_srv_status {
 	SS_SRV_IGNORED,   /* no family's, `_created`, or another tensor-parallel rank */
 	SS_SRV_BAD,       /* a bad sample: counted with the bad lines (reason given) */
 	SS_SRV_REPEAT,    /* the series already has a value in this snapshot: nothing done */
-	SS_SRV_NOMEM
+	SS_SRV_NOMEM,
+	SS_SRV_NOVALUE    /* a new series whose value is no value (a NaN gauge): nothing made */
 };
 
 /* msg: where bad lines are told (NULL: nowhere). NULL when out of memory. */
@@ -75,10 +85,29 @@ struct ss_server *ss_server_new(struct ss_msg *msg);
 void ss_server_free(struct ss_server *s);
 
 /*
+ * The bytes the struct's tables (series and their keys, endpoints, the
+ * sums by position, intervals) may take, counted as they grow, slack of
+ * their doubling included; 0 (the default) leaves only the counts' caps
+ * above. Past it a new series or endpoint is refused (a bad sample or
+ * line, and a message) and a family's intervals merge in pairs sooner.
+ */
+void ss_server_set_budget(struct ss_server *s, uint64_t bytes);
+
+/* The budget for a run whose record limit is max_record (README "Reliability"). */
+static inline uint64_t ss_server_budget_for(uint64_t max_record)
+{
+	return max_record > ((uint64_t)16 << 20) ? max_record : (uint64_t)16 << 20;
+}
+
+/*
  * The index of the endpoint named by key[0..len) (SPEC 10.5: AIPerf's
  * input directory and endpoint_url; len 0 is the one unnamed endpoint of
- * every other input). UINT32_MAX when out of memory.
+ * every other input). UINT32_MAX when out of memory;
+ * SS_SERVER_ENDPOINT_FULL when a new endpoint is refused (past
+ * SS_SERVER_MAX_ENDPOINTS, the budget, or a name over
+ * SS_SERVER_MAX_ENDPOINT_KEY; told once): the caller counts a bad line.
  */
+#define SS_SERVER_ENDPOINT_FULL (UINT32_MAX - 1)
 uint32_t ss_server_endpoint(struct ss_server *s, const char *key, size_t len);
 
 /* Open a snapshot (or, with SS_SNAP_INCREMENT, an increment). false: out of memory. */
@@ -108,6 +137,19 @@ enum ss_srv_status ss_server_resolve(struct ss_server *s, uint32_t endpoint,
 enum ss_srv_status ss_server_put(struct ss_server *s, uint32_t handle, const char *value,
 				 size_t value_len, const char **reason);
 
+/*
+ * ss_server_resolve() for a sample whose value is at hand: a series not
+ * yet kept is made only when the value is one (a counter's count, a
+ * gauge's number); else SS_SRV_BAD with the value's reason, or
+ * SS_SRV_NOVALUE for a NaN gauge, and nothing is made (SPEC 5: a bad line
+ * adds nothing but its count). value NULL: not checked.
+ */
+enum ss_srv_status ss_server_resolve_value(struct ss_server *s, uint32_t endpoint,
+					   enum ss_srv_source src, const char *name,
+					   size_t name_len, const struct ss_srv_label *labels,
+					   size_t nlabels, const char *value, size_t value_len,
+					   uint32_t *handle, const char **reason);
+
 /* Close the open snapshot; its time in Unix nanoseconds when known. */
 void ss_server_end(struct ss_server *s, bool has_time, int64_t time_ns);
 
@@ -118,6 +160,12 @@ void ss_server_end(struct ss_server *s, bool has_time, int64_t time_ns);
  */
 void ss_server_bad(struct ss_server *s, const char *place, uint64_t line, const char *what,
 		   const char *reason);
+
+/*
+ * A bound of README's "Reliability" was hit at place:line (place NULL:
+ * none): `what` (a static string) is told once per run as a warning.
+ */
+void ss_server_bound(struct ss_server *s, const char *place, uint64_t line, const char *what);
 
 /* The per-request sums of the main results for one engine (reconciliation, 10.3). */
 struct ss_server_requests {

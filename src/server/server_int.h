@@ -34,13 +34,36 @@ struct ss_srv_raw_interval {
 	__int128 accepted;
 };
 
+/* One interval's sums by role, before the row's rule makes S, D and A of them. */
+struct ss_srv_iv_sums {
+	unsigned __int128 v[SS_ROLE_SCALARS];
+	unsigned __int128 dp1;
+};
+
 struct ss_srv_fe {
 	uint32_t row, endpoint;
 	uint32_t head, tail;      /* the fe's series, in order of first sight */
 	uint64_t snaps, incrs, resets;
 	uint64_t touched;         /* the snapshot id that last gave it a value */
+	/* first_time: the earliest snapshot time, last_time the latest (first and last when in order) */
 	bool has_first_time, has_last_time;
 	int64_t first_time, last_time;
+	bool has_prev_time;       /* the time of the snapshot before: the next interval's start */
+	int64_t prev_time;
+	uint64_t backwards;       /* intervals whose end came before their start: times left out */
+	/*
+	 * Series not in a snapshot count 0 there (SPEC 10.3) without a walk
+	 * over them: `nonsparse` counts the fe's snapshots where that holds,
+	 * and a series whose mark is behind it was missing from one (its
+	 * previous value is 0 now). `npositive` counts the series with a
+	 * previous value above 0 that are up to date: fewer of them in a
+	 * snapshot means one went to 0, a reset.
+	 */
+	uint64_t nonsparse, npositive;
+	/* the closing snapshot's scratch */
+	uint64_t t, present_pos, new_pos;
+	bool reset;
+	struct ss_srv_iv_sums ivs;
 	struct ss_srv_acc first;  /* s_0's values: since the server started */
 	struct ss_srv_acc delta;  /* Σ_t d_t */
 	struct ss_srv_acc incr;   /* increments, as they came */
@@ -58,20 +81,28 @@ struct ss_srv_series {
 	bool baseline;       /* its first sample was bad: its first good value is no difference */
 	uint64_t seen;       /* the snapshot id of its last sample, good or bad */
 	uint64_t valued;     /* the snapshot id of its last good value */
+	uint64_t mark;       /* its fe's `nonsparse` when it was last diffed (or made) */
 	uint64_t cur, prev;
 };
 
 /* A gauge of a row: the mean of its series in the last snapshot that had it. */
 struct ss_srv_gauge_state {
 	uint64_t stamp;
-	double sum;
+	double sum, scaled;  /* Σ g, and Σ g·2^-64 for when Σ g overflows (SPEC 13) */
 	uint64_t n;
 	bool has;
 	double last;
 };
 
-/* The series key's fixed part; the canonical label set follows it. */
-#define SS_SRV_KEY_HEAD 13
+/*
+ * The series key (SPEC 10.3: process, name, canonical label set): its
+ * fixed part, row (2 bytes), role, gauge (which name of the row), the
+ * process (4 bytes) and the position (4 bytes); the label set follows it.
+ * `x` and `x_total` are one name (SPEC 13). The process is today the
+ * endpoint the snapshot came from (snapshot_process()); naming processes
+ * by process_start_time_seconds or `# endpoint:` changes that one value.
+ */
+#define SS_SRV_KEY_HEAD 12
 
 struct ss_server {
 	struct ss_msg *msg;
@@ -90,8 +121,14 @@ struct ss_server {
 	uint32_t endpoint;
 	enum ss_srv_source source;
 	unsigned flags;
-	uint32_t *touched;
+	uint32_t *touched;           /* the fes that got a value in the open snapshot */
 	size_t ntouched, touched_cap;
+	uint32_t *tseries;           /* its counter series with a sample, good or bad */
+	size_t ntseries, tseries_cap;
+	/* the memory budget (ss_server_set_budget) */
+	uint64_t budget, charged;
+	const char *told[8];         /* the bounds told so far */
+	size_t ntold;
 	/* per row */
 	bool *inexact;
 	struct ss_srv_gauge_state (*gauge)[SS_FAMILY_GAUGES];

@@ -184,6 +184,8 @@ static uint32_t aip_endpoint(struct sj_feed *f, const char *dir, size_t dir_len,
 	ss_buf_release(&key);
 	if (ep == UINT32_MAX)
 		f->nomem = true;
+	else if (ep == SS_SERVER_ENDPOINT_FULL) /* refused (told once): a bad line */
+		sj_bad(f, "bad line", NULL, "an endpoint past the limit of endpoints kept");
 	return ep;
 }
 
@@ -202,6 +204,8 @@ void sj_aiperf_line(struct sj_feed *f, const char *dir, size_t dir_len)
 	}
 	has_t = sj_int_text(r.ts, r.ts_len, &t);
 	ep = aip_endpoint(f, dir, dir_len, r.url, r.url_len);
+	if (ep == SS_SERVER_ENDPOINT_FULL)
+		return;
 	if (ep == UINT32_MAX || !ss_server_begin(f->s, ep, SS_SRC_PROMETHEUS, 0)) {
 		f->nomem = true;
 		return;
@@ -300,10 +304,11 @@ static void doc_series(struct doc_scan *d, const struct doc_series *ds)
 		return;
 	}
 	ep = aip_endpoint(d->f, d->dir, d->dir_len, ds->url ? ds->url : "", ds->url ? ds->url_len : 0);
-	if (ep == UINT32_MAX)
+	if (ep >= SS_SERVER_ENDPOINT_FULL)
 		return;
-	st = ss_server_resolve(d->f->s, ep, SS_SRC_PROMETHEUS, d->name, d->nlen, ds->lab.l,
-			       ds->lab.n, &h, &reason);
+	/* the value checked before a series is made: a bad one makes none */
+	st = ss_server_resolve_value(d->f->s, ep, SS_SRC_PROMETHEUS, d->name, d->nlen, ds->lab.l,
+				     ds->lab.n, ds->total.p, ds->total.n, &h, &reason);
 	if (st != SS_SRV_KEPT) {
 		sj_sample_status(d->f, &d->m, st, reason);
 		return;

@@ -4,6 +4,8 @@
  * a snapshot every family on the endpoint that got a value there diffs
  * its series, with the reset rule, into its sums and one interval.
  */
+#include <float.h>
+#include <math.h>
 #include <string.h>
 
 #include "server/number.h"
@@ -51,12 +53,42 @@ void ss_server_free(struct ss_server *s)
 	ss_free(s->series);
 	ss_free(s->endpoint_used);
 	ss_free(s->touched);
+	ss_free(s->tseries);
 	ss_free(s->inexact);
 	ss_free(s->gauge);
 	ss_keymap_release(&s->series_map);
 	ss_keymap_release(&s->endpoints);
 	ss_buf_release(&s->key);
 	ss_free(s);
+}
+
+void ss_server_set_budget(struct ss_server *s, uint64_t bytes)
+{
+	s->budget = bytes;
+}
+
+/* Count n more bytes against the budget; false (nothing counted) past it. */
+static bool charge(struct ss_server *s, uint64_t n)
+{
+	if (s->budget && n > s->budget - (s->charged < s->budget ? s->charged : s->budget))
+		return false;
+	s->charged += n;
+	return true;
+}
+
+void ss_server_bound(struct ss_server *s, const char *place, uint64_t line, const char *what)
+{
+	for (size_t i = 0; i < s->ntold; i++)
+		if (s->told[i] == what)
+			return;
+	if (s->ntold < sizeof(s->told) / sizeof(s->told[0]))
+		s->told[s->ntold++] = what;
+	if (!s->msg || s->msg->verbosity < SS_NORMAL)
+		return;
+	if (place)
+		ss_msg_warn(s->msg, "%s:%llu: %s", place, (unsigned long long)line, what);
+	else
+		ss_msg_warn(s->msg, "server counters: %s", what);
 }
 
 /* Room for endpoint index i: its row of fe indexes and its used flag. */
@@ -88,13 +120,29 @@ static bool endpoint_room(struct ss_server *s, size_t i)
 
 uint32_t ss_server_endpoint(struct ss_server *s, const char *key, size_t len)
 {
+	uint64_t h = ss_keymap_hash(key, len);
 	uint32_t i;
 	bool added, full;
 
+	if (ss_keymap_find(&s->endpoints, key, len, h, &i))
+		return i;
+	/* a new one: its name, its entry and its row of fe indexes, slack included
+	 * (the unnamed one, of every input but AIPerf's, is never refused) */
+	if (len > 0 &&
+	    (len > SS_SERVER_MAX_ENDPOINT_KEY || s->endpoints.n >= SS_SERVER_MAX_ENDPOINTS ||
+	     !charge(s, 2 * (len + sizeof(struct ss_keymap_entry) +
+			     ss_family_count * sizeof(uint32_t) + sizeof(bool)) +
+			    4 * sizeof(uint32_t)))) {
+		ss_server_bound(s, NULL, 0,
+				len > SS_SERVER_MAX_ENDPOINT_KEY
+					? "an endpoint name over 8 KiB: its lines are bad lines"
+					: "more endpoints than are kept (10,000, or the memory limit's "
+					  "share, see --memory-limit): the lines of the others are bad lines");
+		return SS_SERVER_ENDPOINT_FULL;
+	}
 	/* Room first, so that every endpoint in the map has its row. */
 	if (!endpoint_room(s, s->endpoints.n) ||
-	    !ss_keymap_put(&s->endpoints, key, len, ss_keymap_hash(key, len), UINT32_MAX - 1, &i,
-			   &added, &full))
+	    !ss_keymap_put(&s->endpoints, key, len, h, SS_SERVER_MAX_ENDPOINTS + 1, &i, &added, &full))
 		return UINT32_MAX;
 	return i;
 }
@@ -111,7 +159,7 @@ bool ss_server_begin(struct ss_server *s, uint32_t endpoint, enum ss_srv_source 
 	s->endpoint = endpoint;
 	s->source = src;
 	s->flags = flags;
-	s->ntouched = 0;
+	s->ntouched = s->ntseries = 0;
 	return true;
 }
 
@@ -123,7 +171,8 @@ static uint32_t fe_get(struct ss_server *s, uint32_t endpoint, uint32_t row)
 
 	if (*slot != SS_SRV_NONE)
 		return *slot;
-	if (!SS_ALLOC_GROW(s->fe, s->nfe + 1, s->fe_cap))
+	if (!SS_ALLOC_GROW(s->fe, s->nfe + 1, s->fe_cap) ||
+	    !SS_ALLOC_GROW(s->touched, s->nfe + 1, s->touched_cap))
 		return SS_SRV_NONE;
 	f = &s->fe[s->nfe];
 	memset(f, 0, sizeof(*f));
@@ -177,20 +226,31 @@ static bool parse_position(const struct ss_srv_label *l, uint32_t *pos)
 }
 
 /*
- * The canonical key of a series into s->key: row, role, gauge, whether the
- * name had `_total`, endpoint and position, then the labels sorted by name
- * (the position label left out: it is in the head), each length-prefixed.
+ * The process a snapshot at this endpoint belongs to (SPEC 10.3): today
+ * the endpoint itself (AIPerf's endpoints apart, every other input in the
+ * unnamed one). The series key holds it; nothing else does.
+ */
+static uint32_t snapshot_process(const struct ss_server *s, uint32_t endpoint)
+{
+	(void)s;
+	return endpoint;
+}
+
+/*
+ * The canonical key of a series into s->key: row, role, gauge, process
+ * and position (SS_SRV_KEY_HEAD), then the labels sorted by name (the
+ * position label left out: it is in the head), each length-prefixed.
  * Returns NULL on success, else the reason of a bad sample; *ignored when
  * the row leaves this series out.
  */
 static const char *build_key(struct ss_server *s, const struct ss_family_row *row,
-			     const struct ss_family_match *m, bool total, uint32_t endpoint,
+			     const struct ss_family_match *m, uint32_t process,
 			     const struct ss_srv_label *labels, size_t n, uint32_t *position,
 			     bool *ignored)
 {
 	uint16_t order[SS_SERVER_MAX_LABELS];
 	bool by_pos = m->role == SS_ROLE_POS_ACCEPTED || m->role == SS_ROLE_POS_DRAFTED;
-	size_t pos_label = n;
+	size_t pos_label = n, bytes = 0;
 	unsigned char head[SS_SRV_KEY_HEAD - 8];
 
 	*ignored = false;
@@ -206,6 +266,7 @@ static const char *build_key(struct ss_server *s, const struct ss_family_row *ro
 			j--;
 		}
 		order[j] = (uint16_t)i;
+		bytes += labels[i].name_len + labels[i].value_len;
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct ss_srv_label *l = &labels[order[i]];
@@ -226,14 +287,15 @@ static const char *build_key(struct ss_server *s, const struct ss_family_row *ro
 		return NULL;
 	if (by_pos && pos_label == n)
 		return "no position label";
+	if (bytes > SS_SERVER_MAX_KEY)
+		return "labels longer than 4 KiB in all (names and values)";
 	ss_buf_reset(&s->key);
 	head[0] = (unsigned char)m->row;
 	head[1] = (unsigned char)(m->row >> 8);
 	head[2] = m->role;
 	head[3] = m->gauge;
-	head[4] = total;
 	ss_buf_add(&s->key, head, sizeof(head));
-	put_u32(&s->key, endpoint);
+	put_u32(&s->key, process);
 	put_u32(&s->key, *position);
 	for (size_t i = 0; i < n; i++) {
 		const struct ss_srv_label *l = &labels[order[i]];
@@ -253,77 +315,169 @@ static bool ends_with(const char *p, size_t n, const char *suffix, size_t sn)
 	return n >= sn && memcmp(p + n - sn, suffix, sn) == 0;
 }
 
-enum ss_srv_status ss_server_resolve(struct ss_server *s, uint32_t endpoint,
-				     enum ss_srv_source src, const char *name, size_t name_len,
-				     const struct ss_srv_label *labels, size_t nlabels,
-				     uint32_t *handle, const char **reason)
+/* The capacity an acc's position array grows to for position pos (1-based). */
+static uint32_t pos_cap(uint32_t cap, uint32_t pos)
+{
+	if (pos <= cap)
+		return cap;
+	cap = cap ? 2 * cap : 8;
+	if (cap < pos)
+		cap = pos;
+	return cap > SS_POS_MAX_K ? SS_POS_MAX_K : cap;
+}
+
+static bool pos_grow(struct ss_srv_acc *a, int which, uint32_t cap)
+{
+	unsigned __int128 *p;
+
+	if (cap <= a->cap[which])
+		return true;
+	p = ss_reallocarray(a->pos[which], cap, sizeof(*p));
+	if (!p)
+		return false;
+	a->pos[which] = p;
+	a->cap[which] = cap;
+	return true;
+}
+
+/* What is made of a sample's value before its series is (NULL value: nothing checked). */
+static enum ss_srv_status value_check(uint8_t role, const char *value, size_t value_len,
+				      const char **reason)
+{
+	enum ss_count_status st;
+	uint64_t v;
+	double g;
+	bool inexact = false;
+
+	if (!value)
+		return SS_SRV_KEPT;
+	if (role == SS_ROLE_GAUGE)
+		return ss_srv_parse_gauge(value, value_len, &g) ? SS_SRV_KEPT : SS_SRV_NOVALUE;
+	st = ss_srv_parse_count(value, value_len, &v, &inexact);
+	if (st == SS_COUNT_OK)
+		return SS_SRV_KEPT;
+	*reason = ss_count_status_text(st);
+	return SS_SRV_BAD;
+}
+
+/*
+ * A new series of (endpoint, row) at `position`: everything it needs is
+ * counted against the budget and made first (its fe, room for its
+ * position in the fe's sums, its slot in the snapshot's list), so that no
+ * later step fails for it. SS_SRV_BAD with *reason past a bound.
+ */
+static enum ss_srv_status series_room(struct ss_server *s, uint32_t endpoint, uint16_t row,
+				      uint8_t role, uint32_t position, uint32_t *fe,
+				      const char **reason)
+{
+	uint32_t slot = s->fe_of[(size_t)endpoint * ss_family_count + row];
+	uint64_t cost = 2 * (s->key.len + sizeof(struct ss_srv_series) +
+			     sizeof(struct ss_keymap_entry) + sizeof(uint32_t)) + 4 * sizeof(uint32_t);
+	int which = role - SS_ROLE_POS_ACCEPTED;
+	uint32_t cap = 0, ncap = 0;
+
+	if (slot == SS_SRV_NONE)
+		cost += 2 * (sizeof(struct ss_srv_fe) + sizeof(uint32_t));
+	if (role == SS_ROLE_POS_ACCEPTED || role == SS_ROLE_POS_DRAFTED) {
+		cap = slot == SS_SRV_NONE ? 0 : s->fe[slot].first.cap[which];
+		ncap = pos_cap(cap, position);
+		cost += 3 * (uint64_t)(ncap - cap) * sizeof(unsigned __int128);
+	}
+	if (s->nseries >= SS_SERVER_MAX_SERIES || !charge(s, cost)) {
+		*reason = "a series past the limit of kept series (100,000, or the memory "
+			  "limit's share, see --memory-limit)";
+		ss_server_bound(s, NULL, 0, "more series of the known families than are kept "
+					    "(100,000, or the memory limit's share, see "
+					    "--memory-limit): the samples of the others are bad samples");
+		return SS_SRV_BAD;
+	}
+	*fe = fe_get(s, endpoint, row);
+	if (*fe == SS_SRV_NONE || !SS_ALLOC_GROW(s->series, s->nseries + 1, s->series_cap) ||
+	    !SS_ALLOC_GROW(s->tseries, s->nseries + 1, s->tseries_cap))
+		return SS_SRV_NOMEM;
+	if (ncap > cap && (!pos_grow(&s->fe[*fe].first, which, ncap) ||
+			   !pos_grow(&s->fe[*fe].delta, which, ncap) ||
+			   !pos_grow(&s->fe[*fe].incr, which, ncap)))
+		return SS_SRV_NOMEM;
+	return SS_SRV_KEPT;
+}
+
+enum ss_srv_status ss_server_resolve_value(struct ss_server *s, uint32_t endpoint,
+					   enum ss_srv_source src, const char *name,
+					   size_t name_len, const struct ss_srv_label *labels,
+					   size_t nlabels, const char *value, size_t value_len,
+					   uint32_t *handle, const char **reason)
 {
 	struct ss_family_match m;
-	const struct ss_family_row *row;
-	bool total = false, ignored, added, full;
+	bool ignored, added, full;
 	uint32_t position, idx, fe;
+	uint64_t h;
 	const char *why;
+	enum ss_srv_status st;
 	struct ss_srv_series *se;
 
 	*reason = NULL;
 	if (ends_with(name, name_len, "_created", 8))
 		return SS_SRV_IGNORED;
-	if (ends_with(name, name_len, "_total", 6)) {
+	if (ends_with(name, name_len, "_total", 6))
 		name_len -= 6;
-		total = true;
-	}
-	if (!ss_family_lookup(src, name, name_len, &m))
+	if (!ss_family_lookup(src, name, name_len, &m) || endpoint >= s->endpoints.n)
 		return SS_SRV_IGNORED;
-	if (endpoint >= s->endpoints.n)
-		return SS_SRV_IGNORED;
-	row = &ss_family_rows[m.row];
-	why = build_key(s, row, &m, total, endpoint, labels, nlabels, &position, &ignored);
+	why = build_key(s, &ss_family_rows[m.row], &m, snapshot_process(s, endpoint), labels,
+			nlabels, &position, &ignored);
 	if (why) {
 		*reason = why;
 		return SS_SRV_BAD;
 	}
 	if (ignored)
 		return SS_SRV_IGNORED;
-	/* Room first, so that a key in the map always has its series. */
-	fe = fe_get(s, endpoint, m.row);
-	if (s->key.failed || fe == SS_SRV_NONE ||
-	    !SS_ALLOC_GROW(s->series, s->nseries + 1, s->series_cap))
+	if (s->key.failed)
 		return SS_SRV_NOMEM;
-	if (!ss_keymap_put(&s->series_map, s->key.data, s->key.len,
-			   ss_keymap_hash(s->key.data, s->key.len), SS_SERVER_MAX_SERIES, &idx,
-			   &added, &full)) {
-		if (!full)
-			return SS_SRV_NOMEM;
-		*reason = "more than 100000 series of known families";
-		return SS_SRV_BAD;
-	}
-	if (added) {
-		se = &s->series[s->nseries++];
-		memset(se, 0, sizeof(*se));
-		se->fe = fe;
-		se->next = SS_SRV_NONE;
-		se->position = position;
-		se->role = m.role;
-		se->gauge = m.gauge;
-		if (s->fe[fe].tail == SS_SRV_NONE)
-			s->fe[fe].head = idx;
-		else
-			s->series[s->fe[fe].tail].next = idx;
-		s->fe[fe].tail = idx;
-	}
+	h = ss_keymap_hash(s->key.data, s->key.len);
+	if (ss_keymap_find(&s->series_map, s->key.data, s->key.len, h, handle))
+		return SS_SRV_KEPT;
+	/* New: its value first (a bad line makes nothing), then its room. */
+	st = value_check(m.role, value, value_len, reason);
+	if (st == SS_SRV_KEPT)
+		st = series_room(s, endpoint, m.row, m.role, position, &fe, reason);
+	if (st != SS_SRV_KEPT)
+		return st;
+	if (!ss_keymap_put(&s->series_map, s->key.data, s->key.len, h, SS_SERVER_MAX_SERIES, &idx,
+			   &added, &full) || !added)
+		return SS_SRV_NOMEM;
+	se = &s->series[s->nseries++];
+	memset(se, 0, sizeof(*se));
+	se->fe = fe;
+	se->next = SS_SRV_NONE;
+	se->position = position;
+	se->role = m.role;
+	se->gauge = m.gauge;
+	se->mark = s->fe[fe].nonsparse;
+	if (s->fe[fe].tail == SS_SRV_NONE)
+		s->fe[fe].head = idx;
+	else
+		s->series[s->fe[fe].tail].next = idx;
+	s->fe[fe].tail = idx;
 	*handle = idx;
 	return SS_SRV_KEPT;
 }
 
-static bool touch(struct ss_server *s, uint32_t fe)
+enum ss_srv_status ss_server_resolve(struct ss_server *s, uint32_t endpoint,
+				     enum ss_srv_source src, const char *name, size_t name_len,
+				     const struct ss_srv_label *labels, size_t nlabels,
+				     uint32_t *handle, const char **reason)
 {
-	if (s->fe[fe].touched == s->snap_id)
-		return true;
-	if (!SS_ALLOC_GROW(s->touched, s->ntouched + 1, s->touched_cap))
-		return false;
-	s->fe[fe].touched = s->snap_id;
-	s->touched[s->ntouched++] = fe;
-	return true;
+	return ss_server_resolve_value(s, endpoint, src, name, name_len, labels, nlabels, NULL, 0,
+				       handle, reason);
+}
+
+static void touch(struct ss_server *s, uint32_t fe)
+{
+	/* room for every fe was made with it */
+	if (s->fe[fe].touched != s->snap_id) {
+		s->fe[fe].touched = s->snap_id;
+		s->touched[s->ntouched++] = fe;
+	}
 }
 
 enum ss_srv_status ss_server_put(struct ss_server *s, uint32_t handle, const char *value,
@@ -354,21 +508,24 @@ enum ss_srv_status ss_server_put(struct ss_server *s, uint32_t handle, const cha
 			return SS_SRV_IGNORED;
 		if (gs->stamp != s->snap_id) {
 			gs->stamp = s->snap_id;
-			gs->sum = 0.0;
+			gs->sum = gs->scaled = 0.0;
 			gs->n = 0;
 		}
 		gs->sum += g;
+		gs->scaled += ldexp(g, -64);
 		gs->n++;
 		return SS_SRV_KEPT;
 	}
+	/* room for every series was made with it */
+	s->tseries[s->ntseries++] = handle;
 	st = ss_srv_parse_count(value, value_len, &v, &inexact);
 	if (st != SS_COUNT_OK) {
 		*reason = ss_count_status_text(st);
 		return SS_SRV_BAD;
 	}
-	if (!touch(s, se->fe))
-		return SS_SRV_NOMEM;
-	if (inexact)
+	touch(s, se->fe);
+	if (inexact || (ss_family_rows[row].engine == SS_ENGINE_LLAMACPP &&
+			ss_srv_count_rounded(value, value_len)))
 		s->inexact[row] = true;
 	se->cur = v;
 	se->valued = s->snap_id;
@@ -386,58 +543,46 @@ enum ss_srv_status ss_server_sample(struct ss_server *s, const char *name, size_
 		*reason = "a sample outside a snapshot";
 		return SS_SRV_BAD;
 	}
-	st = ss_server_resolve(s, s->endpoint, s->source, name, name_len, labels, nlabels, &h,
-			       reason);
+	st = ss_server_resolve_value(s, s->endpoint, s->source, name, name_len, labels, nlabels,
+				     value, value_len, &h, reason);
+	if (st == SS_SRV_NOVALUE)
+		return SS_SRV_IGNORED;
 	if (st != SS_SRV_KEPT)
 		return st;
 	return ss_server_put(s, h, value, value_len, reason);
 }
 
-/* Room for position `pos` (1-based) in one of an acc's two arrays. */
-static bool acc_pos_room(struct ss_srv_acc *a, int which, uint32_t pos)
-{
-	if (pos <= a->npos[which])
-		return true;
-	if (pos > a->cap[which]) {
-		size_t cap = a->cap[which];
-
-		if (!SS_ALLOC_GROW(a->pos[which], pos, cap))
-			return false;
-		a->cap[which] = (uint32_t)cap;
-	}
-	memset(a->pos[which] + a->npos[which], 0,
-	       (pos - a->npos[which]) * sizeof(*a->pos[which]));
-	a->npos[which] = pos;
-	return true;
-}
-
-static bool acc_add(struct ss_srv_acc *a, const struct ss_srv_series *se, uint64_t d)
+/* Add d to the sum of se's role (room for its position was made with it). */
+static void acc_add(struct ss_srv_acc *a, const struct ss_srv_series *se, uint64_t d)
 {
 	int which;
 
 	if (se->role < SS_ROLE_SCALARS) {
 		a->v[se->role] += d;
-		return true;
+		return;
 	}
 	which = se->role - SS_ROLE_POS_ACCEPTED;
-	if (!acc_pos_room(a, which, se->position))
-		return false;
+	if (se->position > a->npos[which]) {
+		memset(a->pos[which] + a->npos[which], 0,
+		       (se->position - a->npos[which]) * sizeof(*a->pos[which]));
+		a->npos[which] = se->position;
+	}
 	a->pos[which][se->position - 1] += d;
-	return true;
 }
 
-/* One interval's sums by role, before the row's rule makes S, D and A of them. */
-struct iv_sums {
-	unsigned __int128 v[SS_ROLE_SCALARS];
-	unsigned __int128 dp1;
-};
-
-static void iv_add(struct iv_sums *iv, const struct ss_srv_series *se, uint64_t d)
+static void iv_add(struct ss_srv_iv_sums *iv, const struct ss_srv_series *se, uint64_t d)
 {
 	if (se->role < SS_ROLE_SCALARS)
 		iv->v[se->role] += d;
 	else if (se->role == SS_ROLE_POS_DRAFTED && se->position == 1)
 		iv->dp1 += d;
+}
+
+/* An interval whose end came before its start has neither (README: `# time:` going back). */
+static void no_backwards(struct ss_srv_raw_interval *r)
+{
+	if (r->has_start && r->has_end && r->end_ns < r->start_ns)
+		r->has_start = r->has_end = false;
 }
 
 static void merge_interval(struct ss_srv_raw_interval *a, const struct ss_srv_raw_interval *b)
@@ -447,137 +592,203 @@ static void merge_interval(struct ss_srv_raw_interval *a, const struct ss_srv_ra
 	a->steps += b->steps;
 	a->drafted += b->drafted;
 	a->accepted += b->accepted;
+	no_backwards(a);
 }
 
 /*
- * Keep one raw interval. Past SS_SERVER_MAX_INTERVALS the kept ones merge
- * in pairs and each later one gathers twice as many raw intervals.
+ * Keep one raw interval. Past SS_SERVER_MAX_INTERVALS, or when the budget
+ * (or memory) gives no more room, the kept ones merge in pairs and each
+ * later one gathers twice as many raw intervals.
  */
-static bool push_interval(struct ss_srv_fe *f, const struct ss_srv_raw_interval *r)
+static void push_interval(struct ss_server *s, struct ss_srv_fe *f,
+			  const struct ss_srv_raw_interval *r)
 {
+	size_t cap = f->ivcap;
+
 	if (f->pend_n == 0)
 		f->pending = *r;
 	else
 		merge_interval(&f->pending, r);
 	if (++f->pend_n < f->stride)
-		return true;
-	if (f->niv == SS_SERVER_MAX_INTERVALS) {
+		return;
+	if (f->niv >= SS_SERVER_MAX_INTERVALS ||
+	    (f->niv == f->ivcap && (!charge(s, (f->niv ? f->niv : 16) * sizeof(*f->iv)) ||
+				    !SS_ALLOC_GROW(f->iv, f->niv + 1, cap)))) {
+		if (f->niv < SS_SERVER_MAX_INTERVALS)
+			ss_server_bound(s, NULL, 0, "intervals over time past the memory limit's "
+						    "share (see --memory-limit): neighbours merge in pairs");
+		if (f->niv < 2) {
+			f->pend_n = 0; /* no room for even two: the window's totals still hold it */
+			return;
+		}
 		for (size_t i = 0; i < f->niv / 2; i++) {
 			f->iv[i] = f->iv[2 * i];
 			merge_interval(&f->iv[i], &f->iv[2 * i + 1]);
 		}
 		f->niv /= 2;
 		f->stride *= 2;
-		return true; /* the pending one now gathers toward the new stride */
+		return; /* the pending one now gathers toward the new stride */
 	}
-	if (!SS_ALLOC_GROW(f->iv, f->niv + 1, f->ivcap))
-		return false;
+	f->ivcap = cap;
 	f->iv[f->niv++] = f->pending;
 	f->pend_n = 0;
-	return true;
 }
 
-/* The fe's part of a closed snapshot: s_0 is kept as it is, s_t diffed with s_{t-1}. */
-static bool fe_snapshot(struct ss_server *s, struct ss_srv_fe *f, bool has_time, int64_t t_ns)
+/* A closing snapshot opens its part in each fe it touched. */
+static void fe_open(struct ss_srv_fe *f, bool sparse)
 {
-	bool sparse = s->flags & SS_SNAP_SPARSE, reset = false, ok = true;
-	uint64_t t = f->snaps++;
-	struct iv_sums iv;
+	f->t = f->snaps++;
+	f->present_pos = f->new_pos = 0;
+	f->reset = false;
+	memset(&f->ivs, 0, sizeof(f->ivs));
+	if (!sparse)
+		f->nonsparse++;
+}
+
+/*
+ * One series of a closing snapshot (s_0 kept as it is, s_t diffed with
+ * its s_{t-1}). A snapshot where it was missing counted it 0 (SPEC 10.3):
+ * its previous value is 0 from then on (a sparse snapshot keeps it).
+ */
+static void series_snapshot(struct ss_server *s, struct ss_srv_fe *f, struct ss_srv_series *se,
+			    bool sparse)
+{
+	uint64_t v, d;
+	uint64_t done = f->nonsparse - !sparse; /* the fe's nonsparse snapshots before this one */
+
+	if (se->mark < done) {
+		se->prev = 0;        /* missing from one since: 0 there */
+		se->has_prev = true;
+	} else if (se->has_prev && se->prev > 0) {
+		f->present_pos++;    /* counted in npositive */
+	}
+	se->mark = f->nonsparse;
+	if (se->valued != s->snap_id) {
+		/* A bad sample holds its series; bad from the start, it starts at its first good value. */
+		if (!se->has_prev)
+			se->baseline = true;
+		f->new_pos += se->has_prev && se->prev > 0;
+		return;
+	}
+	v = se->cur;
+	if (f->t == 0) {
+		acc_add(&f->first, se, v);
+	} else if (se->has_prev || (!sparse && !se->baseline)) {
+		/* A series new since s_{t-1} had 0 there (prev is 0). */
+		if (v >= se->prev) {
+			d = v - se->prev;
+		} else {
+			d = v; /* went down: the server restarted */
+			f->reset = true;
+		}
+		acc_add(&f->delta, se, d);
+		iv_add(&f->ivs, se, d);
+	}
+	se->prev = v;
+	se->has_prev = true;
+	f->new_pos += v > 0;
+}
+
+/* The fe's part of a closed snapshot, once its series are in. */
+static void fe_close(struct ss_server *s, struct ss_srv_fe *f, bool sparse, bool has_time,
+		     int64_t t_ns)
+{
 	struct ss_srv_raw_interval r;
 
-	memset(&iv, 0, sizeof(iv));
-	for (uint32_t i = f->head; i != SS_SRV_NONE; i = s->series[i].next) {
-		struct ss_srv_series *se = &s->series[i];
-		uint64_t v, d;
-
-		if (se->role == SS_ROLE_GAUGE)
-			continue;
-		if (se->valued == s->snap_id) {
-			v = se->cur;
-		} else if (se->seen == s->snap_id) {
-			/* A bad sample holds its series; bad from the start, it starts at its first good value. */
-			if (!se->has_prev)
-				se->baseline = true;
-			continue;
-		} else if (sparse) {
-			continue; /* sparse results: a series is diffed over its own samples */
-		} else {
-			v = 0;   /* missing: counts 0 (SPEC 10.3) */
-		}
-		if (t == 0) {
-			ok &= acc_add(&f->first, se, v);
-		} else if (se->has_prev || (!sparse && !se->baseline)) {
-			/* A series new since s_{t-1} had 0 there (prev is 0). */
-			if (v >= se->prev) {
-				d = v - se->prev;
-			} else {
-				d = v; /* went down: the server restarted */
-				reset = true;
-			}
-			ok &= acc_add(&f->delta, se, d);
-			iv_add(&iv, se, d);
-		}
-		se->prev = v;
-		se->has_prev = true;
+	/* A series above 0 before and missing now went to 0: a reset. */
+	if (!sparse) {
+		if (f->present_pos < f->npositive)
+			f->reset = true;
+		f->npositive = f->new_pos;
+	} else {
+		f->npositive = f->npositive - f->present_pos + f->new_pos;
 	}
-	if (t == 0) {
+	if (f->t == 0) {
 		f->has_first_time = has_time;
 		f->first_time = t_ns;
 	} else {
-		if (reset)
+		if (f->reset)
 			f->resets++;
-		r.has_start = f->has_last_time;
-		r.start_ns = f->last_time;
+		r.has_start = f->has_prev_time;
+		r.start_ns = f->prev_time;
 		r.has_end = has_time;
 		r.end_ns = t_ns;
-		ss_family_derive(&ss_family_rows[f->row], iv.v, iv.dp1, &r.steps, &r.drafted, &r.accepted);
-		ok &= push_interval(f, &r);
+		if (r.has_start && r.has_end && r.end_ns < r.start_ns) {
+			f->backwards++;
+			ss_server_bound(s, NULL, 0, "a snapshot's `# time:` (or timestamp) is before "
+						    "the one before it: that interval has no start "
+						    "or end, and the window spans the earliest to "
+						    "the latest time");
+		}
+		no_backwards(&r);
+		ss_family_derive(&ss_family_rows[f->row], f->ivs.v, f->ivs.dp1, &r.steps, &r.drafted,
+				 &r.accepted);
+		push_interval(s, f, &r);
+		if (has_time && f->has_first_time && t_ns < f->first_time)
+			f->first_time = t_ns;
 	}
+	f->has_prev_time = has_time;
+	f->prev_time = t_ns;
+	/* last_time: the latest time (the last one's when in order); unknown when the last is */
+	if (has_time && f->t > 0 && f->has_last_time && f->last_time > t_ns)
+		t_ns = f->last_time;
 	f->has_last_time = has_time;
 	f->last_time = t_ns;
-	return ok;
 }
 
-static bool fe_increment(struct ss_server *s, struct ss_srv_fe *f)
+static void gauges_close(struct ss_server *s)
 {
-	bool ok = true;
-
-	f->incrs++;
-	for (uint32_t i = f->head; i != SS_SRV_NONE; i = s->series[i].next) {
-		const struct ss_srv_series *se = &s->series[i];
-
-		if (se->role != SS_ROLE_GAUGE && se->valued == s->snap_id)
-			ok &= acc_add(&f->incr, se, se->cur);
-	}
-	return ok;
-}
-
-void ss_server_end(struct ss_server *s, bool has_time, int64_t time_ns)
-{
-	if (!s->open)
-		return;
-	for (size_t i = 0; i < s->ntouched; i++) {
-		struct ss_srv_fe *f = &s->fe[s->touched[i]];
-
-		/* Out of memory here loses a position's sum; the run is failing anyway. */
-		if (s->flags & SS_SNAP_INCREMENT)
-			(void)fe_increment(s, f);
-		else
-			(void)fe_snapshot(s, f, has_time, time_ns);
-	}
 	for (size_t r = 0; r < ss_family_count; r++) {
 		for (int g = 0; g < SS_FAMILY_GAUGES; g++) {
 			struct ss_srv_gauge_state *gs = &s->gauge[r][g];
 
-			if (gs->stamp == s->snap_id && gs->n) {
-				gs->has = true;
-				gs->last = gs->sum / (double)gs->n;
+			if (gs->stamp != s->snap_id || !gs->n)
+				continue;
+			gs->has = true;
+			gs->last = gs->sum / (double)gs->n;
+			if (!isfinite(gs->last)) {
+				/* Σ g overflowed: the scaled sum's mean is finite (SPEC 13) */
+				gs->last = ldexp(gs->scaled / (double)gs->n, 64);
+				if (!isfinite(gs->last))
+					gs->last = copysign(DBL_MAX, gs->last);
 			}
 		}
 	}
+}
+
+/*
+ * Close the open snapshot: only the fes it touched and the series it had
+ * are visited (the work is the snapshot's, not every series ever seen).
+ */
+void ss_server_end(struct ss_server *s, bool has_time, int64_t time_ns)
+{
+	bool incr = s->flags & SS_SNAP_INCREMENT, sparse = s->flags & SS_SNAP_SPARSE;
+
+	if (!s->open)
+		return;
+	for (size_t i = 0; i < s->ntouched; i++) {
+		if (incr)
+			s->fe[s->touched[i]].incrs++;
+		else
+			fe_open(&s->fe[s->touched[i]], sparse);
+	}
+	for (size_t i = 0; i < s->ntseries; i++) {
+		struct ss_srv_series *se = &s->series[s->tseries[i]];
+		struct ss_srv_fe *f = &s->fe[se->fe];
+
+		if (f->touched != s->snap_id)
+			continue; /* only bad samples of its family here: not its snapshot */
+		if (!incr)
+			series_snapshot(s, f, se, sparse);
+		else if (se->valued == s->snap_id)
+			acc_add(&f->incr, se, se->cur);
+	}
+	for (size_t i = 0; !incr && i < s->ntouched; i++)
+		fe_close(s, &s->fe[s->touched[i]], sparse, has_time, time_ns);
+	gauges_close(s);
 	s->endpoint_used[s->endpoint] = true;
 	s->snapshots++;
-	s->ntouched = 0;
+	s->ntouched = s->ntseries = 0;
 	s->open = false;
 }
 

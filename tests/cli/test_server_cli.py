@@ -30,6 +30,7 @@ import sys
 import tarfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sampled  # noqa: E402
 import sslib  # noqa: E402
 from sslib import Case, main, run, td  # noqa: E402
 
@@ -673,6 +674,110 @@ class ServerWire(Case):
         self.assertEqual(counts(f), AIPERF_LINES)
         self.assertEqual([(i["steps"], i["accepted_tokens"]) for i in f["intervals"]],
                          [(50, 69), (30, 42)])
+
+def measured(args, specscan=None):
+    """Run specscan alone: (exit status, stderr, peak RSS in KiB, user CPU s)."""
+    proc = subprocess.Popen([specscan or sslib.SPECSCAN] + args, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    err = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    return os.waitstatus_to_exitcode(status), err, usage.ru_maxrss, usage.ru_utime
+
+
+class Bounds(Case):
+    """Issue 35: the server stage within --memory-limit, and linear in its input.
+
+    Memory is the child's own peak RSS (wait4); CPU is the ratio of user
+    time for an input and one four times its size, with a generous bound
+    (linear work gives about 4, work of series x snapshots about 16)."""
+
+    ASAN = sampled.sanitized(sslib.SPECSCAN)
+
+    def test_endpoints_bounded(self):
+        """AIPerf lines of 20,000 distinct endpoints, each with drafts and a
+        counter at position 4096 (sums by position for each), under --memory-limit
+        256M: the peak stays under 256 MiB, the run ends 0, a message names
+        the bound, and the kept endpoints' counts are right (each line is
+        one snapshot of its endpoint: since start, 1 each)."""
+        if self.ASAN:
+            self.skipTest("sanitizer build: its own memory")
+        with sslib.TempDir() as d:
+            p = os.path.join(d, "server_metrics_export.jsonl")
+            with open(p, "w") as f:
+                for i in range(20000):
+                    f.write('{"endpoint_url":"http://h%d/metrics","timestamp_ns":1,"metrics":'
+                            '{"vllm:spec_decode_num_drafts":[{"labels":{},"value":1}],'
+                            '"vllm:spec_decode_num_accepted_tokens_per_pos":[{"labels":'
+                            '{"position":"4095"},"value":1}]}}\n' % i)
+            out = os.path.join(d, "o.json")
+            rc, err, rss, _ = measured(["-f", "none", "--memory-limit", "256M", "--json", out, p])
+            self.assertEqual(rc, 0, err)
+            self.assertLess(rss, 256 * 1024, rss)
+            self.assertIn(b"see --memory-limit", err)
+            with open(out) as f:
+                doc = json.load(f)
+            fam = family(doc, "vllm")
+            kept = doc["server"]["endpoints"]
+            self.assertGreater(kept, 0)
+            self.assertLess(kept, 20000)
+            # every snapshot of a kept endpoint adds its drafts, unless the
+            # budget refused that series (a bad sample then)
+            self.assertGreater(fam["steps"], 0)
+            self.assertLessEqual(fam["steps"], kept)
+            self.assertEqual(doc["server"]["snapshots"], kept)
+            self.assertGreaterEqual(doc["server"]["bad_lines"], 20000 - kept)
+
+    def test_long_labels_bounded(self):
+        """400 series whose labels are 1 MB each: a kept series' label set
+        is at most 4 KiB, so each is a bad sample and the peak stays small
+        under --memory-limit 256M."""
+        if self.ASAN:
+            self.skipTest("sanitizer build: its own memory")
+        with sslib.TempDir() as d:
+            p = os.path.join(d, "big.prom")
+            with open(p, "w") as f:
+                f.write("vllm:spec_decode_num_drafts 1\n")
+                for i in range(400):
+                    f.write('vllm:spec_decode_num_drafts{m="%d%s"} 1\n' % (i, "x" * 1000000))
+            out = os.path.join(d, "o.json")
+            rc, err, rss, _ = measured(["-f", "none", "--memory-limit", "256M", "--json", out, p])
+            self.assertEqual(rc, 0, err)
+            self.assertLess(rss, 200 * 1024, rss)
+            with open(out) as f:
+                doc = json.load(f)
+            self.assertEqual(doc["server"]["bad_lines"], 400)
+            self.assertEqual(family(doc, "vllm")["series"], 1)
+
+    def cpu_ratio(self, make):
+        """User CPU of make(4n) over make(n), each the best of two runs."""
+        times = []
+        with sslib.TempDir() as d:
+            for n in (1, 4):
+                p = os.path.join(d, "in%d.prom" % n)
+                with open(p, "w") as f:
+                    make(f, n)
+                best = None
+                for _ in range(2):
+                    rc, err, _, cpu = measured(["-f", "none", "-j", "1", "--json",
+                                                os.path.join(d, "o.json"), "--force", p])
+                    self.assertEqual(rc, 0, err)
+                    best = cpu if best is None else min(best, cpu)
+                times.append(best)
+        return times[1] / max(times[0], 0.05), times
+
+    def test_cpu_linear_in_pages(self):
+        """n x 15,000 series of vLLM's drafts on one page, then n x 15,000
+        one-line pages (`# time:` and a drafts line): with a walk over
+        every series per snapshot the work grows 16-fold for 4n, linearly
+        about 4-fold (the bound: 8)."""
+        def make(f, n):
+            k = 15000 * n
+            f.write("".join('vllm:spec_decode_num_drafts{w="%d"} 1\n' % i for i in range(k)))
+            f.write("".join("# time: %d\nvllm:spec_decode_num_drafts{w=\"0\"} %d\n" % (t + 1, t + 2)
+                            for t in range(k)))
+        ratio, times = self.cpu_ratio(make)
+        self.assertLess(ratio, 8.0, times)
+
 
 if __name__ == "__main__":
     main()

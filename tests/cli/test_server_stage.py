@@ -178,8 +178,9 @@ class Fixtures(Case):
         self.assertEqual(f["series"], 2)
 
     def test_cut_page(self):
-        """A page cut mid-line: the cut line is one bad line, named; the
-        rest of the page counts."""
+        """A page cut mid-line (inside a label): the cut line is one bad
+        line, named, read as any last line without its line end (SPEC 13);
+        the rest of the page counts."""
         with TempDir() as d:
             text = open(page("vllm_after.prom"), "rb").read()
             cut = text[:text.index(b"\nvllm:spec_decode_num_accepted_tokens_total{") + 60]
@@ -189,7 +190,7 @@ class Fixtures(Case):
             rc, doc, err = server_tool(page("vllm_before.prom"), path)
             self.assertEqual(rc, 0)
             self.assertEqual(doc["inputs"][1]["bad_lines"], 1)
-            self.assertIn("cut.prom:%d: bad line: the last line has no line end" % (cut.count(b"\n") + 1), err)
+            self.assertIn("cut.prom:%d: bad line: a label without" % (cut.count(b"\n") + 1), err)
             f = family(doc, "vllm")
             # drafts and draft tokens were read; the accepted counters were not
             self.assertEqual((f["steps"], f["draft_tokens"]), (91, 267))

@@ -351,9 +351,11 @@ static void test_bad_samples(void **state)
 }
 
 /*
- * A series bad in its first snapshot has no value to diff from: its first
- * good value is where it starts (not its whole count since the server
- * started). Drafts NaN, 100, 103: 3; draft tokens 5, 6, 8: 3.
+ * A bad sample adds nothing but its count (SPEC 5): a series whose first
+ * sample is bad is not made, so the window is that of the pages without
+ * the bad line. Drafts NaN, 100, 103: the drafts first appear in the
+ * second snapshot, so they count from 0 there: 100 + 3 = 103. Draft
+ * tokens 5, 6, 8: 3.
  */
 static void test_bad_first_sample(void **state)
 {
@@ -369,7 +371,7 @@ static void test_bad_first_sample(void **state)
 	SNAP(s, "vllm:spec_decode_num_drafts 100", "vllm:spec_decode_num_draft_tokens 6");
 	SNAP(s, "vllm:spec_decode_num_drafts 103", "vllm:spec_decode_num_draft_tokens 8");
 	f = finish(s, &r, 1);
-	assert_u128(f->steps, 3);
+	assert_u128(f->steps, 103);
 	assert_u128(f->draft_tokens, 3);
 	assert_int_equal(f->resets, 0);
 	ss_server_results_release(&r);
@@ -386,13 +388,13 @@ static void test_repeat(void **state)
 	(void)state;
 	assert_true(ss_server_begin(s, 0, SS_SRC_PROMETHEUS, 0));
 	assert_int_equal(put_sample(s, "vllm:spec_decode_num_drafts{engine=0,m=a} 10"), SS_SRV_KEPT);
-	/* the same label set in another order, and `_total`-less vs `_total` names differ */
+	/* the same label set in another order, and `x_total` beside `x` (SPEC 13: one series) */
 	assert_int_equal(put_sample(s, "vllm:spec_decode_num_drafts{m=a,engine=0} 11"), SS_SRV_REPEAT);
 	assert_int_equal(put_sample(s, "vllm:spec_decode_num_drafts_total{engine=0,m=a} 12"),
-			 SS_SRV_KEPT);
+			 SS_SRV_REPEAT);
 	ss_server_end(s, false, 0);
 	f = finish(s, &r, 1);
-	assert_u128(f->steps, 22); /* 10 + 12: two names, one label set */
+	assert_u128(f->steps, 10); /* the first sample only */
 	assert_int_equal(f->series, 1);
 	ss_server_results_release(&r);
 	ss_server_free(s);
@@ -419,6 +421,15 @@ static void test_inexact(void **state)
 		snprintf(line, sizeof(line), "llamacpp:spec_decode_num_drafts_total %s", cases[i].v);
 		SNAP(s, line);
 		assert_int_equal(finish(s, &r, 1)->inexact, cases[i].inexact);
+		ss_server_results_release(&r);
+		ss_server_free(s);
+	}	/* SPEC 10.2: the rounded print is llama.cpp's only; prometheus_client's 2.5e+06 is exact */
+	{
+		struct ss_server *s = new_server();
+		struct ss_server_results r;
+
+		SNAP(s, "vllm:spec_decode_num_drafts_total 2.5e+06");
+		assert_false(finish(s, &r, 1)->inexact);
 		ss_server_results_release(&r);
 		ss_server_free(s);
 	}
@@ -664,6 +675,168 @@ static void test_out_of_memory(void **state)
 	}
 }
 
+
+/*
+ * SPEC 13: a gauge's mean is finite for finite values. Two series at
+ * 1.5e308 (their sum overflows a double) average 1.5e308; -1.5e308 and
+ * 1.5e308 average 0.
+ */
+static void test_gauge_no_overflow(void **state)
+{
+	struct ss_server *s = new_server();
+	struct ss_server_results r;
+	const struct ss_server_family *f;
+
+	(void)state;
+	SNAP(s, "sglang:spec_verify_calls 1", "sglang:spec_accept_length{a=1} 1.5e308",
+	     "sglang:spec_accept_length{a=2} 1.5e308", "sglang:spec_accept_rate{a=1} -1.5e308",
+	     "sglang:spec_accept_rate{a=2} 1.5e308");
+	f = finish(s, &r, 1);
+	assert_int_equal(f->ngauges, 2);
+	assert_string_equal(f->gauges[0].name, "sglang:spec_accept_length");
+	assert_double_is(f->gauges[0].value, 1.5e308);
+	assert_double_is(f->gauges[1].value, 0.0);
+	ss_server_results_release(&r);
+	ss_server_free(s);
+}
+
+/*
+ * Times that go back (`# time:` lines out of order): times 1000, 3000,
+ * 2000, 4000. The interval 3000 -> 2000 has neither start nor end; the
+ * others keep theirs; the window spans 1000 to 4000; no start after its
+ * end anywhere. The counts are diffed in input order all the same.
+ */
+static void test_time_backwards(void **state)
+{
+	struct ss_server *s = new_server();
+	struct ss_server_results r;
+	const struct ss_server_family *f;
+
+	(void)state;
+	snap_at(s, 0, SS_SRC_PROMETHEUS, 0, true, 1000, "vllm:spec_decode_num_drafts 10", NULL);
+	snap_at(s, 0, SS_SRC_PROMETHEUS, 0, true, 3000, "vllm:spec_decode_num_drafts 30", NULL);
+	snap_at(s, 0, SS_SRC_PROMETHEUS, 0, true, 2000, "vllm:spec_decode_num_drafts 35", NULL);
+	snap_at(s, 0, SS_SRC_PROMETHEUS, 0, true, 4000, "vllm:spec_decode_num_drafts 45", NULL);
+	f = finish(s, &r, 1);
+	assert_u128(f->steps, 35); /* 20 + 5 + 10 */
+	assert_true(f->has_start && f->has_end);
+	assert_int_equal(f->start_ns, 1000);
+	assert_int_equal(f->end_ns, 4000);
+	assert_int_equal(f->nintervals, 3);
+	assert_true(f->intervals[0].has_start && f->intervals[0].has_end);
+	assert_int_equal(f->intervals[0].start_ns, 1000);
+	assert_int_equal(f->intervals[0].end_ns, 3000);
+	assert_false(f->intervals[1].has_start);
+	assert_false(f->intervals[1].has_end);
+	assert_u128(f->intervals[1].steps, 5);
+	assert_true(f->intervals[2].has_start && f->intervals[2].has_end);
+	assert_int_equal(f->intervals[2].start_ns, 2000);
+	assert_int_equal(f->intervals[2].end_ns, 4000);
+	ss_server_results_release(&r);
+	ss_server_free(s);
+
+	/* the last time before the first: the window still runs forward */
+	s = new_server();
+	snap_at(s, 0, SS_SRC_PROMETHEUS, 0, true, 5000, "vllm:spec_decode_num_drafts 10", NULL);
+	snap_at(s, 0, SS_SRC_PROMETHEUS, 0, true, 1000, "vllm:spec_decode_num_drafts 12", NULL);
+	f = finish(s, &r, 1);
+	assert_true(f->has_start && f->has_end);
+	assert_int_equal(f->start_ns, 1000);
+	assert_int_equal(f->end_ns, 5000);
+	ss_server_results_release(&r);
+	ss_server_free(s);
+}
+
+/*
+ * The budget: a series it has no room for is refused (a bad sample, no
+ * family state made for it), the ones kept go on. 4 KiB holds a few
+ * series of short keys, never 100.
+ */
+static void test_budget(void **state)
+{
+	struct ss_server *s = new_server();
+	struct ss_server_results r;
+	const struct ss_server_family *f;
+	char line[128];
+	int kept = 0, refused = 0;
+
+	(void)state;
+	ss_server_set_budget(s, 4096);
+	assert_true(ss_server_begin(s, 0, SS_SRC_PROMETHEUS, 0));
+	for (int i = 0; i < 100; i++) {
+		enum ss_srv_status st;
+
+		snprintf(line, sizeof(line), "vllm:spec_decode_num_drafts{w=%d} 1", i);
+		st = put_sample(s, line);
+		assert_true(st == SS_SRV_KEPT || st == SS_SRV_BAD);
+		kept += st == SS_SRV_KEPT;
+		refused += st == SS_SRV_BAD;
+		/* once refused, never kept again */
+		assert_true(st == SS_SRV_BAD || refused == 0);
+	}
+	ss_server_end(s, false, 0);
+	assert_true(kept > 0 && refused > 0);
+	f = finish(s, &r, 1);
+	assert_int_equal(f->series, kept);
+	assert_u128(f->steps, kept); /* one snapshot: since start, 1 each */
+	ss_server_results_release(&r);
+	ss_server_free(s);
+
+	/* a label set over 4 KiB is a bad sample whatever the budget */
+	s = new_server();
+	assert_true(ss_server_begin(s, 0, SS_SRC_PROMETHEUS, 0));
+	{
+		char *big = malloc(4200);
+		struct ss_srv_label l;
+		const char *reason = NULL;
+
+		assert_non_null(big);
+		memset(big, 'x', 4200);
+		l = (struct ss_srv_label){"m", 1, big, 4200};
+		assert_int_equal(ss_server_sample(s, "vllm:spec_decode_num_drafts", 27, &l, 1, "1", 1,
+						  &reason),
+				 SS_SRV_BAD);
+		assert_non_null(reason);
+		free(big);
+	}
+	ss_server_end(s, false, 0);
+	assert_true(ss_server_finish(s, NULL, false, 0.0, &r));
+	assert_int_equal(r.nfamilies, 0);
+	ss_server_results_release(&r);
+	ss_server_free(s);
+}
+
+/* Endpoints are capped: past SS_SERVER_MAX_ENDPOINTS a new one is refused, known ones still found. */
+static void test_endpoint_cap(void **state)
+{
+	struct ss_server *s = ss_server_new(NULL);
+	char key[32];
+
+	(void)state;
+	assert_non_null(s);
+	for (uint32_t i = 0; i < SS_SERVER_MAX_ENDPOINTS; i++) {
+		int n = snprintf(key, sizeof(key), "e%u", i);
+
+		assert_int_equal(ss_server_endpoint(s, key, (size_t)n), i);
+	}
+	assert_int_equal(ss_server_endpoint(s, "new", 3), SS_SERVER_ENDPOINT_FULL);
+	assert_int_equal(ss_server_endpoint(s, "e7", 2), 7);
+	ss_server_free(s);
+	/* and by the budget */
+	s = ss_server_new(NULL);
+	assert_non_null(s);
+	ss_server_set_budget(s, 2048);
+	assert_int_equal(ss_server_endpoint(s, "a", 1), 0);
+	for (uint32_t i = 0; i < 100; i++) {
+		int n = snprintf(key, sizeof(key), "e%u", i);
+
+		if (ss_server_endpoint(s, key, (size_t)n) == SS_SERVER_ENDPOINT_FULL)
+			break;
+		assert_true(i < 20);
+	}
+	ss_server_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -687,6 +860,10 @@ int main(void)
 		cmocka_unit_test(test_interval_merge),
 		cmocka_unit_test(test_bad_messages),
 		cmocka_unit_test(test_out_of_memory),
+		cmocka_unit_test(test_gauge_no_overflow),
+		cmocka_unit_test(test_time_backwards),
+		cmocka_unit_test(test_budget),
+		cmocka_unit_test(test_endpoint_cap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
