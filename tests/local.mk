@@ -25,7 +25,8 @@ CLI_TESTS = \
 	tests/cli/test_records_parts.py \
 	tests/cli/test_json_faults.py \
 	tests/cli/test_slurm.py \
-	tests/cli/test_shard.py
+	tests/cli/test_shard.py \
+	tests/cli/test_acceptance_profile.py
 
 TESTS += $(CLI_TESTS)
 
