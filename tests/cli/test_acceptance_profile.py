@@ -91,6 +91,22 @@ class AcceptanceProfile(Case):
             with open(out) as f:
                 self.assertEqual(f.read(), GROUPED)
 
+    def test_key_escaped(self):
+        """A key value from the input is JSON-escaped (a quote, a newline,
+        an escape character), non-ASCII copied, as json.dumps writes it."""
+        name = 'a"b\n\x1b\u00e9'
+        with TempDir() as d:
+            path = os.path.join(d, "hostile.jsonl")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(line({"0": 1}, 2, name, 1) + "\n")
+            res = run([path, "--group-by", "meta.category", "--acceptance-profile", "-",
+                       "-f", "none"])
+            self.assertRan(res)
+            key = '{"meta.category": ' + json.dumps(name, ensure_ascii=False) + '}'
+            want = '{"profiles": [' + entry("{}", K2) + ", " + entry(key, K2) + "]}\n"
+            self.assertEqual(res.out.decode("utf-8"), want)
+            self.assertNotIn(b"\x1b", res.out)
+
     def test_implies_positions(self):
         with TempDir() as d:
             out = os.path.join(d, "p.json")
