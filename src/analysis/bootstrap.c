@@ -110,6 +110,40 @@ void ss_boot_range(const struct ss_samples *s, uint64_t seed, uint32_t g, uint32
 	}
 }
 
+void ss_boot_timing_range(const struct ss_timekeep *tk, uint64_t seed, uint32_t g, uint32_t b0,
+			  uint32_t b1, double *out)
+{
+	for (uint32_t b = b0; b < b1; b++) {
+		double *row = out + (size_t)(b - b0) * SS_TB_COUNT;
+		double dec_ms = 0.0, lat = 0.0, ttft = 0.0;
+		unsigned __int128 dec_tokens = 0;
+		uint64_t n_lat = 0, n_ttft = 0;
+		struct ss_rng rng;
+
+		ss_rng_stream(&rng, seed, g, b);
+		/* in draw order; absent numbers are 0 and add nothing */
+		for (size_t i = 0; i < tk->n; i++) {
+			const struct ss_tsample *x = &tk->s[ss_rng_draw(&rng, tk->n)];
+
+			if (x->flags & SS_TS_DECODE) {
+				dec_ms += x->dec_ms;
+				dec_tokens += x->dec_tokens;
+			}
+			if (x->flags & SS_TS_LATENCY) {
+				lat += x->ms[SS_T_LATENCY];
+				n_lat++;
+			}
+			if (x->flags & SS_TS_TTFT) {
+				ttft += x->ms[SS_T_TTFT];
+				n_ttft++;
+			}
+		}
+		row[SS_TB_X] = dec_tokens ? dec_ms / ss_ratio(dec_tokens, 1) : NAN;
+		row[SS_TB_LATENCY] = n_lat ? lat / (double)n_lat : NAN;
+		row[SS_TB_TTFT] = n_ttft ? ttft / (double)n_ttft : NAN;
+	}
+}
+
 /*
  * The work of ss_boot_run(): chunks of resamples of every job, handed out
  * through one atomic counter. Which thread runs a chunk does not matter:
@@ -117,6 +151,7 @@ void ss_boot_range(const struct ss_samples *s, uint64_t seed, uint32_t g, uint32
  */
 struct boot_work {
 	const struct ss_boot_job *jobs;
+	const struct ss_boot_tjob *tjobs;  /* set: timing jobs instead */
 	size_t njobs;
 	uint64_t seed;
 	uint32_t B, chunk, chunks_per_job;
@@ -135,46 +170,77 @@ static void *boot_worker(void *arg)
 
 		if (c >= total)
 			break;
-		job = &w->jobs[c / w->chunks_per_job];
 		b0 = (uint32_t)(c % w->chunks_per_job) * w->chunk;
 		b1 = b0 + w->chunk < w->B ? b0 + w->chunk : w->B;
+		if (w->tjobs) {
+			const struct ss_boot_tjob *tj = &w->tjobs[c / w->chunks_per_job];
+
+			ss_boot_timing_range(tj->timing, w->seed, tj->g, b0, b1,
+					     tj->out + (size_t)b0 * SS_TB_COUNT);
+			continue;
+		}
+		job = &w->jobs[c / w->chunks_per_job];
 		ss_boot_range(job->samples, w->seed, job->g, b0, b1,
 			      job->out + (size_t)b0 * SS_BS_COUNT);
 	}
 	return NULL;
 }
 
-void ss_boot_run(const struct ss_boot_job *jobs, size_t njobs, uint64_t seed, uint32_t B,
-		 unsigned threads)
+/* Run every chunk of `w` on up to `threads` threads (the caller's among them). */
+static void run_work(struct boot_work *w, unsigned threads)
 {
-	struct boot_work w;
 	pthread_t *tids = NULL;
 	unsigned started = 0;
 
-	if (njobs == 0 || B == 0)
-		return;
-	w.jobs = jobs;
-	w.njobs = njobs;
-	w.seed = seed;
-	w.B = B;
 	/* Small chunks balance the threads; 8 resamples keep the counter cold. */
-	w.chunk = 8;
-	w.chunks_per_job = (B + w.chunk - 1) / w.chunk;
-	atomic_init(&w.next, 0);
+	w->chunk = 8;
+	w->chunks_per_job = (w->B + w->chunk - 1) / w->chunk;
+	atomic_init(&w->next, 0);
 
 	if (threads > 1)
 		tids = ss_reallocarray(NULL, threads - 1, sizeof(*tids));
 	if (tids)
 		for (unsigned t = 0; t < threads - 1; t++) {
-			if (pthread_create(&tids[started], NULL, boot_worker, &w) != 0)
+			if (pthread_create(&tids[started], NULL, boot_worker, w) != 0)
 				break;
 			started++;
 		}
-	boot_worker(&w);
+	boot_worker(w);
 	for (unsigned t = 0; t < started; t++)
 		pthread_join(tids[t], NULL);
 	ss_free(tids);
 }
+
+void ss_boot_run(const struct ss_boot_job *jobs, size_t njobs, uint64_t seed, uint32_t B,
+		 unsigned threads)
+{
+	struct boot_work w;
+
+	if (njobs == 0 || B == 0)
+		return;
+	w.jobs = jobs;
+	w.tjobs = NULL;
+	w.njobs = njobs;
+	w.seed = seed;
+	w.B = B;
+	run_work(&w, threads);
+}
+
+void ss_boot_timing_run(const struct ss_boot_tjob *jobs, size_t njobs, uint64_t seed, uint32_t B,
+			unsigned threads)
+{
+	struct boot_work w;
+
+	if (njobs == 0 || B == 0)
+		return;
+	w.jobs = NULL;
+	w.tjobs = jobs;
+	w.njobs = njobs;
+	w.seed = seed;
+	w.B = B;
+	run_work(&w, threads);
+}
+
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -223,6 +289,20 @@ bool ss_boot_diff_interval(const double *rows, const double *base, uint32_t B,
 		/* inf - inf is NaN: no difference to rank, left out like an undefined one */
 		if (!isnan(x) && !isnan(y) && !isnan(d))
 			scratch[n++] = d;
+	}
+	return interval_of(scratch, n, level, lo, hi);
+}
+
+bool ss_boot_ratio_interval(const double *num, const double *den, uint32_t B, unsigned ncols,
+			    unsigned col, double level, double *scratch, double *lo, double *hi)
+{
+	size_t n = 0;
+
+	for (uint32_t b = 0; b < B; b++) {
+		double q;
+
+		if (ss_boot_ratio(num[(size_t)b * ncols + col], den[(size_t)b * ncols + col], &q))
+			scratch[n++] = q;
 	}
 	return interval_of(scratch, n, level, lo, hi);
 }

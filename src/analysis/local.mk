@@ -8,4 +8,7 @@ libspecscan_la_SOURCES += \
 	src/analysis/groupkey.c src/analysis/groupkey.h \
 	src/analysis/expect.c src/analysis/expect.h \
 	src/analysis/windows.c src/analysis/windows.h \
-	src/analysis/analyze.c src/analysis/analyze.h
+	src/analysis/analyze.c src/analysis/analyze.h \
+	src/analysis/timestats.c src/analysis/timestats.h \
+	src/analysis/speedup.c src/analysis/speedup.h \
+	src/analysis/profile.c src/analysis/profile.h

@@ -12,9 +12,29 @@ void ss_pos_result_release(struct ss_pos_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
+const char *ss_cost_source_name(enum ss_cost_source s)
+{
+	switch (s) {
+	case SS_COST_GIVEN:
+		return "given";
+	case SS_COST_MEASURED:
+		return "measured";
+	case SS_COST_NONE:
+		break;
+	}
+	return NULL;
+}
+
 bool ss_pos_compute(const struct ss_pos_k *pk, bool has_cost, double cost,
 		    struct ss_pos_result *out)
 {
+	return ss_pos_compute_cost(pk, has_cost ? SS_COST_GIVEN : SS_COST_NONE, cost, out);
+}
+
+bool ss_pos_compute_cost(const struct ss_pos_k *pk, enum ss_cost_source source, double cost,
+			 struct ss_pos_result *out)
+{
+	bool has_cost = source != SS_COST_NONE;
 	uint32_t k = pk->k;
 	unsigned __int128 s0 = 0, prev, a = 0;
 	double best = 0.0;
@@ -23,6 +43,7 @@ bool ss_pos_compute(const struct ss_pos_k *pk, bool has_cost, double cost,
 	out->k = k;
 	out->requests = pk->requests;
 	out->has_cost = has_cost;
+	out->cost_source = source;
 	out->draft_cost = cost;
 	if (k > 0) {
 		out->pos = ss_calloc(k, sizeof(*out->pos));
@@ -58,7 +79,8 @@ bool ss_pos_compute(const struct ss_pos_k *pk, bool has_cost, double cost,
 		a += out->pos[kk - 1].accepted;
 		w->acceptance_length = 1.0 + ss_ratio(a, s0);
 		w->draft_acceptance_rate = ss_ratio(a, (unsigned __int128)kk * s0) * 100.0;
-		if (has_cost) {
+		if (has_cost && 1.0 + cost * (double)kk > 0.0) {
+			w->has_speedup = true;
 			w->speedup = w->acceptance_length / (1.0 + cost * (double)kk);
 			/* strictly larger: the smallest k' wins a tie */
 			if (w->speedup > 1.0 && w->speedup > best) {

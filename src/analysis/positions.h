@@ -31,8 +31,19 @@ struct ss_pos_row {
 struct ss_whatif_row {
 	double acceptance_length;     /* τ(k') = 1 + A(k') / S_0 */
 	double draft_acceptance_rate; /* A(k') / (k' S_0) × 100 */
+	bool has_speedup;             /* a draft cost, and 1 + C k' > 0 */
 	double speedup;               /* τ(k') / (1 + C k'), with a draft cost */
 };
+
+/*
+ * Where the draft cost of the what-if speedups comes from (SPEC 11.3's
+ * `draft_cost_source`): --draft-cost ("given"), or the cost a group's
+ * measured speedup implies ("measured", analysis/speedup.h).
+ */
+enum ss_cost_source { SS_COST_NONE = 0, SS_COST_GIVEN, SS_COST_MEASURED };
+
+/* "given", "measured" (NULL for none). */
+const char *ss_cost_source_name(enum ss_cost_source s);
 
 /* The rows of one k; pos[i-1] is position i, what_if[k'-1] is draft length k'. */
 struct ss_pos_result {
@@ -44,6 +55,7 @@ struct ss_pos_result {
 	struct ss_pos_row *pos;   /* k rows, owned */
 	struct ss_whatif_row *what_if; /* k rows, owned */
 	bool has_cost;
+	enum ss_cost_source cost_source; /* SS_COST_NONE when !has_cost */
 	double draft_cost;
 	uint32_t suggested_k;     /* 0 when no speedup exceeds 1.0 */
 };
@@ -76,6 +88,13 @@ void ss_drafted_result_release(struct ss_drafted_result *r);
  */
 bool ss_pos_compute(const struct ss_pos_k *pk, bool has_cost, double cost,
 		    struct ss_pos_result *out);
+/*
+ * The same with the cost's source: SS_COST_NONE computes no speedup. A
+ * measured cost may be negative (11.3): a draft length k' with 1 + C k'
+ * <= 0 then has no speedup (has_speedup false) and is never suggested.
+ */
+bool ss_pos_compute_cost(const struct ss_pos_k *pk, enum ss_cost_source source, double cost,
+			 struct ss_pos_result *out);
 void ss_pos_result_release(struct ss_pos_result *r);
 
 #endif

@@ -137,6 +137,8 @@ static bool open_outputs(struct ss_outputs *outs, const struct ss_options *o,
 		return false;
 	if (o->html_path && !ss_outputs_add(outs, SS_OUT_HTML, o->html_path, msg))
 		return false;
+	if (o->profile_path && !ss_outputs_add(outs, SS_OUT_PROFILE, o->profile_path, msg))
+		return false;
 	if (o->output_dir && !ss_outputs_add_dir(outs, o->output_dir, msg))
 		return false;
 	return true;
@@ -284,17 +286,19 @@ static int stdout_outputs(const struct ss_options *o, const char *what[2])
 		[SS_FMT_JSON] = "-f json", [SS_FMT_CSV] = "-f csv", [SS_FMT_TABLE] = "-f table",
 		[SS_FMT_MARKDOWN] = "-f markdown", [SS_FMT_JSONL] = "-f jsonl", [SS_FMT_NONE] = "-f none",
 	};
-	const char *dash[4];
+	const char *dash[5];
 	int n = 0;
 
 	dash[0] = o->json_path && strcmp(o->json_path, "-") == 0 ? "--json -" : NULL;
 	dash[1] = o->csv_path && strcmp(o->csv_path, "-") == 0 ? "--csv -" : NULL;
 	dash[2] = o->records_path && strcmp(o->records_path, "-") == 0 ? "--records -" : NULL;
 	dash[3] = o->html_path && strcmp(o->html_path, "-") == 0 ? "--html -" : NULL;
+	dash[4] = o->profile_path && strcmp(o->profile_path, "-") == 0 ? "--acceptance-profile -"
+								       : NULL;
 	what[0] = what[1] = NULL;
 	if (o->format != SS_FMT_NONE)
 		what[n++] = fmt[o->format];
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < 5; i++) {
 		if (!dash[i])
 			continue;
 		if (n < 2)

@@ -15,7 +15,7 @@ enum {
 	OPT_JSON = 256, OPT_CSV, OPT_RECORDS, OPT_TABLE, OPT_NO_TABLE, OPT_PHASE,
 	OPT_ENGINE, OPT_INPUT_KIND, OPT_MAX_RECORD, OPT_PROGRESS, OPT_NO_PROGRESS,
 	OPT_STRICT, OPT_FORCE, OPT_MEMORY_LIMIT, OPT_SPOOL_LIMIT, OPT_ZSTD_WINDOW_LOG,
-	OPT_SHARD, OPT_LIST_INPUTS, OPT_HTML, OPT_NO_RECORDS
+	OPT_SHARD, OPT_LIST_INPUTS, OPT_HTML, OPT_NO_RECORDS, OPT_PROFILE
 };
 
 static const struct ss_option_value formats[] = {
@@ -80,6 +80,7 @@ const struct ss_option_desc ss_option_table[] = {
 	{"windows", 0, SS_OPT_WINDOWS, "DURATION", "acceptance per time window of N seconds (Ns, Nm, Nh)", NULL, NULL, NULL},
 	{"outliers", 0, SS_OPT_OUTLIERS, "N", "the N requests of lowest and highest acceptance length (1 to 1000)", NULL, NULL, NULL},
 	{"definitions", 0, SS_OPT_DEFINITIONS, NULL, "acceptance length by each tool's definition, side by side", NULL, NULL, NULL},
+	{"acceptance-profile", 0, OPT_PROFILE, "FILE", "write the per-position acceptance as simulator inputs to FILE", NULL, NULL, NULL},
 	{"shard", 0, OPT_SHARD, "I/N", "read only block I of N of the resolved inputs (0 <= I < N)", NULL, NULL, NULL},
 	{"list-inputs", 0, OPT_LIST_INPUTS, NULL, "print the resolved inputs (of the shard), one a line, and exit", NULL, NULL, NULL},
 	{"quiet", 'q', 'q', NULL, "fewer messages; no progress or table on stderr unless asked for", NULL, NULL, NULL},
@@ -319,6 +320,8 @@ bool ss_options_parse(struct ss_options *o, int argc, char **argv, FILE *err)
 		case OPT_CSV: o->csv_path = optarg; break;
 		case OPT_RECORDS: o->records_path = optarg; break;
 		case OPT_HTML: o->html_path = optarg; break;
+		/* SPEC 11.5: the profile is 7.1's rows, so it implies --positions */
+		case OPT_PROFILE: o->profile_path = optarg; o->analysis.positions = true; break;
 		case 'o': o->output_dir = optarg; break;
 		case OPT_TABLE: o->table = 1; break;
 		case OPT_NO_TABLE: o->table = 0; break;

@@ -9,6 +9,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include "cli/profile_out.h"
 #include "json/json.h"
 #include "report/html.h"
 #include "report/report.h"
@@ -48,9 +49,18 @@ static void render_html(struct ss_buf *out, const struct ss_agg *a, const struct
 	ss_report_html(out, a, an, &o);
 }
 
+static void render_profile(struct ss_buf *out, const struct ss_agg *a,
+			   const struct ss_analysis *an, const struct ss_server_results *srv,
+			   const char *version)
+{
+	(void)srv;
+	(void)version;
+	ss_profile_render(out, a, an);
+}
+
 /* One row per kind, indexed by enum ss_out_kind. */
 static const struct {
-	const char *dir_name;     /* its file in an --output-dir */
+	const char *dir_name;     /* its file in an --output-dir; NULL: none */
 	/* Render from the finished aggregate; NULL: streamed during the run. */
 	void (*render)(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an,
 		       const struct ss_server_results *srv, const char *version);
@@ -59,6 +69,7 @@ static const struct {
 	[SS_OUT_CSV] = {"spec_decode.csv", render_csv},
 	[SS_OUT_RECORDS] = {"spec_decode_records.jsonl", NULL},
 	[SS_OUT_HTML] = {"spec_decode.html", render_html},
+	[SS_OUT_PROFILE] = {NULL, render_profile},
 };
 
 void ss_outputs_init(struct ss_outputs *l, bool force, const char *const *inputs,
@@ -110,7 +121,8 @@ bool ss_outputs_add_dir(struct ss_outputs *l, const char *dir, struct ss_msg *ms
 		char *p;
 		bool ok;
 
-		if (k == SS_OUT_RECORDS && l->dir_no_records)
+		if (!ss_out_kinds[k].dir_name ||
+		    (k == SS_OUT_RECORDS && l->dir_no_records))
 			continue;
 		p = ss_path_join(dir, ss_out_kinds[k].dir_name);
 		if (!p) {

@@ -26,7 +26,11 @@
 #include "util/buf.h"
 #include "util/msg.h"
 
-enum ss_out_kind { SS_OUT_JSON = 0, SS_OUT_CSV, SS_OUT_RECORDS, SS_OUT_HTML, SS_OUT_KINDS };
+enum ss_out_kind {
+	SS_OUT_JSON = 0, SS_OUT_CSV, SS_OUT_RECORDS, SS_OUT_HTML,
+	SS_OUT_PROFILE,   /* --acceptance-profile (SPEC 11.5): not in an --output-dir */
+	SS_OUT_KINDS
+};
 
 struct ss_output {
 	enum ss_out_kind kind;

@@ -22,6 +22,7 @@ static void results_release(struct ss_results *r)
 	ss_samples_release(&r->samples);
 	ss_positions_release(&r->positions);
 	ss_drafted_release(&r->drafted);
+	ss_timekeep_release(&r->timing);
 	results_init(r);
 }
 
@@ -55,6 +56,11 @@ bool ss_agg_keep_main(struct ss_agg *a, bool windows, size_t outliers, bool coun
 	a->timeline.keep = windows;
 	a->keep_counts = counts || outliers > 0;
 	return outliers == 0 || ss_outliers_keep(&a->outliers, outliers);
+}
+
+void ss_agg_keep_timing(struct ss_agg *a)
+{
+	a->main.keep_timing = true;
 }
 
 void ss_agg_keep_definitions(struct ss_agg *a)
@@ -287,6 +293,8 @@ static bool results_add_ok(struct ss_results *r, const struct ss_outcome *o)
 		return false;
 	if (r->keep_defs)
 		ss_defs_add(&r->defs, o);
+	if (r->keep_timing)
+		ss_timekeep_note_k(&r->timing, o->has_k, o->k);
 	r->ok++;
 	r->sum_accepted += o->accepted;
 	r->sum_drafted += o->drafted;
@@ -438,6 +446,7 @@ static struct ss_group *group_of(struct ss_agg *a, const struct ss_kv *key)
 		results_init(&g->res);
 		g->res.keep_samples = a->main.keep_samples;
 		g->res.keep_positions = a->main.keep_positions;
+		g->res.keep_timing = a->main.keep_timing;
 	}
 	return &a->group[id];
 }
@@ -463,6 +472,24 @@ bool ss_agg_add_keyed(struct ss_agg *a, const struct ss_outcome *o, const struct
 	if (o->status == SS_ST_ZERO_STEP)
 		g->res.zero_step++;
 	return true;
+}
+
+bool ss_agg_add_timing(struct ss_agg *a, const struct ss_outcome *o, const struct ss_timing *t,
+		       const struct ss_kv *key)
+{
+	struct ss_group *g;
+
+	if (!a->main.keep_timing || target(a, o->phase) != &a->main || !ss_timing_any(t))
+		return true;
+	if (o->status != SS_ST_OK && o->status != SS_ST_ZERO_STEP && o->status != SS_ST_NO_STATS)
+		return true;
+	if (!ss_timekeep_add(&a->main.timing, t))
+		return false;
+	if (a->groups.nkeys == 0 || !key)
+		return true;
+	/* the request was added with this key: its group exists */
+	g = group_of(a, key);
+	return g && ss_timekeep_add(&g->res.timing, t);
 }
 
 static void set_run(struct ss_results *r, enum ss_metric m, double v)

@@ -27,6 +27,7 @@
 #include "metrics/samples.h"
 #include "model/outcome.h"
 #include "metrics/stats.h"
+#include "metrics/timekeep.h"
 #include "metrics/timeline.h"
 #include "metrics/values.h"
 #include "util/grow.h"
@@ -52,6 +53,8 @@ struct ss_results {
 	struct ss_samples samples;          /* one per ok record, input order */
 	struct ss_positions positions;      /* histograms pooled per k */
 	struct ss_drafted drafted;          /* steps by drafted length (7.9) */
+	bool keep_timing;                   /* SPEC 11 (--speedup), main results and groups */
+	struct ss_timekeep timing;          /* ok, zero_step and no_stats requests' times */
 	/* Filled by ss_agg_finish(): */
 	bool has[SS_M_COUNT];
 	struct ss_stats stats[SS_M_COUNT];  /* run-level metrics: only .avg */
@@ -132,6 +135,13 @@ void ss_agg_set_threads(struct ss_agg *a, unsigned threads);
  * ss_agg_add_keyed). Call before the first outcome.
  */
 void ss_agg_keep(struct ss_agg *a, bool samples, bool positions, size_t nkeys);
+/*
+ * Keep the timing of SPEC 11 (--speedup) for the main results and every
+ * group: the times of the requests given to ss_agg_add_timing(), and
+ * whether the ok records share one num_spec_tokens. Call before the first
+ * outcome.
+ */
+void ss_agg_keep_timing(struct ss_agg *a);
 /* Keep the sums of SPEC 7.12's definitions for the main results. */
 void ss_agg_keep_definitions(struct ss_agg *a);
 /*
@@ -178,6 +188,15 @@ bool ss_agg_add(struct ss_agg *a, const struct ss_outcome *o);
  * outcome's phase feeds the main results.
  */
 bool ss_agg_add_keyed(struct ss_agg *a, const struct ss_outcome *o, const struct ss_kv *key);
+/*
+ * The timing (SPEC 11.1) of a request already added (ss_agg_add or, with
+ * the same key, ss_agg_add_keyed): kept for the main results and its
+ * group when timing is kept, the request is ok, zero_step or no_stats,
+ * and its phase feeds the main results. `key` is NULL without groups.
+ * false when out of memory.
+ */
+bool ss_agg_add_timing(struct ss_agg *a, const struct ss_outcome *o, const struct ss_timing *t,
+		       const struct ss_kv *key);
 /*
  * Compute statistics (and sort the engines and the groups); false when
  * out of memory.

@@ -10,4 +10,5 @@ libspecscan_la_SOURCES += \
 	src/metrics/defs.c src/metrics/defs.h \
 	src/metrics/groups.c src/metrics/groups.h \
 	src/metrics/timeline.c src/metrics/timeline.h \
-	src/metrics/outliers.c src/metrics/outliers.h
+	src/metrics/outliers.c src/metrics/outliers.h \
+	src/metrics/timekeep.c src/metrics/timekeep.h

@@ -28,6 +28,9 @@ SS_UNIT_TESTS = \
 	tests/unit/test_expect \
 	tests/unit/test_analyze \
 	tests/unit/test_windows \
+	tests/unit/test_timing \
+	tests/unit/test_speedup \
+	tests/unit/test_profile \
 	tests/unit/test_server_window \
 	tests/unit/test_server_families \
 	tests/unit/test_server_expo \
