@@ -2,7 +2,7 @@
 # the enriched per-request JSONL and the SVG charts of the HTML report
 libspecscan_la_SOURCES += \
 	src/report/numfmt.c src/report/numfmt.h \
-	src/report/report.h src/report/report_int.h \
+	src/report/report.h src/report/report_int.h src/report/report.c \
 	src/report/jsonw.c src/report/jsonw.h src/report/results_json.c src/report/aggjson.c \
 	src/report/csv.c \
 	src/report/table.c src/report/jsonl.c \

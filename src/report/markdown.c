@@ -237,8 +237,7 @@ static void add_groups(struct ss_buf *out, const struct ss_agg *a, const struct 
 	ss_report_groups_legend(out, an, "");
 }
 
-void ss_report_markdown(struct ss_buf *out, const struct ss_agg *a,
-			const struct ss_analysis *an)
+void ss_report_md_body(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an)
 {
 	const struct ss_analysis_opts *o = an && an->any ? an->opts : NULL;
 

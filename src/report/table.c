@@ -122,8 +122,8 @@ static void add_cell(struct ss_buf *out, int col, const char *s, size_t len,
 	ss_buf_addc(out, ' ');
 }
 
-static void add_table(struct ss_buf *out, const struct ss_results *r,
-		      bool utf8, bool color)
+void ss_report_text_spec_decode(struct ss_buf *out, const struct ss_results *r, bool utf8,
+				 bool color)
 {
 	const struct style *st = utf8 ? &utf8_style : &ascii_style;
 	struct ss_buf text = SS_BUF_INIT;
@@ -274,20 +274,4 @@ void ss_report_accounting_line(struct ss_buf *out, const struct ss_agg *a, const
 		ss_buf_adds(out, ss_status_label((enum ss_status)s));
 	}
 	ss_buf_addc(out, '\n');
-}
-
-void ss_report_table_full(struct ss_buf *out, const struct ss_agg *a,
-			  const struct ss_analysis *an, bool utf8, bool color)
-{
-	add_table(out, &a->main, utf8, color);
-	ss_report_hist_line(out, &a->main, "  ");
-	if (an && an->any)
-		ss_report_text_analysis(out, a, an, utf8);
-	ss_report_accounting_line(out, a, "  ");
-	if (an && an->any && an->opts->group_by.n)
-		ss_report_text_groups(out, a, an, utf8, color);
-	if (an && an->any && an->opts->outliers)
-		ss_report_text_outliers(out, a, utf8, color);
-	if (an && an->any && an->opts->definitions)
-		ss_report_text_definitions(out, an, utf8, color);
 }
