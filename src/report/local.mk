@@ -14,7 +14,7 @@ libspecscan_la_SOURCES += \
 	src/report/html_read.c src/report/html_table.c src/report/html_hist.c \
 	src/report/html_positions.c src/report/html_dist.c src/report/html_groups.c \
 	src/report/html_compare.c \
-	src/report/grid.c src/report/grid.h \
+	src/report/grid.c src/report/grid.h src/report/tabular.c src/report/tabular.h \
 	src/report/analysis_json.c src/report/analysis_csv.c \
 	src/report/analysis_text.c src/report/analysis_text.h src/report/analysis_defs.c \
 	src/report/markdown.c \
@@ -24,9 +24,9 @@ libspecscan_la_SOURCES += \
 	src/report/html_server.c
 
 check_PROGRAMS += tests/unit/test_numfmt tests/unit/test_report tests/unit/test_chart \
-	tests/unit/test_jsonw tests/unit/test_escape
+	tests/unit/test_jsonw tests/unit/test_escape tests/unit/test_table
 TESTS += tests/unit/test_numfmt tests/unit/test_report tests/unit/test_chart \
-	tests/unit/test_jsonw tests/unit/test_escape
+	tests/unit/test_jsonw tests/unit/test_escape tests/unit/test_table
 
 tests_unit_test_numfmt_SOURCES = tests/unit/test_numfmt.c
 tests_unit_test_numfmt_CFLAGS = $(SS_TEST_CFLAGS)
@@ -47,6 +47,11 @@ tests_unit_test_escape_SOURCES = tests/unit/test_escape.c tests/unit/fixtures_re
 tests_unit_test_escape_CFLAGS = $(SS_TEST_CFLAGS)
 tests_unit_test_escape_LDADD = $(SS_TEST_LIBS)
 nodist_EXTRA_tests_unit_test_escape_SOURCES = src/cli/force-cxx-link.cxx
+
+tests_unit_test_table_SOURCES = tests/unit/test_table.c
+tests_unit_test_table_CFLAGS = $(SS_TEST_CFLAGS)
+tests_unit_test_table_LDADD = $(SS_TEST_LIBS)
+nodist_EXTRA_tests_unit_test_table_SOURCES = src/cli/force-cxx-link.cxx
 
 tests_unit_test_chart_SOURCES = tests/unit/test_chart.c
 tests_unit_test_chart_CFLAGS = $(SS_TEST_CFLAGS)
