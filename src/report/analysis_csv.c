@@ -14,6 +14,7 @@
 #include "report/numfmt.h"
 #include "report/report.h"
 #include "report/report_int.h"
+#include "report/section.h"
 
 static void section_break(struct ss_buf *out)
 {
@@ -232,5 +233,5 @@ void ss_report_csv_analysis(struct ss_buf *out, const struct ss_agg *a,
 	if (o->outliers)
 		ss_report_csv_outliers(out, a);
 	if (o->definitions)
-		ss_report_csv_definitions(out, an);
+		ss_sec_defs_csv(out, &(struct ss_report_ctx){a, an, false, false});
 }

@@ -52,8 +52,6 @@ void ss_html_positions(struct ss_buf *b, const struct ss_agg *a, const struct ss
 void ss_html_distribution(struct ss_buf *b, const struct ss_agg *a);
 /* The groups (7.3) and the differences from the baseline (7.4). */
 void ss_html_groups(struct ss_buf *b, const struct ss_agg *a, const struct ss_analysis *an);
-/* The definitions of acceptance length side by side (7.12; analysis_defs.c). */
-void ss_html_definitions(struct ss_buf *b, const struct ss_analysis *an);
 
 /* Another series on the windows' time axis (the server's intervals, SPEC
  * 10.3): n points at t_ns[i] (Unix ns, as the requests' times) with value

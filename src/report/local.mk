@@ -16,7 +16,7 @@ libspecscan_la_SOURCES += \
 	src/report/html_compare.c \
 	src/report/grid.c src/report/grid.h src/report/tabular.c src/report/tabular.h \
 	src/report/analysis_json.c src/report/analysis_csv.c \
-	src/report/analysis_text.c src/report/analysis_text.h src/report/analysis_defs.c \
+	src/report/analysis_text.c src/report/analysis_text.h src/report/definitions.c src/report/section.h \
 	src/report/markdown.c \
 	src/report/analysis_more.h src/report/windows_report.c src/report/outliers_report.c \
 	src/report/html_time.c \

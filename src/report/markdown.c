@@ -14,6 +14,7 @@
 #include "report/numfmt.h"
 #include "report/report.h"
 #include "report/report_int.h"
+#include "report/section.h"
 
 static const char *const stat_heads[] = {"avg", "min", "max", "p99", "p90", "p50", "std"};
 
@@ -277,5 +278,5 @@ void ss_report_md_body(struct ss_buf *out, const struct ss_agg *a, const struct 
 	if (o->outliers)
 		ss_report_md_outliers(out, a);
 	if (o->definitions)
-		ss_report_markdown_definitions(out, an);
+		ss_sec_defs_md(out, &(struct ss_report_ctx){a, an, true, false});
 }

@@ -8,6 +8,7 @@
 #include "report/analysis_more.h"
 #include "report/jsonw.h"
 #include "report/report_int.h"
+#include "report/section.h"
 #include "report/server_report.h"
 
 void ss_report_json(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an,
@@ -54,7 +55,7 @@ void ss_report_table(struct ss_buf *out, const struct ss_agg *a, const struct ss
 	if (an && an->any && an->opts->outliers)
 		ss_report_text_outliers(out, a, utf8, color);
 	if (an && an->any && an->opts->definitions)
-		ss_report_text_definitions(out, an, utf8, color);
+		ss_sec_defs_text(out, &(struct ss_report_ctx){a, an, utf8, color});
 	if (srv)
 		ss_report_server_text(out, srv, false);
 }

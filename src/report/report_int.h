@@ -62,11 +62,6 @@ void ss_report_text_analysis(struct ss_buf *out, const struct ss_agg *a,
 void ss_report_text_groups(struct ss_buf *out, const struct ss_agg *a,
 			   const struct ss_analysis *an, bool utf8, bool color);
 
-/* SPEC 7.12's console table (with its note) and CSV section (analysis_defs.c). */
-void ss_report_text_definitions(struct ss_buf *out, const struct ss_analysis *an, bool utf8,
-				bool color);
-void ss_report_csv_definitions(struct ss_buf *out, const struct ss_analysis *an);
-
 /* The `analysis` member of the aggregate JSON (SPEC 7). */
 void ss_report_json_analysis(struct ss_jsonw *w, const struct ss_agg *a,
 			     const struct ss_analysis *an);
