@@ -6,7 +6,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/analysis_more.h"
 #include "report/jsonw.h"
 #include "report/report.h"
 #include "report/report_int.h"
@@ -227,9 +226,9 @@ void ss_report_json_analysis(struct ss_jsonw *w, const struct ss_agg *a,
 	if (o->group_by.n)
 		add_groups(w, a, an);
 	if (o->windows)
-		ss_report_json_windows(w, an);
+		ss_sec_windows_json(w, &(struct ss_report_ctx){a, an, false, false});
 	if (o->outliers)
-		ss_report_json_outliers(w, a);
+		ss_sec_outliers_json(w, &(struct ss_report_ctx){a, an, false, false});
 	/* last of the sub-keys (SPEC 7.12) */
 	if (o->definitions)
 		ss_sec_defs_json(w, &(struct ss_report_ctx){a, an, false, false});

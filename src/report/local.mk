@@ -16,10 +16,9 @@ libspecscan_la_SOURCES += \
 	src/report/html_compare.c \
 	src/report/grid.c src/report/grid.h src/report/tabular.c src/report/tabular.h \
 	src/report/analysis_json.c src/report/analysis_csv.c \
-	src/report/analysis_text.c src/report/analysis_text.h src/report/definitions.c src/report/section.h \
+	src/report/analysis_text.c src/report/analysis_text.h src/report/sec_definitions.c src/report/section.h \
 	src/report/markdown.c \
-	src/report/analysis_more.h src/report/windows_report.c src/report/outliers_report.c \
-	src/report/html_time.c \
+	src/report/sec_windows.c src/report/sec_outliers.c \
 	src/report/server_report.h src/report/server_jsoncsv.c src/report/server_text.c \
 	src/report/html_server.c
 

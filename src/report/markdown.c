@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/analysis_more.h"
 #include "report/analysis_text.h"
 #include "report/escape.h"
 #include "report/grid.h"
@@ -274,9 +273,9 @@ void ss_report_md_body(struct ss_buf *out, const struct ss_agg *a, const struct 
 	if (o->group_by.n && a->groups.n)
 		add_groups(out, a, an);
 	if (o->windows)
-		ss_report_md_windows(out, an);
+		ss_sec_windows_md(out, &(struct ss_report_ctx){a, an, true, false});
 	if (o->outliers)
-		ss_report_md_outliers(out, a);
+		ss_sec_outliers_md(out, &(struct ss_report_ctx){a, an, true, false});
 	if (o->definitions)
 		ss_sec_defs_md(out, &(struct ss_report_ctx){a, an, true, false});
 }

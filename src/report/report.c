@@ -5,7 +5,6 @@
  */
 #include "report/report.h"
 
-#include "report/analysis_more.h"
 #include "report/jsonw.h"
 #include "report/report_int.h"
 #include "report/section.h"
@@ -53,7 +52,7 @@ void ss_report_table(struct ss_buf *out, const struct ss_agg *a, const struct ss
 	if (an && an->any && an->opts->group_by.n)
 		ss_report_text_groups(out, a, an, utf8, color);
 	if (an && an->any && an->opts->outliers)
-		ss_report_text_outliers(out, a, utf8, color);
+		ss_sec_outliers_text(out, &(struct ss_report_ctx){a, an, utf8, color});
 	if (an && an->any && an->opts->definitions)
 		ss_sec_defs_text(out, &(struct ss_report_ctx){a, an, utf8, color});
 	if (srv)

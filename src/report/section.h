@@ -26,11 +26,27 @@ struct ss_report_ctx {
 	bool utf8, color;
 };
 
-/* SPEC 7.12, the definitions of acceptance length (definitions.c). */
+/* SPEC 7.12, the definitions of acceptance length (sec_definitions.c). */
 void ss_sec_defs_json(struct ss_jsonw *w, const struct ss_report_ctx *c);
 void ss_sec_defs_text(struct ss_buf *out, const struct ss_report_ctx *c);
 void ss_sec_defs_md(struct ss_buf *out, const struct ss_report_ctx *c);
 void ss_sec_defs_csv(struct ss_buf *out, const struct ss_report_ctx *c);
 void ss_sec_defs_html(struct ss_buf *out, const struct ss_report_ctx *c);
+
+/* SPEC 7.8, the windows over time (sec_windows.c); the console shows a
+ * line, the page the chart (html_int.h's ss_html_windows() draws it with
+ * the server's series too). */
+void ss_sec_windows_json(struct ss_jsonw *w, const struct ss_report_ctx *c);
+void ss_sec_windows_text(struct ss_buf *out, const struct ss_report_ctx *c);
+void ss_sec_windows_md(struct ss_buf *out, const struct ss_report_ctx *c);
+void ss_sec_windows_csv(struct ss_buf *out, const struct ss_report_ctx *c);
+void ss_sec_windows_html(struct ss_buf *out, const struct ss_report_ctx *c);
+
+/* SPEC 7.11, the outliers (sec_outliers.c). */
+void ss_sec_outliers_json(struct ss_jsonw *w, const struct ss_report_ctx *c);
+void ss_sec_outliers_text(struct ss_buf *out, const struct ss_report_ctx *c);
+void ss_sec_outliers_md(struct ss_buf *out, const struct ss_report_ctx *c);
+void ss_sec_outliers_csv(struct ss_buf *out, const struct ss_report_ctx *c);
+void ss_sec_outliers_html(struct ss_buf *out, const struct ss_report_ctx *c);
 
 #endif

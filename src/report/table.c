@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/analysis_more.h"
 #include "report/numfmt.h"
 #include "report/report.h"
 #include "report/report_int.h"

@@ -1,5 +1,5 @@
 /*
- * definitions.c - SPEC 7.12's definitions of acceptance length side by
+ * sec_definitions.c - SPEC 7.12's definitions of acceptance length side by
  * side in every report: the `definitions` member of `analysis`, and one
  * table (name, value, requests, what it is, which tool reports it) drawn
  * as the console's box table, the Markdown table, the CSV section and
