@@ -45,7 +45,7 @@ static void add_main_table(struct ss_buf *out, const struct ss_results *r)
 			ss_grid_end(&g);
 		}
 	}
-	if (g.ncells) {
+	if (g.tab.ncells) {
 		ss_buf_addc(out, '\n');
 		ss_grid_markdown(out, &g);
 	}
@@ -172,7 +172,7 @@ static void add_drafted(struct ss_buf *out, const struct ss_drafted_result *d)
 		add_pct(&g.text, r->has_conditional, r->conditional);
 		ss_grid_end(&g);
 	}
-	if (g.ncells)
+	if (g.tab.ncells)
 		ss_grid_markdown(out, &g);
 	else
 		ss_buf_adds(out, "No step drafted a token.\n");
@@ -210,7 +210,7 @@ static void add_intervals(struct ss_buf *out, const struct ss_analysis_opts *o,
 		ss_buf_add_fixed2_grouped(&g.text, s->hi[k]);
 		ss_grid_end(&g);
 	}
-	if (g.ncells)
+	if (g.tab.ncells)
 		ss_grid_markdown(out, &g);
 	else
 		ss_buf_adds(out, "No resample defines a statistic.\n");
