@@ -237,10 +237,11 @@ static size_t *escape_all(const struct ss_tab *t, struct box_cols *bc, struct ss
 		for (size_t c = 0; c < bc->n; c++) {
 			ss_buf_reset(&raw);
 			raw_cell(&raw, t, r * t->ncols + bc->idx[c], SS_TAB_BOX);
+			e->failed |= raw.failed;   /* the reset clears it */
 			ss_buf_add_term(e, raw.data ? raw.data : "", raw.len);
 			ends[k++] = e->len;
 		}
-	if (e->failed || raw.failed) {
+	if (e->failed) {
 		ss_free(ends);
 		ends = NULL;
 	}
@@ -350,6 +351,7 @@ void ss_tab_md(struct ss_buf *out, const struct ss_tab *t)
 				continue;
 			ss_buf_reset(&raw);
 			raw_cell(&raw, t, r * t->ncols + c, SS_TAB_MD);
+			out->failed |= raw.failed;
 			md_cell(out, raw.data ? raw.data : "", raw.len);
 		}
 		ss_buf_addc(out, '\n');
@@ -414,6 +416,7 @@ void ss_tab_csv(struct ss_buf *out, const struct ss_tab *t, bool head)
 			first = false;
 			ss_buf_reset(&raw);
 			raw_cell(&raw, t, r * t->ncols + c, SS_TAB_CSV);
+			out->failed |= raw.failed;
 			csv_field(out, raw.data ? raw.data : "", raw.len);
 		}
 		ss_buf_adds(out, "\r\n");
@@ -477,6 +480,7 @@ void ss_tab_html(struct ss_buf *out, const struct ss_tab *t, const char *caption
 				continue;
 			ss_buf_reset(&raw);
 			raw_cell(&raw, t, r * t->ncols + c, SS_TAB_HTML);
+			out->failed |= raw.failed;
 			html_cell(out, &t->cols[c], raw.data ? raw.data : "", raw.len);
 		}
 		ss_buf_adds(out, "</tr>\n");
