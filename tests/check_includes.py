@@ -7,6 +7,12 @@ have no cycle (which the order already rules out; it is checked on its own
 so that a message names the cycle). A folder that is not in the order fails
 too: a new stage must be placed in it here and in docs/ARCHITECTURE.md.
 
+Inside src/report/, a section file (sec_NAME.c, one SPEC section in every
+format) includes no other section's file (sec_OTHER.h or .c): sections
+share only the lower layer (the table model, the JSON writer, numbers,
+escapes, charts) and section.h. The one exception is the server's section,
+which may use the positions' writers (ALLOWED_SECTION_INCLUDES).
+
 Run by `make check`; by hand: tests/check_includes.py [SRCDIR].
 """
 import os
@@ -18,6 +24,20 @@ ORDER = ["util", "model", "json", "io", "engines", "metrics", "analysis",
          "server", "report", "run", "cli"]
 RANK = {name: i for i, name in enumerate(ORDER)}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"/]+)/[^"]+"', re.M)
+SECTION_INCLUDE = re.compile(r'^\s*#\s*include\s+"report/sec_([A-Za-z0-9_]+)\.[ch]"', re.M)
+ALLOWED_SECTION_INCLUDES = {("server", "positions")}
+
+
+def section_problems(name, text):
+    """A report section file that includes another section's file."""
+    m = re.match(r"sec_([A-Za-z0-9_]+)\.[ch]$", name)
+    if not m:
+        return []
+    own = m.group(1)
+    return [f"src/report/{name}: includes sec_{other}, another section "
+            f"(a section includes no other section)"
+            for other in SECTION_INCLUDE.findall(text)
+            if other != own and (own, other) not in ALLOWED_SECTION_INCLUDES]
 
 
 def main():
@@ -40,6 +60,8 @@ def main():
             path = os.path.join(folder, name)
             with open(path, encoding="utf-8", errors="replace") as f:
                 text = f.read()
+            if stage == "report":
+                problems.extend(section_problems(name, text))
             for target in INCLUDE.findall(text):
                 if target == stage:
                     continue

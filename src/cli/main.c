@@ -28,7 +28,6 @@
 #include "metrics/aggregate.h"
 #include "report/numfmt.h"
 #include "report/report.h"
-#include "report/server_report.h"
 #include "util/alloc.h"
 #include "io/spool.h"
 #include "util/buf.h"
@@ -479,11 +478,9 @@ static void table_text(struct ss_buf *t, const struct ss_outputs *outs, const st
 		       const struct ss_analysis *an, bool markdown, int fd)
 {
 	if (markdown)
-		ss_report_markdown(t, agg, an);
+		ss_report_markdown(t, agg, an, outs->server);
 	else
-		ss_report_table_full(t, agg, an, utf8_locale(), color_allowed(fd));
-	if (outs->server)
-		ss_report_server_text(t, outs->server, markdown);
+		ss_report_table(t, agg, an, outs->server, utf8_locale(), color_allowed(fd));
 }
 
 /*
@@ -533,7 +530,6 @@ static int write_reports(const struct ss_options *o, struct ss_outputs *outs,
 	return status;
 }
 
-/* Parse the options, open the outputs, run, write the reports. */
 /*
  * SPEC 7 over the finished aggregate: the run's analysis, and a second one
  * for the page when the run's lacks a part the page always shows. Returns
@@ -574,6 +570,7 @@ static int analyse(struct ss_options *o, struct ss_outputs *outs, struct ss_agg 
 	return status;
 }
 
+/* Parse the options, open the outputs, run, write the reports. */
 int main(int argc, char **argv)
 {
 	struct ss_options o;

@@ -13,7 +13,6 @@
 #include "json/json.h"
 #include "report/html.h"
 #include "report/report.h"
-#include "report/server_report.h"
 #include "util/alloc.h"
 #include "util/buf.h"
 #include "util/text.h"
@@ -22,17 +21,14 @@ static void render_json(struct ss_buf *out, const struct ss_agg *a,
 			const struct ss_analysis *an, const struct ss_server_results *srv,
 			const char *version)
 {
-	ss_report_json_all(out, a, an, srv, version);
+	ss_report_json(out, a, an, srv, version);
 }
 
 static void render_csv(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an,
 		       const struct ss_server_results *srv, const char *version)
 {
 	(void)version;
-	ss_report_csv(out, a);
-	ss_report_csv_analysis(out, a, an);
-	if (srv)
-		ss_report_server_csv(out, srv);
+	ss_report_csv(out, a, an, srv);
 }
 
 /* The libraries' versions as --version prints them, without the SIMD

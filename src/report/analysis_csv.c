@@ -3,17 +3,17 @@
  * acceptance by position, the shorter-draft table and acceptance per
  * drafted token (main results), the intervals, then one row per group and
  * metric (and with --compare one row per group and difference from the
- * baseline), the windows over time, the outliers (windows_report.c,
- * outliers_report.c) and the definitions. CRLF, numbers %.2f, counts
+ * baseline), the windows over time, the outliers (sec_windows.c,
+ * sec_outliers.c) and the definitions (sec_definitions.c). CRLF, numbers %.2f, counts
  * as integers, absent cells empty, as in 4.2.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "report/analysis_more.h"
 #include "report/numfmt.h"
 #include "report/report.h"
 #include "report/report_int.h"
+#include "report/section.h"
 
 static void section_break(struct ss_buf *out)
 {
@@ -228,9 +228,9 @@ void ss_report_csv_analysis(struct ss_buf *out, const struct ss_agg *a,
 	if (o->group_by.n && an->has_baseline)
 		add_deltas(out, a, an);
 	if (o->windows)
-		ss_report_csv_windows(out, an);
+		ss_sec_windows_csv(out, &(struct ss_report_ctx){a, an, false, false});
 	if (o->outliers)
-		ss_report_csv_outliers(out, a);
+		ss_sec_outliers_csv(out, &(struct ss_report_ctx){a, an, false, false});
 	if (o->definitions)
-		ss_report_csv_definitions(out, an);
+		ss_sec_defs_csv(out, &(struct ss_report_ctx){a, an, false, false});
 }

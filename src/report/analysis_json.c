@@ -6,10 +6,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/analysis_more.h"
 #include "report/jsonw.h"
 #include "report/report.h"
 #include "report/report_int.h"
+#include "report/section.h"
 
 /* A number the user gave: an integer when it is one (95), else its repr (99.5). */
 static void add_user_number(struct ss_jsonw *w, const char *key, double v)
@@ -213,24 +213,6 @@ static void add_groups(struct ss_jsonw *w, const struct ss_agg *a, const struct 
 	ss_jsonw_end_object(w);
 }
 
-/* SPEC 7.12: {"request_mean": {"value": ..., "requests": n}, ...} */
-static void add_definitions(struct ss_jsonw *w, const struct ss_analysis *an)
-{
-	ss_jsonw_begin_object(w, "definitions");
-	for (int d = 0; d < SS_DEF_COUNT; d++) {
-		const struct ss_definition *def = &an->defs[d];
-
-		ss_jsonw_begin_object(w, ss_def_names[d]);
-		if (def->has)
-			ss_jsonw_double(w, "value", def->value);
-		else
-			ss_jsonw_null(w, "value");
-		ss_jsonw_u64(w, "requests", def->requests);
-		ss_jsonw_end_object(w);
-	}
-	ss_jsonw_end_object(w);
-}
-
 void ss_report_json_analysis(struct ss_jsonw *w, const struct ss_agg *a,
 			     const struct ss_analysis *an)
 {
@@ -244,11 +226,11 @@ void ss_report_json_analysis(struct ss_jsonw *w, const struct ss_agg *a,
 	if (o->group_by.n)
 		add_groups(w, a, an);
 	if (o->windows)
-		ss_report_json_windows(w, an);
+		ss_sec_windows_json(w, &(struct ss_report_ctx){a, an, false, false});
 	if (o->outliers)
-		ss_report_json_outliers(w, a);
+		ss_sec_outliers_json(w, &(struct ss_report_ctx){a, an, false, false});
 	/* last of the sub-keys (SPEC 7.12) */
 	if (o->definitions)
-		add_definitions(w, an);
+		ss_sec_defs_json(w, &(struct ss_report_ctx){a, an, false, false});
 	ss_jsonw_end_object(w);
 }

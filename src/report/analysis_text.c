@@ -7,11 +7,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/analysis_more.h"
 #include "report/analysis_text.h"
 #include "report/numfmt.h"
 #include "report/report.h"
 #include "report/report_int.h"
+#include "report/section.h"
 
 void ss_report_add_level(struct ss_buf *b, double level)
 {
@@ -128,7 +128,7 @@ void ss_report_text_analysis(struct ss_buf *out, const struct ss_agg *a,
 	if (o->ci && a->main.ok)
 		intervals_line(out, o, &an->main, utf8, "  ");
 	if (o->windows)
-		ss_report_windows_line(out, an, "  ");
+		ss_sec_windows_text(out, &(struct ss_report_ctx){a, an, utf8, false});
 }
 
 /* A delta: signed, %.2f grouped, `*` when its interval excludes 0. */

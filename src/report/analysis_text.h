@@ -24,9 +24,4 @@ void ss_report_groups_title(struct ss_buf *b, const struct ss_analysis *an);
 void ss_report_groups_legend(struct ss_buf *out, const struct ss_analysis *an,
 			     const char *prefix);
 
-/* SPEC 7.12 (analysis_defs.c): the definitions' grid; the Markdown table
- * (the console table and the CSV section: report_int.h). */
-void ss_report_defs_grid(struct ss_grid *g, const struct ss_analysis *an);
-void ss_report_markdown_definitions(struct ss_buf *out, const struct ss_analysis *an);
-
 #endif

@@ -70,7 +70,7 @@ void ss_report_csv_stats(struct ss_buf *out, const struct ss_stats *st)
 	}
 }
 
-void ss_report_csv(struct ss_buf *out, const struct ss_agg *a)
+void ss_report_csv_results(struct ss_buf *out, const struct ss_agg *a)
 {
 	const struct ss_results *r = &a->main;
 	int rows[SS_M_COUNT];

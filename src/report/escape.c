@@ -59,9 +59,3 @@ void ss_buf_add_md(struct ss_buf *b, const char *s, size_t n)
 		n -= k + 1;
 	}
 }
-
-void ss_buf_add_mds(struct ss_buf *b, const char *s)
-{
-	if (s)
-		ss_buf_add_md(b, s, strlen(s));
-}

@@ -40,7 +40,5 @@
 
 /* s[0..n), escaped for Markdown. */
 void ss_buf_add_md(struct ss_buf *b, const char *s, size_t n);
-/* The NUL-terminated s, escaped for Markdown; nothing for NULL. */
-void ss_buf_add_mds(struct ss_buf *b, const char *s);
 
 #endif

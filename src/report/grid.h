@@ -1,18 +1,16 @@
 /*
- * grid.h - a small table of text cells printed either as the console's box
- * table (the style of SPEC 4.3's Spec Decode table) or as a GitHub
- * Markdown table. Report-internal.
+ * grid.h - a table of text cells built column by column and cell by cell,
+ * drawn by the table model's renderers (report/tabular.h) as the
+ * console's box table or a GitHub Markdown table. Report-internal: the
+ * builder of the tables whose sections are not yet on one axis (a section
+ * file builds a struct ss_tab with typed cells instead).
  *
  * Cells are added row by row, left to right; their text is copied as it
- * is (a name from an input included) and escaped when it is printed, for
- * the destination (report/escape.h): the box table escapes every head,
- * cell and its title for the terminal, the Markdown table every head and
- * cell for Markdown, so no table built on the grid can show a name raw.
- * Widths count UTF-8 characters of the escaped text, not bytes (Δ is one
- * column). A failed allocation sets `failed`, checked once by the caller
- * (it is passed to the output).
+ * is (a name from an input included) and escaped when it is drawn, for
+ * the destination (tabular.h). A failed allocation sets `failed`, checked
+ * once by the caller (it is passed to the output).
  *
- * Ownership: the grid owns its text and cell table until ss_grid_release();
+ * Ownership: the grid owns its text and cells until ss_grid_release();
  * column heads are borrowed and must outlive it.
  */
 #ifndef SS_GRID_H
@@ -21,17 +19,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "report/tabular.h"
 #include "util/buf.h"
 
 #define SS_GRID_MAX_COLS 32
 
 struct ss_grid {
-	size_t ncols;
-	const char *heads[SS_GRID_MAX_COLS]; /* borrowed */
-	bool right[SS_GRID_MAX_COLS];        /* right-aligned column */
-	struct ss_buf text;                  /* every cell's bytes, one after another */
-	size_t *end;                         /* per cell, row-major: where its text ends */
-	size_t ncells, cap;
+	struct ss_tab tab;
+	struct ss_tab_col cols[SS_GRID_MAX_COLS];
+	struct ss_buf text; /* the open cell's text: append with ss_buf_* */
 	bool failed;
 };
 
@@ -43,12 +39,10 @@ void ss_grid_col(struct ss_grid *g, const char *head, bool right);
 void ss_grid_begin(struct ss_grid *g);
 void ss_grid_end(struct ss_grid *g);
 
-/* The box table with `title` centred over it (nothing when no row); heads,
- * cells and title escaped for the terminal. */
+/* The box table with `title` centred over it (nothing when no row). */
 void ss_grid_box(struct ss_buf *out, const struct ss_grid *g, const char *title, bool utf8,
 		 bool color);
-/* The Markdown table (nothing when no row); heads and cells escaped for
- * Markdown. */
+/* The Markdown table (nothing when no row). */
 void ss_grid_markdown(struct ss_buf *out, const struct ss_grid *g);
 
 #endif

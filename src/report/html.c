@@ -12,6 +12,7 @@
 #include "report/html_int.h"
 #include "report/htmlesc.h"
 #include "report/numfmt.h"
+#include "report/section.h"
 
 static const char css[] =
 	":root{--ink:#1f2328;--muted:#57606a;--line:#d0d7de;--soft:#f6f8fa}\n"
@@ -206,11 +207,11 @@ void ss_report_html(struct ss_buf *out, const struct ss_agg *a, const struct ss_
 	if (an && an->opts && an->opts->windows && o->server)
 		ss_html_windows_server(out, an, o->server);   /* one time axis (SPEC 7.8) */
 	else if (an && an->opts && an->opts->windows)
-		ss_html_windows(out, an, NULL, 0);
+		ss_sec_windows_html(out, &(struct ss_report_ctx){a, an, false, false});
 	if (an && an->opts && an->opts->outliers)
-		ss_html_outliers(out, a);
+		ss_sec_outliers_html(out, &(struct ss_report_ctx){a, an, false, false});
 	if (an && an->opts && an->opts->definitions)
-		ss_html_definitions(out, an);
+		ss_sec_defs_html(out, &(struct ss_report_ctx){a, an, false, false});
 	if (o->server)
 		ss_report_html_server(out, o->server);   /* SPEC 9.1: last */
 	footer(out, o);

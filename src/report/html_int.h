@@ -52,8 +52,6 @@ void ss_html_positions(struct ss_buf *b, const struct ss_agg *a, const struct ss
 void ss_html_distribution(struct ss_buf *b, const struct ss_agg *a);
 /* The groups (7.3) and the differences from the baseline (7.4). */
 void ss_html_groups(struct ss_buf *b, const struct ss_agg *a, const struct ss_analysis *an);
-/* The definitions of acceptance length side by side (7.12; analysis_defs.c). */
-void ss_html_definitions(struct ss_buf *b, const struct ss_analysis *an);
 
 /* Another series on the windows' time axis (the server's intervals, SPEC
  * 10.3): n points at t_ns[i] (Unix ns, as the requests' times) with value
@@ -65,15 +63,13 @@ struct ss_html_time_series {
 	size_t n;
 };
 /* Acceptance length over time (7.8), with `nextra` more series on its axis
- * (html_time.c). */
+ * (sec_windows.c). */
 void ss_html_windows(struct ss_buf *b, const struct ss_analysis *an,
 		     const struct ss_html_time_series *extra, size_t nextra);
 /* The same with the server families' intervals on its time axis (SPEC 10.3;
  * html_server.c). */
 void ss_html_windows_server(struct ss_buf *b, const struct ss_analysis *an,
 			    const struct ss_server_results *r);
-/* The outliers' tables and counts (7.11). */
-void ss_html_outliers(struct ss_buf *b, const struct ss_agg *a);
 
 /* The server's own counters (SPEC 10.4; html_server.c), after the others. */
 void ss_report_html_server(struct ss_buf *b, const struct ss_server_results *r);

@@ -7,13 +7,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/analysis_more.h"
 #include "report/analysis_text.h"
 #include "report/escape.h"
 #include "report/grid.h"
 #include "report/numfmt.h"
 #include "report/report.h"
 #include "report/report_int.h"
+#include "report/section.h"
 
 static const char *const stat_heads[] = {"avg", "min", "max", "p99", "p90", "p50", "std"};
 
@@ -45,7 +45,7 @@ static void add_main_table(struct ss_buf *out, const struct ss_results *r)
 			ss_grid_end(&g);
 		}
 	}
-	if (g.ncells) {
+	if (g.tab.ncells) {
 		ss_buf_addc(out, '\n');
 		ss_grid_markdown(out, &g);
 	}
@@ -172,7 +172,7 @@ static void add_drafted(struct ss_buf *out, const struct ss_drafted_result *d)
 		add_pct(&g.text, r->has_conditional, r->conditional);
 		ss_grid_end(&g);
 	}
-	if (g.ncells)
+	if (g.tab.ncells)
 		ss_grid_markdown(out, &g);
 	else
 		ss_buf_adds(out, "No step drafted a token.\n");
@@ -210,7 +210,7 @@ static void add_intervals(struct ss_buf *out, const struct ss_analysis_opts *o,
 		ss_buf_add_fixed2_grouped(&g.text, s->hi[k]);
 		ss_grid_end(&g);
 	}
-	if (g.ncells)
+	if (g.tab.ncells)
 		ss_grid_markdown(out, &g);
 	else
 		ss_buf_adds(out, "No resample defines a statistic.\n");
@@ -237,8 +237,7 @@ static void add_groups(struct ss_buf *out, const struct ss_agg *a, const struct 
 	ss_report_groups_legend(out, an, "");
 }
 
-void ss_report_markdown(struct ss_buf *out, const struct ss_agg *a,
-			const struct ss_analysis *an)
+void ss_report_md_body(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an)
 {
 	const struct ss_analysis_opts *o = an && an->any ? an->opts : NULL;
 
@@ -274,9 +273,9 @@ void ss_report_markdown(struct ss_buf *out, const struct ss_agg *a,
 	if (o->group_by.n && a->groups.n)
 		add_groups(out, a, an);
 	if (o->windows)
-		ss_report_md_windows(out, an);
+		ss_sec_windows_md(out, &(struct ss_report_ctx){a, an, true, false});
 	if (o->outliers)
-		ss_report_md_outliers(out, a);
+		ss_sec_outliers_md(out, &(struct ss_report_ctx){a, an, true, false});
 	if (o->definitions)
-		ss_report_markdown_definitions(out, an);
+		ss_sec_defs_md(out, &(struct ss_report_ctx){a, an, true, false});
 }

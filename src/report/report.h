@@ -37,33 +37,31 @@
 #include "metrics/aggregate.h"
 #include "util/buf.h"
 
-/*
- * Aggregate JSON (4.1), 2-space indent, ending with a newline, with SPEC
- * 7's `analysis` key when `an` (may be NULL) holds any.
- */
-void ss_report_json_full(struct ss_buf *out, const struct ss_agg *a,
-			 const struct ss_analysis *an, const char *version);
-
-/* Aggregate CSV (4.2), CRLF line ends. Empty when no metric exists. */
-void ss_report_csv(struct ss_buf *out, const struct ss_agg *a);
+struct ss_server_results;
 
 /*
- * SPEC 7's CSV sections (positions, intervals, groups), each after an
- * empty line when anything precedes it in `out`.
+ * The four aggregate reports, each whole: every section of SPEC 4, 7 and
+ * 10.4 that has something to say, in the order of the section list
+ * (report.c). `an` may be NULL (no analysis option given) and `srv` NULL
+ * (no server input read); the server's section comes last (SPEC 9.1).
+ * The HTML page is report/html.h's.
  */
-void ss_report_csv_analysis(struct ss_buf *out, const struct ss_agg *a,
-			    const struct ss_analysis *an);
-
-/*
- * The console Spec Decode section (4.3), with SPEC 7's lines and the
- * `Spec Decode by KEY` table when `an` (may be NULL) holds any.
- */
-void ss_report_table_full(struct ss_buf *out, const struct ss_agg *a,
-			  const struct ss_analysis *an, bool utf8, bool color);
-
-/* `-f markdown` (SPEC 9.2): the console section as GitHub Markdown. */
-void ss_report_markdown(struct ss_buf *out, const struct ss_agg *a,
-			const struct ss_analysis *an);
+/* Aggregate JSON (4.1), 2-space indent, ending with a newline, with SPEC
+ * 7's `analysis` key when `an` holds any and 10.4's `server` key last. */
+void ss_report_json(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an,
+		    const struct ss_server_results *srv, const char *version);
+/* Aggregate CSV (4.2), CRLF line ends, then SPEC 7's and 10.4's sections,
+ * each after an empty line when anything precedes it. Empty when no
+ * metric exists. */
+void ss_report_csv(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an,
+		   const struct ss_server_results *srv);
+/* The console Spec Decode section (4.3), with SPEC 7's lines and tables
+ * and the `Server Spec Decode` section. */
+void ss_report_table(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an,
+		     const struct ss_server_results *srv, bool utf8, bool color);
+/* `-f markdown` (SPEC 9.2): the console's sections as GitHub Markdown. */
+void ss_report_markdown(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an,
+			const struct ss_server_results *srv);
 
 /*
  * The enriched JSONL line (4.4) of one request, newline included.

@@ -28,6 +28,11 @@ void ss_report_add_results(struct ss_jsonw *w, const struct ss_results *r);
 /* Only the metric objects. */
 void ss_report_add_metrics(struct ss_jsonw *w, const struct ss_results *r);
 
+/* The `specscan` member of the aggregate JSON (aggjson.c). */
+void ss_report_json_specscan(struct ss_jsonw *w, const struct ss_agg *a, const char *version);
+
+/* The CSV's metric sections (4.2; csv.c). */
+void ss_report_csv_results(struct ss_buf *out, const struct ss_agg *a);
 /* CSV pieces (csv.c): a cell quoted when needed; a metric's first cell;
  * ",avg,min,...,std" of a per-request metric; the metrics of r of one kind
  * sorted by tag (how many). */
@@ -35,6 +40,15 @@ void ss_report_csv_cell(struct ss_buf *b, const char *s);
 void ss_report_csv_label(struct ss_buf *b, int m);
 void ss_report_csv_stats(struct ss_buf *b, const struct ss_stats *st);
 int ss_report_sorted_metrics(const struct ss_results *r, bool per_request, int out[SS_M_COUNT]);
+
+/* The console's Spec Decode box table (4.3; table.c), nothing when no row. */
+void ss_report_text_spec_decode(struct ss_buf *out, const struct ss_results *r, bool utf8,
+				bool color);
+/* The Markdown report without the server's section (markdown.c). */
+void ss_report_md_body(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an);
+/* SPEC 7's CSV sections (analysis_csv.c). */
+void ss_report_csv_analysis(struct ss_buf *out, const struct ss_agg *a,
+			    const struct ss_analysis *an);
 
 /* The console section's rows (table.c), in order. */
 #define SS_REPORT_TABLE_NROWS 7
@@ -47,11 +61,6 @@ void ss_report_text_analysis(struct ss_buf *out, const struct ss_agg *a,
 			     const struct ss_analysis *an, bool utf8);
 void ss_report_text_groups(struct ss_buf *out, const struct ss_agg *a,
 			   const struct ss_analysis *an, bool utf8, bool color);
-
-/* SPEC 7.12's console table (with its note) and CSV section (analysis_defs.c). */
-void ss_report_text_definitions(struct ss_buf *out, const struct ss_analysis *an, bool utf8,
-				bool color);
-void ss_report_csv_definitions(struct ss_buf *out, const struct ss_analysis *an);
 
 /* The `analysis` member of the aggregate JSON (SPEC 7). */
 void ss_report_json_analysis(struct ss_jsonw *w, const struct ss_agg *a,

@@ -9,6 +9,7 @@
 #include "report/numfmt.h"
 #include "report/report.h"
 #include "report/server_report.h"
+#include "report/tabular.h"
 
 static void opt_time(struct ss_jsonw *w, const char *key, bool has, int64_t v)
 {
@@ -163,37 +164,45 @@ void ss_report_json_server(struct ss_jsonw *w, const struct ss_server_results *r
 
 /* ---- CSV ---- */
 
+static const struct ss_tab_col csv_cols[] = {
+	{"Engine", SS_COL_TEXT, true, SS_TAB_CSV, NULL, NULL, false},
+	{"Metric", SS_COL_TEXT, true, SS_TAB_CSV, NULL, NULL, false},
+	{"Value", SS_COL_FIX2, false, SS_TAB_CSV, NULL, NULL, false},
+};
+
 /* The engine, and the row when it is not the Prometheus one: `tensorrt_llm (iterations)`. */
-static void csv_row(struct ss_buf *b, const struct ss_server_family *f, const char *metric,
+static void csv_row(struct ss_tab *t, const struct ss_server_family *f, const char *metric,
 		    double v)
 {
+	struct ss_buf *b = ss_tab_begin(t);
+
 	ss_buf_adds(b, ss_engine_name(f->row->engine));
 	if (f->row->source != SS_SRC_PROMETHEUS)
 		ss_buf_addf(b, " (%s)", f->row->counters);
-	ss_buf_addc(b, ',');
-	ss_buf_adds(b, metric);
-	ss_buf_addc(b, ',');
-	ss_buf_add_fixed2(b, v);
-	ss_buf_adds(b, "\r\n");
+	ss_tab_end(t);
+	ss_tab_text(t, metric);
+	ss_tab_num(t, v);
 }
 
 void ss_report_server_csv(struct ss_buf *out, const struct ss_server_results *r)
 {
+	struct ss_tab t;
+
 	if (r->nfamilies == 0)
 		return;
-	if (out->len)
-		ss_buf_adds(out, "\r\n");
-	ss_buf_adds(out, "Engine,Metric,Value\r\n");
+	ss_tab_init(&t, csv_cols, sizeof(csv_cols) / sizeof(csv_cols[0]));
 	for (size_t i = 0; i < r->nfamilies; i++) {
 		const struct ss_server_family *f = &r->families[i];
 
 		if (f->has_acceptance_length)
-			csv_row(out, f, "Acceptance Length (ratio)", f->acceptance_length);
+			csv_row(&t, f, "Acceptance Length (ratio)", f->acceptance_length);
 		if (f->has_rate)
-			csv_row(out, f, "Draft Acceptance Rate (%)", f->draft_acceptance_rate);
-		csv_row(out, f, "Steps", (double)f->steps);
+			csv_row(&t, f, "Draft Acceptance Rate (%)", f->draft_acceptance_rate);
+		csv_row(&t, f, "Steps", (double)f->steps);
 		if (f->has_draft_tokens)
-			csv_row(out, f, "Draft Tokens (tokens)", (double)f->draft_tokens);
-		csv_row(out, f, "Accepted Draft Tokens (tokens)", (double)f->accepted_tokens);
+			csv_row(&t, f, "Draft Tokens (tokens)", (double)f->draft_tokens);
+		csv_row(&t, f, "Accepted Draft Tokens (tokens)", (double)f->accepted_tokens);
 	}
+	ss_tab_csv(out, &t, true);
+	ss_tab_release(&t);
 }

@@ -1,9 +1,10 @@
 /*
  * server_report.h - the server's own counters (SPEC 10.4) in every
- * report: the `server` key of the aggregate JSON, the `Server Spec Decode`
- * section of the console, `-f table` and `-f markdown`, the CSV section
- * `Engine,Metric,Value`, and the pieces of the HTML section (html_server.c, declared in
- * html_int.h).
+ * report (report-internal; report.c puts them last): the `server` key of
+ * the aggregate JSON and the CSV section `Engine,Metric,Value`
+ * (server_jsoncsv.c), the `Server Spec Decode` section of `-f table` and
+ * `-f markdown` and the lines the HTML section shares with it
+ * (server_text.c); the HTML section itself is html_server.c's (html_int.h).
  *
  * Ownership: every writer appends to the caller's buffer (or JSON writer)
  * and borrows the results (server/server.h) for the call, keeping
@@ -24,14 +25,6 @@
 
 /* The `server` member of the aggregate JSON (10.4). */
 void ss_report_json_server(struct ss_jsonw *w, const struct ss_server_results *r);
-
-/*
- * The aggregate JSON (ss_report_json_full) with the `server` key last
- * when `srv` is not NULL (a server input was read).
- */
-void ss_report_json_all(struct ss_buf *out, const struct ss_agg *a,
-			const struct ss_analysis *an, const struct ss_server_results *srv,
-			const char *version);
 
 /* The console section (after the Spec Decode section), `markdown`: as Markdown. */
 void ss_report_server_text(struct ss_buf *out, const struct ss_server_results *r,

@@ -1,16 +1,16 @@
 /*
  * table.c - the console Spec Decode section (SPEC 4.3): the table as rich
  * draws AIPerf's (heavy head, light body), or with `+ - |` when the output
- * is not UTF-8; then the pooled histogram line and the accounting line.
+ * is not UTF-8, drawn by the table model's box renderer (tabular.h); the
+ * pooled histogram line and the accounting line.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "report/analysis_more.h"
 #include "report/numfmt.h"
 #include "report/report.h"
 #include "report/report_int.h"
-#include "util/text.h"
+#include "report/tabular.h"
 
 #define NCOLS 8 /* Metric, then the seven statistics */
 #define LABEL_WRAP 30
@@ -23,117 +23,30 @@ const int ss_report_table_rows[SS_REPORT_TABLE_NROWS] = {
 #define NROWS SS_REPORT_TABLE_NROWS
 #define table_rows ss_report_table_rows
 
-static const char *const col_names[NCOLS] = {
-	"Metric", "avg", "min", "max", "p99", "p90", "p50", "std",
+/* Metric, then the seven statistics; a run-level metric has its value
+ * under avg and N/A under the others. */
+static const struct ss_tab_col spec_cols[NCOLS] = {
+	{"Metric", SS_COL_TEXT, true, SS_TAB_TEXT, NULL, NULL, false},
+	{"avg", SS_COL_FIX2, false, SS_TAB_TEXT, NULL, NULL, false},
+	{"min", SS_COL_FIX2, false, SS_TAB_TEXT, NULL, NULL, false},
+	{"max", SS_COL_FIX2, false, SS_TAB_TEXT, NULL, NULL, false},
+	{"p99", SS_COL_FIX2, false, SS_TAB_TEXT, NULL, NULL, false},
+	{"p90", SS_COL_FIX2, false, SS_TAB_TEXT, NULL, NULL, false},
+	{"p50", SS_COL_FIX2, false, SS_TAB_TEXT, NULL, NULL, false},
+	{"std", SS_COL_FIX2, false, SS_TAB_TEXT, NULL, NULL, false},
 };
 
 /*
- * A row's cells: spans of the shared `text` buffer. A label may take two
- * lines; the other cells of the second line are empty.
+ * The table as rich draws AIPerf's (SPEC 4.3's fixed layout, the box
+ * renderer's style): a label longer than LABEL_WRAP characters puts
+ * "(unit)" on a line of its own under it, a row of empty cells.
  */
-struct row {
-	struct ss_span line[2][NCOLS];
-	int nlines;
-};
-
-/* Box pieces: left, fill, junction, right. */
-struct rule {
-	const char *l, *f, *j, *r;
-};
-
-struct style {
-	struct rule top, head, bottom;
-	const char *vhead, *vbody;
-};
-
-static const struct style utf8_style = {
-	{"┏", "━", "┳", "┓"},
-	{"┡", "━", "╇", "┩"},
-	{"└", "─", "┴", "┘"},
-	"┃", "│",
-};
-
-static const struct style ascii_style = {
-	{"+", "-", "+", "+"},
-	{"+", "-", "+", "+"},
-	{"+", "-", "+", "+"},
-	"|", "|",
-};
-
-/* The span of the cell whose text was appended to `text` from `start`
- * on: its length now, its pointer once the text is complete (see
- * point_spans()). */
-static void end_cell(struct ss_span *sp, const struct ss_buf *text, size_t start)
+void ss_report_text_spec_decode(struct ss_buf *out, const struct ss_results *r, bool utf8,
+				bool color)
 {
-	sp->p = NULL;
-	sp->n = text->len - start;
-}
+	struct ss_tab t;
 
-/*
- * The text moves while it grows, so the spans get their pointers only
- * when it is complete: the cells were appended in the order they are
- * drawn, row by row, line by line, left to right.
- */
-static void point_spans(struct row *rows, int nrows, const struct ss_buf *text)
-{
-	const char *at = text->data;
-
-	for (int i = 0; i < nrows; i++)
-		for (int l = 0; l < rows[i].nlines; l++)
-			for (int c = 0; c < NCOLS; c++) {
-				rows[i].line[l][c].p = at;
-				at += rows[i].line[l][c].n;
-			}
-}
-
-static void add_rule(struct ss_buf *out, const struct rule *r, const size_t *w)
-{
-	ss_buf_adds(out, r->l);
-	for (int c = 0; c < NCOLS; c++) {
-		if (c)
-			ss_buf_adds(out, r->j);
-		for (size_t i = 0; i < w[c] + 2; i++)
-			ss_buf_adds(out, r->f);
-	}
-	ss_buf_adds(out, r->r);
-	ss_buf_addc(out, '\n');
-}
-
-static void add_spaces(struct ss_buf *out, size_t n)
-{
-	while (n--)
-		ss_buf_addc(out, ' ');
-}
-
-/* One cell padded to width w: the first column left-aligned, others right. */
-static void add_cell(struct ss_buf *out, int col, const char *s, size_t len,
-		     size_t w, bool bold)
-{
-	ss_buf_addc(out, ' ');
-	if (col)
-		add_spaces(out, w - len);
-	if (bold)
-		ss_buf_adds(out, "\033[1m");
-	ss_buf_add(out, s, len);
-	if (bold)
-		ss_buf_adds(out, "\033[0m");
-	if (!col)
-		add_spaces(out, w - len);
-	ss_buf_addc(out, ' ');
-}
-
-static void add_table(struct ss_buf *out, const struct ss_results *r,
-		      bool utf8, bool color)
-{
-	const struct style *st = utf8 ? &utf8_style : &ascii_style;
-	struct ss_buf text = SS_BUF_INIT;
-	struct row rows[NROWS];
-	size_t w[NCOLS], total;
-	int nrows = 0;
-
-	for (int c = 0; c < NCOLS; c++)
-		w[c] = strlen(col_names[c]);
-
+	ss_tab_init(&t, spec_cols, NCOLS);
 	for (int i = 0; i < NROWS; i++) {
 		int m = table_rows[i];
 		const struct ss_metric_info *mi = &ss_metric_table[m];
@@ -141,78 +54,32 @@ static void add_table(struct ss_buf *out, const struct ss_results *r,
 		const double v[NCOLS] = {
 			0, s->avg, s->min, s->max, s->p99, s->p90, s->p50, s->std,
 		};
-		struct row *row = &rows[nrows];
-		size_t start;
+		bool wrap = strlen(mi->header) > LABEL_WRAP;
+		struct ss_buf *label;
 
 		if (!r->has[m])
 			continue;
-		nrows++;
-		memset(row, 0, sizeof(*row));
-		row->nlines = strlen(mi->header) > LABEL_WRAP ? 2 : 1;
-		/* the label, "(unit)" on a line of its own under a long one */
-		start = text.len;
-		ss_buf_adds(&text, mi->header);
-		if (row->nlines == 1)
-			ss_buf_addf(&text, " (%s)", mi->unit);
-		end_cell(&row->line[0][0], &text, start);
+		label = ss_tab_begin(&t);
+		ss_buf_adds(label, mi->header);
+		if (!wrap)
+			ss_buf_addf(label, " (%s)", mi->unit);
+		ss_tab_end(&t);
 		for (int c = 1; c < NCOLS; c++) {
-			start = text.len;
 			if (mi->per_request || c == 1)
-				ss_buf_add_fixed2_grouped(&text, v[c]);
+				ss_tab_num(&t, v[c]);
 			else
-				ss_buf_adds(&text, "N/A");
-			end_cell(&row->line[0][c], &text, start);
+				ss_tab_na(&t);
 		}
-		if (row->nlines == 2) {
-			start = text.len;
-			ss_buf_addf(&text, "(%s)", mi->unit);
-			end_cell(&row->line[1][0], &text, start);
-		}
-		for (int l = 0; l < row->nlines; l++)
-			for (int c = 0; c < NCOLS; c++)
-				if (row->line[l][c].n > w[c])
-					w[c] = row->line[l][c].n;
+		if (!wrap)
+			continue;
+		label = ss_tab_begin(&t);
+		ss_buf_addf(label, "(%s)", mi->unit);
+		ss_tab_end(&t);
+		for (int c = 1; c < NCOLS; c++)
+			ss_tab_empty(&t);
 	}
-	if (text.failed) {
-		out->failed = true;
-		ss_buf_release(&text);
-		return;
-	}
-	if (nrows == 0) {
-		ss_buf_release(&text);
-		return;
-	}
-	point_spans(rows, nrows, &text);
-
-	/* The title, centred over the table. */
-	total = NCOLS + 1;
-	for (int c = 0; c < NCOLS; c++)
-		total += w[c] + 2;
-	add_spaces(out, (total - strlen("Spec Decode")) / 2);
-	ss_buf_adds(out, "Spec Decode\n");
-
-	add_rule(out, &st->top, w);
-	for (int c = 0; c < NCOLS; c++) {
-		ss_buf_adds(out, st->vhead);
-		add_cell(out, c, col_names[c], strlen(col_names[c]), w[c], color);
-	}
-	ss_buf_adds(out, st->vhead);
-	ss_buf_addc(out, '\n');
-	add_rule(out, &st->head, w);
-	for (int i = 0; i < nrows; i++) {
-		for (int l = 0; l < rows[i].nlines; l++) {
-			for (int c = 0; c < NCOLS; c++) {
-				const struct ss_span *sp = &rows[i].line[l][c];
-
-				ss_buf_adds(out, st->vbody);
-				add_cell(out, c, sp->p, sp->n, w[c], false);
-			}
-			ss_buf_adds(out, st->vbody);
-			ss_buf_addc(out, '\n');
-		}
-	}
-	add_rule(out, &st->bottom, w);
-	ss_buf_release(&text);
+	ss_tab_box(out, &t, "Spec Decode", utf8, color);
+	ss_tab_release(&t);
 }
 
 static void add_percent(struct ss_buf *out, const char *key, __int128 count,
@@ -274,20 +141,4 @@ void ss_report_accounting_line(struct ss_buf *out, const struct ss_agg *a, const
 		ss_buf_adds(out, ss_status_label((enum ss_status)s));
 	}
 	ss_buf_addc(out, '\n');
-}
-
-void ss_report_table_full(struct ss_buf *out, const struct ss_agg *a,
-			  const struct ss_analysis *an, bool utf8, bool color)
-{
-	add_table(out, &a->main, utf8, color);
-	ss_report_hist_line(out, &a->main, "  ");
-	if (an && an->any)
-		ss_report_text_analysis(out, a, an, utf8);
-	ss_report_accounting_line(out, a, "  ");
-	if (an && an->any && an->opts->group_by.n)
-		ss_report_text_groups(out, a, an, utf8, color);
-	if (an && an->any && an->opts->outliers)
-		ss_report_text_outliers(out, a, utf8, color);
-	if (an && an->any && an->opts->definitions)
-		ss_report_text_definitions(out, an, utf8, color);
 }

@@ -368,18 +368,17 @@ static void check_writers(const struct ss_agg *a, const struct ss_analysis *an,
 	if (!p)
 		p = ssj_parser_new();
 	CHECK(p);
-	ss_report_json_full(&out, a, an, "0.0-fuzz");
+	ss_report_json(&out, a, an, NULL, "0.0-fuzz");
 	CHECK(!out.failed && ss_buf_grow(&out, SSJ_PADDING));
 	CHECK(ssj_open(p, out.data, out.len) == SSJ_OK);
 	ssj_close(p);
 	ss_buf_reset(&out);
-	ss_report_csv(&out, a);
-	ss_report_csv_analysis(&out, a, an);
+	ss_report_csv(&out, a, an, NULL);
 	CHECK(!out.failed);
 	csv_ok(&out);
 	for (int utf8 = 0; utf8 < 2; utf8++) {
 		ss_buf_reset(&out);
-		ss_report_table_full(&out, a, an, utf8, color && utf8);
+		ss_report_table(&out, a, an, NULL, utf8, color && utf8);
 		CHECK(!out.failed);
 		if (!(color && utf8))
 			clean_text(&out, false);
@@ -388,7 +387,7 @@ static void check_writers(const struct ss_agg *a, const struct ss_analysis *an,
 			framed(&out, "\xE2\x94\x83");
 	}
 	ss_buf_reset(&out);
-	ss_report_markdown(&out, a, an);
+	ss_report_markdown(&out, a, an, NULL);
 	CHECK(!out.failed);
 	clean_text(&out, false);
 	CHECK(!memchr(out.data ? out.data : "", '<', out.len));

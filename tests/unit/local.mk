@@ -40,6 +40,7 @@ SS_UNIT_TESTS = \
 	tests/unit/test_chart \
 	tests/unit/test_jsonw \
 	tests/unit/test_escape \
+	tests/unit/test_table \
 	tests/unit/test_pool \
 	tests/unit/test_progress \
 	tests/unit/test_outputs \

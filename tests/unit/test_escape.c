@@ -309,7 +309,7 @@ static void check_table(const struct ss_agg *a, const struct ss_analysis *an, bo
 {
 	struct ss_buf out = SS_BUF_INIT;
 
-	ss_report_table_full(&out, a, an, utf8, false);
+	ss_report_table(&out, a, an, NULL, utf8, false);
 	assert_false(out.failed);
 	no_raw_control(&out, false, "table");
 	for (size_t i = 0; i < NNAMES; i++)
@@ -329,7 +329,7 @@ static void check_markdown(const struct ss_agg *a, const struct ss_analysis *an)
 {
 	struct ss_buf out = SS_BUF_INIT;
 
-	ss_report_markdown(&out, a, an);
+	ss_report_markdown(&out, a, an, NULL);
 	assert_false(out.failed);
 	no_raw_control(&out, false, "markdown");
 	/* no markup from a name: the writer's own text has no < > either */
@@ -372,7 +372,7 @@ static void check_json(const struct ss_agg *a, const struct ss_analysis *an)
 	struct ssj_parser *p = ssj_parser_new();
 
 	assert_non_null(p);
-	ss_report_json_full(&out, a, an, "0.0-test");
+	ss_report_json(&out, a, an, NULL, "0.0-test");
 	assert_false(out.failed);
 	assert_int_equal(ssj_open(p, out.data, out.len), SSJ_OK);
 	for (size_t i = 0; i < NNAMES; i++) {

@@ -136,9 +136,9 @@ static bool reports(struct outputs *o, struct ss_agg *agg)
 {
 	if (!ss_agg_finish(agg))
 		return false;
-	ss_report_json_full(&o->json, agg, NULL, "test");
-	ss_report_csv(&o->csv, agg);
-	ss_report_table_full(&o->table, agg, NULL, true, false);
+	ss_report_json(&o->json, agg, NULL, NULL, "test");
+	ss_report_csv(&o->csv, agg, NULL, NULL);
+	ss_report_table(&o->table, agg, NULL, NULL, true, false);
 	return !o->json.failed && !o->csv.failed && !o->table.failed;
 }
 

@@ -90,7 +90,7 @@ static void test_table_utf8(void **state)
 
 	(void)state;
 	agg_ab(&a);
-	ss_report_table_full(&got, &a, NULL, true, false);
+	ss_report_table(&got, &a, NULL, NULL, true, false);
 
 	/* 35 + 7 x 7 + 9 = 93 columns: the title starts at (93 - 11) / 2 */
 	rep(&want, " ", 41);
@@ -117,7 +117,7 @@ static void test_table_ascii(void **state)
 
 	(void)state;
 	agg_ab(&a);
-	ss_report_table_full(&got, &a, NULL, false, false);
+	ss_report_table(&got, &a, NULL, NULL, false, false);
 
 	rep(&want, " ", 41);
 	ss_buf_adds(&want, "Spec Decode\n");
@@ -145,7 +145,7 @@ static void test_table_color(void **state)
 
 	(void)state;
 	agg_ab(&a);
-	ss_report_table_full(&got, &a, NULL, true, true);
+	ss_report_table(&got, &a, NULL, NULL, true, true);
 	/* the header is bold; the padding stays outside the escapes */
 	assert_non_null(strstr(got.data, "┃ \033[1mMetric\033[0m                            ┃"));
 	assert_non_null(strstr(got.data, "┃   \033[1mavg\033[0m ┃"));
@@ -176,7 +176,7 @@ static void test_histogram_lines(void **state)
 
 	(void)state;
 	agg_hist(&a, h1, 5);
-	ss_report_table_full(&got, &a, NULL, true, false);
+	ss_report_table(&got, &a, NULL, NULL, true, false);
 	/* no metric: no table; ties round to even */
 	assert_string_equal(got.data,
 		"  Accepted drafts per step (% of steps):  0: 12%   1: 12%   2: 25%   3: 38%   4: 12%\n"
@@ -185,7 +185,7 @@ static void test_histogram_lines(void **state)
 
 	ss_buf_reset(&got);
 	agg_hist(&a, h2, 12);
-	ss_report_table_full(&got, &a, NULL, true, false);
+	ss_report_table(&got, &a, NULL, NULL, true, false);
 	assert_string_equal(got.data,
 		"  Accepted drafts per step (% of steps):  0: 8%   1: 8%   2: 8%   3: 8%   4: 8%   5: 8%   6: 8%   7: 8%   >=8: 33%\n"
 		"  0 requests\n");
@@ -194,7 +194,7 @@ static void test_histogram_lines(void **state)
 	/* missing buckets below the largest are 0%; trailing zeros are not shown */
 	ss_buf_reset(&got);
 	agg_hist(&a, h3, 6);
-	ss_report_table_full(&got, &a, NULL, true, false);
+	ss_report_table(&got, &a, NULL, NULL, true, false);
 	assert_string_equal(got.data,
 		"  Accepted drafts per step (% of steps):  0: 75%   1: 0%   2: 0%   3: 25%\n"
 		"  0 requests\n");
@@ -225,7 +225,7 @@ static void test_table_zero_step_only(void **state)
 	fx_outcome_status(&o, SS_ST_NO_CONTENT, SS_PHASE_PROFILING, SS_KIND_RAW, NULL);
 	assert_true(ss_agg_add(&a, &o));
 	assert_true(ss_agg_finish(&a));
-	ss_report_table_full(&got, &a, NULL, false, false);
+	ss_report_table(&got, &a, NULL, NULL, false, false);
 
 	/* widths 29, 8 (1,234.00), six x 3: 31 + 10 + 6 x 5 + 9 = 80 */
 	rep(&want, " ", 34);
@@ -252,7 +252,7 @@ static void test_csv_ab(void **state)
 
 	(void)state;
 	agg_ab(&a);
-	ss_report_csv(&got, &a);
+	ss_report_csv(&got, &a, NULL, NULL);
 	assert_string_equal(got.data,
 		"Metric,avg,min,max,sum,p1,p5,p10,p25,p50,p75,p90,p95,p99,std\r\n"
 		/* sorted by tag: "acceptance_length" < "accepted_..." */
@@ -283,7 +283,7 @@ static void test_csv_sections(void **state)
 	/* nothing at all: empty */
 	ss_agg_init(&a, SS_PHASES_PROFILING);
 	assert_true(ss_agg_finish(&a));
-	ss_report_csv(&got, &a);
+	ss_report_csv(&got, &a, NULL, NULL);
 	assert_int_equal(got.len, 0);
 	ss_agg_release(&a);
 
@@ -294,7 +294,7 @@ static void test_csv_sections(void **state)
 	assert_true(ss_agg_add(&a, &o));
 	assert_true(ss_agg_add(&a, &o));
 	assert_true(ss_agg_finish(&a));
-	ss_report_csv(&got, &a);
+	ss_report_csv(&got, &a, NULL, NULL);
 	assert_string_equal(got.data, "Metric,Value\r\nZero-Step Requests,2.00\r\n");
 	ss_buf_release(&got);
 	ss_agg_release(&a);
@@ -369,7 +369,7 @@ static void test_json_full(void **state)
 	ss_record_release(&r);
 	ss_record_release(&w);
 	assert_true(ss_agg_finish(&a));
-	ss_report_json_full(&got, &a, NULL, "0.1.0");
+	ss_report_json(&got, &a, NULL, NULL, "0.1.0");
 
 	ss_buf_adds(&want,
 		"{\n"
@@ -439,7 +439,7 @@ static void test_json_ab(void **state)
 
 	(void)state;
 	agg_ab(&a);
-	ss_report_json_full(&got, &a, NULL, "0.1.0");
+	ss_report_json(&got, &a, NULL, NULL, "0.1.0");
 	assert_non_null(strstr(got.data,
 		"  \"pooled_spec_decode_acceptance_histogram\": {\n"
 		"    \"0\": 2,\n    \"1\": 3,\n    \"2\": 2,\n    \"3\": 3,\n    \"4\": 1\n  },\n"
@@ -495,7 +495,7 @@ static void test_json_empty(void **state)
 	(void)state;
 	ss_agg_init(&a, SS_PHASES_WARMUP);
 	assert_true(ss_agg_finish(&a));
-	ss_report_json_full(&got, &a, NULL, "0.1.0");
+	ss_report_json(&got, &a, NULL, NULL, "0.1.0");
 	assert_non_null(strstr(got.data, "    \"inputs\": [],\n"));
 	assert_non_null(strstr(got.data, "    \"engines\": {}\n  }\n}\n"));
 	assert_null(strstr(got.data, "pooled"));
@@ -733,7 +733,7 @@ static void test_json_histogram_uncapped(void **state)
 
 	(void)state;
 	agg_hist(&a, h, 12);
-	ss_report_json_full(&got, &a, NULL, "0.1.0");
+	ss_report_json(&got, &a, NULL, NULL, "0.1.0");
 	/* every non-zero bucket, beyond 8 too; the empty bucket 10 is left out */
 	assert_non_null(strstr(got.data, "    \"8\": 1,\n    \"9\": 1,\n    \"11\": 1\n  }\n}\n"));
 	assert_null(strstr(got.data, "\"10\""));
@@ -759,9 +759,9 @@ static void test_out_of_memory(void **state)
 		struct ss_buf b = SS_BUF_INIT;
 
 		ss_alloc_fail_at(n, 1);
-		ss_report_json_full(&b, &a, NULL, "0.1.0");
-		ss_report_csv(&b, &a);
-		ss_report_table_full(&b, &a, NULL, true, true);
+		ss_report_json(&b, &a, NULL, NULL, "0.1.0");
+		ss_report_csv(&b, &a, NULL, NULL);
+		ss_report_table(&b, &a, NULL, NULL, true, true);
 		ss_report_jsonl(&b, p, "x", &o);
 		ss_alloc_fail_at(0, 0);
 		done = !b.failed;

@@ -1,0 +1,491 @@
+/*
+ * tabular.c - the table model of tabular.h and its four renderers: box,
+ * Markdown, CSV and HTML.
+ */
+#include "report/tabular.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "report/escape.h"
+#include "report/htmlesc.h"
+#include "report/numfmt.h"
+#include "util/alloc.h"
+#include "util/grow.h"
+
+enum cell_type { C_EMPTY, C_NA, C_TEXT, C_INT, C_NUM };
+
+struct ss_tab_cell {
+	enum cell_type type;
+	__int128 i;
+	double d;
+	size_t off, len; /* C_TEXT: its bytes in t->text */
+};
+
+void ss_tab_init(struct ss_tab *t, const struct ss_tab_col *cols, size_t ncols)
+{
+	memset(t, 0, sizeof(*t));
+	t->cols = cols;
+	t->ncols = ncols;
+	ss_buf_init(&t->text);
+}
+
+void ss_tab_release(struct ss_tab *t)
+{
+	ss_buf_release(&t->text);
+	ss_free(t->cells);
+	memset(t, 0, sizeof(*t));
+}
+
+size_t ss_tab_rows(const struct ss_tab *t)
+{
+	return t->ncols ? t->ncells / t->ncols : 0;
+}
+
+static struct ss_tab_cell *next(struct ss_tab *t, enum cell_type type)
+{
+	struct ss_tab_cell *c;
+
+	if (!SS_ALLOC_GROW(t->cells, t->ncells + 1, t->cap)) {
+		t->failed = true;
+		return NULL;
+	}
+	c = &t->cells[t->ncells++];
+	memset(c, 0, sizeof(*c));
+	c->type = type;
+	c->off = t->text.len;
+	return c;
+}
+
+void ss_tab_text(struct ss_tab *t, const char *s)
+{
+	ss_buf_adds(ss_tab_begin(t), s ? s : "");
+	ss_tab_end(t);
+}
+
+void ss_tab_int(struct ss_tab *t, __int128 v)
+{
+	struct ss_tab_cell *c = next(t, C_INT);
+
+	if (c)
+		c->i = v;
+}
+
+void ss_tab_num(struct ss_tab *t, double v)
+{
+	struct ss_tab_cell *c = next(t, C_NUM);
+
+	if (c)
+		c->d = v;
+}
+
+void ss_tab_na(struct ss_tab *t)
+{
+	next(t, C_NA);
+}
+
+void ss_tab_empty(struct ss_tab *t)
+{
+	next(t, C_EMPTY);
+}
+
+/* The text goes straight into t->text; the cell records where it began. */
+struct ss_buf *ss_tab_begin(struct ss_tab *t)
+{
+	struct ss_tab_cell *c = next(t, C_TEXT);
+
+	if (c)
+		c->off = t->text.len;
+	return &t->text;
+}
+
+void ss_tab_end(struct ss_tab *t)
+{
+	struct ss_tab_cell *c = t->ncells ? &t->cells[t->ncells - 1] : NULL;
+
+	if (c && c->type == C_TEXT)
+		c->len = t->text.len - c->off;
+}
+
+static bool shown(const struct ss_tab_col *c, unsigned fmt)
+{
+	return (c->in ? c->in : SS_TAB_ALL) & fmt;
+}
+
+static bool failed(struct ss_buf *out, const struct ss_tab *t)
+{
+	if (t->failed || t->text.failed)
+		out->failed = true;
+	return out->failed;
+}
+
+/* A count: `,` separators in 0..UINT64_MAX, plain digits beyond. */
+static void add_count(struct ss_buf *b, __int128 v)
+{
+	if (v >= 0 && v <= (__int128)UINT64_MAX)
+		ss_buf_add_u64_grouped(b, (uint64_t)v);
+	else
+		ss_buf_add_i128(b, v);
+}
+
+/* A cell's text for `fmt`, before the destination's escaping. */
+static void raw_cell(struct ss_buf *b, const struct ss_tab *t, size_t i, unsigned fmt)
+{
+	const struct ss_tab_cell *c = &t->cells[i];
+	const struct ss_tab_col *col = &t->cols[i % t->ncols];
+
+	switch (c->type) {
+	case C_EMPTY:
+		break;
+	case C_NA:
+		if (fmt != SS_TAB_CSV)
+			ss_buf_adds(b, "N/A");
+		break;
+	case C_TEXT:
+		ss_buf_add(b, t->text.data + c->off, c->len);
+		break;
+	case C_INT:
+		if (col->kind == SS_COL_COUNT && fmt != SS_TAB_CSV)
+			add_count(b, c->i);
+		else
+			ss_buf_add_i128(b, c->i);
+		break;
+	case C_NUM:
+		if (fmt == SS_TAB_CSV || (fmt == SS_TAB_HTML && col->html_plain))
+			ss_buf_add_fixed2(b, c->d);
+		else
+			ss_buf_add_fixed2_grouped(b, c->d);
+		break;
+	}
+}
+
+/* -- box ------------------------------------------------------------------ */
+
+/* Characters, not bytes: continuation bytes do not count. */
+static size_t width_of(const char *s, size_t n)
+{
+	size_t w = 0;
+
+	for (size_t i = 0; i < n; i++)
+		w += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return w;
+}
+
+static void spaces(struct ss_buf *out, size_t n)
+{
+	while (n--)
+		ss_buf_addc(out, ' ');
+}
+
+struct pieces {
+	const char *l, *f, *j, *r;
+};
+
+/* The box's columns: which of the table's it shows, and their widths. */
+struct box_cols {
+	size_t idx[64], w[64], n;
+};
+
+static void rule(struct ss_buf *out, const struct pieces *p, const struct box_cols *bc)
+{
+	ss_buf_adds(out, p->l);
+	for (size_t c = 0; c < bc->n; c++) {
+		if (c)
+			ss_buf_adds(out, p->j);
+		for (size_t i = 0; i < bc->w[c] + 2; i++)
+			ss_buf_adds(out, p->f);
+	}
+	ss_buf_adds(out, p->r);
+	ss_buf_addc(out, '\n');
+}
+
+static void pad_cell(struct ss_buf *out, const char *s, size_t n, size_t w, bool right, bool bold)
+{
+	size_t pad = w - width_of(s, n);
+
+	ss_buf_addc(out, ' ');
+	if (right)
+		spaces(out, pad);
+	if (bold)
+		ss_buf_adds(out, "\033[1m");
+	ss_buf_add(out, s, n);
+	if (bold)
+		ss_buf_adds(out, "\033[0m");
+	if (!right)
+		spaces(out, pad);
+	ss_buf_addc(out, ' ');
+}
+
+/*
+ * The heads, then the cells (row-major), of the shown columns, escaped
+ * for the terminal one after another in `e`; ends[k] is where the k-th
+ * ends. Widths are those of the escaped text, as it is drawn.
+ */
+static size_t *escape_all(const struct ss_tab *t, struct box_cols *bc, struct ss_buf *e)
+{
+	size_t nrows = ss_tab_rows(t), k = 0;
+	size_t *ends = ss_reallocarray(NULL, bc->n * (nrows + 1) + 1, sizeof(*ends));
+	struct ss_buf raw = SS_BUF_INIT;
+
+	if (!ends)
+		return NULL;
+	for (size_t c = 0; c < bc->n; c++) {
+		ss_buf_add_terms(e, t->cols[bc->idx[c]].head);
+		ends[k++] = e->len;
+	}
+	for (size_t r = 0; r < nrows; r++)
+		for (size_t c = 0; c < bc->n; c++) {
+			ss_buf_reset(&raw);
+			raw_cell(&raw, t, r * t->ncols + bc->idx[c], SS_TAB_BOX);
+			e->failed |= raw.failed;   /* the reset clears it */
+			ss_buf_add_term(e, raw.data ? raw.data : "", raw.len);
+			ends[k++] = e->len;
+		}
+	if (e->failed) {
+		ss_free(ends);
+		ends = NULL;
+	}
+	ss_buf_release(&raw);
+	return ends;
+}
+
+static const char *span(const struct ss_buf *e, const size_t *ends, size_t k, size_t *n)
+{
+	size_t start = k ? ends[k - 1] : 0;
+
+	*n = ends[k] - start;
+	return e->data + start;
+}
+
+static void box_line(struct ss_buf *out, const struct ss_tab *t, const struct box_cols *bc,
+		     const struct ss_buf *e, const size_t *ends, size_t first, const char *v,
+		     bool bold)
+{
+	size_t n;
+
+	for (size_t c = 0; c < bc->n; c++) {
+		const char *s = span(e, ends, first + c, &n);
+
+		ss_buf_adds(out, v);
+		pad_cell(out, s, n, bc->w[c], !t->cols[bc->idx[c]].left, bold);
+	}
+	ss_buf_adds(out, v);
+	ss_buf_addc(out, '\n');
+}
+
+void ss_tab_box(struct ss_buf *out, const struct ss_tab *t, const char *title, bool utf8,
+		bool color)
+{
+	static const struct pieces u_top = {"┏", "━", "┳", "┓"}, u_head = {"┡", "━", "╇", "┩"},
+				   u_bot = {"└", "─", "┴", "┘"}, a_rule = {"+", "-", "+", "+"};
+	size_t nrows = ss_tab_rows(t), total, n, *ends;
+	struct ss_buf e = SS_BUF_INIT, tt = SS_BUF_INIT;
+	struct box_cols bc = {.n = 0};
+
+	if (failed(out, t) || nrows == 0)
+		return;
+	for (size_t c = 0; c < t->ncols && bc.n < 64; c++)
+		if (shown(&t->cols[c], SS_TAB_BOX))
+			bc.idx[bc.n++] = c;
+	ends = escape_all(t, &bc, &e);
+	ss_buf_add_terms(&tt, title);
+	if (!ends || tt.failed) {
+		out->failed = true;
+		goto done;
+	}
+	for (size_t k = 0; k < bc.n * (nrows + 1); k++) {
+		const char *s = span(&e, ends, k, &n);
+		size_t cw = width_of(s, n), c = k % bc.n;
+
+		if (k < bc.n || cw > bc.w[c])
+			bc.w[c] = cw;
+	}
+	total = bc.n + 1;
+	for (size_t c = 0; c < bc.n; c++)
+		total += bc.w[c] + 2;
+	n = width_of(tt.data ? tt.data : "", tt.len);
+	spaces(out, total > n ? (total - n) / 2 : 0);
+	ss_buf_add(out, tt.data ? tt.data : "", tt.len);
+	ss_buf_addc(out, '\n');
+	rule(out, utf8 ? &u_top : &a_rule, &bc);
+	box_line(out, t, &bc, &e, ends, 0, utf8 ? "┃" : "|", color);
+	rule(out, utf8 ? &u_head : &a_rule, &bc);
+	for (size_t r = 0; r < nrows; r++)
+		box_line(out, t, &bc, &e, ends, (r + 1) * bc.n, utf8 ? "│" : "|", false);
+	rule(out, utf8 ? &u_bot : &a_rule, &bc);
+done:
+	ss_free(ends);
+	ss_buf_release(&e);
+	ss_buf_release(&tt);
+}
+
+/* -- Markdown ------------------------------------------------------------- */
+
+static void md_cell(struct ss_buf *out, const char *s, size_t n)
+{
+	ss_buf_addc(out, ' ');
+	ss_buf_add_md(out, s, n);
+	ss_buf_adds(out, " |");
+}
+
+void ss_tab_md(struct ss_buf *out, const struct ss_tab *t)
+{
+	size_t nrows = ss_tab_rows(t);
+	struct ss_buf raw = SS_BUF_INIT;
+
+	if (failed(out, t) || nrows == 0)
+		return;
+	ss_buf_addc(out, '|');
+	for (size_t c = 0; c < t->ncols; c++)
+		if (shown(&t->cols[c], SS_TAB_MD))
+			md_cell(out, t->cols[c].head, strlen(t->cols[c].head));
+	ss_buf_adds(out, "\n|");
+	for (size_t c = 0; c < t->ncols; c++)
+		if (shown(&t->cols[c], SS_TAB_MD))
+			ss_buf_adds(out, t->cols[c].left ? " :--- |" : " ---: |");
+	ss_buf_addc(out, '\n');
+	for (size_t r = 0; r < nrows; r++) {
+		ss_buf_addc(out, '|');
+		for (size_t c = 0; c < t->ncols; c++) {
+			if (!shown(&t->cols[c], SS_TAB_MD))
+				continue;
+			ss_buf_reset(&raw);
+			raw_cell(&raw, t, r * t->ncols + c, SS_TAB_MD);
+			out->failed |= raw.failed;
+			md_cell(out, raw.data ? raw.data : "", raw.len);
+		}
+		ss_buf_addc(out, '\n');
+	}
+	out->failed |= raw.failed;
+	ss_buf_release(&raw);
+}
+
+/* -- CSV -------------------------------------------------------------------- */
+
+/* A field, quoted when it holds a separator, a quote or a line end. */
+static void csv_field(struct ss_buf *out, const char *s, size_t n)
+{
+	bool quote = false;
+
+	for (size_t i = 0; i < n && !quote; i++)
+		quote = s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n';
+	if (!quote) {
+		ss_buf_add(out, s, n);
+		return;
+	}
+	ss_buf_addc(out, '"');
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '"')
+			ss_buf_addc(out, '"');
+		ss_buf_addc(out, s[i]);
+	}
+	ss_buf_addc(out, '"');
+}
+
+void ss_tab_csv(struct ss_buf *out, const struct ss_tab *t, bool head)
+{
+	size_t nrows = ss_tab_rows(t);
+	struct ss_buf raw = SS_BUF_INIT;
+	bool first = true;
+
+	if (failed(out, t))
+		return;
+	if (head) {
+		if (out->len)
+			ss_buf_adds(out, "\r\n");
+		for (size_t c = 0; c < t->ncols; c++) {
+			const struct ss_tab_col *col = &t->cols[c];
+			const char *h = col->csv_head ? col->csv_head : col->head;
+
+			if (!shown(col, SS_TAB_CSV))
+				continue;
+			if (!first)
+				ss_buf_addc(out, ',');
+			first = false;
+			csv_field(out, h, strlen(h));
+		}
+		ss_buf_adds(out, "\r\n");
+	}
+	for (size_t r = 0; r < nrows; r++) {
+		first = true;
+		for (size_t c = 0; c < t->ncols; c++) {
+			if (!shown(&t->cols[c], SS_TAB_CSV))
+				continue;
+			if (!first)
+				ss_buf_addc(out, ',');
+			first = false;
+			ss_buf_reset(&raw);
+			raw_cell(&raw, t, r * t->ncols + c, SS_TAB_CSV);
+			out->failed |= raw.failed;
+			csv_field(out, raw.data ? raw.data : "", raw.len);
+		}
+		ss_buf_adds(out, "\r\n");
+	}
+	out->failed |= raw.failed;
+	ss_buf_release(&raw);
+}
+
+/* -- HTML ------------------------------------------------------------------- */
+
+static void html_head(struct ss_buf *out, const struct ss_tab_col *col)
+{
+	bool l = col->kind == SS_COL_NAME || (col->kind == SS_COL_TEXT && col->left);
+
+	ss_buf_adds(out, l ? "<th class=\"l\">" : "<th>");
+	if (col->html_head)
+		ss_buf_adds(out, col->html_head);
+	else
+		ss_buf_add_htmls(out, col->head);
+	ss_buf_adds(out, "</th>");
+}
+
+static void html_cell(struct ss_buf *out, const struct ss_tab_col *col, const char *s, size_t n)
+{
+	if (col->kind == SS_COL_NAME)
+		ss_buf_adds(out, "<td class=\"name\">");
+	else if (col->kind == SS_COL_TEXT && col->left)
+		ss_buf_adds(out, "<td class=\"l\">");
+	else
+		ss_buf_adds(out, "<td>");
+	if (col->kind == SS_COL_CODE)
+		ss_buf_adds(out, "<code>");
+	ss_buf_add_html(out, s, n);
+	if (col->kind == SS_COL_CODE)
+		ss_buf_adds(out, "</code>");
+	ss_buf_adds(out, "</td>");
+}
+
+void ss_tab_html(struct ss_buf *out, const struct ss_tab *t, const char *caption)
+{
+	size_t nrows = ss_tab_rows(t);
+	struct ss_buf raw = SS_BUF_INIT;
+
+	if (failed(out, t))
+		return;
+	ss_buf_adds(out, "<table>\n");
+	if (caption) {
+		ss_buf_adds(out, "<caption>");
+		ss_buf_adds(out, caption);
+		ss_buf_adds(out, "</caption>\n");
+	}
+	ss_buf_adds(out, "<thead><tr>");
+	for (size_t c = 0; c < t->ncols; c++)
+		if (shown(&t->cols[c], SS_TAB_HTML))
+			html_head(out, &t->cols[c]);
+	ss_buf_adds(out, "</tr></thead>\n<tbody>\n");
+	for (size_t r = 0; r < nrows; r++) {
+		ss_buf_adds(out, "<tr>");
+		for (size_t c = 0; c < t->ncols; c++) {
+			if (!shown(&t->cols[c], SS_TAB_HTML))
+				continue;
+			ss_buf_reset(&raw);
+			raw_cell(&raw, t, r * t->ncols + c, SS_TAB_HTML);
+			out->failed |= raw.failed;
+			html_cell(out, &t->cols[c], raw.data ? raw.data : "", raw.len);
+		}
+		ss_buf_adds(out, "</tr>\n");
+	}
+	ss_buf_adds(out, "</tbody>\n</table>\n");
+	out->failed |= raw.failed;
+	ss_buf_release(&raw);
+}

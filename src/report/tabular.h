@@ -1,0 +1,102 @@
+/*
+ * tabular.h - the one table model of the reports and its renderers
+ * (report-internal). A table is data: columns (a head, a kind, an
+ * alignment, the formats they appear in) and rows of typed cells. A
+ * section builds it once and hands it to the renderer of each format: the
+ * console's box table, a GitHub Markdown table, a CSV section, an HTML
+ * table. A new column is one entry in the section's column list and shows
+ * in every format that lists it; no section writes a cell's markup, a CSV
+ * separator or a box rule itself.
+ *
+ * How a cell reads, after its column's kind:
+ *   TEXT, NAME, CODE  the text, escaped for the destination (terminal,
+ *                     Markdown, CSV quoting, HTML; report/escape.h): a
+ *                     name from an input never reaches a page raw. In
+ *                     HTML a NAME cell has class "name", a left TEXT
+ *                     cell class "l", a CODE cell is in <code>.
+ *   INT               an integer, plain digits everywhere (a rank, a line).
+ *   COUNT             an integer, `,` separators except in CSV (plain
+ *                     digits beyond 64 bits or below 0).
+ *   FIX2              a number with two decimals, `,` separators except in
+ *                     CSV (and in HTML when the column says `html_plain`).
+ * A missing value (ss_tab_na) reads "N/A", empty in CSV; an empty cell
+ * (ss_tab_empty) is empty everywhere.
+ *
+ * Cells are added row by row, left to right, one for every column (those
+ * of another format included). Widths in the box count UTF-8 characters of
+ * the escaped text, not bytes. A failed allocation sets `failed`, passed
+ * to the output by each renderer (util/buf.h).
+ *
+ * Ownership: the table owns its cells and their text until
+ * ss_tab_release(); the column list is borrowed and must outlive it.
+ */
+#ifndef SS_TABULAR_H
+#define SS_TABULAR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util/buf.h"
+
+/* The formats, as a mask of where a column appears. */
+enum {
+	SS_TAB_BOX = 1,
+	SS_TAB_MD = 2,
+	SS_TAB_CSV = 4,
+	SS_TAB_HTML = 8,
+	SS_TAB_TEXT = SS_TAB_BOX | SS_TAB_MD, /* the console and Markdown */
+	SS_TAB_ALL = 15,
+};
+
+enum ss_tab_kind { SS_COL_TEXT, SS_COL_NAME, SS_COL_CODE, SS_COL_INT, SS_COL_COUNT, SS_COL_FIX2 };
+
+struct ss_tab_col {
+	const char *head;      /* box and Markdown (escaped), CSV unless csv_head */
+	enum ss_tab_kind kind;
+	bool left;             /* left-aligned (else right) */
+	unsigned in;           /* SS_TAB_* mask; 0 reads as SS_TAB_ALL */
+	const char *csv_head;  /* NULL: head */
+	const char *html_head; /* trusted markup (<br>); NULL: head, escaped */
+	bool html_plain;       /* FIX2 without separators in HTML */
+};
+
+struct ss_tab_cell;
+
+struct ss_tab {
+	const struct ss_tab_col *cols; /* borrowed */
+	size_t ncols;
+	struct ss_tab_cell *cells;     /* row-major */
+	size_t ncells, cap;
+	struct ss_buf text;            /* the text cells' bytes */
+	bool failed;
+};
+
+void ss_tab_init(struct ss_tab *t, const struct ss_tab_col *cols, size_t ncols);
+void ss_tab_release(struct ss_tab *t);
+size_t ss_tab_rows(const struct ss_tab *t);
+
+/* The next cell. */
+void ss_tab_text(struct ss_tab *t, const char *s); /* NULL: empty */
+void ss_tab_int(struct ss_tab *t, __int128 v);
+void ss_tab_num(struct ss_tab *t, double v);
+void ss_tab_na(struct ss_tab *t);
+void ss_tab_empty(struct ss_tab *t);
+/* A text cell composed with ss_buf_* calls on the returned buffer, then
+ * ended. */
+struct ss_buf *ss_tab_begin(struct ss_tab *t);
+void ss_tab_end(struct ss_tab *t);
+
+/* The box table with `title` centred over it (nothing when no row): heavy
+ * head and light body in UTF-8, `+ - |` otherwise; bold heads with
+ * `color`. Heads, cells and title escaped for the terminal. */
+void ss_tab_box(struct ss_buf *out, const struct ss_tab *t, const char *title, bool utf8,
+		bool color);
+/* The Markdown table (nothing when no row). */
+void ss_tab_md(struct ss_buf *out, const struct ss_tab *t);
+/* The CSV rows, CRLF; with `head`, first an empty line when `out` holds
+ * anything, then the head row (also when there is no row). */
+void ss_tab_csv(struct ss_buf *out, const struct ss_tab *t, bool head);
+/* The HTML table, with `caption` (trusted text; NULL: none). */
+void ss_tab_html(struct ss_buf *out, const struct ss_tab *t, const char *caption);
+
+#endif

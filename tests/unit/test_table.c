@@ -1,0 +1,198 @@
+/*
+ * Unit tests of the table model (report/tabular.h): one small table
+ * rendered by each of the four renderers, the expected texts worked out
+ * by hand from the rules of tabular.h (widths, centring, escaping, which
+ * columns each format shows, how each kind of cell reads).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "report/tabular.h"
+#include "util/buf.h"
+
+/* Name (from an input), a count, a number with an HTML head of its own,
+ * and a rank only the CSV shows, under a head of its own. */
+static const struct ss_tab_col cols[] = {
+	{"Name", SS_COL_NAME, true, 0, NULL, NULL, false},
+	{"Count", SS_COL_COUNT, false, 0, NULL, NULL, false},
+	{"Value", SS_COL_FIX2, false, 0, NULL, "Val<br>ue", false},
+	{"#", SS_COL_INT, false, SS_TAB_CSV, "Rank", NULL, false},
+};
+
+/* Two rows: ("a,b", 1234, 1.5, 1) and ("<x>", 5, missing, 2). */
+static void fill(struct ss_tab *t)
+{
+	struct ss_buf *b;
+
+	ss_tab_init(t, cols, 4);
+	ss_tab_text(t, "a,b");
+	ss_tab_int(t, 1234);
+	ss_tab_num(t, 1.5);
+	ss_tab_int(t, 1);
+	b = ss_tab_begin(t);   /* a text composed in pieces */
+	ss_buf_adds(b, "<x");
+	ss_buf_addc(b, '>');
+	ss_tab_end(t);
+	ss_tab_int(t, 5);
+	ss_tab_na(t);
+	ss_tab_int(t, 2);
+}
+
+static void expect(struct ss_buf *b, const char *want)
+{
+	assert_false(b->failed);
+	assert_int_equal(b->len, strlen(want));
+	assert_memory_equal(b->data, want, b->len);
+}
+
+static void test_box_ascii(void **state)
+{
+	struct ss_tab t;
+	struct ss_buf out = SS_BUF_INIT;
+
+	(void)state;
+	fill(&t);
+	assert_int_equal(ss_tab_rows(&t), 2);
+	ss_tab_box(&out, &t, "T", false, false);
+	/* widths 4, 5, 5: 4 bars + 6 + 7 + 7 = 24 columns, (24 - 1) / 2 = 11 spaces */
+	expect(&out, "           T\n"
+		     "+------+-------+-------+\n"
+		     "| Name | Count | Value |\n"
+		     "+------+-------+-------+\n"
+		     "| a,b  | 1,234 |  1.50 |\n"
+		     "| <x>  |     5 |   N/A |\n"
+		     "+------+-------+-------+\n");
+	ss_buf_release(&out);
+	ss_tab_release(&t);
+}
+
+static void test_markdown(void **state)
+{
+	struct ss_tab t;
+	struct ss_buf out = SS_BUF_INIT;
+
+	(void)state;
+	fill(&t);
+	ss_tab_md(&out, &t);
+	expect(&out, "| Name | Count | Value |\n"
+		     "| :--- | ---: | ---: |\n"
+		     "| a,b | 1,234 | 1.50 |\n"
+		     "| &lt;x&gt; | 5 | N/A |\n");
+	ss_buf_release(&out);
+	ss_tab_release(&t);
+}
+
+static void test_csv(void **state)
+{
+	struct ss_tab t;
+	struct ss_buf out = SS_BUF_INIT;
+
+	(void)state;
+	fill(&t);
+	ss_tab_csv(&out, &t, true);
+	expect(&out, "Name,Count,Value,Rank\r\n"
+		     "\"a,b\",1234,1.50,1\r\n"
+		     "<x>,5,,2\r\n");
+	/* a second section: an empty line first; rows only: none */
+	ss_tab_csv(&out, &t, true);
+	ss_tab_csv(&out, &t, false);
+	expect(&out, "Name,Count,Value,Rank\r\n\"a,b\",1234,1.50,1\r\n<x>,5,,2\r\n"
+		     "\r\nName,Count,Value,Rank\r\n\"a,b\",1234,1.50,1\r\n<x>,5,,2\r\n"
+		     "\"a,b\",1234,1.50,1\r\n<x>,5,,2\r\n");
+	ss_buf_release(&out);
+	ss_tab_release(&t);
+}
+
+static void test_html(void **state)
+{
+	struct ss_tab t;
+	struct ss_buf out = SS_BUF_INIT;
+
+	(void)state;
+	fill(&t);
+	ss_tab_html(&out, &t, "Cap");
+	expect(&out, "<table>\n<caption>Cap</caption>\n"
+		     "<thead><tr><th class=\"l\">Name</th><th>Count</th><th>Val<br>ue</th>"
+		     "</tr></thead>\n<tbody>\n"
+		     "<tr><td class=\"name\">a,b</td><td>1,234</td><td>1.50</td></tr>\n"
+		     "<tr><td class=\"name\">&lt;x&gt;</td><td>5</td><td>N/A</td></tr>\n"
+		     "</tbody>\n</table>\n");
+	ss_buf_release(&out);
+	ss_tab_release(&t);
+}
+
+/* UTF-8 rules, bold heads, a width counted in characters; a left TEXT
+ * column, a CODE column, a plain HTML number, a negative count. */
+static const struct ss_tab_col cols2[] = {
+	{"K", SS_COL_TEXT, true, 0, NULL, NULL, false},
+	{"V", SS_COL_FIX2, false, 0, NULL, NULL, true},
+	{"C", SS_COL_CODE, true, SS_TAB_HTML, NULL, NULL, false},
+	{"N", SS_COL_COUNT, false, SS_TAB_CSV | SS_TAB_HTML, NULL, NULL, false},
+};
+
+static void test_box_utf8(void **state)
+{
+	struct ss_tab t;
+	struct ss_buf out = SS_BUF_INIT;
+
+	(void)state;
+	ss_tab_init(&t, cols2, 4);
+	ss_tab_text(&t, "\xce\x94");   /* Δ: one column */
+	ss_tab_num(&t, 1234.5);
+	ss_tab_text(&t, "x");
+	ss_tab_int(&t, -3);
+	/* widths 1 and 8: 3 bars + 3 + 10 = 16, (16 - 2) / 2 = 7 spaces */
+	ss_tab_box(&out, &t, "Tt", true, true);
+	expect(&out, "       Tt\n"
+		     "┏━━━┳━━━━━━━━━━┓\n"
+		     "┃ \033[1mK\033[0m ┃        \033[1mV\033[0m ┃\n"
+		     "┡━━━╇━━━━━━━━━━┩\n"
+		     "│ Δ │ 1,234.50 │\n"
+		     "└───┴──────────┘\n");
+	ss_buf_reset(&out);
+	ss_tab_html(&out, &t, NULL);
+	expect(&out, "<table>\n<thead><tr><th class=\"l\">K</th><th>V</th><th>C</th><th>N</th>"
+		     "</tr></thead>\n<tbody>\n"
+		     "<tr><td class=\"l\">\xce\x94</td><td>1234.50</td><td><code>x</code></td>"
+		     "<td>-3</td></tr>\n</tbody>\n</table>\n");
+	ss_buf_reset(&out);
+	ss_tab_csv(&out, &t, true);
+	expect(&out, "K,V,N\r\n\xce\x94,1234.50,-3\r\n");
+	ss_buf_release(&out);
+	ss_tab_release(&t);
+}
+
+/* No row: nothing in the box and Markdown, the head alone in CSV. */
+static void test_empty(void **state)
+{
+	struct ss_tab t;
+	struct ss_buf out = SS_BUF_INIT;
+
+	(void)state;
+	ss_tab_init(&t, cols2, 4);
+	ss_tab_box(&out, &t, "T", true, false);
+	ss_tab_md(&out, &t);
+	assert_int_equal(out.len, 0);
+	ss_tab_csv(&out, &t, true);
+	expect(&out, "K,V,N\r\n");
+	ss_buf_release(&out);
+	ss_tab_release(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_box_ascii),
+		cmocka_unit_test(test_markdown),
+		cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_html),
+		cmocka_unit_test(test_box_utf8),
+		cmocka_unit_test(test_empty),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
