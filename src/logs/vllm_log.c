@@ -164,6 +164,8 @@ static const char *item(struct ss_vllm_line *o, struct seen *s, enum item_key k,
 		o->has_list = true;
 		if (v != end)
 			why = add_rate(o, v, end);
+		else
+			*mode = K_IGNORED; /* an empty list has no elements after it */
 		break;
 	case K_RATE:
 		flag = &s->rate;
@@ -266,4 +268,36 @@ enum ss_log_status ss_vllm_line_parse(const char *tail, size_t n, struct ss_vllm
 		return bad(o, "more accepted tokens than drafted");
 	find_steps(o);
 	return SS_LOG_OK;
+}
+
+void ss_vllm_tally_init(struct ss_vllm_tally *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+void ss_vllm_tally_add(struct ss_vllm_tally *t, const struct ss_vllm_line *l)
+{
+	t->lines++;
+	t->unknown_items += l->unknown_items;
+	if (!l->drafted)
+		return; /* speculation off: adds nothing */
+	t->accepted += l->accepted;
+	t->drafted += l->drafted;
+	if (!l->steps_known) {
+		t->unpinned++;
+		return;
+	}
+	t->steps += l->steps;
+	if (l->k > t->k)
+		t->k = l->k;
+	for (size_t i = 0; i < l->k; i++)
+		t->pos_weighted[i] += (unsigned __int128)l->rate[i] * l->steps;
+}
+
+bool ss_vllm_tally_rate(const struct ss_vllm_tally *t, size_t i, double *rate)
+{
+	if (t->unpinned || !t->steps || i >= t->k)
+		return false;
+	*rate = (double)t->pos_weighted[i] / ((double)t->steps * 1000.0);
+	return true;
 }

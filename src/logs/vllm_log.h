@@ -33,4 +33,24 @@ struct ss_vllm_line {
  */
 enum ss_log_status ss_vllm_line_parse(const char *tail, size_t n, struct ss_vllm_line *out);
 
+/*
+ * The lines of one family (SPEC 12.2), summed: A and D always; the steps,
+ * and the printed position rates weighted by them, from the lines whose
+ * steps are pinned. Only when every line with D > 0 is pinned (unpinned
+ * 0) do the steps and the rates stand, "assuming full-length drafts".
+ */
+struct ss_vllm_tally {
+	uint64_t lines;          /* lines read, D = 0 ones too */
+	unsigned __int128 accepted, drafted, steps;
+	uint64_t unpinned;       /* lines with D > 0 whose steps are unknown */
+	uint64_t unknown_items;
+	size_t k;                /* the longest list among the pinned lines */
+	unsigned __int128 pos_weighted[SS_LOG_MAX_POS]; /* sum of rate (1/1000) x S */
+};
+
+void ss_vllm_tally_init(struct ss_vllm_tally *t);
+void ss_vllm_tally_add(struct ss_vllm_tally *t, const struct ss_vllm_line *l);
+/* rate_i = sum (r_i x S) / sum S; false when the family has no steps. */
+bool ss_vllm_tally_rate(const struct ss_vllm_tally *t, size_t i, double *rate);
+
 #endif

@@ -176,6 +176,9 @@ static void test_vllm_bad(void **state)
 			"three decimals");
 	expect_vllm_bad("Accepted: 1 tokens, Drafted: 2 tokens, Per-position acceptance rate: 1.500",
 			"above 1");
+	expect_vllm_bad("Accepted: 1 tokens, Drafted: 2 tokens, Per-position acceptance rate: , "
+			"0.500",
+			"not KEY: VALUE");
 	expect_vllm_bad("Accepted: 1 tokens, Accepted: 1 tokens, Drafted: 2 tokens", "twice");
 	expect_vllm_bad("Accepted: 3 tokens, Drafted: 2 tokens", "more accepted");
 	expect_vllm_bad("Accepted: 3 tokens", "no draft-token count");
@@ -196,6 +199,56 @@ static void test_vllm_bad(void **state)
 		strcat(long_list, i ? ", 0.000" : "0.000");
 	expect_vllm_bad(long_list, "longer than 256");
 	free(long_list);
+}
+
+static void test_vllm_tally(void **state)
+{
+	struct ss_vllm_line *o = malloc(sizeof(*o));
+	struct ss_vllm_tally *t = malloc(sizeof(*t));
+	double r;
+	static const char *const lines[] = {
+		"SpecDecoding metrics: Mean acceptance length: 2.37, Accepted: 89 tokens, Drafted: "
+		"975 tokens, Per-position acceptance rate: 0.600, 0.385, 0.215, 0.108, 0.062, "
+		"0.000, 0.000, 0.000, 0.000, 0.000, 0.000, 0.000, 0.000, 0.000, 0.000",
+		"SpecDecoding metrics: Mean acceptance length: 2.50, Accepted: 30 tokens, Drafted: "
+		"300 tokens, Per-position acceptance rate: 0.750, 0.400, 0.200, 0.100, 0.050, "
+		"0.000, 0.000, 0.000, 0.000, 0.000, 0.000, 0.000, 0.000, 0.000, 0.000",
+		"SpecDecoding metrics: Draft acceptance rate: nan%, Accepted: 0 tokens, Drafted: 0 "
+		"tokens",
+		"SpecDecoding metrics: Mean acceptance length: 2.50, Accepted: 6 tokens, Drafted: "
+		"12 tokens, Per-position acceptance rate: 0.750, 0.500, 0.250",
+	};
+
+	(void)state;
+	ss_vllm_tally_init(t);
+	for (size_t i = 0; i < 4; i++) {
+		assert_int_equal(vllm(lines[i], o), SS_LOG_OK);
+		ss_vllm_tally_add(t, o);
+	}
+	/* A 89 + 30 + 6, D 975 + 300 + 12, S 65 + 20 + 4; the D = 0 line adds
+	 * nothing; k the longest list (15), the k 3 line counts 0 beyond 3 */
+	assert_true(t->lines == 4 && t->unpinned == 0 && t->k == 15);
+	assert_true(t->accepted == 125 && t->drafted == 1287 && t->steps == 89);
+	/* rate_0 = (600 x 65 + 750 x 20 + 750 x 4) / (1000 x 89) */
+	assert_true(ss_vllm_tally_rate(t, 0, &r));
+	assert_near(r, 57000.0 / 89000.0, 0);
+	/* rate_2 = (215 x 65 + 200 x 20 + 250 x 4) / 89000 */
+	assert_true(ss_vllm_tally_rate(t, 2, &r));
+	assert_near(r, 18975.0 / 89000.0, 0);
+	/* rate_4 = (62 x 65 + 50 x 20) / 89000: the k 3 line has no position 4 */
+	assert_true(ss_vllm_tally_rate(t, 4, &r));
+	assert_near(r, 5030.0 / 89000.0, 0);
+	assert_false(ss_vllm_tally_rate(t, 15, &r));
+	/* a line whose steps are not pinned: the family has no steps */
+	assert_int_equal(vllm("SpecDecoding metrics: Accepted: 3 tokens, Drafted: 10 tokens, "
+			      "Per-position acceptance rate: 0.500, 0.250, 0.000, 0.000",
+			      o),
+			 SS_LOG_OK);
+	ss_vllm_tally_add(t, o);
+	assert_true(t->unpinned == 1 && t->accepted == 128 && t->drafted == 1297);
+	assert_false(ss_vllm_tally_rate(t, 0, &r));
+	free(o);
+	free(t);
 }
 
 static enum ss_log_status sglang(const char *line, struct ss_sglang_line *o)
@@ -492,6 +545,7 @@ int main(void)
 		cmocka_unit_test(test_vllm_spec_vectors),
 		cmocka_unit_test(test_vllm_versions),
 		cmocka_unit_test(test_vllm_bad),
+		cmocka_unit_test(test_vllm_tally),
 		cmocka_unit_test(test_sglang),
 		cmocka_unit_test(test_llama_l3),
 		cmocka_unit_test(test_llama_l4_and_baseline),
