@@ -35,3 +35,15 @@ tests_unit_test_log_fixtures_SOURCES = tests/unit/test_log_fixtures.c
 tests_unit_test_log_fixtures_CFLAGS = $(SS_TEST_CFLAGS)
 tests_unit_test_log_fixtures_LDADD = $(SS_TEST_LIBS)
 nodist_EXTRA_tests_unit_test_log_fixtures_SOURCES = src/cli/force-cxx-link.cxx
+
+# The stage's driver until it is part of specscan: log files in, what the
+# readers found as JSON out (tests/cli/test_log_tool.py, bench/README.md).
+check_PROGRAMS += tests/unit/log_tool
+tests_unit_log_tool_SOURCES = tests/unit/log_tool.c
+tests_unit_log_tool_LDADD = libspecscan.la $(SS_LIBS)
+nodist_EXTRA_tests_unit_log_tool_SOURCES = src/cli/force-cxx-link.cxx
+
+LOGS_CLI_TESTS = tests/cli/test_log_tool.py
+TESTS += $(LOGS_CLI_TESTS)
+EXTRA_DIST += $(LOGS_CLI_TESTS)
+$(LOGS_CLI_TESTS:.py=.log): tests/unit/log_tool$(EXEEXT)

@@ -12,8 +12,17 @@ size_t ss_log_clean(const char *line, size_t n, char *out)
 {
 	if (n && line[n - 1] == '\r')
 		n--;
-	size_t o = 0;
-	for (size_t i = 0; i < n;) {
+	const char *esc = memchr(line, '\033', n);
+	if (!esc) {
+		/* most lines: nothing to remove, nothing to copy in place */
+		if (out != line)
+			memmove(out, line, n);
+		return n;
+	}
+	size_t o = (size_t)(esc - line);
+	if (out != line)
+		memmove(out, line, o);
+	for (size_t i = o; i < n;) {
 		if (line[i] == '\033' && i + 1 < n && line[i + 1] == '[') {
 			size_t j = i + 2;
 			while (j < n && ((line[j] >= '0' && line[j] <= '9') || line[j] == ';'))
