@@ -8,6 +8,10 @@
 
 #include "logs/logline.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 size_t ss_log_clean(const char *line, size_t n, char *out)
 {
 	if (n && line[n - 1] == '\r')
@@ -44,43 +48,102 @@ struct anchor_text {
 	enum ss_log_format fmt;
 };
 
+/*
+ * Every anchor's first two bytes are one of four pairs ("Sp", "De", "dr",
+ * "sl") that ordinary log text rarely holds: the line is scanned once for
+ * those pairs (sixteen positions at a time with SSE2) and each candidate
+ * is compared with the anchors that start so. The slot prefix detects but
+ * does not count: a counted anchor after it still wins.
+ */
 #define ANCHOR(s, f) {s, sizeof(s) - 1, f}
 static const struct anchor_text anchors[] = {
 	ANCHOR("SpecDecoding metrics: ", SS_LOG_VLLM),
 	ANCHOR("Speculative metrics: ", SS_LOG_VLLM),
 	ANCHOR("Decode batch", SS_LOG_SGLANG),
 	ANCHOR("draft acceptance", SS_LOG_LLAMACPP),
+	ANCHOR("slot print_timing: id", SS_LOG_LLAMASLOT),
 };
+#define NANCHORS (sizeof(anchors) / sizeof(anchors[0]))
+
+/* The anchor starting at s + i, or -1. */
+static int anchor_at(const char *s, size_t n, size_t i)
+{
+	for (size_t k = 0; k < NANCHORS; k++)
+		if (s[i] == anchors[k].text[0] && n - i >= anchors[k].len &&
+		    memcmp(s + i, anchors[k].text, anchors[k].len) == 0)
+			return (int)k;
+	return -1;
+}
+
+static bool pair_at(const char *s, size_t i)
+{
+	char a = s[i], b = s[i + 1];
+	return (a == 'S' && b == 'p') || (a == 'D' && b == 'e') || (a == 'd' && b == 'r') ||
+	       (a == 's' && b == 'l');
+}
+
+/* The first counted anchor at or after `from`, else a slot one (-1: none). */
+static int scan(const char *s, size_t n, size_t *at)
+{
+	int slot = -1;
+	size_t slot_at = 0, i = 0;
+
+#ifdef __SSE2__
+	const __m128i cS = _mm_set1_epi8('S'), cp = _mm_set1_epi8('p');
+	const __m128i cD = _mm_set1_epi8('D'), ce = _mm_set1_epi8('e');
+	const __m128i cd = _mm_set1_epi8('d'), cr = _mm_set1_epi8('r');
+	const __m128i cs = _mm_set1_epi8('s'), cl = _mm_set1_epi8('l');
+	for (; i + 17 <= n; i += 16) {
+		__m128i a = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + i + 1));
+		__m128i m = _mm_or_si128(
+			_mm_or_si128(_mm_and_si128(_mm_cmpeq_epi8(a, cS), _mm_cmpeq_epi8(b, cp)),
+				     _mm_and_si128(_mm_cmpeq_epi8(a, cD), _mm_cmpeq_epi8(b, ce))),
+			_mm_or_si128(_mm_and_si128(_mm_cmpeq_epi8(a, cd), _mm_cmpeq_epi8(b, cr)),
+				     _mm_and_si128(_mm_cmpeq_epi8(a, cs), _mm_cmpeq_epi8(b, cl))));
+		unsigned bits = (unsigned)_mm_movemask_epi8(m);
+		while (bits) {
+			size_t j = i + (size_t)__builtin_ctz(bits);
+			int k = anchor_at(s, n, j);
+			bits &= bits - 1;
+			if (k < 0 || (anchors[k].fmt == SS_LOG_LLAMASLOT && slot >= 0))
+				continue;
+			if (anchors[k].fmt != SS_LOG_LLAMASLOT) {
+				*at = j;
+				return k;
+			}
+			slot = k;
+			slot_at = j;
+		}
+	}
+#endif
+	for (; i + 1 < n; i++) {
+		if (!pair_at(s, i))
+			continue;
+		int k = anchor_at(s, n, i);
+		if (k < 0 || (anchors[k].fmt == SS_LOG_LLAMASLOT && slot >= 0))
+			continue;
+		if (anchors[k].fmt != SS_LOG_LLAMASLOT) {
+			*at = i;
+			return k;
+		}
+		slot = k;
+		slot_at = i;
+	}
+	*at = slot_at;
+	return slot;
+}
 
 bool ss_log_find_anchor(const char *s, size_t n, struct ss_log_anchor *a)
 {
-	const char *best = NULL;
-	size_t which = 0;
+	size_t at;
+	int k = scan(s, n, &at);
 
-	for (size_t i = 0; i < sizeof(anchors) / sizeof(anchors[0]); i++) {
-		/* a later anchor counts only when it starts before the best */
-		size_t limit = n;
-		if (best && (size_t)(best - s) + anchors[i].len - 1 < n)
-			limit = (size_t)(best - s) + anchors[i].len - 1;
-		const char *hit = memmem(s, limit, anchors[i].text, anchors[i].len);
-		if (hit && (!best || hit < best)) {
-			best = hit;
-			which = i;
-		}
-	}
-	if (best) {
-		a->fmt = anchors[which].fmt;
-		a->at = (size_t)(best - s);
-		a->tail = a->at + anchors[which].len;
-		return true;
-	}
-	static const char slot[] = "slot print_timing: id";
-	const char *hit = memmem(s, n, slot, sizeof(slot) - 1);
-	if (!hit)
+	if (k < 0)
 		return false;
-	a->fmt = SS_LOG_LLAMASLOT;
-	a->at = (size_t)(hit - s);
-	a->tail = a->at + sizeof(slot) - 1;
+	a->fmt = anchors[k].fmt;
+	a->at = at;
+	a->tail = at + anchors[k].len;
 	return true;
 }
 

@@ -6,8 +6,9 @@
  * read as a harness answer line.
  *
  * Oracles beyond "no crash, no leak, no undefined behaviour, no hang":
- *  - cleaning never lengthens a line; the anchor and the prefix's spans
- *    lie inside it;
+ *  - cleaning never lengthens a line; the anchor is the one a plain
+ *    memmem search finds (the earliest counted one, else the slot
+ *    prefix); the prefix's spans lie inside it;
  *  - a vLLM line that parses has A <= D, at most 256 positions, rates of at
  *    most 1.000, and steps only with S x k = D;
  *  - an SGLang line that parses has an accept len that reads back;
@@ -119,16 +120,48 @@ static void one_json(struct state *st, const char *s, size_t n)
 	free(text);
 }
 
+/* The anchor rule the slow way (logline.c scans once for byte pairs). */
+static bool ref_anchor(const char *s, size_t n, struct ss_log_anchor *a)
+{
+	static const char *const counted[] = {"SpecDecoding metrics: ", "Speculative metrics: ",
+					      "Decode batch", "draft acceptance"};
+	static const enum ss_log_format fmts[] = {SS_LOG_VLLM, SS_LOG_VLLM, SS_LOG_SGLANG,
+						  SS_LOG_LLAMACPP};
+	const char *best = NULL;
+
+	for (size_t i = 0; i < 4; i++) {
+		const char *hit = memmem(s, n, counted[i], strlen(counted[i]));
+		if (hit && (!best || hit < best)) {
+			best = hit;
+			a->fmt = fmts[i];
+			a->at = (size_t)(hit - s);
+			a->tail = a->at + strlen(counted[i]);
+		}
+	}
+	if (best)
+		return true;
+	best = memmem(s, n, "slot print_timing: id", 21);
+	if (!best)
+		return false;
+	a->fmt = SS_LOG_LLAMASLOT;
+	a->at = (size_t)(best - s);
+	a->tail = a->at + 21;
+	return true;
+}
+
 static void one_line(struct state *st, char *s, size_t n)
 {
-	struct ss_log_anchor a;
+	struct ss_log_anchor a, want;
 	struct ss_log_prefix pf;
 	const char *why;
 	bool done;
 	size_t m = ss_log_clean(s, n, s);
 
 	CHECK(m <= n);
-	if (ss_log_find_anchor(s, m, &a)) {
+	bool found = ss_log_find_anchor(s, m, &a);
+	CHECK(found == ref_anchor(s, m, &want));
+	CHECK(!found || (a.fmt == want.fmt && a.at == want.at && a.tail == want.tail));
+	if (found) {
 		CHECK(a.at < a.tail && a.tail <= m);
 		ss_log_prefix_parse(s, a.at, &pf);
 		CHECK(!pf.time_len || (pf.time >= s && pf.time + pf.time_len <= s + a.at));
@@ -158,7 +191,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	memcpy(buf, data, size);
-	st->parser = ssj_parser_new();
+	static struct ssj_parser *parser; /* one for the process, as a worker has */
+	if (!parser)
+		parser = ssj_parser_new();
+	st->parser = parser;
 	ss_llama_blocks_init(&st->blocks);
 	size_t start = 0;
 	for (size_t i = 0; i <= size; i++) {
@@ -170,7 +206,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (ss_llama_blocks_finish(&st->blocks, &st->task))
 		check_task(&st->task);
-	ssj_parser_free(st->parser);
 	free(buf);
 	free(st);
 	return 0;

@@ -84,6 +84,75 @@ static void test_anchors(void **state)
 	assert_false(ss_log_find_anchor("", 0, &a));
 }
 
+/* The anchor rule restated the slow way: the earliest counted anchor by
+ * memmem, else the slot prefix. */
+static bool ref_anchor(const char *s, size_t n, struct ss_log_anchor *a)
+{
+	static const char *const counted[] = {"SpecDecoding metrics: ", "Speculative metrics: ",
+					      "Decode batch", "draft acceptance"};
+	static const enum ss_log_format fmts[] = {SS_LOG_VLLM, SS_LOG_VLLM, SS_LOG_SGLANG,
+						  SS_LOG_LLAMACPP};
+	const char *best = NULL;
+
+	for (size_t i = 0; i < 4; i++) {
+		const char *hit = memmem(s, n, counted[i], strlen(counted[i]));
+		if (hit && (!best || hit < best)) {
+			best = hit;
+			a->fmt = fmts[i];
+			a->at = (size_t)(hit - s);
+			a->tail = a->at + strlen(counted[i]);
+		}
+	}
+	if (best)
+		return true;
+	best = memmem(s, n, "slot print_timing: id", 21);
+	if (!best)
+		return false;
+	a->fmt = SS_LOG_LLAMASLOT;
+	a->at = (size_t)(best - s);
+	a->tail = a->at + 21;
+	return true;
+}
+
+static void test_anchor_scan(void **state)
+{
+	/* pieces that make near misses, whole anchors and the scan's pairs */
+	static const char *const pieces[] = {
+		"SpecDecoding metrics: ", "Speculative metrics: ", "Decode batch", "draft acceptance",
+		"slot print_timing: id", "SpecDecoding metrics:", "Decode bat", "draft accept",
+		"Sp", "De", "dr", "sl", "S", "D", "d", "s", "x", " ", "0.500, ", "\033[0m"};
+	uint32_t seed = 12345;
+	char line[256];
+
+	(void)state;
+	for (int round = 0; round < 200000; round++) {
+		size_t n = 0;
+		seed = seed * 1103515245u + 12345u;
+		int parts = (int)((seed >> 16) % 12);
+		for (int p = 0; p < parts; p++) {
+			seed = seed * 1103515245u + 12345u;
+			const char *piece = pieces[(seed >> 16) % (sizeof(pieces) / sizeof(pieces[0]))];
+			size_t l = strlen(piece);
+			if (n + l > sizeof(line))
+				break;
+			memcpy(line + n, piece, l);
+			n += l;
+		}
+		/* every length and offset: the scan's sixteen-byte steps and tail */
+		seed = seed * 1103515245u + 12345u;
+		size_t off = n ? (seed >> 16) % (n + 1) : 0;
+		struct ss_log_anchor want, got;
+		bool w = ref_anchor(line + off, n - off, &want);
+		bool g = ss_log_find_anchor(line + off, n - off, &got);
+		assert_int_equal(g, w);
+		if (w) {
+			assert_int_equal(got.fmt, want.fmt);
+			assert_int_equal(got.at, want.at);
+			assert_int_equal(got.tail, want.tail);
+		}
+	}
+}
+
 static void expect_prefix(const char *s, const char *time, const char *proc, const char *tags)
 {
 	struct ss_log_prefix p;
@@ -194,6 +263,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clean),
 		cmocka_unit_test(test_anchors),
+		cmocka_unit_test(test_anchor_scan),
 		cmocka_unit_test(test_prefixes),
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_prints_as),
