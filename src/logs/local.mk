@@ -2,8 +2,8 @@
 # (logline.c: cleaning, anchors, prefixes, printed numbers) and a reader per
 # format: vLLM's interval lines (vllm_log.c), SGLang's decode batch lines
 # (sglang_log.c), llama.cpp's per-task blocks (llama_log.c), Spec-Bench's
-# and EAGLE's answer lines (harness.c). Below engines/ and server/, which
-# both take what it reads.
+# and EAGLE's answer lines (harness.c). Below io/ (which detects a log
+# input by its anchors), engines/ and server/ (which take what it reads).
 libspecscan_la_SOURCES += \
 	src/logs/logline.c src/logs/logline.h \
 	src/logs/vllm_log.c src/logs/vllm_log.h \
@@ -12,7 +12,7 @@ libspecscan_la_SOURCES += \
 	src/logs/harness.c src/logs/harness.h
 
 LOGS_UNIT_TESTS = tests/unit/test_logline tests/unit/test_log_formats \
-	tests/unit/test_harness tests/unit/test_log_fixtures
+	tests/unit/test_harness tests/unit/test_log_fixtures tests/unit/test_logreq
 check_PROGRAMS += $(LOGS_UNIT_TESTS)
 TESTS += $(LOGS_UNIT_TESTS)
 
@@ -35,6 +35,13 @@ tests_unit_test_log_fixtures_SOURCES = tests/unit/test_log_fixtures.c
 tests_unit_test_log_fixtures_CFLAGS = $(SS_TEST_CFLAGS)
 tests_unit_test_log_fixtures_LDADD = $(SS_TEST_LIBS)
 nodist_EXTRA_tests_unit_test_log_fixtures_SOURCES = src/cli/force-cxx-link.cxx
+
+# engines/logreq.c: a llama.cpp block as a record (listed here with the
+# stage's other tests)
+tests_unit_test_logreq_SOURCES = tests/unit/test_logreq.c
+tests_unit_test_logreq_CFLAGS = $(SS_TEST_CFLAGS)
+tests_unit_test_logreq_LDADD = $(SS_TEST_LIBS)
+nodist_EXTRA_tests_unit_test_logreq_SOURCES = src/cli/force-cxx-link.cxx
 
 # The stage's driver until it is part of specscan: log files in, what the
 # readers found as JSON out (tests/cli/test_log_tool.py, bench/README.md).
