@@ -238,10 +238,17 @@ static void test_vllm_fixtures(void **state)
 	assert_true(t->v_ok == 2 && t->v_a == 40 && t->v_d == 100 && t->v_nosteps == 1);
 	assert_string_equal(t->first_time, "2026-12-01T10:00:00.000000000Z");
 	free(t);
-	/* V1a behind journald */
+	/* V1a behind journald (short and short-iso: "+0200" is no RFC 3339
+	 * zone, so no time is read) */
 	t = read_fixture("vllm_v1a_journald.log");
-	assert_true(t->v_ok == 1 && t->v_a == 150 && t->v_d == 387 && t->v_nosteps == 1);
+	assert_true(t->v_ok == 2 && t->v_a == 160 && t->v_d == 407 && t->v_nosteps == 2);
 	assert_string_equal(t->first_time, "");
+	free(t);
+	/* V1c' and a DEBUG location behind srun --label: S 35 / 5 + 20 / 2 */
+	t = read_fixture("vllm_v1c2_slurm.log");
+	assert_true(t->v_ok == 2 && t->v_a == 21 && t->v_d == 55 && t->v_s == 17);
+	assert_true(t->v_nosteps == 0 && t->nprocs == 1);
+	assert_string_equal(t->procs[0].name, "");
 	free(t);
 	/* V0: both refused */
 	t = read_fixture("vllm_v0_nohup.log");
