@@ -82,6 +82,25 @@ static bool pair_at(const char *s, size_t i)
 	       (a == 's' && b == 'l');
 }
 
+#ifdef __SSE2__
+/* Bit b set: the pair at p + b is one an anchor starts with. */
+static unsigned pairs16(const char *p)
+{
+	const __m128i a = _mm_loadu_si128((const __m128i *)(const void *)p);
+	const __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + 1));
+	__m128i m = _mm_or_si128(
+		_mm_or_si128(_mm_and_si128(_mm_cmpeq_epi8(a, _mm_set1_epi8('S')),
+					   _mm_cmpeq_epi8(b, _mm_set1_epi8('p'))),
+			     _mm_and_si128(_mm_cmpeq_epi8(a, _mm_set1_epi8('D')),
+					   _mm_cmpeq_epi8(b, _mm_set1_epi8('e')))),
+		_mm_or_si128(_mm_and_si128(_mm_cmpeq_epi8(a, _mm_set1_epi8('d')),
+					   _mm_cmpeq_epi8(b, _mm_set1_epi8('r'))),
+			     _mm_and_si128(_mm_cmpeq_epi8(a, _mm_set1_epi8('s')),
+					   _mm_cmpeq_epi8(b, _mm_set1_epi8('l')))));
+	return (unsigned)_mm_movemask_epi8(m);
+}
+#endif
+
 /* The first counted anchor at or after `from`, else a slot one (-1: none). */
 static int scan(const char *s, size_t n, size_t *at)
 {
@@ -89,21 +108,13 @@ static int scan(const char *s, size_t n, size_t *at)
 	size_t slot_at = 0, i = 0;
 
 #ifdef __SSE2__
-	const __m128i cS = _mm_set1_epi8('S'), cp = _mm_set1_epi8('p');
-	const __m128i cD = _mm_set1_epi8('D'), ce = _mm_set1_epi8('e');
-	const __m128i cd = _mm_set1_epi8('d'), cr = _mm_set1_epi8('r');
-	const __m128i cs = _mm_set1_epi8('s'), cl = _mm_set1_epi8('l');
-	for (; i + 17 <= n; i += 16) {
-		__m128i a = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + i + 1));
-		__m128i m = _mm_or_si128(
-			_mm_or_si128(_mm_and_si128(_mm_cmpeq_epi8(a, cS), _mm_cmpeq_epi8(b, cp)),
-				     _mm_and_si128(_mm_cmpeq_epi8(a, cD), _mm_cmpeq_epi8(b, ce))),
-			_mm_or_si128(_mm_and_si128(_mm_cmpeq_epi8(a, cd), _mm_cmpeq_epi8(b, cr)),
-				     _mm_and_si128(_mm_cmpeq_epi8(a, cs), _mm_cmpeq_epi8(b, cl))));
-		unsigned bits = (unsigned)_mm_movemask_epi8(m);
+	/* sixteen start positions per step; the last step overlaps the one
+	 * before it (the positions it saw already are masked off) */
+	while (n >= 17 && i + 1 < n) {
+		size_t base = i + 17 <= n ? i : n - 17;
+		unsigned bits = pairs16(s + base) & (~0u << (i - base));
 		while (bits) {
-			size_t j = i + (size_t)__builtin_ctz(bits);
+			size_t j = base + (size_t)__builtin_ctz(bits);
 			int k = anchor_at(s, n, j);
 			bits &= bits - 1;
 			if (k < 0 || (anchors[k].fmt == SS_LOG_LLAMASLOT && slot >= 0))
@@ -115,6 +126,7 @@ static int scan(const char *s, size_t n, size_t *at)
 			slot = k;
 			slot_at = j;
 		}
+		i = base + 16;
 	}
 #endif
 	for (; i + 1 < n; i++) {
