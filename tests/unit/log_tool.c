@@ -79,12 +79,14 @@ static void one_line(struct run *r, char *s, size_t n)
 		}
 	} else if (found && a.fmt == SS_LOG_SGLANG) {
 		enum ss_log_status st = ss_sglang_line_parse(s + a.tail, n - a.tail, &g);
-		if (st == SS_LOG_OK)
+		if (st == SS_LOG_OK) {
 			ss_sglang_series_add(&r->sglang, &g);
-		else if (st == SS_LOG_SKIPPED)
+		} else if (st == SS_LOG_SKIPPED) {
 			r->sg_skipped++;
-		else
+			r->log_lines--; /* a server without speculation: not counted */
+		} else {
 			name_bad(r, "SGLang", g.why);
+		}
 	}
 	/* llama.cpp's blocks see their own lines and the one after a block */
 	if ((found && (a.fmt == SS_LOG_LLAMACPP || a.fmt == SS_LOG_LLAMASLOT)) ||
