@@ -20,7 +20,7 @@ import re
 import sys
 
 # Lowest first. analysis and run may not exist yet.
-ORDER = ["util", "model", "json", "io", "engines", "metrics", "analysis",
+ORDER = ["util", "model", "json", "logs", "io", "engines", "metrics", "analysis",
          "server", "report", "run", "cli"]
 RANK = {name: i for i, name in enumerate(ORDER)}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"/]+)/[^"]+"', re.M)

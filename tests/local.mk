@@ -42,6 +42,9 @@ CLI_TESTS += \
 	tests/cli/test_server_stage.py \
 	tests/cli/test_server_cli.py \
 	tests/cli/test_server_pages.py
+# The log readers of SPEC 12 through their driver:
+CLI_TESTS += \
+	tests/cli/test_log_tool.py
 # Bad data and bounds (README, Reliability): hostile inputs and I/O faults,
 # memory, spool and signals, untrusted names, outputs all or nothing:
 CLI_TESTS += \

@@ -7,4 +7,5 @@ libspecscan_la_SOURCES += \
 	src/engines/keyscan.c src/engines/keyscan.h \
 	src/engines/payload.c src/engines/payload.h \
 	src/engines/adapters.c src/engines/adapters.h src/engines/vllm.c src/engines/trtllm.c \
-	src/engines/llamacpp.c src/engines/sglang.c src/engines/records_line.c
+	src/engines/llamacpp.c src/engines/sglang.c src/engines/records_line.c \
+	src/engines/logreq.c src/engines/logreq.h

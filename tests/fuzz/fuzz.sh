@@ -98,6 +98,14 @@ seed() { # target dir...
 	if [ -d "$top/tests/fuzz/regressions/$name" ]; then
 		find "$top/tests/fuzz/regressions/$name" -type f -exec cp {} "$dir/" \;
 	fi
+	if [ "$name" = fuzz_logtail ]; then
+		# the fixture logs whole and line by line: real lines of every
+		# version and deployment prefix
+		find "$top/testdata/logs" -type f -name '*.log' | while IFS= read -r f; do
+			cp "$f" "$dir/$(basename "$f")"
+			split -l 1 -d -a 4 "$f" "$dir/$(basename "$f")."
+		done
+	fi
 	if [ "$name" = fuzz_scrape ]; then
 		python3 "$top/tests/fuzz/make_scrape_seeds.py" "$dir" ||
 			echo "fuzz: no scrape seeds (python3 failed)" >&2
@@ -165,6 +173,8 @@ for name in $targets; do
 	# fuzz_report reads at most 48 requests of short names: 8 KiB holds
 	# them, and the mutations then land where they are read
 	[ "$name" = fuzz_report ] && maxlen=8192
+	# fuzz_logtail's lines are short: 16 KiB holds a block or a dozen lines
+	[ "$name" = fuzz_logtail ] && maxlen=16384
 	# The fuzzer's processor time too: on a shared machine, runs per
 	# second of processor time say more than runs per second of wall time.
 	if ! (cd "$out" && TIMEFORMAT='%U %S' &&

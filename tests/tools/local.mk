@@ -5,6 +5,10 @@
 #   repr_tool    doubles written the way specscan writes them, against
 #                Python's repr (tests/cli/test_repr.py)
 #   chart_demo   a page with one chart of each kind (test_htmlcheck.py)
+#   log_tool     the logs stage's driver until it is part of specscan: log
+#                files in, what the readers found as JSON out
+#                (tests/cli/test_log_tool.py, bench/README.md)
 # Each is built from tests/tools/NAME.c like a unit test.
-SS_TEST_TOOLS = tests/tools/server_tool tests/tools/repr_tool tests/tools/chart_demo
+SS_TEST_TOOLS = tests/tools/server_tool tests/tools/repr_tool tests/tools/chart_demo \
+	tests/tools/log_tool
 check_PROGRAMS += $(SS_TEST_TOOLS)

@@ -27,6 +27,11 @@ SS_UNIT_TESTS = \
 	tests/unit/test_groupkey \
 	tests/unit/test_expect \
 	tests/unit/test_analyze \
+	tests/unit/test_logline \
+	tests/unit/test_log_formats \
+	tests/unit/test_harness \
+	tests/unit/test_log_fixtures \
+	tests/unit/test_logreq \
 	tests/unit/test_windows \
 	tests/unit/test_timing \
 	tests/unit/test_speedup \

@@ -1,0 +1,23 @@
+/*
+ * logreq.h - a llama.cpp task block of a server log as a request (SPEC
+ * 12.4): the record the block's printed text gives, and its status.
+ */
+#ifndef SS_ENGINES_LOGREQ_H
+#define SS_ENGINES_LOGREQ_H
+
+#include <stddef.h>
+
+#include "logs/llama_log.h"
+#include "model/record.h"
+
+/*
+ * Fill r (reset first) from a finished block: engine `llamacpp`, A and G,
+ * the steps, k and the histogram only where the block pins them, the
+ * prompt and completion (eval) tokens. Returns no_stats for a block
+ * without a draft line (a baseline request), malformed (why filled) when
+ * A > G or the record breaks SPEC 2.5, else ok or zero_step.
+ */
+enum ss_status ss_record_from_llama_task(const struct ss_llama_task *t, struct ss_record *r,
+					 char *why, size_t whylen);
+
+#endif
