@@ -58,20 +58,7 @@ struct slot {
 	char *fail_reason;
 	struct ss_outcome *outs;
 	size_t nouts, outs_cap;
-	size_t *hist_off;          /* per outcome, into hists; SIZE_MAX: none */
-	size_t *drafted_off;       /* per outcome, its SPEC 7.9 part in hists; SIZE_MAX: none */
-	size_t drafted_cap;
-	size_t *eng_off;           /* per outcome, into engines; SIZE_MAX: none */
-	size_t eng_cap;
-	struct ss_buf engines;     /* long engine names (SPEC 2.6), NUL-ended */
-	size_t hist_cap;
-	struct ss_vec_i64 hists;
-	size_t *name_off;          /* per outcome, into names; SIZE_MAX: none */
-	size_t name_cap;
-	struct ss_buf names;       /* enriched lines' source.input, NUL-separated */
-	size_t *model_off;         /* per outcome, into models; SIZE_MAX: none */
-	size_t model_cap;
-	struct ss_buf models;      /* ok outcomes' models (cfg->keep_models) */
+	struct ss_outcome_arena views;   /* what the outcomes keep of their lines */
 	struct ss_buf jsonl;
 	struct ss_keybuf keys;     /* --group-by values, one tuple per outcome */
 	bool nomem;
@@ -89,6 +76,7 @@ struct slot {
 
 struct worker {
 	struct ss_processor *proc;
+	struct ss_vec_i64 drafted;   /* an outcome's SPEC 7.9 part, until kept */
 	const char **parts;
 	size_t *lens;
 	size_t parts_cap, lens_cap;
@@ -107,15 +95,7 @@ static void slot_release(struct slot *s)
 	ss_free(s->fail_reason);
 	ss_free(s->outs);
 	ss_free(s->srv);
-	ss_free(s->hist_off);
-	ss_free(s->drafted_off);
-	ss_free(s->eng_off);
-	ss_buf_release(&s->engines);
-	SS_VEC_RELEASE(&s->hists);
-	ss_free(s->name_off);
-	ss_buf_release(&s->names);
-	ss_free(s->model_off);
-	ss_buf_release(&s->models);
+	ss_outcome_arena_release(&s->views);
 	ss_buf_release(&s->jsonl);
 	ss_keybuf_release(&s->keys);
 }
@@ -129,10 +109,7 @@ static void slot_clear(struct slot *s)
 	s->first_of_input = s->input_failed = s->nomem = false;
 	s->scrape = s->last_of_input = s->document = false;
 	s->nouts = s->nsrv = 0;
-	s->hists.len = 0;
-	ss_buf_reset(&s->engines);
-	ss_buf_reset(&s->names);
-	ss_buf_reset(&s->models);
+	ss_outcome_arena_reset(&s->views);
 	ss_buf_reset(&s->jsonl);
 	ss_keybuf_reset(&s->keys);
 }
@@ -145,6 +122,7 @@ static void worker_free(void *ctx, void *arg)
 	if (!w)
 		return;
 	ss_processor_free(w->proc);
+	SS_VEC_RELEASE(&w->drafted);
 	ss_free(w->parts);
 	ss_free(w->lens);
 	ss_free(w);
@@ -168,19 +146,6 @@ static void *worker_new(void *ctx)
 		return NULL;
 	}
 	return w;
-}
-
-/* Room for one more outcome (and its histogram offset) in the slot. */
-static bool grow_outs(struct slot *s)
-{
-	size_t need = s->nouts + 1;
-
-	return SS_ALLOC_GROW(s->outs, need, s->outs_cap) &&
-	       SS_ALLOC_GROW(s->hist_off, need, s->hist_cap) &&
-	       SS_ALLOC_GROW(s->drafted_off, need, s->drafted_cap) &&
-	       SS_ALLOC_GROW(s->eng_off, need, s->eng_cap) &&
-	       SS_ALLOC_GROW(s->name_off, need, s->name_cap) &&
-	       SS_ALLOC_GROW(s->model_off, need, s->model_cap);
 }
 
 /*
@@ -237,7 +202,7 @@ static void process_slot(struct worker *w, struct slot *s, const struct ss_run_c
 		req.line = u->line;
 		req.input_name = s->name;
 
-		if (!grow_outs(s))
+		if (!SS_ALLOC_GROW(s->outs, s->nouts + 1, s->outs_cap))
 			goto nomem;
 		o = &s->outs[s->nouts];
 		if (!ss_process(w->proc, &req, o) || !server_line(s, u, o, cfg, &taken))
@@ -255,53 +220,19 @@ static void process_slot(struct worker *w, struct slot *s, const struct ss_run_c
 		    !ss_keybuf_add(&s->keys, cfg->group_by, s->name, o,
 				   ss_processor_document(w->proc)))
 			goto nomem;
-		s->hist_off[s->nouts] = SIZE_MAX;
-		if (o->hist_len) {
-			s->hist_off[s->nouts] = s->hists.len;
-			if (!SS_ALLOC_GROW(s->hists.v, s->hists.len + o->hist_len, s->hists.cap))
-				goto nomem;
-			memcpy(s->hists.v + s->hists.len, o->hist, o->hist_len * sizeof(*o->hist));
-			s->hists.len += o->hist_len;
-		}
-		s->drafted_off[s->nouts] = SIZE_MAX;
 		if (cfg->drafted && o->status == SS_ST_OK && o->record) {
-			size_t at = s->hists.len;
-
-			if (!ss_drafted_summarize(o->record, &s->hists, &o->drafted_state,
+			w->drafted.len = 0;
+			if (!ss_drafted_summarize(o->record, &w->drafted, &o->drafted_state,
 						  &o->by_len_len))
 				goto nomem;
 			if (o->drafted_state == SS_DR_POOLED)
-				s->drafted_off[s->nouts] = at;
+				o->by_len = w->drafted.v;
 		}
-		s->eng_off[s->nouts] = SIZE_MAX;
-		if (o->engine_long) {
-			s->eng_off[s->nouts] = s->engines.len;
-			ss_buf_add(&s->engines, o->engine_long, strlen(o->engine_long) + 1);
-			if (s->engines.failed)
-				goto nomem;
-		}
-		s->name_off[s->nouts] = SIZE_MAX;
-		if (o->input) {
-			s->name_off[s->nouts] = s->names.len;
-			ss_buf_add(&s->names, o->input, o->input_len);
-			ss_buf_addc(&s->names, '\0');
-			if (s->names.failed)
-				goto nomem;
-		}
-		s->model_off[s->nouts] = SIZE_MAX;
-		if (cfg->keep_models && o->status == SS_ST_OK && o->model) {
-			s->model_off[s->nouts] = s->models.len;
-			ss_buf_add(&s->models, o->model, o->model_len);
-			if (s->models.failed)
-				goto nomem;
-		}
+		if (!cfg->keep_models || o->status != SS_ST_OK)
+			o->model = NULL;
 		/* The borrowed views die with the processor's next request. */
-		o->engine_long = NULL;
-		o->hist = NULL;
-		o->by_len = NULL;
-		o->record = NULL;
-		o->metadata = o->metrics = NULL;
-		o->model = o->input = o->verbatim = NULL;
+		if (!ss_outcome_arena_keep(&s->views, o))
+			goto nomem;
 		s->nouts++;
 	}
 	return;
@@ -636,19 +567,7 @@ static bool collect_slot(const struct ss_run_cfg *cfg, struct slot *s, struct ss
 	for (size_t i = 0; i < s->nouts; i++) {
 		struct ss_outcome *o = &s->outs[i];
 
-		if (s->hist_off[i] != SIZE_MAX)
-			o->hist = s->hists.v + s->hist_off[i];
-		if (s->drafted_off[i] != SIZE_MAX)
-			o->by_len = s->hists.v + s->drafted_off[i];
-		if (s->eng_off[i] != SIZE_MAX)
-			o->engine_long = s->engines.data + s->eng_off[i];
-		if (s->name_off[i] != SIZE_MAX) {
-			o->input = s->names.data + s->name_off[i];
-			o->input_len = strlen(o->input);
-		}
-		/* (model_len survived the worker) */
-		if (s->model_off[i] != SIZE_MAX)
-			o->model = s->models.data ? s->models.data + s->model_off[i] : "";
+		ss_outcome_arena_restore(&s->views, o);
 		if (cfg->group_by && cfg->group_by->n) {
 			struct ss_kv key[SS_GROUP_MAX_KEYS];
 
@@ -740,8 +659,10 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 		fatal = true;
 		goto out;
 	}
-	for (size_t i = 0; i < nslots; i++)
+	for (size_t i = 0; i < nslots; i++) {
 		ss_batch_init(&rc.slots[i].batch);
+		ss_outcome_arena_init(&rc.slots[i].views);
+	}
 	if (ss_pool_start(pool) == 0) {
 		ss_msg_error(msg, "cannot start worker threads");
 		fatal = true;
