@@ -7,15 +7,13 @@
 #include "io/batch.h"
 #include "io/framer.h"
 #include "io/inputs.h"
-#include "io/sniff.h"
 #include "json/json.h"
 #include "metrics/drafted.h"
 #include "metrics/values.h"
 #include "report/report.h"
 #include "run/pool.h"
 #include "run/progress.h"
-#include "server/expo.h"
-#include "server/server_json.h"
+#include "server/feed.h"
 #include "util/alloc.h"
 #include "util/grow.h"
 
@@ -42,13 +40,6 @@
 /* How much nicer than the reader the workers are (see pool.c). */
 #define WORKER_NICE 5
 
-/* A line of a JSON server shape (SPEC 10.1) found among a batch's requests. */
-struct srv_line {
-	enum ss_srv_json_shape shape;
-	size_t off, len;   /* its text in the batch */
-	uint64_t line;
-};
-
 /* One job of the pool: a batch of requests and what became of them. */
 struct slot {
 	struct ss_batch batch;
@@ -63,9 +54,8 @@ struct slot {
 	struct ss_keybuf keys;     /* --group-by values, one tuple per outcome */
 	bool nomem;
 	bool big;                  /* batch.len > BIG_BATCH */
-	bool scrape;               /* raw bytes of a server input, no units (SPEC 10.1) */
-	bool document;             /* AIPerf's server_metrics_export.json, whole */
-	struct srv_line *srv;      /* server lines among the units, in order */
+	enum ss_feed_input kind;   /* a server input's bytes (no units), or requests */
+	struct ss_feed_line *srv;  /* server lines among the units, in order */
 	size_t nsrv, srv_cap;
 	bool last_of_input;        /* a server input's last bytes (or its failure) */
 	/* where the reading was once this batch was read, shown by the
@@ -107,7 +97,8 @@ static void slot_clear(struct slot *s)
 	ss_free(s->fail_reason);
 	s->name = s->fail_reason = NULL;
 	s->first_of_input = s->input_failed = s->nomem = false;
-	s->scrape = s->last_of_input = s->document = false;
+	s->kind = SS_FEED_REQUESTS;
+	s->last_of_input = false;
 	s->nouts = s->nsrv = 0;
 	ss_outcome_arena_reset(&s->views);
 	ss_buf_reset(&s->jsonl);
@@ -148,30 +139,38 @@ static void *worker_new(void *ctx)
 	return w;
 }
 
+/* 0: no server inputs; detected by content; every input is one (forced). */
+static enum ss_feed_mode feed_mode(const struct ss_run_cfg *cfg)
+{
+	if (!cfg->server)
+		return SS_FEED_OFF;
+	return cfg->force_kind == SS_KIND_SCRAPE    ? SS_FEED_FORCED
+	       : cfg->force_kind == SS_KIND_UNKNOWN ? SS_FEED_DETECT
+						    : SS_FEED_OFF;
+}
+
 /*
- * Whether the unit just processed into o is a line of a JSON server shape
- * (SPEC 10.1, 10.5: only a line no request kind claims, unrecognized or,
- * as an array is, unparsable; only while the detection is on); then it is kept in s->srv, not as a request. false:
- * out of memory.
+ * Whether the unit just processed into o is the server's (a line of a
+ * JSON server shape: server/feed.h); then it is kept in s->srv, not as a
+ * request. false: out of memory.
  */
 static bool server_line(struct slot *s, const struct ss_unit *u, const struct ss_outcome *o,
-			const struct ss_run_cfg *cfg, bool *taken)
+			enum ss_feed_mode mode, bool *taken)
 {
 	const struct ss_batch *b = &s->batch;
 	enum ss_srv_json_shape shape;
 	size_t off;
 
 	*taken = false;
-	if (!cfg->server || cfg->force_kind != SS_KIND_UNKNOWN || u->nparts != 1 || u->sse ||
-	    u->oversize || (o->status != SS_ST_UNRECOGNIZED && o->status != SS_ST_UNPARSABLE))
-		return true;   /* (an array line is unparsable as a request) */
+	if (u->nparts != 1 || u->sse || u->oversize)
+		return true;
 	off = b->part_off[u->first_part];
-	shape = ss_server_json_shape(b->buf + off, b->part_len[u->first_part]);
+	shape = ss_server_feed_line_shape(mode, o->status, b->buf + off, b->part_len[u->first_part]);
 	if (shape == SS_SRVJ_NONE)
 		return true;
 	if (!SS_ALLOC_GROW(s->srv, s->nsrv + 1, s->srv_cap))
 		return false;
-	s->srv[s->nsrv++] = (struct srv_line){shape, off, b->part_len[u->first_part], u->line};
+	s->srv[s->nsrv++] = (struct ss_feed_line){shape, off, b->part_len[u->first_part], u->line};
 	*taken = true;
 	return true;
 }
@@ -180,6 +179,7 @@ static bool server_line(struct slot *s, const struct ss_unit *u, const struct ss
 static void process_slot(struct worker *w, struct slot *s, const struct ss_run_cfg *cfg)
 {
 	struct ss_batch *b = &s->batch;
+	enum ss_feed_mode mode = feed_mode(cfg);
 
 	for (size_t i = 0; i < b->nunits; i++) {
 		const struct ss_unit *u = &b->units[i];
@@ -205,7 +205,7 @@ static void process_slot(struct worker *w, struct slot *s, const struct ss_run_c
 		if (!SS_ALLOC_GROW(s->outs, s->nouts + 1, s->outs_cap))
 			goto nomem;
 		o = &s->outs[s->nouts];
-		if (!ss_process(w->proc, &req, o) || !server_line(s, u, o, cfg, &taken))
+		if (!ss_process(w->proc, &req, o) || !server_line(s, u, o, mode, &taken))
 			goto nomem;
 		if (taken)
 			continue;   /* the outcome's place is the next request's */
@@ -272,12 +272,8 @@ struct reader {
 	struct ss_inputs *it;
 	struct ss_framer *framer;
 	struct ss_stream *stream;   /* current input, NULL between inputs */
-	bool scrape;                /* it is a server input: read raw */
-	bool document;              /* it is AIPerf's JSON document: read whole */
-	size_t max_record;          /* --max-record-size: the document's limit */
-	bool documents;             /* there is a server state to read it into */
-	int server_mode;            /* 0: no server inputs, 1: detected, 2: forced */
-	bool shard;                 /* server inputs are left out (SPEC 10.5) */
+	struct ss_server_feed *feed;
+	enum ss_feed_input kind;    /* what the current input is */
 	char *name;
 	bool done;
 	bool fatal;
@@ -291,109 +287,25 @@ static bool is_problem(enum ss_status s)
 	       s == SS_ST_UNRECOGNIZED || s == SS_ST_AMBIGUOUS || s == SS_ST_MULTI_CHOICE;
 }
 
-/*
- * Whether the input just opened is a server input (SPEC 10.1): forced, or
- * its first line says so. Under --shard it is left out, with a note
- * (r->stream becomes NULL). false: out of memory.
- */
-static bool server_input(struct reader *r, struct ss_msg *msg)
+/* A server input's next bytes into the slot's batch (no units). */
+static bool fill_server(struct reader *r, struct slot *s, struct ss_msg *msg)
 {
-	/* the document's name rule holds whatever --input-kind says (10.5) */
-	r->document = r->documents && ss_server_json_is_document_name(r->name, strlen(r->name));
-	r->scrape = r->server_mode == 2 && !r->document;
-	if (r->server_mode == 1 && !r->document && !ss_sniff_scrape(r->stream, &r->scrape)) {
-		ss_msg_error(msg, "out of memory");
+	uint64_t got = 0;
+	bool failed;
+
+	s->kind = r->kind;
+	if (!ss_server_feed_read(r->feed, r->kind, r->stream, &s->batch, BATCH_TARGET, &got,
+				 &s->last_of_input, &failed, &s->fail_reason, msg)) {
 		r->fatal = r->done = true;
 		return false;
 	}
-	if ((r->scrape || r->document) && r->shard) {
-		ss_msg_warn(msg, "%s: a server input, left out under --shard "
-			    "(give it to the merge run)", r->name);
-		r->opened--;
-		r->stream = NULL;
-		r->scrape = r->document = false;
+	r->bytes += got;
+	if (failed) {
+		s->input_failed = true;
+		r->failed++;
 	}
-	return true;
-}
-
-/*
- * AIPerf's server_metrics_export.json, whole, into the slot's batch (no
- * units): at most --max-record-size bytes (SPEC 10.1); a larger one is a
- * failed input whose message names the limit.
- */
-static bool fill_document(struct reader *r, struct slot *s, struct ss_msg *msg)
-{
-	struct ss_batch *b = &s->batch;
-
-	s->document = s->last_of_input = true;
-	for (;;) {
-		size_t got = 0, want = r->max_record + 1 - b->len;
-		enum ss_io io;
-
-		if (want > BATCH_TARGET)
-			want = BATCH_TARGET;
-		if (!ss_batch_reserve(b, want)) {
-			ss_msg_error(msg, "out of memory");
-			r->fatal = r->done = true;
-			return false;
-		}
-		io = ss_stream_read(r->stream, b->buf + b->len, want, &got);
-		b->len += got;
-		r->bytes += got;
-		if (b->len > r->max_record) {
-			char why[160];
-
-			snprintf(why, sizeof(why), "larger than --max-record-size (%zu bytes), "
-				 "the most an AIPerf server_metrics_export.json is read", r->max_record);
-			s->fail_reason = ss_strdup(why);
-			io = SS_IO_ERROR;
-		} else if (io == SS_IO_ERROR) {
-			s->fail_reason = ss_strdup(ss_stream_error(r->stream));
-		}
-		if (io == SS_IO_OK)
-			continue;
-		if (io == SS_IO_ERROR) {
-			s->input_failed = true;
-			r->failed++;
-			b->len = 0;   /* nothing of it is read */
-		}
+	if (s->last_of_input)
 		r->stream = NULL;
-		return true;
-	}
-}
-
-/*
- * A server input's next bytes, raw, into the slot's batch (no units):
- * the collector feeds them to the exposition reader in input order.
- */
-static bool fill_raw(struct reader *r, struct slot *s, struct ss_msg *msg)
-{
-	struct ss_batch *b = &s->batch;
-
-	s->scrape = true;
-	while (b->len < BATCH_TARGET) {
-		size_t got = 0;
-		enum ss_io io;
-
-		if (!ss_batch_reserve(b, BATCH_TARGET - b->len)) {
-			ss_msg_error(msg, "out of memory");
-			r->fatal = r->done = true;
-			return false;
-		}
-		io = ss_stream_read(r->stream, b->buf + b->len, BATCH_TARGET - b->len, &got);
-		b->len += got;
-		r->bytes += got;
-		if (io == SS_IO_OK)
-			continue;
-		if (io == SS_IO_ERROR) {
-			s->input_failed = true;
-			s->fail_reason = ss_strdup(ss_stream_error(r->stream));
-			r->failed++;
-		}
-		s->last_of_input = true;
-		r->stream = NULL;
-		break;
-	}
 	return true;
 }
 
@@ -432,11 +344,16 @@ static bool fill_slot(struct reader *r, struct slot *s, struct ss_msg *msg)
 			return false;
 		}
 		r->opened++;
-		if (!server_input(r, msg))
+		if (!ss_server_feed_input(r->feed, r->name, r->stream, msg, &r->kind)) {
+			r->fatal = r->done = true;
 			return false;
-		if (!r->stream)
-			continue;   /* left out under --shard */
-		if (!r->scrape && !r->document)
+		}
+		if (r->kind == SS_FEED_LEFT_OUT) {
+			r->opened--;
+			r->stream = NULL;
+			continue;
+		}
+		if (r->kind == SS_FEED_REQUESTS)
 			ss_framer_start(r->framer, r->stream);
 		s->first_of_input = true;
 	}
@@ -445,10 +362,8 @@ static bool fill_slot(struct reader *r, struct slot *s, struct ss_msg *msg)
 		r->fatal = r->done = true;
 		return false;
 	}
-	if (r->document)
-		return fill_document(r, s, msg);
-	if (r->scrape)
-		return fill_raw(r, s, msg);
+	if (r->kind != SS_FEED_REQUESTS)
+		return fill_server(r, s, msg);
 	f = ss_framer_fill(r->framer, &s->batch, BATCH_TARGET);
 	r->bytes += s->batch.len;
 	switch (f) {
@@ -473,96 +388,20 @@ static bool fill_slot(struct reader *r, struct slot *s, struct ss_msg *msg)
 
 /* ---- the collector: slots, in order, into the aggregate ---- */
 
-/* A server input's bytes into its exposition reader *sc (made at its first). */
-static bool collect_scrape(const struct ss_run_cfg *cfg, struct slot *s, struct ss_agg *agg,
-			   struct ss_scrape **sc)
-{
-	struct ss_scrape_stats st;
-
-	if (s->first_of_input) {
-		uint32_t ep = ss_server_endpoint(cfg->server, "", 0);
-
-		ss_scrape_free(*sc);
-		*sc = ep == UINT32_MAX ? NULL : ss_scrape_new(cfg->server, ep, s->name, NULL);
-	}
-	if (!*sc || !ss_scrape_feed(*sc, s->batch.buf, s->batch.len))
-		return false;
-	if (!s->last_of_input)
-		return true;
-	if (!ss_scrape_finish(*sc))
-		return false;
-	ss_scrape_get_stats(*sc, &st);
-	ss_scrape_free(*sc);
-	*sc = NULL;
-	return ss_agg_input_snapshots(agg, st.snapshots);
-}
-
-/* The length of the directory part of an input's name ("" without one). */
-static size_t dir_len(const char *name)
-{
-	const char *slash = strrchr(name, '/');
-
-	return slash ? (size_t)(slash - name) : 0;
-}
-
-/* AIPerf's JSON document, whole: one increment per endpoint (10.1, 10.5). */
-static bool collect_document(const struct ss_run_cfg *cfg, struct slot *s, struct ss_agg *agg)
-{
-	uint64_t n = 0;
-
-	if (s->input_failed)
-		return true;   /* said, with the limit, below */
-	if (!ss_server_json_document(cfg->server, s->name, dir_len(s->name), s->name,
-				     s->batch.buf, s->batch.len, &n))
-		return false;
-	return ss_agg_input_snapshots(agg, n);
-}
-
-/*
- * The slot's server lines, in input order, into the server state: each
- * its input's snapshots (so an input of requests too is `mixed`). Under
- * --shard they are dropped, with one note per input (10.5).
- */
-static bool collect_server_lines(const struct ss_run_cfg *cfg, struct slot *s,
-				 struct ss_agg *agg, struct ss_msg *msg, bool *noted)
-{
-	uint64_t total = 0;
-
-	if (s->first_of_input)
-		*noted = false;
-	if (s->nsrv && cfg->shard_count > 0) {
-		if (!*noted)
-			ss_msg_warn(msg, "%s:%llu: a server line, left out under --shard with the "
-				    "input's others (give the input to the merge run)", s->name,
-				    (unsigned long long)s->srv[0].line);
-		*noted = true;
-		return true;
-	}
-	for (size_t i = 0; i < s->nsrv; i++) {
-		const struct srv_line *l = &s->srv[i];
-		uint64_t n = 0;
-
-		if (!ss_server_json_line(cfg->server, l->shape, s->name, dir_len(s->name), s->name,
-					 l->line, s->batch.buf + l->off, l->len, &n))
-			return false;
-		total += n;
-	}
-	return s->nsrv == 0 || ss_agg_input_snapshots(agg, total);
-}
-
 static bool collect_slot(const struct ss_run_cfg *cfg, struct slot *s, struct ss_agg *agg,
-			 struct ss_msg *msg, bool *sink_failed, struct ss_scrape **sc,
-			 bool *noted)
+			 struct ss_msg *msg, bool *sink_failed, struct ss_server_feed *feed)
 {
+	bool counted;
+	uint64_t n;
+
 	if (s->nomem)
 		return false;
 	if (s->first_of_input && !ss_agg_begin_input(agg, s->name))
 		return false;
-	if (s->scrape && !collect_scrape(cfg, s, agg, sc))
-		return false;
-	if (s->document && !collect_document(cfg, s, agg))
-		return false;
-	if (!collect_server_lines(cfg, s, agg, msg, noted))
+	if (!ss_server_feed_batch(feed, s->name, s->first_of_input, s->kind, s->last_of_input,
+				  s->input_failed, s->batch.buf, s->batch.len, s->srv, s->nsrv, msg,
+				  &counted, &n) ||
+	    (counted && !ss_agg_input_snapshots(agg, n)))
 		return false;
 	for (size_t i = 0; i < s->nouts; i++) {
 		struct ss_outcome *o = &s->outs[i];
@@ -598,14 +437,6 @@ static bool collect_slot(const struct ss_run_cfg *cfg, struct slot *s, struct ss
 	return true;
 }
 
-/* 0: no server inputs; 1: detected by content; 2: every input is one (forced). */
-static int server_mode(const struct ss_run_cfg *cfg)
-{
-	if (!cfg->server)
-		return 0;
-	return cfg->force_kind == SS_KIND_SCRAPE ? 2 : cfg->force_kind == SS_KIND_UNKNOWN ? 1 : 0;
-}
-
 enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 			  struct ss_msg *msg)
 {
@@ -616,14 +447,13 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 				       .outputs = cfg->outputs,
 				       .shard_index = cfg->shard_index,
 				       .shard_count = cfg->shard_count,
-				       .shard_server = server_mode(cfg)};
+				       .shard_server = (int)feed_mode(cfg)};
 	struct reader r;
 	struct run_ctx rc;
 	struct ss_pool_ops ops;
 	struct ss_pool *pool = NULL;
 	struct ss_progress prog;
-	struct ss_scrape *sc = NULL;   /* the server input being collected */
-	bool noted = false;            /* its server lines were said dropped (--shard) */
+	struct ss_server_feed feed;
 	size_t nthreads = cfg->threads > 1 ? (size_t)cfg->threads : 1;
 	size_t nslots = nthreads * (QUEUE_AHEAD + 1) + 2;
 	bool fatal = false, sink_failed = false, interrupted = false;
@@ -635,10 +465,9 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 	ss_progress_init(&prog, cfg->progress ? stderr : NULL);
 	ss_progress_attach(&prog, msg);
 	memset(&r, 0, sizeof(r));
-	r.server_mode = iopts.shard_server;
-	r.shard = cfg->shard_count > 0;
-	r.max_record = cfg->max_record;
-	r.documents = cfg->server != NULL;
+	ss_server_feed_init(&feed, cfg->server, feed_mode(cfg), cfg->shard_count > 0,
+			    cfg->max_record);
+	r.feed = &feed;
 	rc.cfg = cfg;
 	rc.slots = ss_calloc(nslots, sizeof(*rc.slots));
 	memset(&ops, 0, sizeof(ops));
@@ -696,7 +525,7 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 		{
 			struct slot *s = &rc.slots[ss_pool_wait_oldest(pool)];
 
-			if (!fatal && !collect_slot(cfg, s, agg, msg, &sink_failed, &sc, &noted)) {
+			if (!fatal && !collect_slot(cfg, s, agg, msg, &sink_failed, &feed)) {
 				ss_msg_error(msg, "out of memory");
 				fatal = true;
 			}
@@ -713,7 +542,7 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 		}
 	}
 out:
-	ss_scrape_free(sc);   /* only when stopped in the middle of one */
+	ss_server_feed_release(&feed);   /* a reader stopped in the middle */
 	ss_pool_free(pool);   /* drops queued work when stopping early */
 	ss_progress_end(&prog);
 	if (rc.slots)

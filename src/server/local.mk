@@ -14,9 +14,10 @@ libspecscan_la_SOURCES += \
 	src/server/expo.c src/server/expo.h \
 	src/server/server_json.c src/server/server_json.h src/server/server_json_int.h \
 	src/server/server_json_aiperf.c src/server/server_json_engines.c \
-	src/server/server_json_prom.c
+	src/server/server_json_prom.c \
+	src/server/feed.c src/server/feed.h
 
-# The stage's driver until it is part of specscan: Prometheus text files in,
+# The stage's driver on its own, without the run: Prometheus text files in,
 # the window as JSON out (tests/cli/test_server*.py, bench/README.md).
 check_PROGRAMS += tests/unit/server_tool
 tests_unit_server_tool_SOURCES = tests/unit/server_tool.c
