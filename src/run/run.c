@@ -165,7 +165,8 @@ static bool server_line(struct slot *s, const struct ss_unit *u, const struct ss
 	if (u->nparts != 1 || u->sse || u->oversize)
 		return true;
 	off = b->part_off[u->first_part];
-	shape = ss_server_feed_line_shape(mode, o->status, b->buf + off, b->part_len[u->first_part]);
+	shape = ss_server_feed_line_shape(mode, o->status, b->buf + off,
+					  b->part_len[u->first_part]);
 	if (shape == SS_SRVJ_NONE)
 		return true;
 	if (!SS_ALLOC_GROW(s->srv, s->nsrv + 1, s->srv_cap))

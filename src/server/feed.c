@@ -121,16 +121,6 @@ bool ss_server_feed_read(const struct ss_server_feed *f, enum ss_feed_input kind
 	return true;
 }
 
-enum ss_srv_json_shape ss_server_feed_line_shape(enum ss_feed_mode mode, enum ss_status status,
-						 const char *text, size_t len)
-{
-	/* (an array line is unparsable as a request) */
-	if (mode != SS_FEED_DETECT ||
-	    (status != SS_ST_UNRECOGNIZED && status != SS_ST_UNPARSABLE))
-		return SS_SRVJ_NONE;
-	return ss_server_json_shape(text, len);
-}
-
 /* The length of the directory part of an input's name ("" without one). */
 static size_t dir_len(const char *name)
 {

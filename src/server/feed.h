@@ -90,9 +90,18 @@ bool ss_server_feed_read(const struct ss_server_feed *f, enum ss_feed_input kind
  * Whether a line that came to `status` as a request is the server's: its
  * shape, SS_SRVJ_NONE when not (SPEC 10.1, 10.5: only an unrecognized or
  * unparsable line, only while detection is on). Pure: from any thread.
+ * Inline: the run asks it of every request.
  */
-enum ss_srv_json_shape ss_server_feed_line_shape(enum ss_feed_mode mode, enum ss_status status,
-						 const char *text, size_t len);
+static inline enum ss_srv_json_shape ss_server_feed_line_shape(enum ss_feed_mode mode,
+							       enum ss_status status,
+							       const char *text, size_t len)
+{
+	/* (an array line is unparsable as a request) */
+	if (mode != SS_FEED_DETECT ||
+	    (status != SS_ST_UNRECOGNIZED && status != SS_ST_UNPARSABLE))
+		return SS_SRVJ_NONE;
+	return ss_server_json_shape(text, len);
+}
 
 /*
  * Hand over, in input order, what one batch of the input `name` held:
