@@ -15,7 +15,7 @@
 /*
  * Open temporary files for the signal handler: a chain through the
  * outfiles, changed only with every signal blocked, so the handler always
- * sees a whole chain. Outputs are opened and committed by the main thread
+ * sees a whole chain. Outputs are opened and placed by the main thread
  * alone (worker threads block the stop signals anyway).
  */
 static struct ss_outfile *volatile temps;
@@ -364,11 +364,6 @@ bool ss_outfile_place(struct ss_outfile *o, struct ss_msg *msg)
 	ss_free(o->path);
 	o->tmp = o->path = NULL;
 	return true;
-}
-
-bool ss_outfile_commit(struct ss_outfile *o, struct ss_msg *msg)
-{
-	return ss_outfile_finish(o, msg) && ss_outfile_place(o, msg);
 }
 
 void ss_outfile_abort(struct ss_outfile *o)

@@ -5,8 +5,8 @@
  * ending in `.zst` or `.gz` is written compressed (SPEC 8.3, io/compress.h).
  *
  * Ownership: a struct ss_outfile owns its path copies, its stream and its
- * compressor until commit or abort; it must not move while its temporary
- * file exists (the signal handler's chain runs through it).
+ * compressor until it is placed or aborted; it must not move while its
+ * temporary file exists (the signal handler's chain runs through it).
  */
 #ifndef SS_OUTFILE_H
 #define SS_OUTFILE_H
@@ -20,7 +20,7 @@
 
 struct ss_outfile {
 	char *path;        /* NULL: not in use */
-	char *tmp;         /* the temporary file, until committed */
+	char *tmp;         /* the temporary file, until placed */
 	FILE *fp;
 	bool is_stdout;
 	bool direct;       /* a device or FIFO, written in place (no temp file) */
@@ -52,8 +52,6 @@ bool ss_outfile_finish(struct ss_outfile *o, struct ss_msg *msg);
 /* Rename a finished file over its target (nothing to do for stdout or a
  * device). false (with a message, the temporary file removed) on failure. */
 bool ss_outfile_place(struct ss_outfile *o, struct ss_msg *msg);
-/* Finish and place. */
-bool ss_outfile_commit(struct ss_outfile *o, struct ss_msg *msg);
 /* Remove the temporary file; safe on a closed or unused outfile. */
 void ss_outfile_abort(struct ss_outfile *o);
 

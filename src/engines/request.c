@@ -389,13 +389,16 @@ static bool process_stream(struct ss_processor *p, const struct ss_request_text 
 	return decide_captured(p, o, false, false, true) && find_model(p, o, true);
 }
 
-/* ss_process clears an outcome around its two text arrays, which lie side
- * by side before `engine_long`. */
+/* ss_process clears an outcome around its two text arrays and the arena's
+ * offsets (set whole when kept), which lie side by side before
+ * `engine_long`. */
 _Static_assert(offsetof(struct ss_outcome, engine) ==
 		       offsetof(struct ss_outcome, reason) + SS_REASON_MAX &&
+	       offsetof(struct ss_outcome, kept) ==
+		       offsetof(struct ss_outcome, engine) + SS_ENGINE_NAME_MAX &&
 	       offsetof(struct ss_outcome, engine_long) ==
-		       offsetof(struct ss_outcome, engine) + SS_ENGINE_NAME_MAX,
-	       "reason and engine are the only fields skipped");
+		       offsetof(struct ss_outcome, kept) + sizeof(struct ss_outcome_at),
+	       "reason, engine and kept are the only fields skipped");
 
 bool ss_process(struct ss_processor *p, const struct ss_request_text *req,
 		struct ss_outcome *o)

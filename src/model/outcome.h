@@ -10,8 +10,8 @@
  * Ownership: an outcome is a value (its reason and a short engine name are
  * held inline) that allocates nothing; its pointers are views borrowed from
  * the request's text and the processor's buffers, valid until the
- * processor takes its next request (engines/request.h): copy them to keep
- * them.
+ * processor takes its next request (engines/request.h): a struct
+ * ss_outcome_arena (below) keeps those that outlive it.
  */
 #ifndef SS_OUTCOME_H
 #define SS_OUTCOME_H
@@ -22,8 +22,14 @@
 
 #include "model/metric.h"
 #include "model/record.h"
+#include "util/buf.h"
 
 #define SS_REASON_MAX 160
+
+/* Where a kept outcome's views lie in its arena (SIZE_MAX: none). */
+struct ss_outcome_at {
+	size_t hist, by_len, engine_long, input, model;
+};
 
 /* What an ok record gives SPEC 7.9 (metrics/drafted.h). */
 enum ss_drafted_state {
@@ -39,6 +45,7 @@ struct ss_outcome {
 	uint64_t line;
 	char reason[SS_REASON_MAX];      /* empty for ok */
 	char engine[SS_ENGINE_NAME_MAX]; /* ok and zero_step (short names) */
+	struct ss_outcome_at kept;       /* private to struct ss_outcome_arena */
 	const char *engine_long;         /* a longer name: borrowed, valid as `hist` */
 	/* For ok records: what the aggregation needs. */
 	bool has_steps;
@@ -75,6 +82,33 @@ struct ss_outcome {
 	const char *verbatim;           /* the line, written back unchanged */
 	size_t verbatim_len;            /* verbatim NULL: the line is composed */
 };
+
+/*
+ * Outcomes kept past the processor's next request (a batch's, in the run):
+ * their views that outlive the line -- hist, by_len, engine_long, input
+ * and model, whichever is not NULL -- copied into one arena. A view added
+ * to the outcome that must live on is added here (model/outcome.c) alone.
+ *
+ * Ownership: the arena owns its bytes; restored views borrow them until
+ * the arena's next reset or its release.
+ */
+struct ss_outcome_arena {
+	struct ss_buf bytes;   /* the views' bytes, numbers 8-byte aligned */
+};
+
+void ss_outcome_arena_init(struct ss_outcome_arena *a);
+void ss_outcome_arena_release(struct ss_outcome_arena *a);
+/* Forget every kept outcome, keep the memory. */
+void ss_outcome_arena_reset(struct ss_outcome_arena *a);
+/*
+ * Copy o's lasting views into the arena and set every view of o to NULL
+ * (the others -- record, metadata, metrics, verbatim -- die with the
+ * line); the lengths stay. A view the caller does not want kept is set to
+ * NULL before. false when out of memory.
+ */
+bool ss_outcome_arena_keep(struct ss_outcome_arena *a, struct ss_outcome *o);
+/* Point the views that o kept (by ss_outcome_arena_keep on a) back into a. */
+void ss_outcome_arena_restore(const struct ss_outcome_arena *a, struct ss_outcome *o);
 
 /* The outcome's engine name, however long. */
 static inline const char *ss_outcome_engine(const struct ss_outcome *o)

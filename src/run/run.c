@@ -7,15 +7,13 @@
 #include "io/batch.h"
 #include "io/framer.h"
 #include "io/inputs.h"
-#include "io/sniff.h"
 #include "json/json.h"
 #include "metrics/drafted.h"
 #include "metrics/values.h"
 #include "report/report.h"
 #include "run/pool.h"
 #include "run/progress.h"
-#include "server/expo.h"
-#include "server/server_json.h"
+#include "server/feed.h"
 #include "util/alloc.h"
 #include "util/grow.h"
 
@@ -42,13 +40,6 @@
 /* How much nicer than the reader the workers are (see pool.c). */
 #define WORKER_NICE 5
 
-/* A line of a JSON server shape (SPEC 10.1) found among a batch's requests. */
-struct srv_line {
-	enum ss_srv_json_shape shape;
-	size_t off, len;   /* its text in the batch */
-	uint64_t line;
-};
-
 /* One job of the pool: a batch of requests and what became of them. */
 struct slot {
 	struct ss_batch batch;
@@ -58,27 +49,13 @@ struct slot {
 	char *fail_reason;
 	struct ss_outcome *outs;
 	size_t nouts, outs_cap;
-	size_t *hist_off;          /* per outcome, into hists; SIZE_MAX: none */
-	size_t *drafted_off;       /* per outcome, its SPEC 7.9 part in hists; SIZE_MAX: none */
-	size_t drafted_cap;
-	size_t *eng_off;           /* per outcome, into engines; SIZE_MAX: none */
-	size_t eng_cap;
-	struct ss_buf engines;     /* long engine names (SPEC 2.6), NUL-ended */
-	size_t hist_cap;
-	struct ss_vec_i64 hists;
-	size_t *name_off;          /* per outcome, into names; SIZE_MAX: none */
-	size_t name_cap;
-	struct ss_buf names;       /* enriched lines' source.input, NUL-separated */
-	size_t *model_off;         /* per outcome, into models; SIZE_MAX: none */
-	size_t model_cap;
-	struct ss_buf models;      /* ok outcomes' models (cfg->keep_models) */
+	struct ss_outcome_arena views;   /* what the outcomes keep of their lines */
 	struct ss_buf jsonl;
 	struct ss_keybuf keys;     /* --group-by values, one tuple per outcome */
 	bool nomem;
 	bool big;                  /* batch.len > BIG_BATCH */
-	bool scrape;               /* raw bytes of a server input, no units (SPEC 10.1) */
-	bool document;             /* AIPerf's server_metrics_export.json, whole */
-	struct srv_line *srv;      /* server lines among the units, in order */
+	enum ss_feed_input kind;   /* a server input's bytes (no units), or requests */
+	struct ss_feed_line *srv;  /* server lines among the units, in order */
 	size_t nsrv, srv_cap;
 	bool last_of_input;        /* a server input's last bytes (or its failure) */
 	/* where the reading was once this batch was read, shown by the
@@ -89,6 +66,7 @@ struct slot {
 
 struct worker {
 	struct ss_processor *proc;
+	struct ss_vec_i64 drafted;   /* an outcome's SPEC 7.9 part, until kept */
 	const char **parts;
 	size_t *lens;
 	size_t parts_cap, lens_cap;
@@ -107,15 +85,7 @@ static void slot_release(struct slot *s)
 	ss_free(s->fail_reason);
 	ss_free(s->outs);
 	ss_free(s->srv);
-	ss_free(s->hist_off);
-	ss_free(s->drafted_off);
-	ss_free(s->eng_off);
-	ss_buf_release(&s->engines);
-	SS_VEC_RELEASE(&s->hists);
-	ss_free(s->name_off);
-	ss_buf_release(&s->names);
-	ss_free(s->model_off);
-	ss_buf_release(&s->models);
+	ss_outcome_arena_release(&s->views);
 	ss_buf_release(&s->jsonl);
 	ss_keybuf_release(&s->keys);
 }
@@ -127,12 +97,10 @@ static void slot_clear(struct slot *s)
 	ss_free(s->fail_reason);
 	s->name = s->fail_reason = NULL;
 	s->first_of_input = s->input_failed = s->nomem = false;
-	s->scrape = s->last_of_input = s->document = false;
+	s->kind = SS_FEED_REQUESTS;
+	s->last_of_input = false;
 	s->nouts = s->nsrv = 0;
-	s->hists.len = 0;
-	ss_buf_reset(&s->engines);
-	ss_buf_reset(&s->names);
-	ss_buf_reset(&s->models);
+	ss_outcome_arena_reset(&s->views);
 	ss_buf_reset(&s->jsonl);
 	ss_keybuf_reset(&s->keys);
 }
@@ -145,6 +113,7 @@ static void worker_free(void *ctx, void *arg)
 	if (!w)
 		return;
 	ss_processor_free(w->proc);
+	SS_VEC_RELEASE(&w->drafted);
 	ss_free(w->parts);
 	ss_free(w->lens);
 	ss_free(w);
@@ -170,43 +139,39 @@ static void *worker_new(void *ctx)
 	return w;
 }
 
-/* Room for one more outcome (and its histogram offset) in the slot. */
-static bool grow_outs(struct slot *s)
+/* 0: no server inputs; detected by content; every input is one (forced). */
+static enum ss_feed_mode feed_mode(const struct ss_run_cfg *cfg)
 {
-	size_t need = s->nouts + 1;
-
-	return SS_ALLOC_GROW(s->outs, need, s->outs_cap) &&
-	       SS_ALLOC_GROW(s->hist_off, need, s->hist_cap) &&
-	       SS_ALLOC_GROW(s->drafted_off, need, s->drafted_cap) &&
-	       SS_ALLOC_GROW(s->eng_off, need, s->eng_cap) &&
-	       SS_ALLOC_GROW(s->name_off, need, s->name_cap) &&
-	       SS_ALLOC_GROW(s->model_off, need, s->model_cap);
+	if (!cfg->server)
+		return SS_FEED_OFF;
+	return cfg->force_kind == SS_KIND_SCRAPE    ? SS_FEED_FORCED
+	       : cfg->force_kind == SS_KIND_UNKNOWN ? SS_FEED_DETECT
+						    : SS_FEED_OFF;
 }
 
 /*
- * Whether the unit just processed into o is a line of a JSON server shape
- * (SPEC 10.1, 10.5: only a line no request kind claims, unrecognized or,
- * as an array is, unparsable; only while the detection is on); then it is kept in s->srv, not as a request. false:
- * out of memory.
+ * Whether the unit just processed into o is the server's (a line of a
+ * JSON server shape: server/feed.h); then it is kept in s->srv, not as a
+ * request. false: out of memory.
  */
 static bool server_line(struct slot *s, const struct ss_unit *u, const struct ss_outcome *o,
-			const struct ss_run_cfg *cfg, bool *taken)
+			enum ss_feed_mode mode, bool *taken)
 {
 	const struct ss_batch *b = &s->batch;
 	enum ss_srv_json_shape shape;
 	size_t off;
 
 	*taken = false;
-	if (!cfg->server || cfg->force_kind != SS_KIND_UNKNOWN || u->nparts != 1 || u->sse ||
-	    u->oversize || (o->status != SS_ST_UNRECOGNIZED && o->status != SS_ST_UNPARSABLE))
-		return true;   /* (an array line is unparsable as a request) */
+	if (u->nparts != 1 || u->sse || u->oversize)
+		return true;
 	off = b->part_off[u->first_part];
-	shape = ss_server_json_shape(b->buf + off, b->part_len[u->first_part]);
+	shape = ss_server_feed_line_shape(mode, o->status, b->buf + off,
+					  b->part_len[u->first_part]);
 	if (shape == SS_SRVJ_NONE)
 		return true;
 	if (!SS_ALLOC_GROW(s->srv, s->nsrv + 1, s->srv_cap))
 		return false;
-	s->srv[s->nsrv++] = (struct srv_line){shape, off, b->part_len[u->first_part], u->line};
+	s->srv[s->nsrv++] = (struct ss_feed_line){shape, off, b->part_len[u->first_part], u->line};
 	*taken = true;
 	return true;
 }
@@ -215,6 +180,7 @@ static bool server_line(struct slot *s, const struct ss_unit *u, const struct ss
 static void process_slot(struct worker *w, struct slot *s, const struct ss_run_cfg *cfg)
 {
 	struct ss_batch *b = &s->batch;
+	enum ss_feed_mode mode = feed_mode(cfg);
 
 	for (size_t i = 0; i < b->nunits; i++) {
 		const struct ss_unit *u = &b->units[i];
@@ -237,10 +203,10 @@ static void process_slot(struct worker *w, struct slot *s, const struct ss_run_c
 		req.line = u->line;
 		req.input_name = s->name;
 
-		if (!grow_outs(s))
+		if (!SS_ALLOC_GROW(s->outs, s->nouts + 1, s->outs_cap))
 			goto nomem;
 		o = &s->outs[s->nouts];
-		if (!ss_process(w->proc, &req, o) || !server_line(s, u, o, cfg, &taken))
+		if (!ss_process(w->proc, &req, o) || !server_line(s, u, o, mode, &taken))
 			goto nomem;
 		if (taken)
 			continue;   /* the outcome's place is the next request's */
@@ -255,53 +221,19 @@ static void process_slot(struct worker *w, struct slot *s, const struct ss_run_c
 		    !ss_keybuf_add(&s->keys, cfg->group_by, s->name, o,
 				   ss_processor_document(w->proc)))
 			goto nomem;
-		s->hist_off[s->nouts] = SIZE_MAX;
-		if (o->hist_len) {
-			s->hist_off[s->nouts] = s->hists.len;
-			if (!SS_ALLOC_GROW(s->hists.v, s->hists.len + o->hist_len, s->hists.cap))
-				goto nomem;
-			memcpy(s->hists.v + s->hists.len, o->hist, o->hist_len * sizeof(*o->hist));
-			s->hists.len += o->hist_len;
-		}
-		s->drafted_off[s->nouts] = SIZE_MAX;
 		if (cfg->drafted && o->status == SS_ST_OK && o->record) {
-			size_t at = s->hists.len;
-
-			if (!ss_drafted_summarize(o->record, &s->hists, &o->drafted_state,
+			w->drafted.len = 0;
+			if (!ss_drafted_summarize(o->record, &w->drafted, &o->drafted_state,
 						  &o->by_len_len))
 				goto nomem;
 			if (o->drafted_state == SS_DR_POOLED)
-				s->drafted_off[s->nouts] = at;
+				o->by_len = w->drafted.v;
 		}
-		s->eng_off[s->nouts] = SIZE_MAX;
-		if (o->engine_long) {
-			s->eng_off[s->nouts] = s->engines.len;
-			ss_buf_add(&s->engines, o->engine_long, strlen(o->engine_long) + 1);
-			if (s->engines.failed)
-				goto nomem;
-		}
-		s->name_off[s->nouts] = SIZE_MAX;
-		if (o->input) {
-			s->name_off[s->nouts] = s->names.len;
-			ss_buf_add(&s->names, o->input, o->input_len);
-			ss_buf_addc(&s->names, '\0');
-			if (s->names.failed)
-				goto nomem;
-		}
-		s->model_off[s->nouts] = SIZE_MAX;
-		if (cfg->keep_models && o->status == SS_ST_OK && o->model) {
-			s->model_off[s->nouts] = s->models.len;
-			ss_buf_add(&s->models, o->model, o->model_len);
-			if (s->models.failed)
-				goto nomem;
-		}
+		if (!cfg->keep_models || o->status != SS_ST_OK)
+			o->model = NULL;
 		/* The borrowed views die with the processor's next request. */
-		o->engine_long = NULL;
-		o->hist = NULL;
-		o->by_len = NULL;
-		o->record = NULL;
-		o->metadata = o->metrics = NULL;
-		o->model = o->input = o->verbatim = NULL;
+		if (!ss_outcome_arena_keep(&s->views, o))
+			goto nomem;
 		s->nouts++;
 	}
 	return;
@@ -341,12 +273,8 @@ struct reader {
 	struct ss_inputs *it;
 	struct ss_framer *framer;
 	struct ss_stream *stream;   /* current input, NULL between inputs */
-	bool scrape;                /* it is a server input: read raw */
-	bool document;              /* it is AIPerf's JSON document: read whole */
-	size_t max_record;          /* --max-record-size: the document's limit */
-	bool documents;             /* there is a server state to read it into */
-	int server_mode;            /* 0: no server inputs, 1: detected, 2: forced */
-	bool shard;                 /* server inputs are left out (SPEC 10.5) */
+	struct ss_server_feed *feed;
+	enum ss_feed_input kind;    /* what the current input is */
 	char *name;
 	bool done;
 	bool fatal;
@@ -360,109 +288,25 @@ static bool is_problem(enum ss_status s)
 	       s == SS_ST_UNRECOGNIZED || s == SS_ST_AMBIGUOUS || s == SS_ST_MULTI_CHOICE;
 }
 
-/*
- * Whether the input just opened is a server input (SPEC 10.1): forced, or
- * its first line says so. Under --shard it is left out, with a note
- * (r->stream becomes NULL). false: out of memory.
- */
-static bool server_input(struct reader *r, struct ss_msg *msg)
+/* A server input's next bytes into the slot's batch (no units). */
+static bool fill_server(struct reader *r, struct slot *s, struct ss_msg *msg)
 {
-	/* the document's name rule holds whatever --input-kind says (10.5) */
-	r->document = r->documents && ss_server_json_is_document_name(r->name, strlen(r->name));
-	r->scrape = r->server_mode == 2 && !r->document;
-	if (r->server_mode == 1 && !r->document && !ss_sniff_scrape(r->stream, &r->scrape)) {
-		ss_msg_error(msg, "out of memory");
+	uint64_t got = 0;
+	bool failed;
+
+	s->kind = r->kind;
+	if (!ss_server_feed_read(r->feed, r->kind, r->stream, &s->batch, BATCH_TARGET, &got,
+				 &s->last_of_input, &failed, &s->fail_reason, msg)) {
 		r->fatal = r->done = true;
 		return false;
 	}
-	if ((r->scrape || r->document) && r->shard) {
-		ss_msg_warn(msg, "%s: a server input, left out under --shard "
-			    "(give it to the merge run)", r->name);
-		r->opened--;
-		r->stream = NULL;
-		r->scrape = r->document = false;
+	r->bytes += got;
+	if (failed) {
+		s->input_failed = true;
+		r->failed++;
 	}
-	return true;
-}
-
-/*
- * AIPerf's server_metrics_export.json, whole, into the slot's batch (no
- * units): at most --max-record-size bytes (SPEC 10.1); a larger one is a
- * failed input whose message names the limit.
- */
-static bool fill_document(struct reader *r, struct slot *s, struct ss_msg *msg)
-{
-	struct ss_batch *b = &s->batch;
-
-	s->document = s->last_of_input = true;
-	for (;;) {
-		size_t got = 0, want = r->max_record + 1 - b->len;
-		enum ss_io io;
-
-		if (want > BATCH_TARGET)
-			want = BATCH_TARGET;
-		if (!ss_batch_reserve(b, want)) {
-			ss_msg_error(msg, "out of memory");
-			r->fatal = r->done = true;
-			return false;
-		}
-		io = ss_stream_read(r->stream, b->buf + b->len, want, &got);
-		b->len += got;
-		r->bytes += got;
-		if (b->len > r->max_record) {
-			char why[160];
-
-			snprintf(why, sizeof(why), "larger than --max-record-size (%zu bytes), "
-				 "the most an AIPerf server_metrics_export.json is read", r->max_record);
-			s->fail_reason = ss_strdup(why);
-			io = SS_IO_ERROR;
-		} else if (io == SS_IO_ERROR) {
-			s->fail_reason = ss_strdup(ss_stream_error(r->stream));
-		}
-		if (io == SS_IO_OK)
-			continue;
-		if (io == SS_IO_ERROR) {
-			s->input_failed = true;
-			r->failed++;
-			b->len = 0;   /* nothing of it is read */
-		}
+	if (s->last_of_input)
 		r->stream = NULL;
-		return true;
-	}
-}
-
-/*
- * A server input's next bytes, raw, into the slot's batch (no units):
- * the collector feeds them to the exposition reader in input order.
- */
-static bool fill_raw(struct reader *r, struct slot *s, struct ss_msg *msg)
-{
-	struct ss_batch *b = &s->batch;
-
-	s->scrape = true;
-	while (b->len < BATCH_TARGET) {
-		size_t got = 0;
-		enum ss_io io;
-
-		if (!ss_batch_reserve(b, BATCH_TARGET - b->len)) {
-			ss_msg_error(msg, "out of memory");
-			r->fatal = r->done = true;
-			return false;
-		}
-		io = ss_stream_read(r->stream, b->buf + b->len, BATCH_TARGET - b->len, &got);
-		b->len += got;
-		r->bytes += got;
-		if (io == SS_IO_OK)
-			continue;
-		if (io == SS_IO_ERROR) {
-			s->input_failed = true;
-			s->fail_reason = ss_strdup(ss_stream_error(r->stream));
-			r->failed++;
-		}
-		s->last_of_input = true;
-		r->stream = NULL;
-		break;
-	}
 	return true;
 }
 
@@ -501,11 +345,16 @@ static bool fill_slot(struct reader *r, struct slot *s, struct ss_msg *msg)
 			return false;
 		}
 		r->opened++;
-		if (!server_input(r, msg))
+		if (!ss_server_feed_input(r->feed, r->name, r->stream, msg, &r->kind)) {
+			r->fatal = r->done = true;
 			return false;
-		if (!r->stream)
-			continue;   /* left out under --shard */
-		if (!r->scrape && !r->document)
+		}
+		if (r->kind == SS_FEED_LEFT_OUT) {
+			r->opened--;
+			r->stream = NULL;
+			continue;
+		}
+		if (r->kind == SS_FEED_REQUESTS)
 			ss_framer_start(r->framer, r->stream);
 		s->first_of_input = true;
 	}
@@ -514,10 +363,8 @@ static bool fill_slot(struct reader *r, struct slot *s, struct ss_msg *msg)
 		r->fatal = r->done = true;
 		return false;
 	}
-	if (r->document)
-		return fill_document(r, s, msg);
-	if (r->scrape)
-		return fill_raw(r, s, msg);
+	if (r->kind != SS_FEED_REQUESTS)
+		return fill_server(r, s, msg);
 	f = ss_framer_fill(r->framer, &s->batch, BATCH_TARGET);
 	r->bytes += s->batch.len;
 	switch (f) {
@@ -542,113 +389,25 @@ static bool fill_slot(struct reader *r, struct slot *s, struct ss_msg *msg)
 
 /* ---- the collector: slots, in order, into the aggregate ---- */
 
-/* A server input's bytes into its exposition reader *sc (made at its first). */
-static bool collect_scrape(const struct ss_run_cfg *cfg, struct slot *s, struct ss_agg *agg,
-			   struct ss_scrape **sc)
-{
-	struct ss_scrape_stats st;
-
-	if (s->first_of_input) {
-		uint32_t ep = ss_server_endpoint(cfg->server, "", 0);
-
-		ss_scrape_free(*sc);
-		*sc = ep == UINT32_MAX ? NULL : ss_scrape_new(cfg->server, ep, s->name, NULL);
-	}
-	if (!*sc || !ss_scrape_feed(*sc, s->batch.buf, s->batch.len))
-		return false;
-	if (!s->last_of_input)
-		return true;
-	if (!ss_scrape_finish(*sc))
-		return false;
-	ss_scrape_get_stats(*sc, &st);
-	ss_scrape_free(*sc);
-	*sc = NULL;
-	return ss_agg_input_snapshots(agg, st.snapshots);
-}
-
-/* The length of the directory part of an input's name ("" without one). */
-static size_t dir_len(const char *name)
-{
-	const char *slash = strrchr(name, '/');
-
-	return slash ? (size_t)(slash - name) : 0;
-}
-
-/* AIPerf's JSON document, whole: one increment per endpoint (10.1, 10.5). */
-static bool collect_document(const struct ss_run_cfg *cfg, struct slot *s, struct ss_agg *agg)
-{
-	uint64_t n = 0;
-
-	if (s->input_failed)
-		return true;   /* said, with the limit, below */
-	if (!ss_server_json_document(cfg->server, s->name, dir_len(s->name), s->name,
-				     s->batch.buf, s->batch.len, &n))
-		return false;
-	return ss_agg_input_snapshots(agg, n);
-}
-
-/*
- * The slot's server lines, in input order, into the server state: each
- * its input's snapshots (so an input of requests too is `mixed`). Under
- * --shard they are dropped, with one note per input (10.5).
- */
-static bool collect_server_lines(const struct ss_run_cfg *cfg, struct slot *s,
-				 struct ss_agg *agg, struct ss_msg *msg, bool *noted)
-{
-	uint64_t total = 0;
-
-	if (s->first_of_input)
-		*noted = false;
-	if (s->nsrv && cfg->shard_count > 0) {
-		if (!*noted)
-			ss_msg_warn(msg, "%s:%llu: a server line, left out under --shard with the "
-				    "input's others (give the input to the merge run)", s->name,
-				    (unsigned long long)s->srv[0].line);
-		*noted = true;
-		return true;
-	}
-	for (size_t i = 0; i < s->nsrv; i++) {
-		const struct srv_line *l = &s->srv[i];
-		uint64_t n = 0;
-
-		if (!ss_server_json_line(cfg->server, l->shape, s->name, dir_len(s->name), s->name,
-					 l->line, s->batch.buf + l->off, l->len, &n))
-			return false;
-		total += n;
-	}
-	return s->nsrv == 0 || ss_agg_input_snapshots(agg, total);
-}
-
 static bool collect_slot(const struct ss_run_cfg *cfg, struct slot *s, struct ss_agg *agg,
-			 struct ss_msg *msg, bool *sink_failed, struct ss_scrape **sc,
-			 bool *noted)
+			 struct ss_msg *msg, bool *sink_failed, struct ss_server_feed *feed)
 {
+	bool counted;
+	uint64_t n;
+
 	if (s->nomem)
 		return false;
 	if (s->first_of_input && !ss_agg_begin_input(agg, s->name))
 		return false;
-	if (s->scrape && !collect_scrape(cfg, s, agg, sc))
-		return false;
-	if (s->document && !collect_document(cfg, s, agg))
-		return false;
-	if (!collect_server_lines(cfg, s, agg, msg, noted))
+	if (!ss_server_feed_batch(feed, s->name, s->first_of_input, s->kind, s->last_of_input,
+				  s->input_failed, s->batch.buf, s->batch.len, s->srv, s->nsrv, msg,
+				  &counted, &n) ||
+	    (counted && !ss_agg_input_snapshots(agg, n)))
 		return false;
 	for (size_t i = 0; i < s->nouts; i++) {
 		struct ss_outcome *o = &s->outs[i];
 
-		if (s->hist_off[i] != SIZE_MAX)
-			o->hist = s->hists.v + s->hist_off[i];
-		if (s->drafted_off[i] != SIZE_MAX)
-			o->by_len = s->hists.v + s->drafted_off[i];
-		if (s->eng_off[i] != SIZE_MAX)
-			o->engine_long = s->engines.data + s->eng_off[i];
-		if (s->name_off[i] != SIZE_MAX) {
-			o->input = s->names.data + s->name_off[i];
-			o->input_len = strlen(o->input);
-		}
-		/* (model_len survived the worker) */
-		if (s->model_off[i] != SIZE_MAX)
-			o->model = s->models.data ? s->models.data + s->model_off[i] : "";
+		ss_outcome_arena_restore(&s->views, o);
 		if (cfg->group_by && cfg->group_by->n) {
 			struct ss_kv key[SS_GROUP_MAX_KEYS];
 
@@ -679,14 +438,6 @@ static bool collect_slot(const struct ss_run_cfg *cfg, struct slot *s, struct ss
 	return true;
 }
 
-/* 0: no server inputs; 1: detected by content; 2: every input is one (forced). */
-static int server_mode(const struct ss_run_cfg *cfg)
-{
-	if (!cfg->server)
-		return 0;
-	return cfg->force_kind == SS_KIND_SCRAPE ? 2 : cfg->force_kind == SS_KIND_UNKNOWN ? 1 : 0;
-}
-
 enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 			  struct ss_msg *msg)
 {
@@ -697,15 +448,14 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 				       .outputs = cfg->outputs,
 				       .shard_index = cfg->shard_index,
 				       .shard_count = cfg->shard_count,
-				       .shard_server = server_mode(cfg),
+				       .shard_server = (int)feed_mode(cfg),
 				       .progress = cfg->progress};
 	struct reader r;
 	struct run_ctx rc;
 	struct ss_pool_ops ops;
 	struct ss_pool *pool = NULL;
 	struct ss_progress prog;
-	struct ss_scrape *sc = NULL;   /* the server input being collected */
-	bool noted = false;            /* its server lines were said dropped (--shard) */
+	struct ss_server_feed feed;
 	size_t nthreads = cfg->threads > 1 ? (size_t)cfg->threads : 1;
 	size_t nslots = nthreads * (QUEUE_AHEAD + 1) + 2;
 	bool fatal = false, sink_failed = false, interrupted = false;
@@ -717,10 +467,9 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 	ss_progress_init(&prog, cfg->progress ? stderr : NULL);
 	ss_progress_attach(&prog, msg);
 	memset(&r, 0, sizeof(r));
-	r.server_mode = iopts.shard_server;
-	r.shard = cfg->shard_count > 0;
-	r.max_record = cfg->max_record;
-	r.documents = cfg->server != NULL;
+	ss_server_feed_init(&feed, cfg->server, feed_mode(cfg), cfg->shard_count > 0,
+			    cfg->max_record);
+	r.feed = &feed;
 	rc.cfg = cfg;
 	rc.slots = ss_calloc(nslots, sizeof(*rc.slots));
 	memset(&ops, 0, sizeof(ops));
@@ -741,8 +490,10 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 		fatal = true;
 		goto out;
 	}
-	for (size_t i = 0; i < nslots; i++)
+	for (size_t i = 0; i < nslots; i++) {
 		ss_batch_init(&rc.slots[i].batch);
+		ss_outcome_arena_init(&rc.slots[i].views);
+	}
 	if (ss_pool_start(pool) == 0) {
 		ss_msg_error(msg, "cannot start worker threads");
 		fatal = true;
@@ -776,7 +527,7 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 		{
 			struct slot *s = &rc.slots[ss_pool_wait_oldest(pool)];
 
-			if (!fatal && !collect_slot(cfg, s, agg, msg, &sink_failed, &sc, &noted)) {
+			if (!fatal && !collect_slot(cfg, s, agg, msg, &sink_failed, &feed)) {
 				ss_msg_error(msg, "out of memory");
 				fatal = true;
 			}
@@ -793,7 +544,7 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 		}
 	}
 out:
-	ss_scrape_free(sc);   /* only when stopped in the middle of one */
+	ss_server_feed_release(&feed);   /* a reader stopped in the middle */
 	ss_pool_free(pool);   /* drops queued work when stopping early */
 	ss_progress_end(&prog);
 	if (rc.slots)

@@ -62,11 +62,6 @@ enum ssj_status sj_open(struct ssj_parser *p, struct ss_buf *wrap, const char *t
 	return ssj_open(p, wrap->data, wrap->len);
 }
 
-bool sj_key_is(const char *key, size_t n, const char *s)
-{
-	return n == strlen(s) && memcmp(key, s, n) == 0;
-}
-
 bool sj_labels_put(struct sj_labels *l, const char *name, size_t nlen, const char *value,
 		   size_t vlen)
 {
@@ -244,7 +239,7 @@ static bool string_is(struct ssj_value *v, const char *s)
 	size_t n;
 
 	return ssj_value_type(v) == SSJ_STRING && ssj_value_string(v, &p, &n) == SSJ_OK &&
-	       sj_key_is(p, n, s);
+	       ss_key_is(p, n, s);
 }
 
 static int shape_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
@@ -254,22 +249,22 @@ static int shape_field(void *ctx, const char *key, size_t n, struct ssj_value *v
 	const char *p;
 	size_t len;
 
-	if (sj_key_is(key, n, "endpoint_url")) {
+	if (ss_key_is(key, n, "endpoint_url")) {
 		sc->endpoint_url = t == SSJ_STRING;
-	} else if (sj_key_is(key, n, "timestamp_ns")) {
+	} else if (ss_key_is(key, n, "timestamp_ns")) {
 		sc->timestamp_ns = t == SSJ_NUMBER && ssj_value_number_text(v, &p, &len) == SSJ_OK &&
 				   is_int_text(p, len);
-	} else if (sj_key_is(key, n, "metrics")) {
+	} else if (ss_key_is(key, n, "metrics")) {
 		sc->metrics = t == SSJ_OBJECT;
-	} else if (sj_key_is(key, n, "iter")) {
+	} else if (ss_key_is(key, n, "iter")) {
 		sc->iter = true;
-	} else if (sj_key_is(key, n, "specDecodingStats")) {
+	} else if (ss_key_is(key, n, "specDecodingStats")) {
 		sc->sds = true;
-	} else if (sj_key_is(key, n, "internal_states")) {
+	} else if (ss_key_is(key, n, "internal_states")) {
 		sc->internal_states = t == SSJ_ARRAY;
-	} else if (sj_key_is(key, n, "status")) {
+	} else if (ss_key_is(key, n, "status")) {
 		sc->success = string_is(v, "success");
-	} else if (sj_key_is(key, n, "data")) {
+	} else if (ss_key_is(key, n, "data")) {
 		sc->data = NULL;
 		if (t == SSJ_OBJECT && ssj_value_raw_json(v, &p, &len) == SSJ_OK)
 			sc->data = p, sc->data_len = len;
@@ -281,7 +276,7 @@ static int rtype_field(void *ctx, const char *key, size_t n, struct ssj_value *v
 {
 	struct shape_scan *sc = ctx;
 
-	if (sj_key_is(key, n, "resultType")) {
+	if (ss_key_is(key, n, "resultType")) {
 		sc->rtype = NULL;
 		if (ssj_value_type(v) == SSJ_STRING &&
 		    ssj_value_string(v, &sc->rtype, &sc->rtype_len) != SSJ_OK)
@@ -360,7 +355,7 @@ static enum ss_srv_json_shape shape_of(struct ssj_parser *p, struct ss_buf *wrap
 		return SS_SRVJ_SERVER_INFO;
 	if (sc.success && sc.data &&
 	    ssj_visit_span(p, sc.data, sc.data_len, rtype_field, &sc) == SSJ_OK && sc.rtype &&
-	    (sj_key_is(sc.rtype, sc.rtype_len, "matrix") || sj_key_is(sc.rtype, sc.rtype_len, "vector")))
+	    (ss_key_is(sc.rtype, sc.rtype_len, "matrix") || ss_key_is(sc.rtype, sc.rtype_len, "vector")))
 		return SS_SRVJ_PROM_API;
 	return SS_SRVJ_NONE;
 }

@@ -27,9 +27,9 @@ static int aip_series_field(void *ctx, const char *key, size_t n, struct ssj_val
 {
 	struct aip_series *as = ctx;
 
-	if (sj_key_is(key, n, "labels"))
+	if (ss_key_is(key, n, "labels"))
 		sj_labels_read(&as->lab, v);
-	else if (sj_key_is(key, n, "value"))
+	else if (ss_key_is(key, n, "value"))
 		sj_value_take(&as->val, v);
 	return 0;
 }
@@ -114,7 +114,7 @@ static int aip_samples_field(void *ctx, const char *key, size_t n, struct ssj_va
 {
 	struct aip_samples *as = ctx;
 
-	if (!sj_key_is(key, n, "samples"))
+	if (!ss_key_is(key, n, "samples"))
 		return 0;
 	as->ord++;
 	if (as->last == 0 || as->ord != as->last)
@@ -154,14 +154,14 @@ static int aip_root_field(void *ctx, const char *key, size_t n, struct ssj_value
 {
 	struct aip_root *r = ctx;
 
-	if (sj_key_is(key, n, "endpoint_url")) {
+	if (ss_key_is(key, n, "endpoint_url")) {
 		if (ssj_value_type(v) != SSJ_STRING || ssj_value_string(v, &r->url, &r->url_len) != SSJ_OK)
 			r->url = NULL;
-	} else if (sj_key_is(key, n, "timestamp_ns")) {
+	} else if (ss_key_is(key, n, "timestamp_ns")) {
 		if (ssj_value_type(v) != SSJ_NUMBER ||
 		    ssj_value_number_text(v, &r->ts, &r->ts_len) != SSJ_OK)
 			r->ts = NULL;
-	} else if (sj_key_is(key, n, "metrics")) {
+	} else if (ss_key_is(key, n, "metrics")) {
 		if (ssj_value_type(v) != SSJ_OBJECT ||
 		    ssj_value_raw_json(v, &r->metrics, &r->metrics_len) != SSJ_OK)
 			r->metrics = NULL;
@@ -254,7 +254,7 @@ struct doc_series {
 
 static int doc_stats_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 {
-	if (sj_key_is(key, n, "total"))
+	if (ss_key_is(key, n, "total"))
 		sj_value_take(ctx, v);
 	return 0;
 }
@@ -263,13 +263,13 @@ static int doc_series_field(void *ctx, const char *key, size_t n, struct ssj_val
 {
 	struct doc_series *ds = ctx;
 
-	if (sj_key_is(key, n, "endpoint_url")) {
+	if (ss_key_is(key, n, "endpoint_url")) {
 		if (ssj_value_type(v) != SSJ_STRING ||
 		    ssj_value_string(v, &ds->url, &ds->url_len) != SSJ_OK)
 			ds->url = NULL;
-	} else if (sj_key_is(key, n, "labels")) {
+	} else if (ss_key_is(key, n, "labels")) {
 		sj_labels_read(&ds->lab, v);
-	} else if (sj_key_is(key, n, "stats")) {
+	} else if (ss_key_is(key, n, "stats")) {
 		ds->stats = true;
 		memset(&ds->total, 0, sizeof(ds->total));
 		ds->stats_object = ssj_value_type(v) == SSJ_OBJECT &&
@@ -346,7 +346,7 @@ static int doc_family_field(void *ctx, const char *key, size_t n, struct ssj_val
 {
 	struct doc_family *df = ctx;
 
-	if (!sj_key_is(key, n, "series"))
+	if (!ss_key_is(key, n, "series"))
 		return 0;
 	if (df->seen)
 		df->d->ne = df->mark;
@@ -383,7 +383,7 @@ static int doc_root_field(void *ctx, const char *key, size_t n, struct ssj_value
 {
 	struct aip_root *r = ctx;
 
-	if (sj_key_is(key, n, "metrics") &&
+	if (ss_key_is(key, n, "metrics") &&
 	    (ssj_value_type(v) != SSJ_OBJECT ||
 	     ssj_value_raw_json(v, &r->metrics, &r->metrics_len) != SSJ_OK))
 		r->metrics = NULL;

@@ -27,7 +27,7 @@ static int counters_field(void *ctx, const char *key, size_t n, struct ssj_value
 	struct counters_scan *cs = ctx;
 	struct ss_family_match m;
 
-	if (cs->src == SS_SRC_SERVER_INFO && sj_key_is(key, n, "tp_rank")) {
+	if (cs->src == SS_SRC_SERVER_INFO && ss_key_is(key, n, "tp_rank")) {
 		enum ssj_type t = ssj_value_type(v);
 
 		cs->tp = NULL;
@@ -60,7 +60,7 @@ static void counters_emit(struct sj_feed *f, const struct counters_scan *cs,
 /* The specDecodingStats of iterations, as their objects' texts, in order. */
 struct iter_scan {
 	struct sj_feed *f;
-	struct sj_span *sds;
+	struct ss_span *sds;
 	size_t nsds, cap;
 	/* the element being gone through */
 	bool has, null, bad;
@@ -73,7 +73,7 @@ static int iter_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 	struct iter_scan *is = ctx;
 	enum ssj_type t;
 
-	if (!sj_key_is(key, n, "specDecodingStats"))
+	if (!ss_key_is(key, n, "specDecodingStats"))
 		return 0;
 	t = ssj_value_type(v);
 	is->has = true;
@@ -138,7 +138,7 @@ void sj_iterations(struct sj_feed *f, bool array)
 		if (is.bad)
 			sj_bad(f, "bad iteration", NULL, "specDecodingStats is not an object");
 		else if (SS_ALLOC_GROW(is.sds, 1, is.cap))
-			is.sds[is.nsds++] = (struct sj_span){is.p, is.n};
+			is.sds[is.nsds++] = (struct ss_span){is.p, is.n};
 		else
 			f->nomem = true;
 	}
@@ -196,7 +196,7 @@ static int info_root(void *ctx, const char *key, size_t n, struct ssj_value *v)
 {
 	struct info_scan *in = ctx;
 
-	if (!sj_key_is(key, n, "internal_states"))
+	if (!ss_key_is(key, n, "internal_states"))
 		return 0;
 	in->ord++;
 	if (in->last == 0) /* the first pass: where the last one is */

@@ -20,18 +20,13 @@
 #include "server/families.h"
 #include "server/server.h"
 #include "util/buf.h"
+#include "util/text.h"
 
 /* A label set as an object of strings gave it; the last of a repeated name counts. */
 struct sj_labels {
 	struct ss_srv_label l[SS_SERVER_MAX_LABELS];
 	size_t n;
 	const char *bad; /* why the set is not one (a static text), or NULL */
-};
-
-/* A part of the open document's text. */
-struct sj_span {
-	const char *p;
-	size_t n;
 };
 
 /* One call's state. */
@@ -56,9 +51,6 @@ void sj_feed_release(struct sj_feed *f);
  */
 enum ssj_status sj_open(struct ssj_parser *p, struct ss_buf *wrap, const char *text, size_t len,
 			bool *array);
-
-/* A key equal to the NUL-terminated s. */
-bool sj_key_is(const char *key, size_t n, const char *s);
 
 /* The labels of an object value into *l (reset first); a bad set says why in l->bad. */
 void sj_labels_read(struct sj_labels *l, struct ssj_value *v);

@@ -110,11 +110,11 @@ static int series_field(void *ctx, const char *key, size_t n, struct ssj_value *
 {
 	struct prom_scan *ps = ctx;
 
-	if (sj_key_is(key, n, "metric")) {
+	if (ss_key_is(key, n, "metric")) {
 		sj_labels_read(&ps->lab, v);
 		return 0;
 	}
-	if (!sj_key_is(key, n, "values") && !sj_key_is(key, n, "value"))
+	if (!ss_key_is(key, n, "values") && !ss_key_is(key, n, "value"))
 		return 0;
 	/* the last of `values` / `value` counts: an earlier one's samples go */
 	ps->ne = ps->start;
@@ -142,7 +142,7 @@ static void series_done(struct prom_scan *ps)
 	enum ss_srv_status st;
 
 	for (size_t i = 0; i < l->n && !l->bad; i++)
-		if (sj_key_is(l->l[i].name, l->l[i].name_len, "__name__")) {
+		if (ss_key_is(l->l[i].name, l->l[i].name_len, "__name__")) {
 			name = l->l[i].value;
 			nlen = l->l[i].value_len;
 			l->l[i] = l->l[--l->n];
@@ -195,7 +195,7 @@ static int data_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 {
 	struct prom_scan *ps = ctx;
 
-	if (!sj_key_is(key, n, "result"))
+	if (!ss_key_is(key, n, "result"))
 		return 0;
 	ps->ord++;
 	if (ps->last == 0 || ps->ord != ps->last)
@@ -210,9 +210,9 @@ static int data_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 
 static int root_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 {
-	struct sj_span *d = ctx;
+	struct ss_span *d = ctx;
 
-	if (sj_key_is(key, n, "data") &&
+	if (ss_key_is(key, n, "data") &&
 	    (ssj_value_type(v) != SSJ_OBJECT || ssj_value_raw_json(v, &d->p, &d->n) != SSJ_OK))
 		d->p = NULL;
 	return 0;
@@ -260,7 +260,7 @@ static void feed(struct prom_scan *ps)
 void sj_prom_api(struct sj_feed *f)
 {
 	struct prom_scan ps;
-	struct sj_span data = {NULL, 0};
+	struct ss_span data = {NULL, 0};
 
 	memset(&ps, 0, sizeof(ps));
 	ps.f = f;

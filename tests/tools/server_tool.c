@@ -1,6 +1,6 @@
 /*
- * server_tool.c - a test driver of the server stage (SPEC 10) until the
- * stage is part of specscan: reads files of Prometheus text (or of 10.1's
+ * server_tool.c - a test driver of the server stage (SPEC 10) on its own,
+ * without the run around it: reads files of Prometheus text (or of 10.1's
  * JSON shapes) and prints the window as JSON, with 10.4's keys, on stdout.
  *
  *   server_tool [OPTION]... FILE...      (- is standard input)

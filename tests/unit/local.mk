@@ -7,6 +7,7 @@
 SS_UNIT_TESTS = \
 	tests/unit/test_ratio \
 	tests/unit/test_memplan \
+	tests/unit/test_outcome \
 	tests/unit/test_buf \
 	tests/unit/test_utf8 \
 	tests/unit/test_json \

@@ -1,0 +1,206 @@
+#include "server/feed.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "io/sniff.h"
+#include "util/alloc.h"
+
+void ss_server_feed_init(struct ss_server_feed *f, struct ss_server *srv, enum ss_feed_mode mode,
+			 bool shard, size_t max_record)
+{
+	memset(f, 0, sizeof(*f));
+	f->srv = srv;
+	f->mode = srv ? mode : SS_FEED_OFF;
+	f->shard = shard;
+	f->max_record = max_record;
+}
+
+void ss_server_feed_release(struct ss_server_feed *f)
+{
+	ss_scrape_free(f->sc);
+	f->sc = NULL;
+}
+
+bool ss_server_feed_input(struct ss_server_feed *f, const char *name, struct ss_stream *st,
+			  struct ss_msg *msg, enum ss_feed_input *kind)
+{
+	bool scrape = false;
+
+	*kind = SS_FEED_REQUESTS;
+	/* the document's name rule holds whatever --input-kind says (10.5) */
+	if (f->srv && ss_server_json_is_document_name(name, strlen(name)))
+		*kind = SS_FEED_DOCUMENT;
+	else if (f->mode == SS_FEED_FORCED)
+		*kind = SS_FEED_SCRAPE;
+	else if (f->mode == SS_FEED_DETECT) {
+		if (!ss_sniff_scrape(st, &scrape)) {
+			ss_msg_error(msg, "out of memory");
+			return false;
+		}
+		if (scrape)
+			*kind = SS_FEED_SCRAPE;
+	}
+	if (*kind != SS_FEED_REQUESTS && f->shard) {
+		ss_msg_warn(msg, "%s: a server input, left out under --shard "
+			    "(give it to the merge run)", name);
+		*kind = SS_FEED_LEFT_OUT;
+	}
+	return true;
+}
+
+/* The document, whole, up to the limit (SPEC 10.1). */
+static bool read_document(const struct ss_server_feed *f, struct ss_stream *st,
+			  struct ss_batch *b, size_t step, uint64_t *got, bool *failed,
+			  char **why, struct ss_msg *msg)
+{
+	for (;;) {
+		size_t n = 0, want = f->max_record + 1 - b->len;
+		enum ss_io io;
+
+		if (want > step)
+			want = step;
+		if (!ss_batch_reserve(b, want)) {
+			ss_msg_error(msg, "out of memory");
+			return false;
+		}
+		io = ss_stream_read(st, b->buf + b->len, want, &n);
+		b->len += n;
+		*got += n;
+		if (b->len > f->max_record) {
+			char text[160];
+
+			snprintf(text, sizeof(text), "larger than --max-record-size (%zu bytes), "
+				 "the most an AIPerf server_metrics_export.json is read", f->max_record);
+			*why = ss_strdup(text);
+			io = SS_IO_ERROR;
+		} else if (io == SS_IO_ERROR) {
+			*why = ss_strdup(ss_stream_error(st));
+		}
+		if (io == SS_IO_OK)
+			continue;
+		if (io == SS_IO_ERROR) {
+			*failed = true;
+			b->len = 0;   /* nothing of it is read */
+		}
+		return true;
+	}
+}
+
+bool ss_server_feed_read(const struct ss_server_feed *f, enum ss_feed_input kind,
+			 struct ss_stream *st, struct ss_batch *b, size_t target, uint64_t *got,
+			 bool *last, bool *failed, char **why, struct ss_msg *msg)
+{
+	*got = 0;
+	*why = NULL;
+	*last = *failed = false;
+	if (kind == SS_FEED_DOCUMENT) {
+		*last = true;
+		return read_document(f, st, b, target, got, failed, why, msg);
+	}
+	while (b->len < target) {
+		size_t n = 0;
+		enum ss_io io;
+
+		if (!ss_batch_reserve(b, target - b->len)) {
+			ss_msg_error(msg, "out of memory");
+			return false;
+		}
+		io = ss_stream_read(st, b->buf + b->len, target - b->len, &n);
+		b->len += n;
+		*got += n;
+		if (io == SS_IO_OK)
+			continue;
+		if (io == SS_IO_ERROR) {
+			*failed = true;
+			*why = ss_strdup(ss_stream_error(st));
+		}
+		*last = true;
+		break;
+	}
+	return true;
+}
+
+/* The length of the directory part of an input's name ("" without one). */
+static size_t dir_len(const char *name)
+{
+	const char *slash = strrchr(name, '/');
+
+	return slash ? (size_t)(slash - name) : 0;
+}
+
+/* Exposition text into the input's reader (made at its first bytes). */
+static bool feed_scrape(struct ss_server_feed *f, const char *name, bool first, bool last,
+			const char *bytes, size_t len, bool *counted, uint64_t *n)
+{
+	struct ss_scrape_stats st;
+
+	if (first) {
+		uint32_t ep = ss_server_endpoint(f->srv, "", 0);
+
+		ss_scrape_free(f->sc);
+		f->sc = ep == UINT32_MAX ? NULL : ss_scrape_new(f->srv, ep, name, NULL);
+	}
+	if (!f->sc || !ss_scrape_feed(f->sc, bytes, len))
+		return false;
+	if (!last)
+		return true;
+	if (!ss_scrape_finish(f->sc))
+		return false;
+	ss_scrape_get_stats(f->sc, &st);
+	ss_scrape_free(f->sc);
+	f->sc = NULL;
+	*counted = true;
+	*n = st.snapshots;
+	return true;
+}
+
+/*
+ * A batch's server lines, in input order: each its input's snapshots (so
+ * an input of requests too is `mixed`). Under --shard they are dropped,
+ * with one note per input (10.5).
+ */
+static bool feed_lines(struct ss_server_feed *f, const char *name, bool first,
+		       const char *base, const struct ss_feed_line *lines, size_t nlines,
+		       struct ss_msg *msg, bool *counted, uint64_t *n)
+{
+	if (first)
+		f->noted = false;
+	if (nlines && f->shard) {
+		if (!f->noted)
+			ss_msg_warn(msg, "%s:%llu: a server line, left out under --shard with the "
+				    "input's others (give the input to the merge run)", name,
+				    (unsigned long long)lines[0].line);
+		f->noted = true;
+		return true;
+	}
+	for (size_t i = 0; i < nlines; i++) {
+		const struct ss_feed_line *l = &lines[i];
+		uint64_t got = 0;
+
+		if (!ss_server_json_line(f->srv, l->shape, name, dir_len(name), name, l->line,
+					 base + l->off, l->len, &got))
+			return false;
+		*n += got;
+	}
+	*counted = nlines > 0;
+	return true;
+}
+
+bool ss_server_feed_batch(struct ss_server_feed *f, const char *name, bool first,
+			  enum ss_feed_input kind, bool last, bool failed, const char *bytes,
+			  size_t len, const struct ss_feed_line *lines, size_t nlines,
+			  struct ss_msg *msg, bool *counted, uint64_t *n)
+{
+	*counted = false;
+	*n = 0;
+	if (kind == SS_FEED_SCRAPE)
+		return feed_scrape(f, name, first, last, bytes, len, counted, n);
+	if (kind == SS_FEED_DOCUMENT) {
+		if (failed)
+			return true;   /* said, with the limit, by the run */
+		*counted = true;
+		return ss_server_json_document(f->srv, name, dir_len(name), name, bytes, len, n);
+	}
+	return feed_lines(f, name, first, bytes, lines, nlines, msg, counted, n);
+}
