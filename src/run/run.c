@@ -54,8 +54,8 @@ struct slot {
 	struct ss_keybuf keys;     /* --group-by values, one tuple per outcome */
 	bool nomem;
 	bool big;                  /* batch.len > BIG_BATCH */
-	enum ss_feed_input kind;   /* a server input's bytes (no units), or requests */
-	struct ss_feed_line *srv;  /* server lines among the units, in order */
+	enum ss_server_feed_kind kind;   /* a server input's bytes (no units), or requests */
+	struct ss_server_feed_line *srv;  /* server lines among the units, in order */
 	size_t nsrv, srv_cap;
 	bool last_of_input;        /* a server input's last bytes (or its failure) */
 	/* where the reading was once this batch was read, shown by the
@@ -97,7 +97,7 @@ static void slot_clear(struct slot *s)
 	ss_free(s->fail_reason);
 	s->name = s->fail_reason = NULL;
 	s->first_of_input = s->input_failed = s->nomem = false;
-	s->kind = SS_FEED_REQUESTS;
+	s->kind = SS_SERVER_FEED_REQUESTS;
 	s->last_of_input = false;
 	s->nouts = s->nsrv = 0;
 	ss_outcome_arena_reset(&s->views);
@@ -140,13 +140,13 @@ static void *worker_new(void *ctx)
 }
 
 /* 0: no server inputs; detected by content; every input is one (forced). */
-static enum ss_feed_mode feed_mode(const struct ss_run_cfg *cfg)
+static enum ss_server_feed_mode feed_mode(const struct ss_run_cfg *cfg)
 {
 	if (!cfg->server)
-		return SS_FEED_OFF;
-	return cfg->force_kind == SS_KIND_SCRAPE    ? SS_FEED_FORCED
-	       : cfg->force_kind == SS_KIND_UNKNOWN ? SS_FEED_DETECT
-						    : SS_FEED_OFF;
+		return SS_SERVER_FEED_OFF;
+	return cfg->force_kind == SS_KIND_SCRAPE    ? SS_SERVER_FEED_FORCED
+	       : cfg->force_kind == SS_KIND_UNKNOWN ? SS_SERVER_FEED_DETECT
+						    : SS_SERVER_FEED_OFF;
 }
 
 /*
@@ -155,10 +155,10 @@ static enum ss_feed_mode feed_mode(const struct ss_run_cfg *cfg)
  * request. false: out of memory.
  */
 static bool server_line(struct slot *s, const struct ss_unit *u, const struct ss_outcome *o,
-			enum ss_feed_mode mode, bool *taken)
+			enum ss_server_feed_mode mode, bool *taken)
 {
 	const struct ss_batch *b = &s->batch;
-	enum ss_srv_json_shape shape;
+	enum ss_server_shape shape;
 	size_t off;
 
 	*taken = false;
@@ -171,7 +171,7 @@ static bool server_line(struct slot *s, const struct ss_unit *u, const struct ss
 		return true;
 	if (!SS_ALLOC_GROW(s->srv, s->nsrv + 1, s->srv_cap))
 		return false;
-	s->srv[s->nsrv++] = (struct ss_feed_line){shape, off, b->part_len[u->first_part], u->line};
+	s->srv[s->nsrv++] = (struct ss_server_feed_line){shape, off, b->part_len[u->first_part], u->line};
 	*taken = true;
 	return true;
 }
@@ -180,7 +180,7 @@ static bool server_line(struct slot *s, const struct ss_unit *u, const struct ss
 static void process_slot(struct worker *w, struct slot *s, const struct ss_run_cfg *cfg)
 {
 	struct ss_batch *b = &s->batch;
-	enum ss_feed_mode mode = feed_mode(cfg);
+	enum ss_server_feed_mode mode = feed_mode(cfg);
 
 	for (size_t i = 0; i < b->nunits; i++) {
 		const struct ss_unit *u = &b->units[i];
@@ -274,7 +274,7 @@ struct reader {
 	struct ss_framer *framer;
 	struct ss_stream *stream;   /* current input, NULL between inputs */
 	struct ss_server_feed *feed;
-	enum ss_feed_input kind;    /* what the current input is */
+	enum ss_server_feed_kind kind;    /* what the current input is */
 	char *name;
 	bool done;
 	bool fatal;
@@ -349,12 +349,12 @@ static bool fill_slot(struct reader *r, struct slot *s, struct ss_msg *msg)
 			r->fatal = r->done = true;
 			return false;
 		}
-		if (r->kind == SS_FEED_LEFT_OUT) {
+		if (r->kind == SS_SERVER_FEED_LEFT_OUT) {
 			r->opened--;
 			r->stream = NULL;
 			continue;
 		}
-		if (r->kind == SS_FEED_REQUESTS)
+		if (r->kind == SS_SERVER_FEED_REQUESTS)
 			ss_framer_start(r->framer, r->stream);
 		s->first_of_input = true;
 	}
@@ -363,7 +363,7 @@ static bool fill_slot(struct reader *r, struct slot *s, struct ss_msg *msg)
 		r->fatal = r->done = true;
 		return false;
 	}
-	if (r->kind != SS_FEED_REQUESTS)
+	if (r->kind != SS_SERVER_FEED_REQUESTS)
 		return fill_server(r, s, msg);
 	f = ss_framer_fill(r->framer, &s->batch, BATCH_TARGET);
 	r->bytes += s->batch.len;

@@ -439,7 +439,7 @@ static const char *identify(struct ss_scrape *sc, const char *p, size_t len, str
 static bool resolve(struct ss_scrape *sc, const char *p, size_t len, struct series_id *id,
 		    const char *v, size_t vlen)
 {
-	enum ss_srv_status st;
+	enum ss_server_status st;
 
 	ss_expo_labels_fix(&sc->lab);
 	if (sc->lab.unesc.failed)
@@ -447,13 +447,13 @@ static bool resolve(struct ss_scrape *sc, const char *p, size_t len, struct seri
 	st = ss_server_resolve_value(sc->srv, sc->endpoint, SS_SRC_PROMETHEUS, p,
 				     ss_expo_name_len(p, len), sc->lab.labels, sc->lab.n, v, vlen,
 				     &id->handle, &id->bad);
-	if (st == SS_SRV_NOMEM)
+	if (st == SS_SERVER_NOMEM)
 		return false;
-	if (st != SS_SRV_KEPT)
+	if (st != SS_SERVER_KEPT)
 		id->handle = SS_SERVER_NO_HANDLE;
-	if (st != SS_SRV_BAD)
+	if (st != SS_SERVER_BAD)
 		id->bad = NULL;
-	id->no_tmpl = st == SS_SRV_BAD || st == SS_SRV_NOVALUE;
+	id->no_tmpl = st == SS_SERVER_BAD || st == SS_SERVER_NOVALUE;
 	return true;
 }
 
@@ -519,7 +519,7 @@ static bool sample(struct ss_scrape *sc, const char *p, size_t len)
 	size_t vlen = 0;
 	bool has_ts, rep;
 	int64_t ts = 0;
-	enum ss_srv_status st = SS_SRV_IGNORED;
+	enum ss_server_status st = SS_SERVER_IGNORED;
 
 	why = identify(sc, p, len, &id);
 	if (!why)
@@ -541,13 +541,13 @@ static bool sample(struct ss_scrape *sc, const char *p, size_t len)
 	}
 	if (id.handle != SS_SERVER_NO_HANDLE && !id.bad) {
 		st = ss_server_put(sc->srv, id.handle, v, vlen, &reason);
-		if (st == SS_SRV_REPEAT) {
+		if (st == SS_SERVER_REPEAT) {
 			/* a kept series twice: this line starts the next snapshot */
 			if (!restart(sc, &id, p, len))
 				return false;
 			st = ss_server_put(sc->srv, id.handle, v, vlen, &reason);
 		}
-		if (st == SS_SRV_NOMEM)
+		if (st == SS_SERVER_NOMEM)
 			return false;
 	}
 	/* The line is the open snapshot's now. */
@@ -564,7 +564,7 @@ static bool sample(struct ss_scrape *sc, const char *p, size_t len)
 	}
 	if (id.bad)
 		bad(sc, "bad sample", id.bad);
-	else if (st == SS_SRV_BAD)
+	else if (st == SS_SERVER_BAD)
 		bad(sc, "bad sample", reason);
 	return true;
 }
@@ -654,15 +654,15 @@ static inline bool quick_line(struct ss_scrape *sc, const char *p, const char *n
 	sc->st.lines++;
 	if (e->handle != SS_SERVER_NO_HANDLE) {
 		const char *reason;
-		enum ss_srv_status st = ss_server_put(sc->srv, e->handle, v, (size_t)(q - v), &reason);
+		enum ss_server_status st = ss_server_put(sc->srv, e->handle, v, (size_t)(q - v), &reason);
 
-		if (st == SS_SRV_REPEAT) {
+		if (st == SS_SERVER_REPEAT) {
 			sc->st.lines--; /* nothing done: line() starts the next snapshot */
 			return false;
 		}
-		if (st == SS_SRV_NOMEM)
+		if (st == SS_SERVER_NOMEM)
 			*ok = false;
-		else if (st == SS_SRV_BAD)
+		else if (st == SS_SERVER_BAD)
 			bad(sc, "bad sample", reason);
 	}
 	sc->st.samples++;

@@ -86,7 +86,7 @@ const size_t ss_family_count = sizeof(ss_family_rows) / sizeof(ss_family_rows[0]
 struct slot {
 	const char *name; /* NULL: empty */
 	size_t len;
-	enum ss_srv_source source;
+	enum ss_server_source source;
 	struct ss_family_match m;
 };
 
@@ -102,7 +102,7 @@ static size_t name_hash(const char *p, size_t n)
 	return h & (SLOTS - 1);
 }
 
-static void put(const char *name, enum ss_srv_source src, size_t row, unsigned role,
+static void put(const char *name, enum ss_server_source src, size_t row, unsigned role,
 		unsigned gauge)
 {
 	size_t len = strlen(name), i = name_hash(name, len);
@@ -125,7 +125,7 @@ static void build(void)
 	}
 }
 
-bool ss_family_lookup(enum ss_srv_source src, const char *name, size_t len,
+bool ss_family_lookup(enum ss_server_source src, const char *name, size_t len,
 		      struct ss_family_match *m)
 {
 	size_t i;

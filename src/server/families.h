@@ -18,7 +18,7 @@
 #include "model/record.h"
 
 /* Where a sample's name comes from; a name is looked up among its rows only. */
-enum ss_srv_source {
+enum ss_server_source {
 	SS_SRC_PROMETHEUS = 0, /* exposition text, Prometheus API results, AIPerf's files */
 	SS_SRC_ITERATIONS,     /* TensorRT-LLM iteration statistics */
 	SS_SRC_SERVER_INFO,    /* SGLang get_server_info */
@@ -57,7 +57,7 @@ enum ss_accepted_from {
 
 struct ss_family_row {
 	enum ss_engine engine;
-	enum ss_srv_source source;
+	enum ss_server_source source;
 	const char *counters;                  /* the JSON "counters": prometheus, iterations, server_info */
 	const char *names[SS_ROLE_COUNTERS];   /* by role, without `_total`; NULL: the row has none */
 	const char *position_label;            /* of the two position roles */
@@ -83,7 +83,7 @@ struct ss_family_match {
  * Look a name up among the rows of `src`, as written (the caller has taken
  * one trailing `_total` off). false when no row has it.
  */
-bool ss_family_lookup(enum ss_srv_source src, const char *name, size_t len,
+bool ss_family_lookup(enum ss_server_source src, const char *name, size_t len,
 		      struct ss_family_match *m);
 
 /* Whether the row counts drafted tokens D (its JSON always has draft_tokens). */

@@ -6,12 +6,12 @@
 #include "io/sniff.h"
 #include "util/alloc.h"
 
-void ss_server_feed_init(struct ss_server_feed *f, struct ss_server *srv, enum ss_feed_mode mode,
+void ss_server_feed_init(struct ss_server_feed *f, struct ss_server *srv, enum ss_server_feed_mode mode,
 			 bool shard, size_t max_record)
 {
 	memset(f, 0, sizeof(*f));
 	f->srv = srv;
-	f->mode = srv ? mode : SS_FEED_OFF;
+	f->mode = srv ? mode : SS_SERVER_FEED_OFF;
 	f->shard = shard;
 	f->max_record = max_record;
 }
@@ -23,28 +23,28 @@ void ss_server_feed_release(struct ss_server_feed *f)
 }
 
 bool ss_server_feed_input(struct ss_server_feed *f, const char *name, struct ss_stream *st,
-			  struct ss_msg *msg, enum ss_feed_input *kind)
+			  struct ss_msg *msg, enum ss_server_feed_kind *kind)
 {
 	bool scrape = false;
 
-	*kind = SS_FEED_REQUESTS;
+	*kind = SS_SERVER_FEED_REQUESTS;
 	/* the document's name rule holds whatever --input-kind says (10.5) */
 	if (f->srv && ss_server_json_is_document_name(name, strlen(name)))
-		*kind = SS_FEED_DOCUMENT;
-	else if (f->mode == SS_FEED_FORCED)
-		*kind = SS_FEED_SCRAPE;
-	else if (f->mode == SS_FEED_DETECT) {
+		*kind = SS_SERVER_FEED_DOCUMENT;
+	else if (f->mode == SS_SERVER_FEED_FORCED)
+		*kind = SS_SERVER_FEED_SCRAPE;
+	else if (f->mode == SS_SERVER_FEED_DETECT) {
 		if (!ss_sniff_scrape(st, &scrape)) {
 			ss_msg_error(msg, "out of memory");
 			return false;
 		}
 		if (scrape)
-			*kind = SS_FEED_SCRAPE;
+			*kind = SS_SERVER_FEED_SCRAPE;
 	}
-	if (*kind != SS_FEED_REQUESTS && f->shard) {
+	if (*kind != SS_SERVER_FEED_REQUESTS && f->shard) {
 		ss_msg_warn(msg, "%s: a server input, left out under --shard "
 			    "(give it to the merge run)", name);
-		*kind = SS_FEED_LEFT_OUT;
+		*kind = SS_SERVER_FEED_LEFT_OUT;
 	}
 	return true;
 }
@@ -87,14 +87,14 @@ static bool read_document(const struct ss_server_feed *f, struct ss_stream *st,
 	}
 }
 
-bool ss_server_feed_read(const struct ss_server_feed *f, enum ss_feed_input kind,
+bool ss_server_feed_read(const struct ss_server_feed *f, enum ss_server_feed_kind kind,
 			 struct ss_stream *st, struct ss_batch *b, size_t target, uint64_t *got,
 			 bool *last, bool *failed, char **why, struct ss_msg *msg)
 {
 	*got = 0;
 	*why = NULL;
 	*last = *failed = false;
-	if (kind == SS_FEED_DOCUMENT) {
+	if (kind == SS_SERVER_FEED_DOCUMENT) {
 		*last = true;
 		return read_document(f, st, b, target, got, failed, why, msg);
 	}
@@ -161,7 +161,7 @@ static bool feed_scrape(struct ss_server_feed *f, const char *name, bool first, 
  * with one note per input (10.5).
  */
 static bool feed_lines(struct ss_server_feed *f, const char *name, bool first,
-		       const char *base, const struct ss_feed_line *lines, size_t nlines,
+		       const char *base, const struct ss_server_feed_line *lines, size_t nlines,
 		       struct ss_msg *msg, bool *counted, uint64_t *n)
 {
 	if (first)
@@ -175,7 +175,7 @@ static bool feed_lines(struct ss_server_feed *f, const char *name, bool first,
 		return true;
 	}
 	for (size_t i = 0; i < nlines; i++) {
-		const struct ss_feed_line *l = &lines[i];
+		const struct ss_server_feed_line *l = &lines[i];
 		uint64_t got = 0;
 
 		if (!ss_server_json_line(f->srv, l->shape, name, dir_len(name), name, l->line,
@@ -188,15 +188,15 @@ static bool feed_lines(struct ss_server_feed *f, const char *name, bool first,
 }
 
 bool ss_server_feed_batch(struct ss_server_feed *f, const char *name, bool first,
-			  enum ss_feed_input kind, bool last, bool failed, const char *bytes,
-			  size_t len, const struct ss_feed_line *lines, size_t nlines,
+			  enum ss_server_feed_kind kind, bool last, bool failed, const char *bytes,
+			  size_t len, const struct ss_server_feed_line *lines, size_t nlines,
 			  struct ss_msg *msg, bool *counted, uint64_t *n)
 {
 	*counted = false;
 	*n = 0;
-	if (kind == SS_FEED_SCRAPE)
+	if (kind == SS_SERVER_FEED_SCRAPE)
 		return feed_scrape(f, name, first, last, bytes, len, counted, n);
-	if (kind == SS_FEED_DOCUMENT) {
+	if (kind == SS_SERVER_FEED_DOCUMENT) {
 		if (failed)
 			return true;   /* said, with the limit, by the run */
 		*counted = true;

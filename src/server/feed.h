@@ -32,47 +32,47 @@
 #include "util/msg.h"
 
 /* How the server's inputs are told (--input-kind). */
-enum ss_feed_mode {
-	SS_FEED_OFF = 0,   /* no server inputs */
-	SS_FEED_DETECT,    /* told by name and content */
-	SS_FEED_FORCED     /* every input is one (the document's name aside) */
+enum ss_server_feed_mode {
+	SS_SERVER_FEED_OFF = 0,   /* no server inputs */
+	SS_SERVER_FEED_DETECT,    /* told by name and content */
+	SS_SERVER_FEED_FORCED     /* every input is one (the document's name aside) */
 };
 
 /* What an input just opened is. */
-enum ss_feed_input {
-	SS_FEED_REQUESTS = 0,  /* not the server's: framed into requests */
-	SS_FEED_SCRAPE,        /* exposition text, read raw */
-	SS_FEED_DOCUMENT,      /* AIPerf's JSON document, read whole */
-	SS_FEED_LEFT_OUT       /* the server's, left out under --shard */
+enum ss_server_feed_kind {
+	SS_SERVER_FEED_REQUESTS = 0,  /* not the server's: framed into requests */
+	SS_SERVER_FEED_SCRAPE,        /* exposition text, read raw */
+	SS_SERVER_FEED_DOCUMENT,      /* AIPerf's JSON document, read whole */
+	SS_SERVER_FEED_LEFT_OUT       /* the server's, left out under --shard */
 };
 
 /* A line of a JSON server shape found among a batch's requests. */
-struct ss_feed_line {
-	enum ss_srv_json_shape shape;
+struct ss_server_feed_line {
+	enum ss_server_shape shape;
 	size_t off, len;   /* its text in the batch */
 	uint64_t line;
 };
 
 struct ss_server_feed {
 	struct ss_server *srv;   /* NULL: no server state (mode OFF) */
-	enum ss_feed_mode mode;
+	enum ss_server_feed_mode mode;
 	bool shard;              /* server inputs and lines are left out */
 	size_t max_record;       /* the document's limit */
 	struct ss_scrape *sc;    /* the exposition input being fed */
 	bool noted;              /* this input's server lines were said left out */
 };
 
-void ss_server_feed_init(struct ss_server_feed *f, struct ss_server *srv, enum ss_feed_mode mode,
+void ss_server_feed_init(struct ss_server_feed *f, struct ss_server *srv, enum ss_server_feed_mode mode,
 			 bool shard, size_t max_record);
 /* Frees the reader of an input stopped in the middle. */
 void ss_server_feed_release(struct ss_server_feed *f);
 
 /*
- * What the input just opened (name, stream) is; SS_FEED_LEFT_OUT comes
+ * What the input just opened (name, stream) is; SS_SERVER_FEED_LEFT_OUT comes
  * with its note said. false: out of memory (said).
  */
 bool ss_server_feed_input(struct ss_server_feed *f, const char *name, struct ss_stream *st,
-			  struct ss_msg *msg, enum ss_feed_input *kind);
+			  struct ss_msg *msg, enum ss_server_feed_kind *kind);
 
 /*
  * A server input's next bytes into b (appended): a document whole (more
@@ -82,7 +82,7 @@ bool ss_server_feed_input(struct ss_server_feed *f, const char *name, struct ss_
  * frees; NULL when even that failed). *got: the bytes read. false: out of
  * memory (said).
  */
-bool ss_server_feed_read(const struct ss_server_feed *f, enum ss_feed_input kind,
+bool ss_server_feed_read(const struct ss_server_feed *f, enum ss_server_feed_kind kind,
 			 struct ss_stream *st, struct ss_batch *b, size_t target, uint64_t *got,
 			 bool *last, bool *failed, char **why, struct ss_msg *msg);
 
@@ -92,12 +92,12 @@ bool ss_server_feed_read(const struct ss_server_feed *f, enum ss_feed_input kind
  * unparsable line, only while detection is on). Pure: from any thread.
  * Inline: the run asks it of every request.
  */
-static inline enum ss_srv_json_shape ss_server_feed_line_shape(enum ss_feed_mode mode,
+static inline enum ss_server_shape ss_server_feed_line_shape(enum ss_server_feed_mode mode,
 							       enum ss_status status,
 							       const char *text, size_t len)
 {
 	/* (an array line is unparsable as a request) */
-	if (mode != SS_FEED_DETECT ||
+	if (mode != SS_SERVER_FEED_DETECT ||
 	    (status != SS_ST_UNRECOGNIZED && status != SS_ST_UNPARSABLE))
 		return SS_SRVJ_NONE;
 	return ss_server_json_shape(text, len);
@@ -113,8 +113,8 @@ static inline enum ss_srv_json_shape ss_server_feed_line_shape(enum ss_feed_mode
  * they gave (the input's server part, even at 0). false: out of memory.
  */
 bool ss_server_feed_batch(struct ss_server_feed *f, const char *name, bool first,
-			  enum ss_feed_input kind, bool last, bool failed, const char *bytes,
-			  size_t len, const struct ss_feed_line *lines, size_t nlines,
+			  enum ss_server_feed_kind kind, bool last, bool failed, const char *bytes,
+			  size_t len, const struct ss_server_feed_line *lines, size_t nlines,
 			  struct ss_msg *msg, bool *counted, uint64_t *n);
 
 #endif

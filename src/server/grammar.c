@@ -227,7 +227,7 @@ const char *ss_expo_value(const char *q, const char *end, const char **v, size_t
 	*v = q;
 	/*
 	 * A value that starts with a digit (nearly all): digits, a fraction,
-	 * an exponent, as ss_srv_float_len() reads them, in one pass. *end is
+	 * an exponent, as ss_server_float_len() reads them, in one pass. *end is
 	 * the line's terminator or a cut blank, never a digit, '.', 'e' or a
 	 * sign, so no scan runs past it.
 	 */
@@ -249,7 +249,7 @@ const char *ss_expo_value(const char *q, const char *end, const char **v, size_t
 		}
 		*vlen = (size_t)(s - q);
 	} else {
-		*vlen = ss_srv_float_len(q, end);
+		*vlen = ss_server_float_len(q, end);
 	}
 	if (*vlen == 0)
 		return "a value that is not a number";

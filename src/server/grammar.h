@@ -18,7 +18,7 @@
 
 /* A kept series' labels: names point into the line, values into `unesc`. */
 struct ss_expo_labels {
-	struct ss_srv_label labels[SS_SERVER_MAX_LABELS];
+	struct ss_server_label labels[SS_SERVER_MAX_LABELS];
 	size_t val_off[SS_SERVER_MAX_LABELS];
 	size_t n;
 	bool too_many;      /* more than SS_SERVER_MAX_LABELS labels */

@@ -20,7 +20,7 @@ static bool word_at(const char *q, const char *end, const char *w, size_t n)
 	return true;
 }
 
-size_t ss_srv_float_len(const char *p, const char *end)
+size_t ss_server_float_len(const char *p, const char *end)
 {
 	const char *q = p;
 	bool digits = false;
@@ -103,14 +103,14 @@ static bool plain_count(const char *q, const char *end, uint64_t *out)
 /* 2^64 as a double: the first value out of range. */
 #define TWO_64 18446744073709551616.0
 
-enum ss_count_status ss_srv_parse_count(const char *p, size_t n, uint64_t *out, bool *inexact)
+enum ss_count_status ss_server_parse_count(const char *p, size_t n, uint64_t *out, bool *inexact)
 {
 	const char *q = p, *end = p + n;
 	char small[128], *text = small, *e;
 	double d;
 
 	*out = 0;
-	if (n == 0 || ss_srv_float_len(p, end) != n)
+	if (n == 0 || ss_server_float_len(p, end) != n)
 		return SS_COUNT_SYNTAX;
 	if (*q == '+')
 		q++;
@@ -146,7 +146,7 @@ enum ss_count_status ss_srv_parse_count(const char *p, size_t n, uint64_t *out, 
 	return SS_COUNT_OK;
 }
 
-bool ss_srv_count_rounded(const char *p, size_t n)
+bool ss_server_count_rounded(const char *p, size_t n)
 {
 	const char *q = p, *end = p + n;
 	long sig = 0;
@@ -157,12 +157,12 @@ bool ss_srv_count_rounded(const char *p, size_t n)
 	return q < end && sig >= 1 && sig <= 6;
 }
 
-bool ss_srv_parse_gauge(const char *p, size_t n, double *out)
+bool ss_server_parse_gauge(const char *p, size_t n, double *out)
 {
 	char small[128];
 	char *end;
 
-	if (n == 0 || n >= sizeof(small) || ss_srv_float_len(p, p + n) != n)
+	if (n == 0 || n >= sizeof(small) || ss_server_float_len(p, p + n) != n)
 		return false;
 	memcpy(small, p, n);
 	small[n] = '\0';

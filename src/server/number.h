@@ -16,7 +16,7 @@
  * `1.23457e+06`, `NaN`, `Inf`, `+Inf`, `-Inf`, with an optional sign on the
  * numbers; 0 when p does not start with one.
  */
-size_t ss_srv_float_len(const char *p, const char *end);
+size_t ss_server_float_len(const char *p, const char *end);
 
 /* Why a value is not a counter's (SPEC 10.2: finite, >= 0 and integral). */
 enum ss_count_status {
@@ -36,16 +36,16 @@ const char *ss_count_status_text(enum ss_count_status st);
  * nearest double's value (SPEC 13). *inexact is set (never cleared) when
  * the value is 2^53 or more.
  */
-enum ss_count_status ss_srv_parse_count(const char *p, size_t n, uint64_t *out, bool *inexact);
+enum ss_count_status ss_server_parse_count(const char *p, size_t n, uint64_t *out, bool *inexact);
 
 /*
  * Whether a counter's text has an exponent and one to six significant
  * digits: llama.cpp's %g print of a count from 10^6 up, rounded (SPEC
  * 10.2: it makes only that family inexact).
  */
-bool ss_srv_count_rounded(const char *p, size_t n);
+bool ss_server_count_rounded(const char *p, size_t n);
 
 /* A gauge's value: false when the text is not a float or not finite. */
-bool ss_srv_parse_gauge(const char *p, size_t n, double *out);
+bool ss_server_parse_gauge(const char *p, size_t n, double *out);
 
 #endif

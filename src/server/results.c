@@ -41,7 +41,7 @@ struct totals {
 	uint32_t npos[2];
 };
 
-static bool totals_add(struct totals *t, const struct ss_srv_acc *a)
+static bool totals_add(struct totals *t, const struct ss_server_acc *a)
 {
 	for (int r = 0; r < SS_ROLE_SCALARS; r++)
 		t->v[r] += a->v[r];
@@ -105,10 +105,10 @@ static bool row_shape(const struct ss_server *s, const uint32_t *fes, size_t nfe
 
 	memset(sh, 0, sizeof(*sh));
 	for (size_t i = 0; i < nfes; i++) {
-		const struct ss_srv_fe *f = &s->fe[fes[i]];
+		const struct ss_server_fe *f = &s->fe[fes[i]];
 
-		for (uint32_t j = f->head; j != SS_SRV_NONE; j = s->series[j].next) {
-			const struct ss_srv_series *se = &s->series[j];
+		for (uint32_t j = f->head; j != SS_SERVER_NONE; j = s->series[j].next) {
+			const struct ss_server_series *se = &s->series[j];
 			size_t len;
 			const char *key = ss_keymap_key(&s->series_map, j, &len);
 
@@ -124,8 +124,8 @@ static bool row_shape(const struct ss_server *s, const uint32_t *fes, size_t nfe
 				ss_free(ls);
 				return false;
 			}
-			ls[n++] = (struct labelset){f->endpoint, key + SS_SRV_KEY_HEAD,
-						    len - SS_SRV_KEY_HEAD};
+			ls[n++] = (struct labelset){f->endpoint, key + SS_SERVER_KEY_HEAD,
+						    len - SS_SERVER_KEY_HEAD};
 		}
 	}
 	if (n)
@@ -205,7 +205,7 @@ static void divide(bool *has_al, double *al, bool *has_rate, double *rate, bool 
 }
 
 static bool add_interval(struct ss_server_family *fam, size_t *cap, uint32_t endpoint,
-			 const struct ss_srv_raw_interval *r)
+			 const struct ss_server_raw_interval *r)
 {
 	struct ss_server_interval *iv;
 
@@ -233,7 +233,7 @@ static bool intervals(const struct ss_server *s, struct ss_server_family *fam,
 	size_t cap = 0;
 
 	for (size_t i = 0; i < nfes; i++) {
-		const struct ss_srv_fe *f = &s->fe[fes[i]];
+		const struct ss_server_fe *f = &s->fe[fes[i]];
 
 		if (f->snaps < 3)
 			continue;
@@ -269,7 +269,7 @@ static void window_times(const struct ss_server *s, struct ss_server_family *fam
 	bool any = false, start_ok = true, end_ok = true;
 
 	for (size_t i = 0; i < nfes; i++) {
-		const struct ss_srv_fe *f = &s->fe[fes[i]];
+		const struct ss_server_fe *f = &s->fe[fes[i]];
 
 		if (f->snaps < 2)
 			continue;
@@ -306,7 +306,7 @@ static bool family(const struct ss_server *s, size_t r, const uint32_t *fes, siz
 		return false;
 	fam->series = sh.nseries;
 	for (size_t i = 0; i < nfes && ok; i++) {
-		const struct ss_srv_fe *f = &s->fe[fes[i]];
+		const struct ss_server_fe *f = &s->fe[fes[i]];
 
 		fam->snapshots += f->snaps + f->incrs;
 		fam->resets += f->resets;
@@ -370,7 +370,7 @@ bool ss_server_finish(struct ss_server *s, const struct ss_server_requests req[S
 		for (size_t e = 0; e < s->endpoints.n; e++) {
 			uint32_t f = s->fe_of[e * ss_family_count + r];
 
-			if (f != SS_SRV_NONE && s->fe[f].head != SS_SRV_NONE)
+			if (f != SS_SERVER_NONE && s->fe[f].head != SS_SERVER_NONE)
 				fes[n++] = f;
 		}
 		if (n == 0)

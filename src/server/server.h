@@ -57,7 +57,7 @@ struct ss_server;
 #define SS_SERVER_NO_HANDLE UINT32_MAX
 
 /* One label of a sample: the value unescaped. Borrowed for the call. */
-struct ss_srv_label {
+struct ss_server_label {
 	const char *name;
 	size_t name_len;
 	const char *value;
@@ -71,13 +71,13 @@ enum {
 };
 
 /* What became of a sample. */
-enum ss_srv_status {
-	SS_SRV_KEPT = 0,  /* a series of a family, its value recorded */
-	SS_SRV_IGNORED,   /* no family's, `_created`, or another tensor-parallel rank */
-	SS_SRV_BAD,       /* a bad sample: counted with the bad lines (reason given) */
-	SS_SRV_REPEAT,    /* the series already has a value in this snapshot: nothing done */
-	SS_SRV_NOMEM,
-	SS_SRV_NOVALUE    /* a new series whose value is no value (a NaN gauge): nothing made */
+enum ss_server_status {
+	SS_SERVER_KEPT = 0,  /* a series of a family, its value recorded */
+	SS_SERVER_IGNORED,   /* no family's, `_created`, or another tensor-parallel rank */
+	SS_SERVER_BAD,       /* a bad sample: counted with the bad lines (reason given) */
+	SS_SERVER_REPEAT,    /* the series already has a value in this snapshot: nothing done */
+	SS_SERVER_NOMEM,
+	SS_SERVER_NOVALUE    /* a new series whose value is no value (a NaN gauge): nothing made */
 };
 
 /* msg: where bad lines are told (NULL: nowhere). NULL when out of memory. */
@@ -111,7 +111,7 @@ static inline uint64_t ss_server_budget_for(uint64_t max_record)
 uint32_t ss_server_endpoint(struct ss_server *s, const char *key, size_t len);
 
 /* Open a snapshot (or, with SS_SNAP_INCREMENT, an increment). false: out of memory. */
-bool ss_server_begin(struct ss_server *s, uint32_t endpoint, enum ss_srv_source src,
+bool ss_server_begin(struct ss_server *s, uint32_t endpoint, enum ss_server_source src,
 		     unsigned flags);
 
 /*
@@ -119,34 +119,34 @@ bool ss_server_begin(struct ss_server *s, uint32_t endpoint, enum ss_srv_source 
  * `_total` is taken off here) and labels, its value as text. *reason says
  * why a sample is bad (a static string).
  */
-enum ss_srv_status ss_server_sample(struct ss_server *s, const char *name, size_t name_len,
-				    const struct ss_srv_label *labels, size_t nlabels,
+enum ss_server_status ss_server_sample(struct ss_server *s, const char *name, size_t name_len,
+				    const struct ss_server_label *labels, size_t nlabels,
 				    const char *value, size_t value_len, const char **reason);
 
 /*
  * The same in two halves, for a reader that keeps the handle of each
  * series it has seen (the exposition reader does, per line of the page
  * before): ss_server_resolve() finds the series (*handle, with
- * SS_SRV_KEPT) and ss_server_put() records its value. A handle stays valid
+ * SS_SERVER_KEPT) and ss_server_put() records its value. A handle stays valid
  * for the struct's life. Resolving needs no open snapshot.
  */
-enum ss_srv_status ss_server_resolve(struct ss_server *s, uint32_t endpoint,
-				     enum ss_srv_source src, const char *name, size_t name_len,
-				     const struct ss_srv_label *labels, size_t nlabels,
+enum ss_server_status ss_server_resolve(struct ss_server *s, uint32_t endpoint,
+				     enum ss_server_source src, const char *name, size_t name_len,
+				     const struct ss_server_label *labels, size_t nlabels,
 				     uint32_t *handle, const char **reason);
-enum ss_srv_status ss_server_put(struct ss_server *s, uint32_t handle, const char *value,
+enum ss_server_status ss_server_put(struct ss_server *s, uint32_t handle, const char *value,
 				 size_t value_len, const char **reason);
 
 /*
  * ss_server_resolve() for a sample whose value is at hand: a series not
  * yet kept is made only when the value is one (a counter's count, a
- * gauge's number); else SS_SRV_BAD with the value's reason, or
- * SS_SRV_NOVALUE for a NaN gauge, and nothing is made (SPEC 5: a bad line
+ * gauge's number); else SS_SERVER_BAD with the value's reason, or
+ * SS_SERVER_NOVALUE for a NaN gauge, and nothing is made (SPEC 5: a bad line
  * adds nothing but its count). value NULL: not checked.
  */
-enum ss_srv_status ss_server_resolve_value(struct ss_server *s, uint32_t endpoint,
-					   enum ss_srv_source src, const char *name,
-					   size_t name_len, const struct ss_srv_label *labels,
+enum ss_server_status ss_server_resolve_value(struct ss_server *s, uint32_t endpoint,
+					   enum ss_server_source src, const char *name,
+					   size_t name_len, const struct ss_server_label *labels,
 					   size_t nlabels, const char *value, size_t value_len,
 					   uint32_t *handle, const char **reason);
 

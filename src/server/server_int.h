@@ -4,7 +4,7 @@
  * outside src/server includes it.
  *
  * Every kept series belongs to one "family on an endpoint" (struct
- * ss_srv_fe: a row of the families table at one endpoint): a family's
+ * ss_server_fe: a row of the families table at one endpoint): a family's
  * snapshots on an endpoint are those that hold one of its series (SPEC
  * 10.5), so each fe counts its own snapshots and keeps its own sums.
  * Everything here belongs to its struct ss_server and is freed by
@@ -17,17 +17,17 @@
 #include "server/server.h"
 #include "util/buf.h"
 
-#define SS_SRV_NONE SS_SERVER_NO_HANDLE
+#define SS_SERVER_NONE SS_SERVER_NO_HANDLE
 
 /* Sums of one kind (since start, window differences, increments). */
-struct ss_srv_acc {
+struct ss_server_acc {
 	unsigned __int128 v[SS_ROLE_SCALARS];
 	unsigned __int128 *pos[2]; /* P_i and DP_i at [i - 1] */
 	uint32_t npos[2], cap[2];
 };
 
 /* One interval t, derived as the row says (S, D, A), not yet divided. */
-struct ss_srv_raw_interval {
+struct ss_server_raw_interval {
 	bool has_start, has_end;
 	int64_t start_ns, end_ns;
 	unsigned __int128 steps, drafted;
@@ -35,12 +35,12 @@ struct ss_srv_raw_interval {
 };
 
 /* One interval's sums by role, before the row's rule makes S, D and A of them. */
-struct ss_srv_iv_sums {
+struct ss_server_iv_sums {
 	unsigned __int128 v[SS_ROLE_SCALARS];
 	unsigned __int128 dp1;
 };
 
-struct ss_srv_fe {
+struct ss_server_fe {
 	uint32_t row, endpoint;
 	uint32_t head, tail;      /* the fe's series, in order of first sight */
 	uint64_t snaps, incrs, resets;
@@ -63,17 +63,17 @@ struct ss_srv_fe {
 	/* the closing snapshot's scratch */
 	uint64_t t, present_pos, new_pos;
 	bool reset;
-	struct ss_srv_iv_sums ivs;
-	struct ss_srv_acc first;  /* s_0's values: since the server started */
-	struct ss_srv_acc delta;  /* Σ_t d_t */
-	struct ss_srv_acc incr;   /* increments, as they came */
-	struct ss_srv_raw_interval *iv;
+	struct ss_server_iv_sums ivs;
+	struct ss_server_acc first;  /* s_0's values: since the server started */
+	struct ss_server_acc delta;  /* Σ_t d_t */
+	struct ss_server_acc incr;   /* increments, as they came */
+	struct ss_server_raw_interval *iv;
 	size_t niv, ivcap;
-	struct ss_srv_raw_interval pending; /* `stride` raw intervals make one kept */
+	struct ss_server_raw_interval pending; /* `stride` raw intervals make one kept */
 	uint64_t pend_n, stride;
 };
 
-struct ss_srv_series {
+struct ss_server_series {
 	uint32_t fe, next;
 	uint32_t position;   /* 1-based; 0 without a position label */
 	uint8_t role, gauge;
@@ -86,7 +86,7 @@ struct ss_srv_series {
 };
 
 /* A gauge of a row: the mean of its series in the last snapshot that had it. */
-struct ss_srv_gauge_state {
+struct ss_server_gauge_state {
 	uint64_t stamp;
 	double sum, scaled;  /* Σ g, and Σ g·2^-64 for when Σ g overflows (SPEC 13) */
 	uint64_t n;
@@ -102,24 +102,24 @@ struct ss_srv_gauge_state {
  * endpoint the snapshot came from (snapshot_process()); naming processes
  * by process_start_time_seconds or `# endpoint:` changes that one value.
  */
-#define SS_SRV_KEY_HEAD 12
+#define SS_SERVER_KEY_HEAD 12
 
 struct ss_server {
 	struct ss_msg *msg;
 	struct ss_keymap series_map; /* series key -> index into `series` */
-	struct ss_srv_series *series;
+	struct ss_server_series *series;
 	size_t nseries, series_cap;
 	struct ss_keymap endpoints;  /* endpoint key -> index */
 	bool *endpoint_used;         /* [endpoint]: a snapshot ended there */
-	struct ss_srv_fe *fe;
+	struct ss_server_fe *fe;
 	size_t nfe, fe_cap;
-	uint32_t *fe_of;             /* [endpoint * rows + row] -> fe index, or SS_SRV_NONE */
+	uint32_t *fe_of;             /* [endpoint * rows + row] -> fe index, or SS_SERVER_NONE */
 	size_t fe_of_cap;            /* endpoints fe_of and endpoint_used have room for */
 	/* the open snapshot */
 	bool open;
 	uint64_t snap_id;
 	uint32_t endpoint;
-	enum ss_srv_source source;
+	enum ss_server_source source;
 	unsigned flags;
 	uint32_t *touched;           /* the fes that got a value in the open snapshot */
 	size_t ntouched, touched_cap;
@@ -131,7 +131,7 @@ struct ss_server {
 	size_t ntold;
 	/* per row */
 	bool *inexact;
-	struct ss_srv_gauge_state (*gauge)[SS_FAMILY_GAUGES];
+	struct ss_server_gauge_state (*gauge)[SS_FAMILY_GAUGES];
 	/* counts */
 	uint64_t snapshots, bad_lines, bad_shown;
 	struct ss_buf key;           /* scratch: the key being built */

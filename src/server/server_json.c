@@ -73,7 +73,7 @@ bool sj_labels_put(struct sj_labels *l, const char *name, size_t nlen, const cha
 		}
 	if (l->n == SS_SERVER_MAX_LABELS)
 		return false;
-	l->l[l->n++] = (struct ss_srv_label){name, nlen, value, vlen};
+	l->l[l->n++] = (struct ss_server_label){name, nlen, value, vlen};
 	return true;
 }
 
@@ -121,7 +121,7 @@ void sj_bad(struct sj_feed *f, const char *what, const char *name, const char *r
 	ss_server_bad(f->s, f->place, f->line, what, reason);
 }
 
-bool sj_family_name(enum ss_srv_source src, const char *name, size_t len,
+bool sj_family_name(enum ss_server_source src, const char *name, size_t len,
 		    struct ss_family_match *m)
 {
 	if (len >= 8 && memcmp(name + len - 8, "_created", 8) == 0)
@@ -328,7 +328,7 @@ static bool may_be_shape(const char *text, size_t len)
 	return false;
 }
 
-static enum ss_srv_json_shape shape_of(struct ssj_parser *p, struct ss_buf *wrap,
+static enum ss_server_shape shape_of(struct ssj_parser *p, struct ss_buf *wrap,
 				       const char *text, size_t len)
 {
 	struct shape_scan sc;
@@ -360,11 +360,11 @@ static enum ss_srv_json_shape shape_of(struct ssj_parser *p, struct ss_buf *wrap
 	return SS_SRVJ_NONE;
 }
 
-enum ss_srv_json_shape ss_server_json_shape(const char *text, size_t len)
+enum ss_server_shape ss_server_json_shape(const char *text, size_t len)
 {
 	struct ssj_parser *p;
 	struct ss_buf wrap;
-	enum ss_srv_json_shape sh;
+	enum ss_server_shape sh;
 
 	if (!may_be_shape(text, len))
 		return SS_SRVJ_NONE;
@@ -446,13 +446,13 @@ const char *sj_value_problem(const struct sj_value *vs, const struct ss_family_m
 }
 
 void sj_sample_status(struct sj_feed *f, const struct ss_family_match *m,
-			  enum ss_srv_status st, const char *reason)
+			  enum ss_server_status st, const char *reason)
 {
-	if (st == SS_SRV_BAD)
+	if (st == SS_SERVER_BAD)
 		sj_bad(f, "bad sample of", sj_match_name(m), reason);
-	else if (st == SS_SRV_REPEAT)
+	else if (st == SS_SERVER_REPEAT)
 		sj_bad(f, "bad sample of", sj_match_name(m), "the series appears twice in one snapshot");
-	else if (st == SS_SRV_NOMEM)
+	else if (st == SS_SERVER_NOMEM)
 		f->nomem = true;
 }
 
@@ -461,7 +461,7 @@ void sj_emit(struct sj_feed *f, const char *name, size_t nlen, const struct ss_f
 		 const struct sj_labels *lab, const struct sj_value *vs)
 {
 	const char *why, *reason = NULL;
-	enum ss_srv_status st;
+	enum ss_server_status st;
 	bool skip;
 
 	if (lab->bad) {
@@ -481,7 +481,7 @@ void sj_emit(struct sj_feed *f, const char *name, size_t nlen, const struct ss_f
 
 /* ---- the entry points ---- */
 
-bool ss_server_json_line(struct ss_server *s, enum ss_srv_json_shape shape, const char *dir,
+bool ss_server_json_line(struct ss_server *s, enum ss_server_shape shape, const char *dir,
 			 size_t dir_len, const char *place, uint64_t line, const char *text,
 			 size_t len, uint64_t *snapshots)
 {

@@ -44,7 +44,7 @@
 #include "server/server.h"
 
 /* The JSON shapes of 10.1's table (the document has no line form). */
-enum ss_srv_json_shape {
+enum ss_server_shape {
 	SS_SRVJ_NONE = 0,    /* not a server shape: the line is the caller's */
 	SS_SRVJ_AIPERF_LINE, /* endpoint_url, timestamp_ns, metrics */
 	SS_SRVJ_ITERATIONS,  /* TensorRT-LLM: iter and specDecodingStats (object or array of them) */
@@ -60,7 +60,7 @@ enum ss_srv_json_shape {
  * found no new iteration). A line that names none of the shapes' keys is
  * told without being parsed.
  */
-enum ss_srv_json_shape ss_server_json_shape(const char *text, size_t len);
+enum ss_server_shape ss_server_json_shape(const char *text, size_t len);
 
 /*
  * Feed one line of a known shape. dir[0..dir_len) names the input's
@@ -68,7 +68,7 @@ enum ss_srv_json_shape ss_server_json_shape(const char *text, size_t len);
  * place and line name the line in messages. *snapshots (may be NULL) gets
  * the snapshots and increments it gave. false only when out of memory.
  */
-bool ss_server_json_line(struct ss_server *s, enum ss_srv_json_shape shape, const char *dir,
+bool ss_server_json_line(struct ss_server *s, enum ss_server_shape shape, const char *dir,
 			 size_t dir_len, const char *place, uint64_t line, const char *text,
 			 size_t len, uint64_t *snapshots);
 

@@ -284,7 +284,7 @@ static void doc_series(struct doc_scan *d, const struct doc_series *ds)
 	const char *why, *reason;
 	bool skip;
 	uint32_t ep, h;
-	enum ss_srv_status st;
+	enum ss_server_status st;
 
 	if (d->m.role == SS_ROLE_GAUGE)
 		return; /* the document has no last value of a gauge */
@@ -309,7 +309,7 @@ static void doc_series(struct doc_scan *d, const struct doc_series *ds)
 	/* the value checked before a series is made: a bad one makes none */
 	st = ss_server_resolve_value(d->f->s, ep, SS_SRC_PROMETHEUS, d->name, d->nlen, ds->lab.l,
 				     ds->lab.n, ds->total.p, ds->total.n, &h, &reason);
-	if (st != SS_SRV_KEPT) {
+	if (st != SS_SERVER_KEPT) {
 		sj_sample_status(d->f, &d->m, st, reason);
 		return;
 	}
@@ -412,13 +412,13 @@ static void doc_feed(struct sj_feed *f, struct doc_entry *e, size_t ne)
 		}
 		for (; j < ne && e[j].ep == e[i].ep; j++) {
 			const char *reason;
-			enum ss_srv_status st = ss_server_put(f->s, e[j].handle, e[j].v, e[j].n, &reason);
+			enum ss_server_status st = ss_server_put(f->s, e[j].handle, e[j].v, e[j].n, &reason);
 
-			if (st == SS_SRV_BAD)
+			if (st == SS_SERVER_BAD)
 				sj_bad(f, "bad sample", NULL, reason);
-			else if (st == SS_SRV_REPEAT)
+			else if (st == SS_SERVER_REPEAT)
 				sj_bad(f, "bad sample", NULL, "the series appears twice in the document");
-			else if (st == SS_SRV_NOMEM)
+			else if (st == SS_SERVER_NOMEM)
 				f->nomem = true;
 		}
 		ss_server_end(f->s, false, 0);

@@ -14,7 +14,7 @@
 
 /* The family's counters of one statistics object, the last of each counting. */
 struct counters_scan {
-	enum ss_srv_source src;
+	enum ss_server_source src;
 	struct sj_value v[SS_ROLE_SCALARS];
 	struct ss_family_match m[SS_ROLE_SCALARS];
 	/* SGLang: the tensor-parallel rank, when the state names one */

@@ -24,7 +24,7 @@
 
 /* A label set as an object of strings gave it; the last of a repeated name counts. */
 struct sj_labels {
-	struct ss_srv_label l[SS_SERVER_MAX_LABELS];
+	struct ss_server_label l[SS_SERVER_MAX_LABELS];
 	size_t n;
 	const char *bad; /* why the set is not one (a static text), or NULL */
 };
@@ -68,7 +68,7 @@ void sj_bad(struct sj_feed *f, const char *what, const char *name, const char *r
  * Whether a sample name is one of a family of src (one trailing `_total`
  * taken off, `_created` left out), with its match.
  */
-bool sj_family_name(enum ss_srv_source src, const char *name, size_t len,
+bool sj_family_name(enum ss_server_source src, const char *name, size_t len,
 		    struct ss_family_match *m);
 
 /* Unix seconds as JSON writes them (a number text) in nanoseconds; false when out of range. */
@@ -77,7 +77,7 @@ bool sj_seconds_ns(const char *p, size_t n, int64_t *ns);
 #define SJ_NAMES 64
 
 struct sj_names {
-	enum ss_srv_source src;
+	enum ss_server_source src;
 	struct {
 		const char *k;
 		size_t n;
@@ -107,7 +107,7 @@ void sj_value_take(struct sj_value *vs, struct ssj_value *v);
 const char *sj_value_problem(const struct sj_value *vs, const struct ss_family_match *m,
 			     bool *skip);
 /* Tell what a sample's status means (a bad sample, a repeat, out of memory). */
-void sj_sample_status(struct sj_feed *f, const struct ss_family_match *m, enum ss_srv_status st,
+void sj_sample_status(struct sj_feed *f, const struct ss_family_match *m, enum ss_server_status st,
 		      const char *reason);
 /* One sample of the open snapshot, its labels and value checked first. */
 void sj_emit(struct sj_feed *f, const char *name, size_t nlen, const struct ss_family_match *m,

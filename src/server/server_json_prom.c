@@ -139,7 +139,7 @@ static void series_done(struct prom_scan *ps)
 	const char *name = NULL, *reason;
 	size_t nlen = 0;
 	uint32_t h;
-	enum ss_srv_status st;
+	enum ss_server_status st;
 
 	for (size_t i = 0; i < l->n && !l->bad; i++)
 		if (ss_key_is(l->l[i].name, l->l[i].name_len, "__name__")) {
@@ -161,7 +161,7 @@ static void series_done(struct prom_scan *ps)
 	}
 	st = ss_server_resolve(ps->f->s, ps->ep, SS_SRC_PROMETHEUS, name, nlen, l->l, l->n, &h,
 			       &reason);
-	if (st != SS_SRV_KEPT) {
+	if (st != SS_SERVER_KEPT) {
 		sj_sample_status(ps->f, &m, st, reason);
 		ps->ne = ps->start;
 		return;
@@ -243,9 +243,9 @@ static void feed(struct prom_scan *ps)
 		}
 		for (; j < ps->ne && e[j].t == e[i].t; j++) {
 			const char *reason;
-			enum ss_srv_status st = ss_server_put(f->s, e[j].handle, e[j].v, e[j].n, &reason);
+			enum ss_server_status st = ss_server_put(f->s, e[j].handle, e[j].v, e[j].n, &reason);
 
-			if (st == SS_SRV_REPEAT)
+			if (st == SS_SERVER_REPEAT)
 				sj_bad(f, "bad sample of", sj_match_name(&e[j].m),
 				       "two samples of one series at one time");
 			else

@@ -32,7 +32,7 @@ struct ss_server *ss_server_new(struct ss_msg *msg)
 	return s;
 }
 
-static void acc_release(struct ss_srv_acc *a)
+static void acc_release(struct ss_server_acc *a)
 {
 	ss_free(a->pos[0]);
 	ss_free(a->pos[1]);
@@ -111,7 +111,7 @@ static bool endpoint_room(struct ss_server *s, size_t i)
 		return false;
 	s->endpoint_used = used;
 	for (size_t j = s->fe_of_cap * rows; j < cap * rows; j++)
-		s->fe_of[j] = SS_SRV_NONE;
+		s->fe_of[j] = SS_SERVER_NONE;
 	for (size_t j = s->fe_of_cap; j < cap; j++)
 		s->endpoint_used[j] = false;
 	s->fe_of_cap = cap;
@@ -147,7 +147,7 @@ uint32_t ss_server_endpoint(struct ss_server *s, const char *key, size_t len)
 	return i;
 }
 
-bool ss_server_begin(struct ss_server *s, uint32_t endpoint, enum ss_srv_source src,
+bool ss_server_begin(struct ss_server *s, uint32_t endpoint, enum ss_server_source src,
 		     unsigned flags)
 {
 	if (s->open)
@@ -163,22 +163,22 @@ bool ss_server_begin(struct ss_server *s, uint32_t endpoint, enum ss_srv_source 
 	return true;
 }
 
-/* The fe of (endpoint, row), made when new; SS_SRV_NONE when out of memory. */
+/* The fe of (endpoint, row), made when new; SS_SERVER_NONE when out of memory. */
 static uint32_t fe_get(struct ss_server *s, uint32_t endpoint, uint32_t row)
 {
 	uint32_t *slot = &s->fe_of[(size_t)endpoint * ss_family_count + row];
-	struct ss_srv_fe *f;
+	struct ss_server_fe *f;
 
-	if (*slot != SS_SRV_NONE)
+	if (*slot != SS_SERVER_NONE)
 		return *slot;
 	if (!SS_ALLOC_GROW(s->fe, s->nfe + 1, s->fe_cap) ||
 	    !SS_ALLOC_GROW(s->touched, s->nfe + 1, s->touched_cap))
-		return SS_SRV_NONE;
+		return SS_SERVER_NONE;
 	f = &s->fe[s->nfe];
 	memset(f, 0, sizeof(*f));
 	f->row = row;
 	f->endpoint = endpoint;
-	f->head = f->tail = SS_SRV_NONE;
+	f->head = f->tail = SS_SERVER_NONE;
 	f->stride = 1;
 	*slot = (uint32_t)s->nfe;
 	return (uint32_t)s->nfe++;
@@ -192,7 +192,7 @@ static void put_u32(struct ss_buf *b, uint32_t v)
 	ss_buf_add(b, w, 4);
 }
 
-static int label_cmp(const struct ss_srv_label *a, const struct ss_srv_label *b)
+static int label_cmp(const struct ss_server_label *a, const struct ss_server_label *b)
 {
 	size_t n = a->name_len < b->name_len ? a->name_len : b->name_len;
 	int c = memcmp(a->name, b->name, n);
@@ -202,13 +202,13 @@ static int label_cmp(const struct ss_srv_label *a, const struct ss_srv_label *b)
 	return a->name_len < b->name_len ? -1 : a->name_len > b->name_len;
 }
 
-static bool label_is(const struct ss_srv_label *l, const char *name)
+static bool label_is(const struct ss_server_label *l, const char *name)
 {
 	return name && l->name_len == strlen(name) && memcmp(l->name, name, l->name_len) == 0;
 }
 
 /* A position label's value: decimal digits, 0-based, below SS_POS_MAX_K. */
-static bool parse_position(const struct ss_srv_label *l, uint32_t *pos)
+static bool parse_position(const struct ss_server_label *l, uint32_t *pos)
 {
 	uint32_t v = 0;
 
@@ -238,20 +238,20 @@ static uint32_t snapshot_process(const struct ss_server *s, uint32_t endpoint)
 
 /*
  * The canonical key of a series into s->key: row, role, gauge, process
- * and position (SS_SRV_KEY_HEAD), then the labels sorted by name (the
+ * and position (SS_SERVER_KEY_HEAD), then the labels sorted by name (the
  * position label left out: it is in the head), each length-prefixed.
  * Returns NULL on success, else the reason of a bad sample; *ignored when
  * the row leaves this series out.
  */
 static const char *build_key(struct ss_server *s, const struct ss_family_row *row,
 			     const struct ss_family_match *m, uint32_t process,
-			     const struct ss_srv_label *labels, size_t n, uint32_t *position,
+			     const struct ss_server_label *labels, size_t n, uint32_t *position,
 			     bool *ignored)
 {
 	uint16_t order[SS_SERVER_MAX_LABELS];
 	bool by_pos = m->role == SS_ROLE_POS_ACCEPTED || m->role == SS_ROLE_POS_DRAFTED;
 	size_t pos_label = n, bytes = 0;
-	unsigned char head[SS_SRV_KEY_HEAD - 8];
+	unsigned char head[SS_SERVER_KEY_HEAD - 8];
 
 	*ignored = false;
 	*position = 0;
@@ -269,7 +269,7 @@ static const char *build_key(struct ss_server *s, const struct ss_family_row *ro
 		bytes += labels[i].name_len + labels[i].value_len;
 	}
 	for (size_t i = 0; i < n; i++) {
-		const struct ss_srv_label *l = &labels[order[i]];
+		const struct ss_server_label *l = &labels[order[i]];
 
 		if (i > 0 && label_cmp(&labels[order[i - 1]], l) == 0)
 			return "a label name appears twice";
@@ -298,7 +298,7 @@ static const char *build_key(struct ss_server *s, const struct ss_family_row *ro
 	put_u32(&s->key, process);
 	put_u32(&s->key, *position);
 	for (size_t i = 0; i < n; i++) {
-		const struct ss_srv_label *l = &labels[order[i]];
+		const struct ss_server_label *l = &labels[order[i]];
 
 		if (order[i] == pos_label)
 			continue;
@@ -326,7 +326,7 @@ static uint32_t pos_cap(uint32_t cap, uint32_t pos)
 	return cap > SS_POS_MAX_K ? SS_POS_MAX_K : cap;
 }
 
-static bool pos_grow(struct ss_srv_acc *a, int which, uint32_t cap)
+static bool pos_grow(struct ss_server_acc *a, int which, uint32_t cap)
 {
 	unsigned __int128 *p;
 
@@ -341,7 +341,7 @@ static bool pos_grow(struct ss_srv_acc *a, int which, uint32_t cap)
 }
 
 /* What is made of a sample's value before its series is (NULL value: nothing checked). */
-static enum ss_srv_status value_check(uint8_t role, const char *value, size_t value_len,
+static enum ss_server_status value_check(uint8_t role, const char *value, size_t value_len,
 				      const char **reason)
 {
 	enum ss_count_status st;
@@ -350,36 +350,36 @@ static enum ss_srv_status value_check(uint8_t role, const char *value, size_t va
 	bool inexact = false;
 
 	if (!value)
-		return SS_SRV_KEPT;
+		return SS_SERVER_KEPT;
 	if (role == SS_ROLE_GAUGE)
-		return ss_srv_parse_gauge(value, value_len, &g) ? SS_SRV_KEPT : SS_SRV_NOVALUE;
-	st = ss_srv_parse_count(value, value_len, &v, &inexact);
+		return ss_server_parse_gauge(value, value_len, &g) ? SS_SERVER_KEPT : SS_SERVER_NOVALUE;
+	st = ss_server_parse_count(value, value_len, &v, &inexact);
 	if (st == SS_COUNT_OK)
-		return SS_SRV_KEPT;
+		return SS_SERVER_KEPT;
 	*reason = ss_count_status_text(st);
-	return SS_SRV_BAD;
+	return SS_SERVER_BAD;
 }
 
 /*
  * A new series of (endpoint, row) at `position`: everything it needs is
  * counted against the budget and made first (its fe, room for its
  * position in the fe's sums, its slot in the snapshot's list), so that no
- * later step fails for it. SS_SRV_BAD with *reason past a bound.
+ * later step fails for it. SS_SERVER_BAD with *reason past a bound.
  */
-static enum ss_srv_status series_room(struct ss_server *s, uint32_t endpoint, uint16_t row,
+static enum ss_server_status series_room(struct ss_server *s, uint32_t endpoint, uint16_t row,
 				      uint8_t role, uint32_t position, uint32_t *fe,
 				      const char **reason)
 {
 	uint32_t slot = s->fe_of[(size_t)endpoint * ss_family_count + row];
-	uint64_t cost = 2 * (s->key.len + sizeof(struct ss_srv_series) +
+	uint64_t cost = 2 * (s->key.len + sizeof(struct ss_server_series) +
 			     sizeof(struct ss_keymap_entry) + sizeof(uint32_t)) + 4 * sizeof(uint32_t);
 	int which = role - SS_ROLE_POS_ACCEPTED;
 	uint32_t cap = 0, ncap = 0;
 
-	if (slot == SS_SRV_NONE)
-		cost += 2 * (sizeof(struct ss_srv_fe) + sizeof(uint32_t));
+	if (slot == SS_SERVER_NONE)
+		cost += 2 * (sizeof(struct ss_server_fe) + sizeof(uint32_t));
 	if (role == SS_ROLE_POS_ACCEPTED || role == SS_ROLE_POS_DRAFTED) {
-		cap = slot == SS_SRV_NONE ? 0 : s->fe[slot].first.cap[which];
+		cap = slot == SS_SERVER_NONE ? 0 : s->fe[slot].first.cap[which];
 		ncap = pos_cap(cap, position);
 		cost += 3 * (uint64_t)(ncap - cap) * sizeof(unsigned __int128);
 	}
@@ -389,22 +389,22 @@ static enum ss_srv_status series_room(struct ss_server *s, uint32_t endpoint, ui
 		ss_server_bound(s, NULL, 0, "more series of the known families than are kept "
 					    "(100,000, or the memory limit's share, see "
 					    "--memory-limit): the samples of the others are bad samples");
-		return SS_SRV_BAD;
+		return SS_SERVER_BAD;
 	}
 	*fe = fe_get(s, endpoint, row);
-	if (*fe == SS_SRV_NONE || !SS_ALLOC_GROW(s->series, s->nseries + 1, s->series_cap) ||
+	if (*fe == SS_SERVER_NONE || !SS_ALLOC_GROW(s->series, s->nseries + 1, s->series_cap) ||
 	    !SS_ALLOC_GROW(s->tseries, s->nseries + 1, s->tseries_cap))
-		return SS_SRV_NOMEM;
+		return SS_SERVER_NOMEM;
 	if (ncap > cap && (!pos_grow(&s->fe[*fe].first, which, ncap) ||
 			   !pos_grow(&s->fe[*fe].delta, which, ncap) ||
 			   !pos_grow(&s->fe[*fe].incr, which, ncap)))
-		return SS_SRV_NOMEM;
-	return SS_SRV_KEPT;
+		return SS_SERVER_NOMEM;
+	return SS_SERVER_KEPT;
 }
 
-enum ss_srv_status ss_server_resolve_value(struct ss_server *s, uint32_t endpoint,
-					   enum ss_srv_source src, const char *name,
-					   size_t name_len, const struct ss_srv_label *labels,
+enum ss_server_status ss_server_resolve_value(struct ss_server *s, uint32_t endpoint,
+					   enum ss_server_source src, const char *name,
+					   size_t name_len, const struct ss_server_label *labels,
 					   size_t nlabels, const char *value, size_t value_len,
 					   uint32_t *handle, const char **reason)
 {
@@ -413,58 +413,58 @@ enum ss_srv_status ss_server_resolve_value(struct ss_server *s, uint32_t endpoin
 	uint32_t position, idx, fe;
 	uint64_t h;
 	const char *why;
-	enum ss_srv_status st;
-	struct ss_srv_series *se;
+	enum ss_server_status st;
+	struct ss_server_series *se;
 
 	*reason = NULL;
 	if (ends_with(name, name_len, "_created", 8))
-		return SS_SRV_IGNORED;
+		return SS_SERVER_IGNORED;
 	if (ends_with(name, name_len, "_total", 6))
 		name_len -= 6;
 	if (!ss_family_lookup(src, name, name_len, &m) || endpoint >= s->endpoints.n)
-		return SS_SRV_IGNORED;
+		return SS_SERVER_IGNORED;
 	why = build_key(s, &ss_family_rows[m.row], &m, snapshot_process(s, endpoint), labels,
 			nlabels, &position, &ignored);
 	if (why) {
 		*reason = why;
-		return SS_SRV_BAD;
+		return SS_SERVER_BAD;
 	}
 	if (ignored)
-		return SS_SRV_IGNORED;
+		return SS_SERVER_IGNORED;
 	if (s->key.failed)
-		return SS_SRV_NOMEM;
+		return SS_SERVER_NOMEM;
 	h = ss_keymap_hash(s->key.data, s->key.len);
 	if (ss_keymap_find(&s->series_map, s->key.data, s->key.len, h, handle))
-		return SS_SRV_KEPT;
+		return SS_SERVER_KEPT;
 	/* New: its value first (a bad line makes nothing), then its room. */
 	st = value_check(m.role, value, value_len, reason);
-	if (st == SS_SRV_KEPT)
+	if (st == SS_SERVER_KEPT)
 		st = series_room(s, endpoint, m.row, m.role, position, &fe, reason);
-	if (st != SS_SRV_KEPT)
+	if (st != SS_SERVER_KEPT)
 		return st;
 	if (!ss_keymap_put(&s->series_map, s->key.data, s->key.len, h, SS_SERVER_MAX_SERIES, &idx,
 			   &added, &full) || !added)
-		return SS_SRV_NOMEM;
+		return SS_SERVER_NOMEM;
 	se = &s->series[s->nseries++];
 	memset(se, 0, sizeof(*se));
 	se->fe = fe;
-	se->next = SS_SRV_NONE;
+	se->next = SS_SERVER_NONE;
 	se->position = position;
 	se->role = m.role;
 	se->gauge = m.gauge;
 	se->mark = s->fe[fe].nonsparse;
-	if (s->fe[fe].tail == SS_SRV_NONE)
+	if (s->fe[fe].tail == SS_SERVER_NONE)
 		s->fe[fe].head = idx;
 	else
 		s->series[s->fe[fe].tail].next = idx;
 	s->fe[fe].tail = idx;
 	*handle = idx;
-	return SS_SRV_KEPT;
+	return SS_SERVER_KEPT;
 }
 
-enum ss_srv_status ss_server_resolve(struct ss_server *s, uint32_t endpoint,
-				     enum ss_srv_source src, const char *name, size_t name_len,
-				     const struct ss_srv_label *labels, size_t nlabels,
+enum ss_server_status ss_server_resolve(struct ss_server *s, uint32_t endpoint,
+				     enum ss_server_source src, const char *name, size_t name_len,
+				     const struct ss_server_label *labels, size_t nlabels,
 				     uint32_t *handle, const char **reason)
 {
 	return ss_server_resolve_value(s, endpoint, src, name, name_len, labels, nlabels, NULL, 0,
@@ -480,10 +480,10 @@ static void touch(struct ss_server *s, uint32_t fe)
 	}
 }
 
-enum ss_srv_status ss_server_put(struct ss_server *s, uint32_t handle, const char *value,
+enum ss_server_status ss_server_put(struct ss_server *s, uint32_t handle, const char *value,
 				 size_t value_len, const char **reason)
 {
-	struct ss_srv_series *se;
+	struct ss_server_series *se;
 	enum ss_count_status st;
 	uint32_t row;
 	uint64_t v;
@@ -493,19 +493,19 @@ enum ss_srv_status ss_server_put(struct ss_server *s, uint32_t handle, const cha
 	*reason = NULL;
 	if (!s->open || handle >= s->nseries) {
 		*reason = "a sample outside a snapshot";
-		return SS_SRV_BAD;
+		return SS_SERVER_BAD;
 	}
 	se = &s->series[handle];
 	if (se->seen == s->snap_id)
-		return SS_SRV_REPEAT;
+		return SS_SERVER_REPEAT;
 	se->seen = s->snap_id;
 	row = s->fe[se->fe].row;
 	if (se->role == SS_ROLE_GAUGE) {
-		struct ss_srv_gauge_state *gs = &s->gauge[row][se->gauge];
+		struct ss_server_gauge_state *gs = &s->gauge[row][se->gauge];
 
 		/* A gauge may be NaN (nothing measured yet): no value, not a bad one. */
-		if (!ss_srv_parse_gauge(value, value_len, &g))
-			return SS_SRV_IGNORED;
+		if (!ss_server_parse_gauge(value, value_len, &g))
+			return SS_SERVER_IGNORED;
 		if (gs->stamp != s->snap_id) {
 			gs->stamp = s->snap_id;
 			gs->sum = gs->scaled = 0.0;
@@ -514,46 +514,46 @@ enum ss_srv_status ss_server_put(struct ss_server *s, uint32_t handle, const cha
 		gs->sum += g;
 		gs->scaled += ldexp(g, -64);
 		gs->n++;
-		return SS_SRV_KEPT;
+		return SS_SERVER_KEPT;
 	}
 	/* room for every series was made with it */
 	s->tseries[s->ntseries++] = handle;
-	st = ss_srv_parse_count(value, value_len, &v, &inexact);
+	st = ss_server_parse_count(value, value_len, &v, &inexact);
 	if (st != SS_COUNT_OK) {
 		*reason = ss_count_status_text(st);
-		return SS_SRV_BAD;
+		return SS_SERVER_BAD;
 	}
 	touch(s, se->fe);
 	if (inexact || (ss_family_rows[row].engine == SS_ENGINE_LLAMACPP &&
-			ss_srv_count_rounded(value, value_len)))
+			ss_server_count_rounded(value, value_len)))
 		s->inexact[row] = true;
 	se->cur = v;
 	se->valued = s->snap_id;
-	return SS_SRV_KEPT;
+	return SS_SERVER_KEPT;
 }
 
-enum ss_srv_status ss_server_sample(struct ss_server *s, const char *name, size_t name_len,
-				    const struct ss_srv_label *labels, size_t nlabels,
+enum ss_server_status ss_server_sample(struct ss_server *s, const char *name, size_t name_len,
+				    const struct ss_server_label *labels, size_t nlabels,
 				    const char *value, size_t value_len, const char **reason)
 {
 	uint32_t h;
-	enum ss_srv_status st;
+	enum ss_server_status st;
 
 	if (!s->open) {
 		*reason = "a sample outside a snapshot";
-		return SS_SRV_BAD;
+		return SS_SERVER_BAD;
 	}
 	st = ss_server_resolve_value(s, s->endpoint, s->source, name, name_len, labels, nlabels,
 				     value, value_len, &h, reason);
-	if (st == SS_SRV_NOVALUE)
-		return SS_SRV_IGNORED;
-	if (st != SS_SRV_KEPT)
+	if (st == SS_SERVER_NOVALUE)
+		return SS_SERVER_IGNORED;
+	if (st != SS_SERVER_KEPT)
 		return st;
 	return ss_server_put(s, h, value, value_len, reason);
 }
 
 /* Add d to the sum of se's role (room for its position was made with it). */
-static void acc_add(struct ss_srv_acc *a, const struct ss_srv_series *se, uint64_t d)
+static void acc_add(struct ss_server_acc *a, const struct ss_server_series *se, uint64_t d)
 {
 	int which;
 
@@ -570,7 +570,7 @@ static void acc_add(struct ss_srv_acc *a, const struct ss_srv_series *se, uint64
 	a->pos[which][se->position - 1] += d;
 }
 
-static void iv_add(struct ss_srv_iv_sums *iv, const struct ss_srv_series *se, uint64_t d)
+static void iv_add(struct ss_server_iv_sums *iv, const struct ss_server_series *se, uint64_t d)
 {
 	if (se->role < SS_ROLE_SCALARS)
 		iv->v[se->role] += d;
@@ -579,13 +579,13 @@ static void iv_add(struct ss_srv_iv_sums *iv, const struct ss_srv_series *se, ui
 }
 
 /* An interval whose end came before its start has neither (README: `# time:` going back). */
-static void no_backwards(struct ss_srv_raw_interval *r)
+static void no_backwards(struct ss_server_raw_interval *r)
 {
 	if (r->has_start && r->has_end && r->end_ns < r->start_ns)
 		r->has_start = r->has_end = false;
 }
 
-static void merge_interval(struct ss_srv_raw_interval *a, const struct ss_srv_raw_interval *b)
+static void merge_interval(struct ss_server_raw_interval *a, const struct ss_server_raw_interval *b)
 {
 	a->has_end = b->has_end;
 	a->end_ns = b->end_ns;
@@ -600,8 +600,8 @@ static void merge_interval(struct ss_srv_raw_interval *a, const struct ss_srv_ra
  * (or memory) gives no more room, the kept ones merge in pairs and each
  * later one gathers twice as many raw intervals.
  */
-static void push_interval(struct ss_server *s, struct ss_srv_fe *f,
-			  const struct ss_srv_raw_interval *r)
+static void push_interval(struct ss_server *s, struct ss_server_fe *f,
+			  const struct ss_server_raw_interval *r)
 {
 	size_t cap = f->ivcap;
 
@@ -635,7 +635,7 @@ static void push_interval(struct ss_server *s, struct ss_srv_fe *f,
 }
 
 /* A closing snapshot opens its part in each fe it touched. */
-static void fe_open(struct ss_srv_fe *f, bool sparse)
+static void fe_open(struct ss_server_fe *f, bool sparse)
 {
 	f->t = f->snaps++;
 	f->present_pos = f->new_pos = 0;
@@ -650,7 +650,7 @@ static void fe_open(struct ss_srv_fe *f, bool sparse)
  * its s_{t-1}). A snapshot where it was missing counted it 0 (SPEC 10.3):
  * its previous value is 0 from then on (a sparse snapshot keeps it).
  */
-static void series_snapshot(struct ss_server *s, struct ss_srv_fe *f, struct ss_srv_series *se,
+static void series_snapshot(struct ss_server *s, struct ss_server_fe *f, struct ss_server_series *se,
 			    bool sparse)
 {
 	uint64_t v, d;
@@ -690,10 +690,10 @@ static void series_snapshot(struct ss_server *s, struct ss_srv_fe *f, struct ss_
 }
 
 /* The fe's part of a closed snapshot, once its series are in. */
-static void fe_close(struct ss_server *s, struct ss_srv_fe *f, bool sparse, bool has_time,
+static void fe_close(struct ss_server *s, struct ss_server_fe *f, bool sparse, bool has_time,
 		     int64_t t_ns)
 {
-	struct ss_srv_raw_interval r;
+	struct ss_server_raw_interval r;
 
 	/* A series above 0 before and missing now went to 0: a reset. */
 	if (!sparse) {
@@ -740,7 +740,7 @@ static void gauges_close(struct ss_server *s)
 {
 	for (size_t r = 0; r < ss_family_count; r++) {
 		for (int g = 0; g < SS_FAMILY_GAUGES; g++) {
-			struct ss_srv_gauge_state *gs = &s->gauge[r][g];
+			struct ss_server_gauge_state *gs = &s->gauge[r][g];
 
 			if (gs->stamp != s->snap_id || !gs->n)
 				continue;
@@ -773,8 +773,8 @@ void ss_server_end(struct ss_server *s, bool has_time, int64_t time_ns)
 			fe_open(&s->fe[s->touched[i]], sparse);
 	}
 	for (size_t i = 0; i < s->ntseries; i++) {
-		struct ss_srv_series *se = &s->series[s->tseries[i]];
-		struct ss_srv_fe *f = &s->fe[se->fe];
+		struct ss_server_series *se = &s->series[s->tseries[i]];
+		struct ss_server_fe *f = &s->fe[se->fe];
 
 		if (f->touched != s->snap_id)
 			continue; /* only bad samples of its family here: not its snapshot */

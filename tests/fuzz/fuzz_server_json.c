@@ -62,7 +62,7 @@ static uint64_t feed_line(struct ss_server *s, const char *text, size_t n, uint6
 			  int forced)
 {
 	char *p = padded(text, n);
-	enum ss_srv_json_shape sh;
+	enum ss_server_shape sh;
 	uint64_t got = 0, all = 0;
 
 	CHECK(p != NULL);
@@ -70,7 +70,7 @@ static uint64_t feed_line(struct ss_server *s, const char *text, size_t n, uint6
 	CHECK(ss_server_json_shape(p, n) == sh);
 	if (forced) {
 		for (int k = SS_SRVJ_AIPERF_LINE; k <= SS_SRVJ_PROM_API; k++) {
-			CHECK(ss_server_json_line(s, (enum ss_srv_json_shape)k, "d", 1, "fuzz", line, p,
+			CHECK(ss_server_json_line(s, (enum ss_server_shape)k, "d", 1, "fuzz", line, p,
 						  n, &got));
 			all += got;
 		}

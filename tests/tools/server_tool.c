@@ -281,7 +281,7 @@ static int read_jsonl(struct ss_server *srv, const char *path, bool *first)
 		return 1;
 	}
 	while ((n = getline(&line, &cap, f)) >= 0) {
-		enum ss_srv_json_shape sh;
+		enum ss_server_shape sh;
 		uint64_t got;
 		size_t len = (size_t)n;
 

@@ -25,14 +25,14 @@
  * One sample written as "name{k=v,k=v} value" (no quotes, no escapes: the
  * reader's grammar has its own tests). Labels point into a static copy.
  */
-static enum ss_srv_status put_sample(struct ss_server *s, const char *text)
+static enum ss_server_status put_sample(struct ss_server *s, const char *text)
 {
 	static char buf[512];
-	struct ss_srv_label labels[16];
+	struct ss_server_label labels[16];
 	size_t n = 0;
 	char *name = buf, *lab, *val, *end;
 	const char *reason;
-	enum ss_srv_status st;
+	enum ss_server_status st;
 
 	snprintf(buf, sizeof(buf), "%s", text);
 	val = strrchr(buf, ' ');
@@ -52,18 +52,18 @@ static enum ss_srv_status put_sample(struct ss_server *s, const char *text)
 			comma = strchr(eq + 1, ',');
 			if (comma)
 				*comma = '\0';
-			labels[n++] = (struct ss_srv_label){lab, strlen(lab), eq + 1, strlen(eq + 1)};
+			labels[n++] = (struct ss_server_label){lab, strlen(lab), eq + 1, strlen(eq + 1)};
 			lab = comma ? comma + 1 : eq + 1 + strlen(eq + 1);
 		}
 	}
 	st = ss_server_sample(s, name, strlen(name), labels, n, val, strlen(val), &reason);
-	if (st == SS_SRV_BAD)
+	if (st == SS_SERVER_BAD)
 		assert_non_null(reason);
 	return st;
 }
 
 /* A snapshot of the NULL-ended samples, each expected to be kept or ignored. */
-static void snap_at(struct ss_server *s, uint32_t ep, enum ss_srv_source src, unsigned flags,
+static void snap_at(struct ss_server *s, uint32_t ep, enum ss_server_source src, unsigned flags,
 		    bool has_time, int64_t t, ...)
 {
 	va_list ap;
@@ -72,9 +72,9 @@ static void snap_at(struct ss_server *s, uint32_t ep, enum ss_srv_source src, un
 	assert_true(ss_server_begin(s, ep, src, flags));
 	va_start(ap, t);
 	while ((text = va_arg(ap, const char *)) != NULL) {
-		enum ss_srv_status st = put_sample(s, text);
+		enum ss_server_status st = put_sample(s, text);
 
-		assert_true(st == SS_SRV_KEPT || st == SS_SRV_IGNORED);
+		assert_true(st == SS_SERVER_KEPT || st == SS_SERVER_IGNORED);
 	}
 	va_end(ap);
 	ss_server_end(s, has_time, t);

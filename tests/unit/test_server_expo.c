@@ -140,9 +140,9 @@ static void test_float_syntax(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
-		assert_int_equal(ss_srv_float_len(good[i], good[i] + strlen(good[i])), strlen(good[i]));
+		assert_int_equal(ss_server_float_len(good[i], good[i] + strlen(good[i])), strlen(good[i]));
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		assert_true(ss_srv_float_len(bad[i], bad[i] + strlen(bad[i])) != strlen(bad[i]));
+		assert_true(ss_server_float_len(bad[i], bad[i] + strlen(bad[i])) != strlen(bad[i]));
 }
 
 static void test_parse_count(void **state)
@@ -158,7 +158,7 @@ static void test_parse_count(void **state)
 		{"12", SS_COUNT_OK, 12, false},
 		{"43.0", SS_COUNT_OK, 43, false},
 		{"0043.000", SS_COUNT_OK, 43, false},
-		{"1.23457e+06", SS_COUNT_OK, 1234570, false}, /* rounded: see ss_srv_count_rounded */
+		{"1.23457e+06", SS_COUNT_OK, 1234570, false}, /* rounded: see ss_server_count_rounded */
 		{"1.234567e+06", SS_COUNT_OK, 1234567, false}, /* 7 */
 		{"1e3", SS_COUNT_OK, 1000, false},
 		{"120e-1", SS_COUNT_OK, 12, false},
@@ -195,7 +195,7 @@ static void test_parse_count(void **state)
 		uint64_t v = 99;
 		bool inexact = false;
 
-		assert_int_equal(ss_srv_parse_count(cases[i].text, strlen(cases[i].text), &v, &inexact),
+		assert_int_equal(ss_server_parse_count(cases[i].text, strlen(cases[i].text), &v, &inexact),
 				 cases[i].st);
 		if (cases[i].st == SS_COUNT_OK) {
 			assert_true(v == cases[i].v);
@@ -203,12 +203,12 @@ static void test_parse_count(void **state)
 		}
 	}
 	/* %g's rounded print: an exponent and one to six significant digits */
-	assert_true(ss_srv_count_rounded("1.23457e+06", 11));
-	assert_true(ss_srv_count_rounded("1e3", 3));
-	assert_true(ss_srv_count_rounded("0.0012e4", 8));
-	assert_false(ss_srv_count_rounded("1.234567e+06", 12));
-	assert_false(ss_srv_count_rounded("1234570", 7));
-	assert_false(ss_srv_count_rounded("0e+00", 5));
+	assert_true(ss_server_count_rounded("1.23457e+06", 11));
+	assert_true(ss_server_count_rounded("1e3", 3));
+	assert_true(ss_server_count_rounded("0.0012e4", 8));
+	assert_false(ss_server_count_rounded("1.234567e+06", 12));
+	assert_false(ss_server_count_rounded("1234570", 7));
+	assert_false(ss_server_count_rounded("0e+00", 5));
 }
 
 /* ---- the reader ---- */

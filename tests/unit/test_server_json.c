@@ -26,17 +26,17 @@ static char *padded(const char *text)
 	return p;
 }
 
-static enum ss_srv_json_shape shape(const char *text)
+static enum ss_server_shape shape(const char *text)
 {
 	char *p = padded(text);
-	enum ss_srv_json_shape sh = ss_server_json_shape(p, strlen(text));
+	enum ss_server_shape sh = ss_server_json_shape(p, strlen(text));
 
 	free(p);
 	return sh;
 }
 
 /* Feed one line of the expected shape from directory dir; the snapshots it gave. */
-static uint64_t line_in(struct ss_server *s, const char *dir, enum ss_srv_json_shape want,
+static uint64_t line_in(struct ss_server *s, const char *dir, enum ss_server_shape want,
 			const char *text)
 {
 	char *p = padded(text);
@@ -625,7 +625,7 @@ static void test_out_of_memory(void **state)
 		"{\"metric\":{\"__name__\":\"vllm:spec_decode_num_drafts_total\",\"engine\":\"1\"},"
 		"\"values\":[[100,\"5\"],[102,\"9\"],[103,\"x\"]]}]}}",
 	};
-	enum ss_srv_json_shape shapes[] = {SS_SRVJ_AIPERF_LINE, SS_SRVJ_AIPERF_LINE,
+	enum ss_server_shape shapes[] = {SS_SRVJ_AIPERF_LINE, SS_SRVJ_AIPERF_LINE,
 					   SS_SRVJ_ITERATIONS, SS_SRVJ_SERVER_INFO, SS_SRVJ_PROM_API};
 
 	(void)state;

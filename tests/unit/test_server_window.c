@@ -333,10 +333,10 @@ static void test_bad_samples(void **state)
 	SNAP(s, "vllm:spec_decode_num_drafts 10", "vllm:spec_decode_num_draft_tokens 20");
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		assert_true(ss_server_begin(s, 0, SS_SRC_PROMETHEUS, 0));
-		assert_int_equal(put_sample(s, "vllm:spec_decode_num_draft_tokens 30"), SS_SRV_KEPT);
+		assert_int_equal(put_sample(s, "vllm:spec_decode_num_draft_tokens 30"), SS_SERVER_KEPT);
 		if (i >= 8)
-			assert_int_equal(put_sample(s, "vllm:spec_decode_num_drafts 10"), SS_SRV_KEPT);
-		assert_int_equal(put_sample(s, bad[i]), SS_SRV_BAD);
+			assert_int_equal(put_sample(s, "vllm:spec_decode_num_drafts 10"), SS_SERVER_KEPT);
+		assert_int_equal(put_sample(s, bad[i]), SS_SERVER_BAD);
 		ss_server_end(s, false, 0);
 	}
 	SNAP(s, "vllm:spec_decode_num_drafts 15", "vllm:spec_decode_num_draft_tokens 40");
@@ -365,8 +365,8 @@ static void test_bad_first_sample(void **state)
 
 	(void)state;
 	assert_true(ss_server_begin(s, 0, SS_SRC_PROMETHEUS, 0));
-	assert_int_equal(put_sample(s, "vllm:spec_decode_num_drafts NaN"), SS_SRV_BAD);
-	assert_int_equal(put_sample(s, "vllm:spec_decode_num_draft_tokens 5"), SS_SRV_KEPT);
+	assert_int_equal(put_sample(s, "vllm:spec_decode_num_drafts NaN"), SS_SERVER_BAD);
+	assert_int_equal(put_sample(s, "vllm:spec_decode_num_draft_tokens 5"), SS_SERVER_KEPT);
 	ss_server_end(s, false, 0);
 	SNAP(s, "vllm:spec_decode_num_drafts 100", "vllm:spec_decode_num_draft_tokens 6");
 	SNAP(s, "vllm:spec_decode_num_drafts 103", "vllm:spec_decode_num_draft_tokens 8");
@@ -387,11 +387,11 @@ static void test_repeat(void **state)
 
 	(void)state;
 	assert_true(ss_server_begin(s, 0, SS_SRC_PROMETHEUS, 0));
-	assert_int_equal(put_sample(s, "vllm:spec_decode_num_drafts{engine=0,m=a} 10"), SS_SRV_KEPT);
+	assert_int_equal(put_sample(s, "vllm:spec_decode_num_drafts{engine=0,m=a} 10"), SS_SERVER_KEPT);
 	/* the same label set in another order, and `x_total` beside `x` (SPEC 13: one series) */
-	assert_int_equal(put_sample(s, "vllm:spec_decode_num_drafts{m=a,engine=0} 11"), SS_SRV_REPEAT);
+	assert_int_equal(put_sample(s, "vllm:spec_decode_num_drafts{m=a,engine=0} 11"), SS_SERVER_REPEAT);
 	assert_int_equal(put_sample(s, "vllm:spec_decode_num_drafts_total{engine=0,m=a} 12"),
-			 SS_SRV_REPEAT);
+			 SS_SERVER_REPEAT);
 	ss_server_end(s, false, 0);
 	f = finish(s, &r, 1);
 	assert_u128(f->steps, 10); /* the first sample only */
@@ -651,7 +651,7 @@ static void test_out_of_memory(void **state)
 		struct ss_server *s;
 		struct ss_server_results r;
 		const char *reason;
-		struct ss_srv_label l = {"position", 8, "1", 1};
+		struct ss_server_label l = {"position", 8, "1", 1};
 
 		ss_alloc_fail_at(n, 1);
 		s = ss_server_new(NULL);
@@ -764,15 +764,15 @@ static void test_budget(void **state)
 	ss_server_set_budget(s, 4096);
 	assert_true(ss_server_begin(s, 0, SS_SRC_PROMETHEUS, 0));
 	for (int i = 0; i < 100; i++) {
-		enum ss_srv_status st;
+		enum ss_server_status st;
 
 		snprintf(line, sizeof(line), "vllm:spec_decode_num_drafts{w=%d} 1", i);
 		st = put_sample(s, line);
-		assert_true(st == SS_SRV_KEPT || st == SS_SRV_BAD);
-		kept += st == SS_SRV_KEPT;
-		refused += st == SS_SRV_BAD;
+		assert_true(st == SS_SERVER_KEPT || st == SS_SERVER_BAD);
+		kept += st == SS_SERVER_KEPT;
+		refused += st == SS_SERVER_BAD;
 		/* once refused, never kept again */
-		assert_true(st == SS_SRV_BAD || refused == 0);
+		assert_true(st == SS_SERVER_BAD || refused == 0);
 	}
 	ss_server_end(s, false, 0);
 	assert_true(kept > 0 && refused > 0);
@@ -787,15 +787,15 @@ static void test_budget(void **state)
 	assert_true(ss_server_begin(s, 0, SS_SRC_PROMETHEUS, 0));
 	{
 		char *big = malloc(4200);
-		struct ss_srv_label l;
+		struct ss_server_label l;
 		const char *reason = NULL;
 
 		assert_non_null(big);
 		memset(big, 'x', 4200);
-		l = (struct ss_srv_label){"m", 1, big, 4200};
+		l = (struct ss_server_label){"m", 1, big, 4200};
 		assert_int_equal(ss_server_sample(s, "vllm:spec_decode_num_drafts", 27, &l, 1, "1", 1,
 						  &reason),
-				 SS_SRV_BAD);
+				 SS_SERVER_BAD);
 		assert_non_null(reason);
 		free(big);
 	}
