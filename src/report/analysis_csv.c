@@ -120,7 +120,10 @@ static void add_key_cells(struct ss_buf *out, const struct ss_kv *v, size_t n)
 			out->failed = true;
 			break;
 		}
-		ss_report_csv_cell(out, cell.len ? cell.data : "");
+		if (v[i].type == SS_KV_STR)
+			ss_report_csv_name(out, cell.len ? cell.data : "");
+		else
+			ss_report_csv_cell(out, cell.len ? cell.data : "");
 		ss_buf_addc(out, ',');
 	}
 	ss_buf_release(&cell);

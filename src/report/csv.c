@@ -6,9 +6,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/escape.h"
 #include "report/numfmt.h"
 #include "report/report.h"
 #include "report/report_int.h"
+
+void ss_report_csv_name(struct ss_buf *b, const char *s)
+{
+	bool quote = strpbrk(s, ",\"\r\n") != NULL;
+
+	if (!ss_csv_is_formula(s, strlen(s))) {
+		ss_report_csv_cell(b, s);
+		return;
+	}
+	if (quote)
+		ss_buf_addc(b, '"');
+	ss_buf_addc(b, '\'');
+	for (; *s; s++) {
+		if (quote && *s == '"')
+			ss_buf_addc(b, '"');
+		ss_buf_addc(b, *s);
+	}
+	if (quote)
+		ss_buf_addc(b, '"');
+}
 
 void ss_report_csv_cell(struct ss_buf *b, const char *s)
 {

@@ -59,3 +59,9 @@ void ss_buf_add_md(struct ss_buf *b, const char *s, size_t n)
 		n -= k + 1;
 	}
 }
+
+bool ss_csv_is_formula(const char *s, size_t n)
+{
+	return n > 0 && (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@' ||
+			 s[0] == '\t' || s[0] == '\r');
+}

@@ -32,6 +32,7 @@
 #ifndef SS_ESCAPE_H
 #define SS_ESCAPE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "report/htmlesc.h"
@@ -40,5 +41,10 @@
 
 /* s[0..n), escaped for Markdown. */
 void ss_buf_add_md(struct ss_buf *b, const char *s, size_t n);
+
+/* CSV (SPEC 7.3): whether a name from an input, s[0..n), begins as a
+ * spreadsheet formula would (=, +, -, @, a tab or a CR); such a name is
+ * written with a leading ' so that a spreadsheet shows it as text. */
+bool ss_csv_is_formula(const char *s, size_t n);
 
 #endif

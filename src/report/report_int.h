@@ -37,6 +37,9 @@ void ss_report_csv_results(struct ss_buf *out, const struct ss_agg *a);
  * ",avg,min,...,std" of a per-request metric; the metrics of r of one kind
  * sorted by tag (how many). */
 void ss_report_csv_cell(struct ss_buf *b, const char *s);
+/* SPEC 7.3: a CSV cell of a name from an input: a leading ' when it
+ * begins as a formula would (escape.h), then quoted as any cell. */
+void ss_report_csv_name(struct ss_buf *b, const char *s);
 void ss_report_csv_label(struct ss_buf *b, int m);
 void ss_report_csv_stats(struct ss_buf *b, const struct ss_stats *st);
 int ss_report_sorted_metrics(const struct ss_results *r, bool per_request, int out[SS_M_COUNT]);

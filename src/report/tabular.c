@@ -362,18 +362,25 @@ void ss_tab_md(struct ss_buf *out, const struct ss_tab *t)
 
 /* -- CSV -------------------------------------------------------------------- */
 
-/* A field, quoted when it holds a separator, a quote or a line end. */
-static void csv_field(struct ss_buf *out, const char *s, size_t n)
+/* A field, quoted when it holds a separator, a quote or a line end; a
+ * name from an input that a spreadsheet would run as a formula gets a
+ * leading ' (SPEC 7.3). */
+static void csv_field(struct ss_buf *out, const char *s, size_t n, bool name)
 {
 	bool quote = false;
+	bool guard = name && ss_csv_is_formula(s, n);
 
 	for (size_t i = 0; i < n && !quote; i++)
 		quote = s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n';
 	if (!quote) {
+		if (guard)
+			ss_buf_addc(out, '\'');
 		ss_buf_add(out, s, n);
 		return;
 	}
 	ss_buf_addc(out, '"');
+	if (guard)
+		ss_buf_addc(out, '\'');
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] == '"')
 			ss_buf_addc(out, '"');
@@ -402,7 +409,7 @@ void ss_tab_csv(struct ss_buf *out, const struct ss_tab *t, bool head)
 			if (!first)
 				ss_buf_addc(out, ',');
 			first = false;
-			csv_field(out, h, strlen(h));
+			csv_field(out, h, strlen(h), false);
 		}
 		ss_buf_adds(out, "\r\n");
 	}
@@ -417,7 +424,8 @@ void ss_tab_csv(struct ss_buf *out, const struct ss_tab *t, bool head)
 			ss_buf_reset(&raw);
 			raw_cell(&raw, t, r * t->ncols + c, SS_TAB_CSV);
 			out->failed |= raw.failed;
-			csv_field(out, raw.data ? raw.data : "", raw.len);
+			csv_field(out, raw.data ? raw.data : "", raw.len,
+				  t->cols[c].kind == SS_COL_NAME);
 		}
 		ss_buf_adds(out, "\r\n");
 	}

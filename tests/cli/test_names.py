@@ -15,6 +15,7 @@ here by hand.
 The generated inputs are built at test time (no blobs in the tree).
 """
 
+import csv
 import io
 import json
 import os
@@ -248,6 +249,30 @@ class HostileNames(Case):
         self.assertIn(b"run\x1b]0;t\x07", res.out)
 
 
+
+
+class CsvFormulas(Case):
+    """SPEC 7.3: a name from an input that begins with =, +, -, @, a tab or
+    a CR is written in CSV with a leading ' (a spreadsheet shows it as
+    text and runs no formula); other names, and key values that are not
+    text (an integer -3), are written as they are."""
+
+    def test_group_keys_and_outlier_inputs(self):
+        tags = ["=1+1", "+b", "-x", "@a", "\tt", "\rr", "ok", "a=b", -3]
+        want_cells = {"'=1+1", "'+b", "'-x", "'@a", "'\tt", "'\rr", "ok", "a=b", "-3"}
+        with TempDir() as d:
+            with open(os.path.join(d, "=evil.jsonl"), "w") as f:
+                for t in tags:
+                    f.write(records_line("m", t))
+            r = run(["-f", "csv", "--group-by", "meta.tag", "--outliers", "1", "=evil.jsonl"], cwd=d)
+            self.assertEqual(r.rc, 0, r.err)
+            rows = list(csv.reader(io.StringIO(r.out.decode("utf-8"), newline="")))
+            metric = "Acceptance Length (ratio)"
+            keys = {row[0] for row in rows if len(row) > 2 and row[1] == metric}
+            self.assertEqual(keys, want_cells)
+            # the outliers' Input column: the file's name, guarded
+            inputs = {row[i] for row in rows for i, c in enumerate(row) if c.endswith("evil.jsonl")}
+            self.assertEqual(inputs, {"'=evil.jsonl"})
 
 class EscapedMessages(FaultCase):
     """Untrusted names in messages: an archive member, a path and the
