@@ -3,6 +3,7 @@
  */
 #include "analysis/windows.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "util/alloc.h"
@@ -68,9 +69,9 @@ static void finish(struct ss_windows *out)
 			w->draft_acceptance_rate = ss_ratio((unsigned __int128)w->accepted,
 							    (unsigned __int128)w->drafted) * 100.0;
 		}
-		if (w->requests) {
+		if (w->al_n) {
 			w->has_mean = true;
-			w->mean_acceptance_length = w->al_sum / (double)w->requests;
+			w->mean_acceptance_length = w->al_sum / (double)w->al_n;
 		}
 		if (!w->has_al)
 			continue;
@@ -129,7 +130,10 @@ enum ss_win_status ss_windows_compute(struct ss_windows *out, const struct ss_ti
 		w->steps += p->steps;
 		w->accepted += p->accepted;
 		w->drafted += p->drafted;
-		w->al_sum += p->al;
+		if (!isnan(p->al)) {
+			w->al_sum += p->al;
+			w->al_n++;
+		}
 	}
 	finish(out);
 	return SS_WIN_OK;

@@ -36,10 +36,11 @@ struct ss_window {
 	uint64_t requests;
 	__int128 steps, accepted, drafted;
 	double al_sum;            /* of the records' acceptance lengths, input order */
+	uint64_t al_n;            /* the records that have one */
 	bool has_al, has_dar, has_mean;
 	double acceptance_length;      /* 1 + accepted / steps */
 	double draft_acceptance_rate;  /* accepted / drafted x 100 */
-	double mean_acceptance_length; /* al_sum / requests */
+	double mean_acceptance_length; /* al_sum / al_n */
 };
 
 struct ss_windows {

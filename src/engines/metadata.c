@@ -41,11 +41,16 @@ static void number_span(struct ssj_value *v, const char **p, size_t *n)
 }
 
 /*
- * A JSON integer in 0..2^63-1 (SPEC 7.13): decimal digits only (no sign,
- * fraction or exponent: 1e9 is a float to Python), at most 19 of them.
+ * A JSON integer in 0..2^63-1 (SPEC 7.13): decimal digits only (no
+ * fraction or exponent: 1e9 is a float to Python), at most 19 of them;
+ * `-0` is the integer 0 (SPEC 13, 7.8).
  */
 static bool time_of(const char *p, size_t n, int64_t *out)
 {
+	if (p && n == 2 && p[0] == '-' && p[1] == '0') {
+		*out = 0;
+		return true;
+	}
 	return p && n > 0 && n <= 19 && p[0] != '-' && ss_parse_count(p, n, out) == SS_INT_OK;
 }
 

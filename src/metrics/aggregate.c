@@ -317,7 +317,8 @@ static bool main_add(struct ss_agg *a, const struct ss_outcome *o, size_t entry)
 	if (a->timeline.keep) {
 		struct ss_time_point p = {o->time_ns, o->steps, o->accepted, o->drafted, al};
 
-		if (!ss_timeline_add(&a->timeline, o->timed && has_al, &p))
+		/* timed whether or not the record has its own mean (SPEC 13, 7.8) */
+		if (!ss_timeline_add(&a->timeline, o->timed, &p))
 			return false;
 	}
 	if (!a->keep_counts)

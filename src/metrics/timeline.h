@@ -18,7 +18,7 @@
 struct ss_time_point {
 	int64_t t_ns;               /* 0..2^63-1 */
 	int64_t steps, accepted, drafted;
-	double al;                  /* the record's mean_acceptance_length */
+	double al;                  /* the record's mean_acceptance_length, NAN: none */
 };
 
 struct ss_timeline {

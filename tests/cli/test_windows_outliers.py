@@ -277,6 +277,39 @@ class Windows(Case):
             self.assertEqual(len(w["windows"]), 8)
             self.assertEqual([x["requests"] for x in w["windows"]], [1, 0, 0, 0, 0, 1, 0, 1])
 
+    def test_rulings_of_13(self):
+        """SPEC 13, 7.8: `-0` is the integer 0, a time; an ok record with
+        steps and a time is in its window whether or not it carries a
+        mean_acceptance_length (the window's mean is over those that do:
+        null when none does). Worked by hand: t0 = 0, 1 s windows 0, 1, 2;
+        window 2 holds the record without a mean (3 of 8 accepted in 2
+        steps: 1 + 3/2 = 2.5)."""
+        sda = ('"spec_decode_acceptance":{"engine":"vllm","mean_acceptance_length":%s,'
+               '"draft_acceptance_rate":%s,"acceptance_histogram":%s,'
+               '"num_accepted_draft_tokens":%d,"num_draft_tokens":8,"num_spec_steps":2,'
+               '"num_spec_tokens":4}')
+        lines = [
+            '{"metadata":{"benchmark_phase":"profiling","request_end_ns":-0},"metrics":{},'
+            + sda % ("2.5", "0.375", '{"0":1,"3":1}', 3) + "}",
+            '{"metadata":{"benchmark_phase":"profiling","request_end_ns":2000000000},'
+            '"metrics":{},' + sda % ("null", "0.375", '{"0":1,"3":1}', 3) + "}",
+            '{"metadata":{"benchmark_phase":"profiling","request_end_ns":1000000000},'
+            '"metrics":{},' + sda % ("3.5", "0.625", '{"1":1,"4":1}', 5) + "}",
+        ]
+        with TempDir() as d:
+            p = os.path.join(d, "r.jsonl")
+            with open(p, "w") as f:
+                f.write("\n".join(lines) + "\n")
+            res = run(["--windows", "1s", p])
+            self.assertRan(res)
+            w = analysis(res)["windows"]
+            self.assertEqual((w["t0_ns"], w["untimed"]), (0, 0))
+            self.assertEqual([(x["requests"], x["steps"], x["accepted"]) for x in w["windows"]],
+                             [(1, 2, 3), (1, 2, 5), (1, 2, 3)])
+            self.assertEqual([x["acceptance_length"] for x in w["windows"]], [2.5, 3.5, 2.5])
+            self.assertEqual([x["mean_acceptance_length"] for x in w["windows"]],
+                             [2.5, 3.5, None])
+
     def test_nothing_timed(self):
         with TempDir() as d:
             p = os.path.join(d, "u.jsonl")
