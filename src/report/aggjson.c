@@ -9,6 +9,16 @@
 #include "report/report.h"
 #include "report/report_int.h"
 
+void ss_report_add_accounting(struct ss_jsonw *w, const char *key, uint64_t total,
+			      const uint64_t status[SS_ST_COUNT])
+{
+	ss_jsonw_begin_object(w, key);
+	ss_jsonw_u64(w, "total", total);
+	for (int s = 0; s < SS_ST_COUNT; s++)
+		ss_jsonw_u64(w, ss_status_name((enum ss_status)s), status[s]);
+	ss_jsonw_end_object(w);
+}
+
 void ss_report_json_specscan(struct ss_jsonw *w, const struct ss_agg *a, const char *version)
 {
 	ss_jsonw_begin_object(w, "specscan");

@@ -14,11 +14,43 @@
 #include "report/report.h"
 #include "report/report_int.h"
 #include "report/section.h"
+#include "report/tabular.h"
 
 static void section_break(struct ss_buf *out)
 {
 	if (out->len)
 		ss_buf_adds(out, "\r\n");
+}
+
+/* A metric's first cell: header + " (unit)", except for counts of things. */
+static void add_label(struct ss_buf *out, int m)
+{
+	struct ss_buf label = SS_BUF_INIT;
+
+	ss_report_csv_label_text(&label, m);
+	out->failed |= label.failed;
+	ss_tab_csv_field(out, label.data ? label.data : "", label.len, false);
+	ss_buf_release(&label);
+}
+
+/* ",avg,min,...,std" of a per-request metric. */
+static void add_stats(struct ss_buf *out, const struct ss_stats *st)
+{
+	const double cells[] = {
+		st->avg, st->min, st->max, st->sum, st->p1,  st->p5,  st->p10,
+		st->p25, st->p50, st->p75, st->p90, st->p95, st->p99, st->std,
+	};
+
+	for (size_t c = 0; c < sizeof(cells) / sizeof(cells[0]); c++) {
+		ss_buf_addc(out, ',');
+		ss_buf_add_fixed2(out, cells[c]);
+	}
+}
+
+/* A cell of a C string, quoted when needed. */
+static void add_cell(struct ss_buf *out, const char *s)
+{
+	ss_tab_csv_field(out, s, strlen(s), false);
 }
 
 static void add_positions(struct ss_buf *out, const struct ss_set_analysis *s, bool has_cost)
@@ -82,31 +114,6 @@ static void add_drafted(struct ss_buf *out, const struct ss_drafted_result *d)
 	}
 }
 
-static void add_intervals(struct ss_buf *out, const struct ss_analysis_opts *o,
-			  const struct ss_set_analysis *s)
-{
-	bool any = false;
-
-	for (int k = 0; k < SS_BS_COUNT; k++)
-		any |= s->has_ci[k];
-	if (!any)
-		return;
-	section_break(out);
-	ss_buf_adds(out, "Metric,Level,Low,High\r\n");
-	for (int k = 0; k < SS_BS_COUNT; k++) {
-		if (!s->has_ci[k])
-			continue;
-		ss_report_csv_label(out, ss_boot_metric[k]);
-		ss_buf_addc(out, ',');
-		ss_buf_add_fixed2(out, o->level);
-		ss_buf_addc(out, ',');
-		ss_buf_add_fixed2(out, s->lo[k]);
-		ss_buf_addc(out, ',');
-		ss_buf_add_fixed2(out, s->hi[k]);
-		ss_buf_adds(out, "\r\n");
-	}
-}
-
 /* SPEC 7.3: a null key value is an empty cell, true/false as written. */
 static void add_key_cells(struct ss_buf *out, const struct ss_kv *v, size_t n)
 {
@@ -120,10 +127,9 @@ static void add_key_cells(struct ss_buf *out, const struct ss_kv *v, size_t n)
 			out->failed = true;
 			break;
 		}
-		if (v[i].type == SS_KV_STR)
-			ss_report_csv_name(out, cell.len ? cell.data : "");
-		else
-			ss_report_csv_cell(out, cell.len ? cell.data : "");
+		/* up to a NUL, as every CSV cell of a C string */
+		ss_tab_csv_field(out, cell.len ? cell.data : "", cell.len ? strlen(cell.data) : 0,
+				 v[i].type == SS_KV_STR);
 		ss_buf_addc(out, ',');
 	}
 	ss_buf_release(&cell);
@@ -147,7 +153,7 @@ static void add_groups(struct ss_buf *out, const struct ss_agg *a, const struct 
 				if (!header) {
 					section_break(out);
 					for (size_t k = 0; k < spec->n; k++) {
-						ss_report_csv_cell(out, spec->keys[k].name);
+						add_cell(out, spec->keys[k].name);
 						ss_buf_addc(out, ',');
 					}
 					ss_buf_adds(out, "Metric,avg,min,max,sum,p1,p5,p10,p25,"
@@ -155,9 +161,9 @@ static void add_groups(struct ss_buf *out, const struct ss_agg *a, const struct 
 					header = true;
 				}
 				add_key_cells(out, key, spec->n);
-				ss_report_csv_label(out, rows[j]);
+				add_label(out, rows[j]);
 				if (kind == 1) {
-					ss_report_csv_stats(out, &r->stats[rows[j]]);
+					add_stats(out, &r->stats[rows[j]]);
 				} else {
 					ss_buf_addc(out, ',');
 					ss_buf_add_fixed2(out, r->stats[rows[j]].avg);
@@ -177,7 +183,7 @@ static void add_deltas(struct ss_buf *out, const struct ss_agg *a, const struct 
 
 	section_break(out);
 	for (size_t k = 0; k < spec->n; k++) {
-		ss_report_csv_cell(out, spec->keys[k].name);
+		add_cell(out, spec->keys[k].name);
 		ss_buf_addc(out, ',');
 	}
 	ss_buf_adds(out, "Difference from the baseline,Delta,Low,High,Significant\r\n");
@@ -194,7 +200,7 @@ static void add_deltas(struct ss_buf *out, const struct ss_agg *a, const struct 
 			snprintf(label, sizeof(label), "%s (%s)", mi->header,
 				 strcmp(mi->unit, "%") == 0 ? "pp" : mi->unit);
 			add_key_cells(out, ss_group_table_key(&a->groups, g), spec->n);
-			ss_report_csv_cell(out, label);
+			add_cell(out, label);
 			ss_buf_addc(out, ',');
 			if (d->has)
 				ss_buf_add_fixed2(out, d->delta);
@@ -225,7 +231,7 @@ void ss_report_csv_analysis(struct ss_buf *out, const struct ss_agg *a,
 		add_drafted(out, &an->main.drafted);
 	}
 	if (o->ci)
-		add_intervals(out, o, &an->main);
+		ss_sec_intervals_csv(out, &(struct ss_report_ctx){a, an, false, false});
 	if (o->group_by.n)
 		add_groups(out, a, an);
 	if (o->group_by.n && an->has_baseline)

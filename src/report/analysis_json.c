@@ -3,22 +3,12 @@
  * positions, intervals, groups, windows, outliers and definitions, laid out as json.dumps(indent=2) lays
  * out the rest of the file (through the writer of jsonw.h).
  */
-#include <math.h>
 #include <string.h>
 
 #include "report/jsonw.h"
 #include "report/report.h"
 #include "report/report_int.h"
 #include "report/section.h"
-
-/* A number the user gave: an integer when it is one (95), else its repr (99.5). */
-static void add_user_number(struct ss_jsonw *w, const char *key, double v)
-{
-	if (v == floor(v) && fabs(v) < 1e15)
-		ss_jsonw_i64(w, key, (int64_t)v);
-	else
-		ss_jsonw_double(w, key, v);
-}
 
 /* A two-number array [lo, hi]. */
 static void add_pair(struct ss_jsonw *w, const char *key, double lo, double hi)
@@ -133,21 +123,6 @@ static void add_positions(struct ss_jsonw *w, const struct ss_results *r,
 	ss_jsonw_end_object(w);
 }
 
-static void add_intervals(struct ss_jsonw *w, const struct ss_analysis_opts *o,
-			  const struct ss_set_analysis *s)
-{
-	ss_jsonw_begin_object(w, "intervals");
-	add_user_number(w, "level", o->level);
-	ss_jsonw_u64(w, "resamples", o->resamples);
-	ss_jsonw_u64(w, "seed", o->seed);
-	ss_jsonw_begin_object(w, "metrics");
-	for (int k = 0; k < SS_BS_COUNT; k++)
-		if (s->has_ci[k])
-			add_pair(w, ss_metric_table[ss_boot_metric[k]].tag, s->lo[k], s->hi[k]);
-	ss_jsonw_end_object(w);
-	ss_jsonw_end_object(w);
-}
-
 /* SPEC 7.4: a tag with no value on one side is left out, and a row left
  * with no tag has no vs_baseline. */
 static void add_vs(struct ss_jsonw *w, const struct ss_set_analysis *s)
@@ -189,7 +164,7 @@ static void add_group_row(struct ss_jsonw *w, const struct ss_agg *a,
 	if (o->positions)
 		add_positions(w, &gr->res, s);
 	if (o->ci)
-		add_intervals(w, o, s);
+		ss_sec_intervals_json_set(w, o, s);
 	if (an->has_baseline && g != an->baseline)
 		add_vs(w, s);
 	ss_jsonw_end_object(w);
@@ -222,7 +197,7 @@ void ss_report_json_analysis(struct ss_jsonw *w, const struct ss_agg *a,
 	if (o->positions)
 		add_positions(w, &a->main, &an->main);
 	if (o->ci)
-		add_intervals(w, o, &an->main);
+		ss_sec_intervals_json(w, &(struct ss_report_ctx){a, an, false, false});
 	if (o->group_by.n)
 		add_groups(w, a, an);
 	if (o->windows)

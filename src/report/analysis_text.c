@@ -82,33 +82,6 @@ static void drafted_line(struct ss_buf *out, const struct ss_drafted_result *d,
 	ss_buf_addc(out, '\n');
 }
 
-/* `95% intervals (1,000 resamples): Acceptance Length 2.31–2.62, ...` */
-static void intervals_line(struct ss_buf *out, const struct ss_analysis_opts *o,
-			   const struct ss_set_analysis *s, bool utf8, const char *prefix)
-{
-	bool first = true;
-
-	ss_buf_adds(out, prefix);
-	ss_report_add_level(out, o->level);
-	ss_buf_adds(out, "% intervals (");
-	ss_buf_add_u64_grouped(out, o->resamples);
-	ss_buf_adds(out, o->resamples == 1 ? " resample):" : " resamples):");
-	for (int k = 0; k < SS_BS_COUNT; k++) {
-		if (!s->has_ci[k])
-			continue;
-		ss_buf_adds(out, first ? " " : ", ");
-		first = false;
-		ss_buf_adds(out, ss_metric_table[ss_boot_metric[k]].header);
-		ss_buf_addc(out, ' ');
-		ss_buf_add_fixed2_grouped(out, s->lo[k]);
-		ss_buf_adds(out, utf8 ? "–" : "-");
-		ss_buf_add_fixed2_grouped(out, s->hi[k]);
-	}
-	if (first)
-		ss_buf_adds(out, " none (no resample defines a statistic)");
-	ss_buf_addc(out, '\n');
-}
-
 void ss_report_text_analysis(struct ss_buf *out, const struct ss_agg *a,
 			     const struct ss_analysis *an, bool utf8)
 {
@@ -126,7 +99,7 @@ void ss_report_text_analysis(struct ss_buf *out, const struct ss_agg *a,
 			drafted_line(out, &an->main.drafted, "  ");
 	}
 	if (o->ci && a->main.ok)
-		intervals_line(out, o, &an->main, utf8, "  ");
+		ss_sec_intervals_text(out, &(struct ss_report_ctx){a, an, utf8, false});
 	if (o->windows)
 		ss_sec_windows_text(out, &(struct ss_report_ctx){a, an, utf8, false});
 }

@@ -193,7 +193,7 @@ void ss_report_html(struct ss_buf *out, const struct ss_agg *a, const struct ss_
 	ss_html_read(out, a, o);
 	if (an && an->has_baseline)
 		ss_buf_adds(out, "<div class=\"pooled\">\n");
-	ss_html_spec_decode(out, a, an);
+	ss_sec_results_html(out, &(struct ss_report_ctx){a, an, false, false});
 	if (ss_results_any(&a->main)) {
 		ss_html_histogram(out, a);
 		if (an)

@@ -41,9 +41,6 @@ void ss_html_missing_end(struct ss_buf *b, struct ss_buf *why);
 void ss_html_compare(struct ss_buf *b, const struct ss_agg *a, const struct ss_analysis *an);
 /* What was read: inputs, kinds, the accounting, phases, engines, versions. */
 void ss_html_read(struct ss_buf *b, const struct ss_agg *a, const struct ss_html_opts *o);
-/* The Spec Decode table (4.3), the intervals (7.2, an may be NULL) and the
- * warmup table. */
-void ss_html_spec_decode(struct ss_buf *b, const struct ss_agg *a, const struct ss_analysis *an);
 /* The pooled acceptance histogram (% of steps). */
 void ss_html_histogram(struct ss_buf *b, const struct ss_agg *a);
 /* Acceptance by position and the shorter-draft curves (7.1). */

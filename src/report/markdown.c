@@ -15,43 +15,6 @@
 #include "report/report_int.h"
 #include "report/section.h"
 
-static const char *const stat_heads[] = {"avg", "min", "max", "p99", "p90", "p50", "std"};
-
-static void add_main_table(struct ss_buf *out, const struct ss_results *r)
-{
-	struct ss_grid g;
-
-	ss_grid_init(&g);
-	ss_grid_col(&g, "Metric", false);
-	for (size_t c = 0; c < sizeof(stat_heads) / sizeof(stat_heads[0]); c++)
-		ss_grid_col(&g, stat_heads[c], true);
-	for (int i = 0; i < SS_REPORT_TABLE_NROWS; i++) {
-		int m = ss_report_table_rows[i];
-		const struct ss_metric_info *mi = &ss_metric_table[m];
-		const struct ss_stats *s = &r->stats[m];
-		const double v[] = {s->avg, s->min, s->max, s->p99, s->p90, s->p50, s->std};
-
-		if (!r->has[m])
-			continue;
-		ss_grid_begin(&g);
-		ss_buf_addf(&g.text, "%s (%s)", mi->header, mi->unit);
-		ss_grid_end(&g);
-		for (size_t c = 0; c < sizeof(v) / sizeof(v[0]); c++) {
-			ss_grid_begin(&g);
-			if (mi->per_request || c == 0)
-				ss_buf_add_fixed2_grouped(&g.text, v[c]);
-			else
-				ss_buf_adds(&g.text, "N/A");
-			ss_grid_end(&g);
-		}
-	}
-	if (g.tab.ncells) {
-		ss_buf_addc(out, '\n');
-		ss_grid_markdown(out, &g);
-	}
-	ss_grid_release(&g);
-}
-
 static void add_positions(struct ss_buf *out, const struct ss_pos_result *p)
 {
 	struct ss_grid g;
@@ -181,42 +144,6 @@ static void add_drafted(struct ss_buf *out, const struct ss_drafted_result *d)
 			 "lengths); Rate is accepted / drafted.\n");
 }
 
-static void add_intervals(struct ss_buf *out, const struct ss_analysis_opts *o,
-			  const struct ss_set_analysis *s)
-{
-	struct ss_grid g;
-
-	ss_buf_adds(out, "\n### ");
-	ss_report_add_level(out, o->level);
-	ss_buf_adds(out, "% intervals (");
-	ss_buf_add_u64_grouped(out, o->resamples);
-	ss_buf_adds(out, o->resamples == 1 ? " resample)\n\n" : " resamples)\n\n");
-	ss_grid_init(&g);
-	ss_grid_col(&g, "Metric", false);
-	ss_grid_col(&g, "Low", true);
-	ss_grid_col(&g, "High", true);
-	for (int k = 0; k < SS_BS_COUNT; k++) {
-		const struct ss_metric_info *mi = &ss_metric_table[ss_boot_metric[k]];
-
-		if (!s->has_ci[k])
-			continue;
-		ss_grid_begin(&g);
-		ss_buf_addf(&g.text, "%s (%s)", mi->header, mi->unit);
-		ss_grid_end(&g);
-		ss_grid_begin(&g);
-		ss_buf_add_fixed2_grouped(&g.text, s->lo[k]);
-		ss_grid_end(&g);
-		ss_grid_begin(&g);
-		ss_buf_add_fixed2_grouped(&g.text, s->hi[k]);
-		ss_grid_end(&g);
-	}
-	if (g.tab.ncells)
-		ss_grid_markdown(out, &g);
-	else
-		ss_buf_adds(out, "No resample defines a statistic.\n");
-	ss_grid_release(&g);
-}
-
 static void add_groups(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an)
 {
 	struct ss_grid g;
@@ -241,19 +168,7 @@ void ss_report_md_body(struct ss_buf *out, const struct ss_agg *a, const struct 
 {
 	const struct ss_analysis_opts *o = an && an->any ? an->opts : NULL;
 
-	ss_buf_adds(out, "## Spec Decode\n");
-	add_main_table(out, &a->main);
-	if (a->main.hist_len) {
-		struct ss_buf line = SS_BUF_INIT;
-
-		ss_report_hist_line(&line, &a->main, "");
-		if (line.len) {
-			ss_buf_addc(out, '\n');
-			ss_buf_add(out, line.data, line.len);
-		}
-		out->failed |= line.failed;
-		ss_buf_release(&line);
-	}
+	ss_sec_results_md(out, &(struct ss_report_ctx){a, an, true, false});
 	ss_buf_addc(out, '\n');
 	ss_report_accounting_line(out, a, "");
 	if (!o)
@@ -269,7 +184,7 @@ void ss_report_md_body(struct ss_buf *out, const struct ss_agg *a, const struct 
 			add_drafted(out, &an->main.drafted);
 	}
 	if (o->ci && a->main.ok)
-		add_intervals(out, o, &an->main);
+		ss_sec_intervals_md(out, &(struct ss_report_ctx){a, an, true, false});
 	if (o->group_by.n && a->groups.n)
 		add_groups(out, a, an);
 	if (o->windows)

@@ -18,12 +18,7 @@ void ss_report_json(struct ss_buf *out, const struct ss_agg *a, const struct ss_
 	ss_jsonw_init(&w, out);
 	ss_jsonw_begin_object(&w, NULL);
 	ss_report_json_specscan(&w, a, version);
-	ss_report_add_results(&w, &a->main);
-	if (a->mode == SS_PHASES_PROFILING && ss_results_any(&a->warmup)) {
-		ss_jsonw_begin_object(&w, "warmup_metrics");
-		ss_report_add_metrics(&w, &a->warmup);
-		ss_jsonw_end_object(&w);
-	}
+	ss_sec_results_json(&w, &(struct ss_report_ctx){a, an, false, false});
 	if (an && an->any)
 		ss_report_json_analysis(&w, a, an);
 	if (srv)
@@ -35,7 +30,7 @@ void ss_report_json(struct ss_buf *out, const struct ss_agg *a, const struct ss_
 void ss_report_csv(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an,
 		   const struct ss_server_results *srv)
 {
-	ss_report_csv_results(out, a);
+	ss_sec_results_csv(out, &(struct ss_report_ctx){a, an, false, false});
 	ss_report_csv_analysis(out, a, an);
 	if (srv)
 		ss_report_server_csv(out, srv);
@@ -44,8 +39,7 @@ void ss_report_csv(struct ss_buf *out, const struct ss_agg *a, const struct ss_a
 void ss_report_table(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an,
 		     const struct ss_server_results *srv, bool utf8, bool color)
 {
-	ss_report_text_spec_decode(out, &a->main, utf8, color);
-	ss_report_hist_line(out, &a->main, "  ");
+	ss_sec_results_text(out, &(struct ss_report_ctx){a, an, utf8, color});
 	if (an && an->any)
 		ss_report_text_analysis(out, a, an, utf8);
 	ss_report_accounting_line(out, a, "  ");

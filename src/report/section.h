@@ -26,6 +26,26 @@ struct ss_report_ctx {
 	bool utf8, color;
 };
 
+/* SPEC 4, the results (sec_results.c): the metrics and the pooled
+ * histogram, the Spec Decode table and the histogram's line; the page's
+ * Spec Decode section holds the intervals' table (an may be NULL). */
+void ss_sec_results_json(struct ss_jsonw *w, const struct ss_report_ctx *c);
+void ss_sec_results_text(struct ss_buf *out, const struct ss_report_ctx *c);
+void ss_sec_results_md(struct ss_buf *out, const struct ss_report_ctx *c);
+void ss_sec_results_csv(struct ss_buf *out, const struct ss_report_ctx *c);
+void ss_sec_results_html(struct ss_buf *out, const struct ss_report_ctx *c);
+
+/* SPEC 7.2, the bootstrap intervals of the main results (sec_intervals.c);
+ * the JSON of one result set's too (each group's row holds one). The
+ * page's table is in its Spec Decode section. */
+void ss_sec_intervals_json(struct ss_jsonw *w, const struct ss_report_ctx *c);
+void ss_sec_intervals_json_set(struct ss_jsonw *w, const struct ss_analysis_opts *o,
+			       const struct ss_set_analysis *s);
+void ss_sec_intervals_text(struct ss_buf *out, const struct ss_report_ctx *c);
+void ss_sec_intervals_md(struct ss_buf *out, const struct ss_report_ctx *c);
+void ss_sec_intervals_csv(struct ss_buf *out, const struct ss_report_ctx *c);
+void ss_sec_intervals_html(struct ss_buf *out, const struct ss_report_ctx *c);
+
 /* SPEC 7.12, the definitions of acceptance length (sec_definitions.c). */
 void ss_sec_defs_json(struct ss_jsonw *w, const struct ss_report_ctx *c);
 void ss_sec_defs_text(struct ss_buf *out, const struct ss_report_ctx *c);

@@ -362,10 +362,7 @@ void ss_tab_md(struct ss_buf *out, const struct ss_tab *t)
 
 /* -- CSV -------------------------------------------------------------------- */
 
-/* A field, quoted when it holds a separator, a quote or a line end; a
- * name from an input that a spreadsheet would run as a formula gets a
- * leading ' (SPEC 7.3). */
-static void csv_field(struct ss_buf *out, const char *s, size_t n, bool name)
+void ss_tab_csv_field(struct ss_buf *out, const char *s, size_t n, bool name)
 {
 	bool quote = false;
 	bool guard = name && ss_csv_is_formula(s, n);
@@ -409,7 +406,7 @@ void ss_tab_csv(struct ss_buf *out, const struct ss_tab *t, bool head)
 			if (!first)
 				ss_buf_addc(out, ',');
 			first = false;
-			csv_field(out, h, strlen(h), false);
+			ss_tab_csv_field(out, h, strlen(h), false);
 		}
 		ss_buf_adds(out, "\r\n");
 	}
@@ -424,7 +421,7 @@ void ss_tab_csv(struct ss_buf *out, const struct ss_tab *t, bool head)
 			ss_buf_reset(&raw);
 			raw_cell(&raw, t, r * t->ncols + c, SS_TAB_CSV);
 			out->failed |= raw.failed;
-			csv_field(out, raw.data ? raw.data : "", raw.len,
+			ss_tab_csv_field(out, raw.data ? raw.data : "", raw.len,
 				  t->cols[c].kind == SS_COL_NAME);
 		}
 		ss_buf_adds(out, "\r\n");

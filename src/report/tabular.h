@@ -96,6 +96,11 @@ void ss_tab_md(struct ss_buf *out, const struct ss_tab *t);
 /* The CSV rows, CRLF; with `head`, first an empty line when `out` holds
  * anything, then the head row (also when there is no row). */
 void ss_tab_csv(struct ss_buf *out, const struct ss_tab *t, bool head);
+/* One CSV field, the only CSV quoting of the reports: quoted when it
+ * holds a separator, a quote or a line end; with `name` (a name from an
+ * input), a leading ' when a spreadsheet would run it as a formula
+ * (SPEC 7.3, escape.h). */
+void ss_tab_csv_field(struct ss_buf *out, const char *s, size_t n, bool name);
 /* The HTML table, with `caption` (trusted text; NULL: none). */
 void ss_tab_html(struct ss_buf *out, const struct ss_tab *t, const char *caption);
 

@@ -1,0 +1,340 @@
+/*
+ * sec_results.c - the results of SPEC 4 in every report: the metric
+ * objects and pooled histogram of the aggregate JSON (4.1, for the run,
+ * its warmup requests and each group), the CSV's per-request and run-level
+ * sections sorted by tag (4.2), and the Spec Decode table with the
+ * console's rows (4.3) drawn as the console's box table (its fixed layout:
+ * a long label puts its unit on a row of its own), the Markdown table and
+ * the HTML tables of the run and of its warmup requests, with the pooled
+ * histogram's line.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/html_int.h"
+#include "report/numfmt.h"
+#include "report/report_int.h"
+#include "report/section.h"
+#include "report/tabular.h"
+
+/* -- JSON ------------------------------------------------------------------- */
+
+/* A metric's unit-and-values object `{"unit": ..., "avg": ...}` (run-level)
+ * or with all statistics (per-request). */
+static void json_metric(struct ss_jsonw *w, const struct ss_results *r, int m)
+{
+	const struct ss_stats *st = &r->stats[m];
+
+	ss_jsonw_begin_object(w, ss_metric_table[m].tag);
+	ss_jsonw_str(w, "unit", ss_metric_table[m].unit);
+	ss_jsonw_double(w, "avg", st->avg);
+	if (ss_metric_table[m].per_request) {
+		ss_jsonw_double(w, "p1", st->p1);
+		ss_jsonw_double(w, "p5", st->p5);
+		ss_jsonw_double(w, "p10", st->p10);
+		ss_jsonw_double(w, "p25", st->p25);
+		ss_jsonw_double(w, "p50", st->p50);
+		ss_jsonw_double(w, "p75", st->p75);
+		ss_jsonw_double(w, "p90", st->p90);
+		ss_jsonw_double(w, "p95", st->p95);
+		ss_jsonw_double(w, "p99", st->p99);
+		ss_jsonw_double(w, "min", st->min);
+		ss_jsonw_double(w, "max", st->max);
+		ss_jsonw_double(w, "std", st->std);
+		ss_jsonw_u64(w, "count", (uint64_t)st->count);
+		ss_jsonw_double(w, "sum", st->sum);
+	}
+	ss_jsonw_end_object(w);
+}
+
+void ss_report_add_metrics(struct ss_jsonw *w, const struct ss_results *r)
+{
+	for (int m = 0; m < SS_M_COUNT; m++)
+		if (r->has[m])
+			json_metric(w, r, m);
+}
+
+static bool hist_empty(const struct ss_results *r)
+{
+	for (size_t i = 0; i < r->hist_len; i++)
+		if (r->hist[i])
+			return false;
+	return true;
+}
+
+void ss_report_add_results(struct ss_jsonw *w, const struct ss_results *r)
+{
+	if (!hist_empty(r)) {
+		char num[24];
+
+		ss_jsonw_begin_object(w, "pooled_spec_decode_acceptance_histogram");
+		for (size_t j = 0; j < r->hist_len; j++) {
+			if (!r->hist[j])
+				continue;
+			snprintf(num, sizeof(num), "%zu", j);
+			ss_jsonw_i128(w, num, r->hist[j]);
+		}
+		ss_jsonw_end_object(w);
+	}
+	ss_report_add_metrics(w, r);
+}
+
+void ss_sec_results_json(struct ss_jsonw *w, const struct ss_report_ctx *c)
+{
+	const struct ss_agg *a = c->a;
+
+	ss_report_add_results(w, &a->main);
+	if (a->mode == SS_PHASES_PROFILING && ss_results_any(&a->warmup)) {
+		ss_jsonw_begin_object(w, "warmup_metrics");
+		ss_report_add_metrics(w, &a->warmup);
+		ss_jsonw_end_object(w);
+	}
+}
+
+/* -- CSV -------------------------------------------------------------------- */
+
+void ss_report_csv_label_text(struct ss_buf *b, int m)
+{
+	const struct ss_metric_info *mi = &ss_metric_table[m];
+
+	ss_buf_adds(b, mi->header);
+	if (strcmp(mi->unit, "count") != 0 && strcmp(mi->unit, "requests") != 0)
+		ss_buf_addf(b, " (%s)", mi->unit);
+}
+
+static int cmp_tag(const void *x, const void *y)
+{
+	int a = *(const int *)x, b = *(const int *)y;
+
+	return strcmp(ss_metric_table[a].tag, ss_metric_table[b].tag);
+}
+
+int ss_report_sorted_metrics(const struct ss_results *r, bool per_request, int out[SS_M_COUNT])
+{
+	int n = 0;
+
+	for (int m = 0; m < SS_M_COUNT; m++)
+		if (r->has[m] && ss_metric_table[m].per_request == per_request)
+			out[n++] = m;
+	qsort(out, (size_t)n, sizeof(*out), cmp_tag);
+	return n;
+}
+
+#define CSV_STAT(h) {h, SS_COL_FIX2, false, SS_TAB_CSV, NULL, NULL, false}
+
+static const struct ss_tab_col csv_request_cols[] = {
+	{"Metric", SS_COL_TEXT, true, SS_TAB_CSV, NULL, NULL, false},
+	CSV_STAT("avg"), CSV_STAT("min"), CSV_STAT("max"), CSV_STAT("sum"), CSV_STAT("p1"),
+	CSV_STAT("p5"), CSV_STAT("p10"), CSV_STAT("p25"), CSV_STAT("p50"), CSV_STAT("p75"),
+	CSV_STAT("p90"), CSV_STAT("p95"), CSV_STAT("p99"), CSV_STAT("std"),
+};
+
+static const struct ss_tab_col csv_run_cols[] = {
+	{"Metric", SS_COL_TEXT, true, SS_TAB_CSV, NULL, NULL, false},
+	CSV_STAT("Value"),
+};
+
+/* The per-request metrics (every statistic) or the run-level ones (the
+ * value), sorted by tag; nothing when there is none. */
+static void csv_section(struct ss_buf *out, const struct ss_results *r, bool per_request)
+{
+	int rows[SS_M_COUNT];
+	int n = ss_report_sorted_metrics(r, per_request, rows);
+	struct ss_tab t;
+
+	if (per_request)
+		ss_tab_init(&t, csv_request_cols, sizeof(csv_request_cols) / sizeof(csv_request_cols[0]));
+	else
+		ss_tab_init(&t, csv_run_cols, 2);
+	for (int i = 0; i < n; i++) {
+		const struct ss_stats *st = &r->stats[rows[i]];
+		const double v[] = {
+			st->avg, st->min, st->max, st->sum, st->p1,  st->p5,  st->p10,
+			st->p25, st->p50, st->p75, st->p90, st->p95, st->p99, st->std,
+		};
+
+		ss_report_csv_label_text(ss_tab_begin(&t), rows[i]);
+		ss_tab_end(&t);
+		for (size_t c = 0; c < (per_request ? sizeof(v) / sizeof(v[0]) : 1); c++)
+			ss_tab_num(&t, v[c]);
+	}
+	if (n || t.failed)
+		ss_tab_csv(out, &t, true);
+	ss_tab_release(&t);
+}
+
+void ss_sec_results_csv(struct ss_buf *out, const struct ss_report_ctx *c)
+{
+	csv_section(out, &c->a->main, true);
+	csv_section(out, &c->a->main, false);
+}
+
+/* -- the Spec Decode table ---------------------------------------------------- */
+
+#define LABEL_WRAP 30 /* the box's longest label with its unit on its line */
+
+/* The console's rows, in order. */
+static const int table_rows[] = {
+	SS_M_ACCEPTANCE_LENGTH, SS_M_TOKEN_WEIGHTED_AL,
+	SS_M_DRAFT_ACCEPTANCE_RATE, SS_M_OVERALL_DAR,
+	SS_M_ACCEPTED_PER_VERIFIED, SS_M_STEPS, SS_M_ZERO_STEP_REQUESTS,
+};
+
+#define STAT(h) {h, SS_COL_FIX2, false, SS_TAB_TEXT | SS_TAB_HTML, NULL, NULL, false}
+
+/* Metric, then the seven statistics; a run-level metric has its value
+ * under avg and N/A under the others. The page's first column is not
+ * marked left (its style sheet aligns a first column left), so it is a
+ * column of its own there. */
+static const struct ss_tab_col spec_cols[] = {
+	{"Metric", SS_COL_TEXT, true, SS_TAB_TEXT, NULL, NULL, false},
+	{"Metric", SS_COL_TEXT, false, SS_TAB_HTML, NULL, NULL, false},
+	STAT("avg"), STAT("min"), STAT("max"), STAT("p99"), STAT("p90"), STAT("p50"), STAT("std"),
+};
+#define NSTATS 7
+
+/* With `wrap` (the box), a label longer than LABEL_WRAP characters puts
+ * "(unit)" on a row of its own under it, a row of empty cells. */
+static void spec_table(struct ss_tab *t, const struct ss_results *r, bool wrap_long)
+{
+	ss_tab_init(t, spec_cols, sizeof(spec_cols) / sizeof(spec_cols[0]));
+	for (size_t i = 0; i < sizeof(table_rows) / sizeof(table_rows[0]); i++) {
+		int m = table_rows[i];
+		const struct ss_metric_info *mi = &ss_metric_table[m];
+		const struct ss_stats *s = &r->stats[m];
+		const double v[NSTATS] = {s->avg, s->min, s->max, s->p99, s->p90, s->p50, s->std};
+		bool wrap = wrap_long && strlen(mi->header) > LABEL_WRAP;
+
+		if (!r->has[m])
+			continue;
+		for (int k = 0; k < 2; k++) {
+			struct ss_buf *label = ss_tab_begin(t);
+
+			ss_buf_adds(label, mi->header);
+			if (!wrap)
+				ss_buf_addf(label, " (%s)", mi->unit);
+			ss_tab_end(t);
+		}
+		for (int k = 0; k < NSTATS; k++) {
+			if (mi->per_request || k == 0)
+				ss_tab_num(t, v[k]);
+			else
+				ss_tab_na(t);
+		}
+		if (!wrap)
+			continue;
+		for (int k = 0; k < 2; k++) {
+			ss_buf_addf(ss_tab_begin(t), "(%s)", mi->unit);
+			ss_tab_end(t);
+		}
+		for (int k = 0; k < NSTATS; k++)
+			ss_tab_empty(t);
+	}
+}
+
+static void add_percent(struct ss_buf *out, const char *key, __int128 count, double total)
+{
+	ss_buf_adds(out, key);
+	ss_buf_adds(out, ": ");
+	ss_buf_add_fixed0(out, (double)count / total * 100.0);
+	ss_buf_addc(out, '%');
+}
+
+/* `Accepted drafts per step (% of steps):  0: 20%   1: ...` after prefix. */
+static void hist_line(struct ss_buf *out, const struct ss_results *r, const char *prefix)
+{
+	__int128 sum = 0, rest = 0;
+	size_t top = 0;
+	bool any = false;
+	char key[24];
+
+	for (size_t j = 0; j < r->hist_len; j++) {
+		if (r->hist[j]) {
+			any = true;
+			top = j;
+			sum += r->hist[j];
+		}
+	}
+	if (!any)
+		return;
+	ss_buf_adds(out, prefix);
+	ss_buf_adds(out, "Accepted drafts per step (% of steps):  ");
+	for (size_t j = 0; j <= top && j < 8; j++) {
+		if (j)
+			ss_buf_adds(out, "   ");
+		snprintf(key, sizeof(key), "%zu", j);
+		add_percent(out, key, r->hist[j], (double)sum);
+	}
+	if (top >= 8) {
+		for (size_t j = 8; j <= top; j++)
+			rest += r->hist[j];
+		ss_buf_adds(out, "   ");
+		add_percent(out, ">=8", rest, (double)sum);
+	}
+	ss_buf_addc(out, '\n');
+}
+
+void ss_sec_results_text(struct ss_buf *out, const struct ss_report_ctx *c)
+{
+	struct ss_tab t;
+
+	spec_table(&t, &c->a->main, true);
+	ss_tab_box(out, &t, "Spec Decode", c->utf8, c->color);
+	ss_tab_release(&t);
+	hist_line(out, &c->a->main, "  ");
+}
+
+void ss_sec_results_md(struct ss_buf *out, const struct ss_report_ctx *c)
+{
+	struct ss_tab t;
+
+	ss_buf_adds(out, "## Spec Decode\n");
+	spec_table(&t, &c->a->main, false);
+	if (ss_tab_rows(&t) || t.failed) {
+		ss_buf_addc(out, '\n');
+		ss_tab_md(out, &t);
+	}
+	ss_tab_release(&t);
+	if (!hist_empty(&c->a->main)) {
+		ss_buf_addc(out, '\n');
+		hist_line(out, &c->a->main, "");
+	}
+}
+
+/* -- HTML ------------------------------------------------------------------- */
+
+/* `caption`: trusted markup. */
+static void html_table(struct ss_buf *out, const struct ss_results *r, const char *caption)
+{
+	struct ss_tab t;
+
+	spec_table(&t, r, false);
+	ss_tab_html(out, &t, caption);
+	ss_tab_release(&t);
+}
+
+/* The Spec Decode section: the table of the run, the intervals (7.2) under
+ * it and the table of the warmup requests, when any. */
+void ss_sec_results_html(struct ss_buf *out, const struct ss_report_ctx *c)
+{
+	const struct ss_agg *a = c->a;
+
+	ss_buf_adds(out, "<section id=\"spec-decode\">\n<h2>Spec Decode</h2>\n");
+	if (ss_results_any(&a->main)) {
+		html_table(out, &a->main, "The numbers of specscan&#39;s console table and aggregate JSON");
+		if (c->an)
+			ss_sec_intervals_html(out, c);
+	} else {
+		ss_html_missing(out, "No request of the main results carried speculative-decoding "
+			   "statistics, so the Spec Decode table, the histogram, the curves and the "
+			   "distribution of acceptance lengths are left out. The accounting above says "
+			   "what the requests were instead.");
+	}
+	if (a->mode == SS_PHASES_PROFILING && ss_results_any(&a->warmup)) {
+		ss_buf_adds(out, "<h3>Warmup requests</h3>\n");
+		html_table(out, &a->warmup, "The same metrics over the warmup requests only "
+			   "(not part of the results above)");
+	}
+	ss_buf_adds(out, "</section>\n");
+}
