@@ -190,7 +190,7 @@ void ss_report_html(struct ss_buf *out, const struct ss_agg *a, const struct ss_
 	ss_buf_adds(out, css);
 	ss_buf_adds(out, "</style>\n</head>\n<body>\n<main>\n");
 	header(out, a, an, o);
-	ss_html_read(out, a, o);
+	ss_sec_read_html(out, &(struct ss_report_ctx){a, an, false, false}, o);
 	if (an && an->has_baseline)
 		ss_buf_adds(out, "<div class=\"pooled\">\n");
 	ss_sec_results_html(out, &(struct ss_report_ctx){a, an, false, false});

@@ -39,8 +39,6 @@ void ss_html_missing_end(struct ss_buf *b, struct ss_buf *why);
 /* With --compare, first: the baseline and each group side by side, their
  * differences and significance (nothing without a baseline). */
 void ss_html_compare(struct ss_buf *b, const struct ss_agg *a, const struct ss_analysis *an);
-/* What was read: inputs, kinds, the accounting, phases, engines, versions. */
-void ss_html_read(struct ss_buf *b, const struct ss_agg *a, const struct ss_html_opts *o);
 /* The pooled acceptance histogram (% of steps). */
 void ss_html_histogram(struct ss_buf *b, const struct ss_agg *a);
 /* Acceptance by position and the shorter-draft curves (7.1). */

@@ -169,8 +169,7 @@ void ss_report_md_body(struct ss_buf *out, const struct ss_agg *a, const struct 
 	const struct ss_analysis_opts *o = an && an->any ? an->opts : NULL;
 
 	ss_sec_results_md(out, &(struct ss_report_ctx){a, an, true, false});
-	ss_buf_addc(out, '\n');
-	ss_report_accounting_line(out, a, "");
+	ss_sec_read_md(out, &(struct ss_report_ctx){a, an, true, false});
 	if (!o)
 		return;
 	if (o->positions) {

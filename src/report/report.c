@@ -17,7 +17,7 @@ void ss_report_json(struct ss_buf *out, const struct ss_agg *a, const struct ss_
 
 	ss_jsonw_init(&w, out);
 	ss_jsonw_begin_object(&w, NULL);
-	ss_report_json_specscan(&w, a, version);
+	ss_sec_read_json(&w, &(struct ss_report_ctx){a, an, false, false}, version);
 	ss_sec_results_json(&w, &(struct ss_report_ctx){a, an, false, false});
 	if (an && an->any)
 		ss_report_json_analysis(&w, a, an);
@@ -42,7 +42,7 @@ void ss_report_table(struct ss_buf *out, const struct ss_agg *a, const struct ss
 	ss_sec_results_text(out, &(struct ss_report_ctx){a, an, utf8, color});
 	if (an && an->any)
 		ss_report_text_analysis(out, a, an, utf8);
-	ss_report_accounting_line(out, a, "  ");
+	ss_sec_read_text(out, &(struct ss_report_ctx){a, an, utf8, color});
 	if (an && an->any && an->opts->group_by.n)
 		ss_report_text_groups(out, a, an, utf8, color);
 	if (an && an->any && an->opts->outliers)

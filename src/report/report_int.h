@@ -17,7 +17,7 @@
 #include "report/jsonw.h"
 #include "util/buf.h"
 
-/* The JSON of a result set (sec_results.c) and its accounting (aggjson.c),
+/* The JSON of a result set (sec_results.c) and its accounting (sec_read.c),
  * for the whole run and for each group: */
 /* `"key": {"total": ..., "ok": ..., ...}`, the request accounting of SPEC 4.1. */
 void ss_report_add_accounting(struct ss_jsonw *w, const char *key, uint64_t total,
@@ -27,9 +27,6 @@ void ss_report_add_accounting(struct ss_jsonw *w, const char *key, uint64_t tota
 void ss_report_add_results(struct ss_jsonw *w, const struct ss_results *r);
 /* Only the metric objects. */
 void ss_report_add_metrics(struct ss_jsonw *w, const struct ss_results *r);
-
-/* The `specscan` member of the aggregate JSON (aggjson.c). */
-void ss_report_json_specscan(struct ss_jsonw *w, const struct ss_agg *a, const char *version);
 
 /* CSV pieces (sec_results.c; a cell's quoting is tabular.h's
  * ss_tab_csv_field): a metric's first cell's text, header + " (unit)"
@@ -44,8 +41,6 @@ void ss_report_md_body(struct ss_buf *out, const struct ss_agg *a, const struct 
 void ss_report_csv_analysis(struct ss_buf *out, const struct ss_agg *a,
 			    const struct ss_analysis *an);
 
-/* The accounting line of SPEC 4.3, after `prefix` (table.c). */
-void ss_report_accounting_line(struct ss_buf *out, const struct ss_agg *a, const char *prefix);
 /* SPEC 7's console lines (positions, intervals) and the group table. */
 void ss_report_text_analysis(struct ss_buf *out, const struct ss_agg *a,
 			     const struct ss_analysis *an, bool utf8);

@@ -26,6 +26,16 @@ struct ss_report_ctx {
 	bool utf8, color;
 };
 
+/* What was read and the accounting (sec_read.c): the `specscan` member
+ * of the JSON with `version`, the accounting line, the page's "What was
+ * read" with the versions of `o` (report/html.h). No CSV. */
+struct ss_html_opts;
+void ss_sec_read_json(struct ss_jsonw *w, const struct ss_report_ctx *c, const char *version);
+void ss_sec_read_text(struct ss_buf *out, const struct ss_report_ctx *c);
+void ss_sec_read_md(struct ss_buf *out, const struct ss_report_ctx *c);
+void ss_sec_read_html(struct ss_buf *out, const struct ss_report_ctx *c,
+		      const struct ss_html_opts *o);
+
 /* SPEC 4, the results (sec_results.c): the metrics and the pooled
  * histogram, the Spec Decode table and the histogram's line; the page's
  * Spec Decode section holds the intervals' table (an may be NULL). */

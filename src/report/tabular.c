@@ -13,13 +13,15 @@
 #include "util/alloc.h"
 #include "util/grow.h"
 
-enum cell_type { C_EMPTY, C_NA, C_TEXT, C_INT, C_NUM };
+enum cell_type { C_EMPTY, C_NA, C_TEXT, C_INT, C_NUM, C_MARKUP };
 
 struct ss_tab_cell {
 	enum cell_type type;
 	__int128 i;
 	double d;
-	size_t off, len; /* C_TEXT: its bytes in t->text */
+	size_t off, len; /* C_TEXT, C_MARKUP: its text's bytes in t->text */
+	size_t hoff, hlen; /* C_MARKUP: its markup's bytes in t->text */
+	const char *row_class; /* a row's first cell: the row's class */
 };
 
 void ss_tab_init(struct ss_tab *t, const struct ss_tab_col *cols, size_t ncols)
@@ -54,7 +56,29 @@ static struct ss_tab_cell *next(struct ss_tab *t, enum cell_type type)
 	memset(c, 0, sizeof(*c));
 	c->type = type;
 	c->off = t->text.len;
+	if (t->ncols && (t->ncells - 1) % t->ncols == 0) {
+		c->row_class = t->row_class;
+		t->row_class = NULL;
+	}
 	return c;
+}
+
+void ss_tab_markup(struct ss_tab *t, const char *html, const char *text)
+{
+	struct ss_tab_cell *c = next(t, C_MARKUP);
+
+	if (!c)
+		return;
+	ss_buf_adds(&t->text, text ? text : "");
+	c->len = t->text.len - c->off;
+	c->hoff = t->text.len;
+	ss_buf_adds(&t->text, html ? html : "");
+	c->hlen = t->text.len - c->hoff;
+}
+
+void ss_tab_row_class(struct ss_tab *t, const char *cls)
+{
+	t->row_class = cls;
 }
 
 void ss_tab_text(struct ss_tab *t, const char *s)
@@ -143,6 +167,12 @@ static void raw_cell(struct ss_buf *b, const struct ss_tab *t, size_t i, unsigne
 		break;
 	case C_TEXT:
 		ss_buf_add(b, t->text.data + c->off, c->len);
+		break;
+	case C_MARKUP:
+		if (fmt == SS_TAB_HTML)
+			ss_buf_add(b, t->text.data + c->hoff, c->hlen);
+		else
+			ss_buf_add(b, t->text.data + c->off, c->len);
 		break;
 	case C_INT:
 		if (col->kind == SS_COL_COUNT && fmt != SS_TAB_CSV)
@@ -444,8 +474,14 @@ static void html_head(struct ss_buf *out, const struct ss_tab_col *col)
 	ss_buf_adds(out, "</th>");
 }
 
-static void html_cell(struct ss_buf *out, const struct ss_tab_col *col, const char *s, size_t n)
+/* `s`: the cell's text, escaped here unless it is `trusted` markup. */
+static void html_cell(struct ss_buf *out, const struct ss_tab_col *col, const char *s, size_t n,
+		      bool trusted, bool empty)
 {
+	if (empty) {
+		ss_buf_adds(out, "<td></td>");
+		return;
+	}
 	if (col->kind == SS_COL_NAME)
 		ss_buf_adds(out, "<td class=\"name\">");
 	else if (col->kind == SS_COL_TEXT && col->left)
@@ -454,7 +490,10 @@ static void html_cell(struct ss_buf *out, const struct ss_tab_col *col, const ch
 		ss_buf_adds(out, "<td>");
 	if (col->kind == SS_COL_CODE)
 		ss_buf_adds(out, "<code>");
-	ss_buf_add_html(out, s, n);
+	if (trusted)
+		ss_buf_add(out, s, n);
+	else
+		ss_buf_add_html(out, s, n);
 	if (col->kind == SS_COL_CODE)
 		ss_buf_adds(out, "</code>");
 	ss_buf_adds(out, "</td>");
@@ -479,14 +518,25 @@ void ss_tab_html(struct ss_buf *out, const struct ss_tab *t, const char *caption
 			html_head(out, &t->cols[c]);
 	ss_buf_adds(out, "</tr></thead>\n<tbody>\n");
 	for (size_t r = 0; r < nrows; r++) {
-		ss_buf_adds(out, "<tr>");
+		const char *cls = t->cells[r * t->ncols].row_class;
+
+		if (cls) {
+			ss_buf_adds(out, "<tr class=\"");
+			ss_buf_adds(out, cls);
+			ss_buf_adds(out, "\">");
+		} else {
+			ss_buf_adds(out, "<tr>");
+		}
 		for (size_t c = 0; c < t->ncols; c++) {
+			size_t i = r * t->ncols + c;
+
 			if (!shown(&t->cols[c], SS_TAB_HTML))
 				continue;
 			ss_buf_reset(&raw);
-			raw_cell(&raw, t, r * t->ncols + c, SS_TAB_HTML);
+			raw_cell(&raw, t, i, SS_TAB_HTML);
 			out->failed |= raw.failed;
-			html_cell(out, &t->cols[c], raw.data ? raw.data : "", raw.len);
+			html_cell(out, &t->cols[c], raw.data ? raw.data : "", raw.len,
+				  t->cells[i].type == C_MARKUP, t->cells[i].type == C_EMPTY);
 		}
 		ss_buf_adds(out, "</tr>\n");
 	}

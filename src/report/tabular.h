@@ -20,7 +20,7 @@
  *   FIX2              a number with two decimals, `,` separators except in
  *                     CSV (and in HTML when the column says `html_plain`).
  * A missing value (ss_tab_na) reads "N/A", empty in CSV; an empty cell
- * (ss_tab_empty) is empty everywhere.
+ * (ss_tab_empty) is empty everywhere, on the page a <td> without a class.
  *
  * Cells are added row by row, left to right, one for every column (those
  * of another format included). Widths in the box count UTF-8 characters of
@@ -69,6 +69,7 @@ struct ss_tab {
 	size_t ncells, cap;
 	struct ss_buf text;            /* the text cells' bytes */
 	bool failed;
+	const char *row_class;         /* the next row's class (ss_tab_row_class) */
 };
 
 void ss_tab_init(struct ss_tab *t, const struct ss_tab_col *cols, size_t ncols);
@@ -81,6 +82,12 @@ void ss_tab_int(struct ss_tab *t, __int128 v);
 void ss_tab_num(struct ss_tab *t, double v);
 void ss_tab_na(struct ss_tab *t);
 void ss_tab_empty(struct ss_tab *t);
+/* A cell of trusted markup on the page (an entity, <code>, a name the
+ * caller escaped with ss_buf_add_html), `text` in the other formats. */
+void ss_tab_markup(struct ss_tab *t, const char *html, const char *text);
+/* The class of the next row on the page (a static string), before its
+ * first cell. */
+void ss_tab_row_class(struct ss_tab *t, const char *cls);
 /* A text cell composed with ss_buf_* calls on the returned buffer, then
  * ended. */
 struct ss_buf *ss_tab_begin(struct ss_tab *t);
