@@ -1,11 +1,11 @@
 /*
  * analysis_csv.c - SPEC 7's sections of the aggregate CSV, after 4.2's:
  * acceptance by position, the shorter-draft table and acceptance per
- * drafted token (main results), the intervals, then one row per group and
- * metric (and with --compare one row per group and difference from the
- * baseline), the windows over time, the outliers (sec_windows.c,
- * sec_outliers.c) and the definitions (sec_definitions.c). CRLF, numbers %.2f, counts
- * as integers, absent cells empty, as in 4.2.
+ * drafted token (main results), the intervals (sec_intervals.c), then one
+ * row per group and metric (and with --compare one row per group and
+ * difference from the baseline), the windows over time, the outliers
+ * (sec_windows.c, sec_outliers.c) and the definitions (sec_definitions.c).
+ * CRLF, numbers %.2f, counts as integers, absent cells empty, as in 4.2.
  */
 #include <stdio.h>
 #include <string.h>

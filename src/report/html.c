@@ -1,8 +1,8 @@
 /*
  * html.c - the HTML report (see html.h): the page, its style sheet, its
  * header with the key figures and its footer, around the sections of
- * html_int.h (one file each: html_read.c, html_table.c, html_hist.c,
- * html_positions.c, html_dist.c, html_groups.c).
+ * section.h (sec_*.c) and of html_int.h (html_hist.c, html_positions.c,
+ * html_dist.c, html_groups.c).
  */
 #include <stdint.h>
 
