@@ -2,7 +2,8 @@
  * Unit tests of the table model (report/tabular.h): one small table
  * rendered by each of the four renderers, the expected texts worked out
  * by hand from the rules of tabular.h (widths, centring, escaping, which
- * columns each format shows, how each kind of cell reads).
+ * columns each format shows, how each kind of cell reads), and the one
+ * CSV quoting.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -183,6 +184,62 @@ static void test_empty(void **state)
 	ss_tab_release(&t);
 }
 
+/* A markup cell (trusted on the page, its text elsewhere), an empty cell
+ * (a <td> without its column's class) and a row's class. */
+static const struct ss_tab_col cols3[] = {
+	{"S", SS_COL_TEXT, true, 0, NULL, NULL, false},
+	{"N", SS_COL_NAME, true, 0, NULL, NULL, false},
+};
+
+static void test_markup_rows(void **state)
+{
+	struct ss_tab t;
+	struct ss_buf out = SS_BUF_INIT;
+
+	(void)state;
+	ss_tab_init(&t, cols3, 2);
+	ss_tab_markup(&t, "a <code>b</code>", "a b");
+	ss_tab_text(&t, "=x");
+	ss_tab_row_class(&t, "total");
+	ss_tab_empty(&t);
+	ss_tab_text(&t, "y");
+	ss_tab_html(&out, &t, NULL);
+	expect(&out, "<table>\n<thead><tr><th class=\"l\">S</th><th class=\"l\">N</th></tr>"
+		     "</thead>\n<tbody>\n"
+		     "<tr><td class=\"l\">a <code>b</code></td><td class=\"name\">=x</td></tr>\n"
+		     "<tr class=\"total\"><td></td><td class=\"name\">y</td></tr>\n"
+		     "</tbody>\n</table>\n");
+	ss_buf_reset(&out);
+	ss_tab_md(&out, &t);
+	expect(&out, "| S | N |\n| :--- | :--- |\n| a b | =x |\n|  | y |\n");
+	ss_buf_reset(&out);
+	ss_tab_csv(&out, &t, true);   /* the name that reads as a formula gets its ' */
+	expect(&out, "S,N\r\na b,'=x\r\n,y\r\n");
+	ss_buf_release(&out);
+	ss_tab_release(&t);
+}
+
+/* The one CSV quoting: a separator, a quote or a line end quotes the
+ * field (quotes doubled); a name starting as a formula gets a ' inside the
+ * quotes; a text that is no name never does. */
+static void test_csv_field(void **state)
+{
+	struct ss_buf out = SS_BUF_INIT;
+
+	(void)state;
+	ss_tab_csv_field(&out, "say \"hi\", ok", 12, false);
+	ss_buf_addc(&out, '|');
+	ss_tab_csv_field(&out, "+1,2", 4, true);
+	ss_buf_addc(&out, '|');
+	ss_tab_csv_field(&out, "-3", 2, true);
+	ss_buf_addc(&out, '|');
+	ss_tab_csv_field(&out, "-3", 2, false);
+	ss_buf_addc(&out, '|');
+	ss_tab_csv_field(&out, "a\nb", 3, false);
+	expect(&out, "\"say \"\"hi\"\", ok\"|\"'+1,2\"|'-3|-3|\"a\nb\"");
+	ss_buf_release(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -192,6 +249,8 @@ int main(void)
 		cmocka_unit_test(test_html),
 		cmocka_unit_test(test_box_utf8),
 		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_markup_rows),
+		cmocka_unit_test(test_csv_field),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
