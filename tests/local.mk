@@ -41,7 +41,8 @@ CLI_TESTS += \
 CLI_TESTS += \
 	tests/cli/test_server_stage.py \
 	tests/cli/test_server_cli.py \
-	tests/cli/test_server_pages.py
+	tests/cli/test_server_pages.py \
+	tests/cli/test_server_rulings.py
 # The log readers of SPEC 12 through their driver:
 CLI_TESTS += \
 	tests/cli/test_log_tool.py

@@ -106,7 +106,8 @@ bool ss_drafted_compute(const struct ss_drafted *p, struct ss_drafted_result *ou
 	size_t n = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (p->requests == 0)
+	/* SPEC 13 (7.9): present once a record had the data, consistent or not */
+	if (p->requests == 0 && p->inconsistent == 0)
 		return true;
 	out->present = true;
 	out->requests = p->requests;

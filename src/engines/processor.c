@@ -105,15 +105,16 @@ void ss_outcome_record(struct ss_processor *p, struct ss_outcome *o)
 	o->record = &p->rec;
 	ss_copy_str(o->engine, sizeof(o->engine), p->rec.engine);
 	o->engine_long = p->rec.engine_long;
+	/* a zero_step record's counts too: reconciliation sums them (SPEC 10.3, 13) */
+	o->has_steps = p->rec.has_steps;
+	o->steps = p->rec.num_spec_steps;
+	o->accepted = p->rec.num_accepted_draft_tokens;
+	o->drafted = p->rec.num_draft_tokens;
 	if (o->status == SS_ST_ZERO_STEP) {
 		ss_copy_str(o->reason, sizeof(o->reason),
 			    p->rec.has_steps ? "no verify steps" : "no drafts");
 		return;
 	}
-	o->has_steps = p->rec.has_steps;
-	o->steps = p->rec.num_spec_steps;
-	o->accepted = p->rec.num_accepted_draft_tokens;
-	o->drafted = p->rec.num_draft_tokens;
 	if (p->rec.has_histogram) {
 		o->hist = p->rec.histogram.v;
 		o->hist_len = p->rec.histogram.len;

@@ -409,13 +409,24 @@ static bool server_file(const struct ss_inputs *it, const char *path, bool *fata
  */
 static bool server_name(const struct ss_inputs *it, const char *path)
 {
-	const char *slash = strrchr(path, '/');
+	/* SPEC 10.8, 13: with a compression suffix too */
+	static const char *const packed[] = {".zst", ".gz", ".xz", ".bz2", ".lz4"};
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
 	size_t n = strlen(path), d = sizeof(SS_ART_SRV_DOC) - 1;
-	int exp = ss_artifact_server_export(slash ? slash + 1 : path);
+	size_t l = sizeof(SS_ART_SRV_LINES) - 1, b = strlen(base);
 
-	if (n >= d && strcmp(path + n - d, SS_ART_SRV_DOC) == 0)
+	for (size_t i = 0; i < sizeof(packed) / sizeof(packed[0]); i++) {
+		size_t k = strlen(packed[i]);
+
+		if (n > k && strcmp(path + n - k, packed[i]) == 0) {
+			n -= k;
+			b -= k;
+			break;
+		}
+	}
+	if (n >= d && strncmp(path + n - d, SS_ART_SRV_DOC, d) == 0)
 		return true;
-	return exp == 2 && it->opts.shard_server == 1;
+	return b == l && strncmp(base, SS_ART_SRV_LINES, l) == 0 && it->opts.shard_server == 1;
 }
 
 /* SPEC 10.5: leave the server files out of a shard's units, with a note. false: out of memory. */

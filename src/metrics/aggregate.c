@@ -397,13 +397,12 @@ bool ss_agg_add(struct ss_agg *a, const struct ss_outcome *o)
 	if (r == &a->main && (o->status == SS_ST_OK || o->status == SS_ST_ZERO_STEP)) {
 		struct ss_engine_sums *es = &a->by_engine[ss_engine_from_name(ss_outcome_engine(o))];
 
+		/* SPEC 10.3, 13: reconciliation sums `ok` and `zero_step` records */
 		es->present = true;
-		if (o->status == SS_ST_OK) {
-			if (o->has_steps)
-				es->steps += o->steps;
-			es->accepted += o->accepted;
-			es->drafted += o->drafted;
-		}
+		if (o->has_steps)
+			es->steps += o->steps;
+		es->accepted += o->accepted;
+		es->drafted += o->drafted;
 	}
 	if (r && o->status == SS_ST_OK && !results_add_ok(r, o))
 		return false;

@@ -89,11 +89,11 @@ static void add_intervals(struct ss_jsonw *w, const struct ss_server_family *f)
 		if (f->has_draft_tokens)
 			add_u128(w, "draft_tokens", iv->draft_tokens);
 		ss_jsonw_i128(w, "accepted_tokens", iv->accepted_tokens);
-		opt_double(w, "acceptance_length", iv->has_acceptance_length,
-			   iv->acceptance_length);
-		if (f->has_draft_tokens)
-			opt_double(w, "draft_acceptance_rate", iv->has_rate,
-				   iv->draft_acceptance_rate);
+		/* SPEC 13 (10.5): left out where the family leaves them out */
+		if (iv->has_acceptance_length)
+			ss_jsonw_double(w, "acceptance_length", iv->acceptance_length);
+		if (f->has_draft_tokens && iv->has_rate)
+			ss_jsonw_double(w, "draft_acceptance_rate", iv->draft_acceptance_rate);
 		ss_jsonw_end_object(w);
 	}
 	ss_jsonw_end_array(w);

@@ -1,8 +1,8 @@
 #include "server/number.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 static inline bool is_digit(char c)
 {
@@ -103,10 +103,88 @@ static bool plain_count(const char *q, const char *end, uint64_t *out)
 /* 2^64 as a double: the first value out of range. */
 #define TWO_64 18446744073709551616.0
 
+/*
+ * Significant digits kept of a long number text. A double's rounding
+ * boundaries (the doubles and the midpoints between them) have at most 767
+ * significant digits, so the first 800 digits, and one more nonzero digit
+ * standing for every nonzero digit after them, round as the whole text.
+ */
+#define SIG_KEEP 800
+#define EXP_CLAMP 1000000000LL
+
+static long long exp_add(long long e, long long d)
+{
+	e += d;
+	return e > EXP_CLAMP ? EXP_CLAMP : e < -EXP_CLAMP ? -EXP_CLAMP : e;
+}
+
+/*
+ * The float text [p, end) (its syntax checked, no NaN or infinity) as
+ * `[-]0.DIGITSeEXP` in buf, at most SIG_KEEP + 1 digits: the same nearest
+ * double whatever the text's length, and no allocation (a number text of
+ * any size is read in this fixed buffer).
+ */
+static void bounded_text(const char *q, const char *end, char buf[static SIG_KEEP + 48])
+{
+	char *o = buf;
+	size_t sig = 0;
+	long long e = 0;
+	bool sticky = false;
+
+	if (*q == '+' || *q == '-')
+		if (*q++ == '-')
+			*o++ = '-';
+	*o++ = '0';
+	*o++ = '.';
+	for (; q < end && is_digit(*q); q++) {
+		if (sig == 0 && *q == '0')
+			continue; /* a leading zero */
+		if (sig < SIG_KEEP)
+			o[sig++] = *q;
+		else if (*q != '0')
+			sticky = true;
+		e = exp_add(e, 1);
+	}
+	if (q < end && *q == '.')
+		for (q++; q < end && is_digit(*q); q++) {
+			if (sig == 0 && *q == '0')
+				e = exp_add(e, -1); /* 0.00d: d's place */
+			else if (sig < SIG_KEEP)
+				o[sig++] = *q;
+			else if (*q != '0')
+				sticky = true;
+		}
+	if (q < end && (*q == 'e' || *q == 'E')) {
+		bool neg = false;
+		long long x = 0;
+
+		q++;
+		if (q < end && (*q == '+' || *q == '-'))
+			neg = *q++ == '-';
+		for (; q < end && is_digit(*q); q++)
+			x = x >= EXP_CLAMP ? EXP_CLAMP : x * 10 + (*q - '0');
+		e = exp_add(e, neg ? -x : x);
+	}
+	if (sig == 0)
+		o[sig++] = '0';
+	if (sticky)
+		o[sig++] = '1';
+	snprintf(o + sig, 32, "e%lld", e);
+}
+
+/* The nearest double of a checked float text (not NaN or an infinity). */
+static double nearest_double(const char *p, size_t n)
+{
+	char buf[SIG_KEEP + 48];
+
+	bounded_text(p, p + n, buf);
+	/* specscan never sets LC_NUMERIC: strtod reads '.' as the point. */
+	return strtod(buf, NULL);
+}
+
 enum ss_count_status ss_server_parse_count(const char *p, size_t n, uint64_t *out, bool *inexact)
 {
 	const char *q = p, *end = p + n;
-	char small[128], *text = small, *e;
 	double d;
 
 	*out = 0;
@@ -121,17 +199,7 @@ enum ss_count_status ss_server_parse_count(const char *p, size_t n, uint64_t *ou
 	if ((*q | 0x20) == 'n' || (*q | 0x20) == 'i')
 		return SS_COUNT_NONFINITE;
 	/* SPEC 13: read as a JSON number is, the nearest double */
-	if (n >= sizeof(small)) {
-		text = malloc(n + 1);
-		if (!text)
-			return SS_COUNT_RANGE; /* a number text of over 127 bytes, and no memory */
-	}
-	memcpy(text, p, n);
-	text[n] = '\0';
-	/* specscan never sets LC_NUMERIC: strtod reads '.' as the point. */
-	d = strtod(text, &e);
-	if (text != small)
-		free(text);
+	d = nearest_double(p, n);
 	if (d == 0.0)
 		return SS_COUNT_OK; /* zero, signed or not, or below the smallest double */
 	if (d < 0.0)
@@ -159,14 +227,14 @@ bool ss_server_count_rounded(const char *p, size_t n)
 
 bool ss_server_parse_gauge(const char *p, size_t n, double *out)
 {
-	char small[128];
-	char *end;
+	const char *q = p;
 
-	if (n == 0 || n >= sizeof(small) || ss_server_float_len(p, p + n) != n)
+	if (n == 0 || ss_server_float_len(p, p + n) != n)
 		return false;
-	memcpy(small, p, n);
-	small[n] = '\0';
-	/* specscan never sets LC_NUMERIC: strtod reads '.' as the point. */
-	*out = strtod(small, &end);
+	if (*q == '+' || *q == '-')
+		q++;
+	if ((*q | 0x20) == 'n' || (*q | 0x20) == 'i')
+		return false; /* NaN or an infinity */
+	*out = nearest_double(p, n);
 	return isfinite(*out);
 }

@@ -527,8 +527,18 @@ bool ss_server_json_line(struct ss_server *s, enum ss_server_shape shape, const 
 bool ss_server_json_is_document_name(const char *name, size_t len)
 {
 	static const char suffix[] = "server_metrics_export.json";
+	/* SPEC 10.8, 13: the name counts with a compression suffix too */
+	static const char *const packed[] = {".zst", ".gz", ".xz", ".bz2", ".lz4"};
 	size_t n = sizeof(suffix) - 1;
 
+	for (size_t i = 0; i < sizeof(packed) / sizeof(packed[0]); i++) {
+		size_t k = strlen(packed[i]);
+
+		if (len > k && memcmp(name + len - k, packed[i], k) == 0) {
+			len -= k;
+			break;
+		}
+	}
 	return len >= n && memcmp(name + len - n, suffix, n) == 0;
 }
 

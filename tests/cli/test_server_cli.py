@@ -778,6 +778,35 @@ class Bounds(Case):
         ratio, times = self.cpu_ratio(make)
         self.assertLess(ratio, 8.0, times)
 
+    def test_cpu_linear_query_range(self):
+        """One Prometheus answer of n x 15,000 series of vLLM's drafts, each
+        at its own time (a snapshot per time): linear about 4-fold for 4n
+        (the bound: 8), where a walk over every series per snapshot would
+        grow 16-fold (issue 35 class 3: 40,000 such series took 6 s)."""
+        def make(f, n):
+            k = 15000 * n
+            res = [{"metric": {"__name__": "vllm:spec_decode_num_drafts_total", "w": str(i)},
+                    "values": [[1000 + i, "1"]]} for i in range(k)]
+            f.write(json.dumps({"status": "success",
+                                "data": {"resultType": "matrix", "result": res}}) + "\n")
+        ratio, times = self.cpu_ratio(make)
+        self.assertLess(ratio, 8.0, times)
+
+    def test_cpu_linear_server_info(self):
+        """SGLang server info: one answer of n x 15,000 states, then
+        n x 15,000 answers of one state: linear (issue 35 class 3: 23 s
+        for 40,000 before the fix)."""
+        def make(f, n):
+            k = 15000 * n
+            f.write(json.dumps({"internal_states": [{"spec_cumulative_num_forward_ct": 1,
+                                                     "spec_cumulative_num_accept_tokens": 2}] * k})
+                    + "\n")
+            f.write("".join('{"internal_states":[{"spec_cumulative_num_forward_ct":%d,'
+                            '"spec_cumulative_num_accept_tokens":%d}]}\n' % (t + 2, t + 3)
+                            for t in range(k)))
+        ratio, times = self.cpu_ratio(make)
+        self.assertLess(ratio, 8.0, times)
+
 
 if __name__ == "__main__":
     main()

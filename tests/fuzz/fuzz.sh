@@ -106,7 +106,7 @@ seed() { # target dir...
 			split -l 1 -d -a 4 "$f" "$dir/$(basename "$f")."
 		done
 	fi
-	if [ "$name" = fuzz_scrape ]; then
+	if [ "$name" = fuzz_scrape ] || [ "$name" = fuzz_expo_diff ]; then
 		python3 "$top/tests/fuzz/make_scrape_seeds.py" "$dir" ||
 			echo "fuzz: no scrape seeds (python3 failed)" >&2
 	fi
@@ -175,6 +175,8 @@ for name in $targets; do
 	[ "$name" = fuzz_report ] && maxlen=8192
 	# fuzz_logtail's lines are short: 16 KiB holds a block or a dozen lines
 	[ "$name" = fuzz_logtail ] && maxlen=16384
+	# fuzz_expo_diff's reference reader is quadratic: a page or two
+	[ "$name" = fuzz_expo_diff ] && maxlen=16384
 	# The fuzzer's processor time too: on a shared machine, runs per
 	# second of processor time say more than runs per second of wall time.
 	if ! (cd "$out" && TIMEFORMAT='%U %S' &&

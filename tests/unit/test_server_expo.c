@@ -211,6 +211,90 @@ static void test_parse_count(void **state)
 	assert_false(ss_server_count_rounded("0e+00", 5));
 }
 
+/* A text of n bytes: head, then `fill` repeated, then tail (the caller frees). */
+static char *long_text(const char *head, char fill, size_t n, const char *tail, size_t *len)
+{
+	size_t h = strlen(head), t = strlen(tail);
+	char *s = malloc(h + n + t + 1);
+
+	assert_non_null(s);
+	memcpy(s, head, h);
+	memset(s + h, fill, n);
+	memcpy(s + h + n, tail, t + 1);
+	*len = h + n + t;
+	return s;
+}
+
+/*
+ * Number texts of 128 bytes and more (issue 35): read in a fixed buffer,
+ * never through an allocation that could fail and turn a count into "2^64
+ * or more"; a long gauge is read too (it was refused from 128 bytes).
+ * Every allocation is made to fail around the calls.
+ */
+static void test_long_number_texts(void **state)
+{
+	static const struct {
+		const char *head;
+		char fill;
+		size_t n;
+		const char *tail;
+		enum ss_count_status st;
+		uint64_t v;
+		bool inexact;
+	} cases[] = {
+		{"", '0', 200, "12", SS_COUNT_OK, 12, false},             /* leading zeros */
+		{"+", '0', 100000, "7", SS_COUNT_OK, 7, false},
+		{"1", '0', 200, "e-200", SS_COUNT_OK, 1, false},          /* 10^200 x 10^-200 */
+		{"0.", '0', 300, "5e301", SS_COUNT_OK, 5, false},         /* 5 x 10^-301 x 10^301 */
+		{"12.", '0', 5000, "1", SS_COUNT_OK, 12, false},      /* 12 + 10^-5001: its nearest double is 12 */
+		/* 2^53 + 1 is halfway between 2^53 and 2^53 + 2: ties to even */
+		{"9007199254740993.", '0', 1000, "", SS_COUNT_OK, UINT64_C(9007199254740992), true},
+		/* a nonzero digit 1,001 places after the point: past the midpoint */
+		{"9007199254740993.", '0', 1000, "1", SS_COUNT_OK, UINT64_C(9007199254740994), true},
+		{"1", '0', 300, "", SS_COUNT_RANGE, 0, false},            /* 10^300 */
+		{"-", '0', 150, "3", SS_COUNT_NEGATIVE, 0, false},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t n;
+		char *s = long_text(cases[i].head, cases[i].fill, cases[i].n, cases[i].tail, &n);
+		uint64_t v = 99;
+		bool inexact = false;
+
+		ss_alloc_fail_at(1, 1);
+		assert_int_equal(ss_server_parse_count(s, n, &v, &inexact), cases[i].st);
+		ss_alloc_fail_at(0, 0);
+		if (cases[i].st == SS_COUNT_OK) {
+			assert_true(v == cases[i].v);
+			assert_int_equal(inexact, cases[i].inexact);
+		}
+		free(s);
+	}
+	{
+		size_t n;
+		double g = 0;
+		char *s = long_text("2.5", '0', 200, "", &n);
+
+		assert_true(ss_server_parse_gauge(s, n, &g));
+		assert_true(g == 2.5);
+		free(s);
+		s = long_text("0.", '0', 150, "25e152", &n); /* 25 x 10^-152 x 10^152 */
+		assert_true(ss_server_parse_gauge(s, n, &g));
+		assert_true(g == 25.0);
+		free(s);
+		s = long_text("-1", '0', 100000, "e-100000", &n);
+		assert_true(ss_server_parse_gauge(s, n, &g));
+		assert_true(g == -1.0);
+		free(s);
+		s = long_text("1", '0', 400, "", &n); /* 10^400: not finite */
+		assert_false(ss_server_parse_gauge(s, n, &g));
+		free(s);
+		assert_false(ss_server_parse_gauge("-Inf", 4, &g));
+		assert_false(ss_server_parse_gauge("NaN", 3, &g));
+	}
+}
+
 /* ---- the reader ---- */
 
 /* A classic page (HELP, TYPE, `_created`), then the page after. */
@@ -920,6 +1004,7 @@ int main(void)
 		cmocka_unit_test(test_out_of_memory_not_dropped),
 		cmocka_unit_test(test_bad_lines_inert),
 		cmocka_unit_test(test_grammar_rulings),
+		cmocka_unit_test(test_long_number_texts),
 		cmocka_unit_test(test_hash_collisions),
 		cmocka_unit_test(test_bad_lines_no_cap),
 	};
