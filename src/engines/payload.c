@@ -51,12 +51,38 @@ static void build_by_len(void)
 	}
 }
 
+/* a[0..n) == b[0..n), eight bytes at a time: inline, where a call to
+ * memcmp for each key was 1.5% of a records run. */
+static inline bool same8(const char *a, const char *b)
+{
+	uint64_t x, y;
+
+	memcpy(&x, a, 8);
+	memcpy(&y, b, 8);
+	return x == y;
+}
+
+static inline bool same_bytes(const char *a, const char *b, size_t n)
+{
+	if (n < 8) {
+		for (; n; a++, b++, n--)
+			if (*a != *b)
+				return false;
+		return true;
+	}
+	/* whole words, then the last eight bytes (overlapping) */
+	for (size_t i = 0; i + 8 < n; i += 8)
+		if (!same8(a + i, b + i))
+			return false;
+	return same8(a + n - 8, b + n - 8);
+}
+
 static enum ss_field_id lookup(const char *key, size_t n)
 {
 	if (n >= NAME_LEN_MAX)
 		return SS_F_COUNT;
 	for (int i = first_of_len[n]; i >= 0; i = next_of_len[i])
-		if (memcmp(field_names[i], key, n) == 0)
+		if (same_bytes(field_names[i], key, n))
 			return (enum ss_field_id)i;
 	return SS_F_COUNT;
 }

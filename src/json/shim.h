@@ -293,6 +293,9 @@ SSJ_HOT bool number_syntax_short(const char *s, size_t n)
 	};
 	size_t i = s[0] == '-', end;
 
+	// the usual count: digits only, no leading zero
+	if (digit == in)
+		return s[0] != '0' || n == 1;
 	if (!(digit >> i & 1))
 		return false;
 	end = run_end(i);

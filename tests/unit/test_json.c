@@ -202,6 +202,29 @@ static void test_visit(void **state)
 				    "a|1.50|b|x\\\"y|c|{\"d\":[1, 2]}|e|null|f|T|g|-0|");
 }
 
+/*
+ * A text without a backslash is walked by its keys' and colons' offsets
+ * (w_object_plain): white space between a key and its colon is not part
+ * of the key, and containers are passed over whole. Digits-only numbers
+ * are checked by one mask: a leading zero is refused, a lone 0 is not.
+ */
+static void test_plain_keys_and_counts(void **state)
+{
+	(void)state;
+	for (size_t k = 0; k < NPATHS; k++)
+		if (path_built(k))
+			visit_twice(k, "{\"ab\" :1,\"c\"\t\n:{\"d\":[1, 2]}, \"e\":\"x\" ,\"f\":[] ,"
+				    "\"g\":0,\"hh\":1234567890123456789012345678901 }",
+				    "ab|1|c|{\"d\":[1, 2]}|e|x|f|[]|g|0|hh|"
+				    "1234567890123456789012345678901|");
+	must_open("{\"a\":0}");
+	must_open("{\"a\":-0}");
+	must_open("{\"a\":9876543210}");
+	must_refuse("{\"a\":00}", 8, SSJ_ESYNTAX);
+	must_refuse("{\"a\":0123456789}", 16, SSJ_ESYNTAX);
+	must_refuse("{\"a\":-01}", 9, SSJ_ESYNTAX);
+}
+
 static int stop_at_b(void *ctx, const char *key, size_t keylen, struct ssj_value *v)
 {
 	(void)ctx;
@@ -871,6 +894,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_visit),
+		cmocka_unit_test(test_plain_keys_and_counts),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_depth),
 		cmocka_unit_test(test_broken_structure),
