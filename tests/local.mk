@@ -41,6 +41,7 @@ CLI_TESTS += \
 CLI_TESTS += \
 	tests/cli/test_server_stage.py \
 	tests/cli/test_server_cli.py \
+	tests/cli/test_server_procs.py \
 	tests/cli/test_server_pages.py
 # The log readers of SPEC 12 through their driver:
 CLI_TESTS += \
