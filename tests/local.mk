@@ -84,7 +84,8 @@ SYSTEM_TESTS = \
 	tests/cli/test_html.py \
 	tests/cli/test_htmlcheck.py \
 	tests/cli/test_slurm.py \
-	tests/cli/test_prometheus.py
+	tests/cli/test_prometheus.py \
+	tests/cli/test_prometheus_workers.py
 check-system: all $(check_PROGRAMS)
 	$(MAKE) $(AM_MAKEFLAGS) check-TESTS TESTS='$(SYSTEM_TESTS)' \
 		TEST_SUITE_LOG=test-suite-system.log SPECSCAN_SYSTEM=1
