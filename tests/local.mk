@@ -42,7 +42,8 @@ CLI_TESTS += \
 	tests/cli/test_server_stage.py \
 	tests/cli/test_server_cli.py \
 	tests/cli/test_server_pages.py \
-	tests/cli/test_server_rulings.py
+	tests/cli/test_server_rulings.py \
+	tests/cli/test_server_procs.py
 # The log readers of SPEC 12 through their driver:
 CLI_TESTS += \
 	tests/cli/test_log_tool.py
@@ -84,7 +85,8 @@ SYSTEM_TESTS = \
 	tests/cli/test_html.py \
 	tests/cli/test_htmlcheck.py \
 	tests/cli/test_slurm.py \
-	tests/cli/test_prometheus.py
+	tests/cli/test_prometheus.py \
+	tests/cli/test_prometheus_workers.py
 check-system: all $(check_PROGRAMS)
 	$(MAKE) $(AM_MAKEFLAGS) check-TESTS TESTS='$(SYSTEM_TESTS)' \
 		TEST_SUITE_LOG=test-suite-system.log SPECSCAN_SYSTEM=1

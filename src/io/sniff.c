@@ -219,7 +219,8 @@ static int decide_scrape(const unsigned char *p, size_t n, bool eof, bool grow)
 		    prefix(line, len, "id:") || prefix(line, len, ":"))
 			return 0;
 		if (prefix(line, len, "# HELP ") || prefix(line, len, "# TYPE ") ||
-		    prefix(line, len, "# EOF") || prefix(line, len, "# time:"))
+		    prefix(line, len, "# EOF") || prefix(line, len, "# time:") ||
+		    prefix(line, len, "# endpoint:"))
 			return 1;
 		/* a line longer than the largest peek is judged by its start */
 		return sample_line(line, len, whole);

@@ -76,6 +76,27 @@ static void add_positions(struct ss_jsonw *w, const struct ss_server_family *f)
 	}
 }
 
+/* An interval's or idle entry's process: its name, or null for the unnamed process. */
+static void add_process(struct ss_jsonw *w, const struct ss_server_family *f, uint32_t p)
+{
+	if (p < f->nprocess_names && f->process_names[p])
+		ss_jsonw_str(w, "process", f->process_names[p]);
+	else
+		ss_jsonw_null(w, "process");
+}
+
+static void add_idle(struct ss_jsonw *w, const struct ss_server_family *f)
+{
+	ss_jsonw_begin_array(w, "idle");
+	for (size_t i = 0; i < f->nidle; i++) {
+		ss_jsonw_begin_object(w, NULL);
+		add_process(w, f, f->idle[i].process);
+		opt_time(w, "from_ns", f->idle[i].has_from, f->idle[i].from_ns);
+		ss_jsonw_end_object(w);
+	}
+	ss_jsonw_end_array(w);
+}
+
 static void add_intervals(struct ss_jsonw *w, const struct ss_server_family *f)
 {
 	ss_jsonw_begin_array(w, "intervals");
@@ -83,6 +104,7 @@ static void add_intervals(struct ss_jsonw *w, const struct ss_server_family *f)
 		const struct ss_server_interval *iv = &f->intervals[i];
 
 		ss_jsonw_begin_object(w, NULL);
+		add_process(w, f, iv->process);
 		opt_time(w, "start_ns", iv->has_start, iv->start_ns);
 		opt_time(w, "end_ns", iv->has_end, iv->end_ns);
 		add_u128(w, "steps", iv->steps);
@@ -118,7 +140,18 @@ static void add_family(struct ss_jsonw *w, const struct ss_server_family *f)
 	ss_jsonw_str(w, "engine", ss_engine_name(f->row->engine));
 	ss_jsonw_str(w, "counters", f->row->counters);
 	ss_jsonw_u64(w, "series", f->series);
+	ss_jsonw_u64(w, "processes", f->processes);
+	if (f->nmissing) {
+		ss_jsonw_begin_array(w, "missing");
+		for (size_t i = 0; i < f->nmissing; i++)
+			ss_jsonw_str(w, NULL, f->missing[i]);
+		ss_jsonw_end_array(w);
+	}
+	if (f->unordered)
+		ss_jsonw_bool(w, "unordered", true);
 	ss_jsonw_u64(w, "resets", f->resets);
+	if (f->started_in_window)
+		ss_jsonw_u64(w, "started_in_window", f->started_in_window);
 	ss_jsonw_bool(w, "since_start", f->since_start);
 	ss_jsonw_bool(w, "inexact", f->inexact);
 	ss_jsonw_bool(w, "estimated", f->estimated);
@@ -144,6 +177,8 @@ static void add_family(struct ss_jsonw *w, const struct ss_server_family *f)
 	}
 	if (f->nintervals)
 		add_intervals(w, f);
+	if (f->nidle)
+		add_idle(w, f);
 	if (f->has_reconciliation)
 		add_reconciliation(w, &f->reconciliation);
 	ss_jsonw_end_object(w);

@@ -156,6 +156,39 @@ void ss_report_server_reconciliation_line(struct ss_buf *b, const struct ss_serv
 	add_ratio(b, r->has_accepted_ratio, r->accepted_ratio);
 }
 
+/* The notes of SPEC 10.3's processes, missing counters and idle ends. */
+static void ss_report_server_process_notes(struct ss_buf *b, const struct ss_server_family *f,
+					   const char *lead)
+{
+	for (size_t i = 0; i < f->nmissing; i++)
+		ss_buf_addf(b, "%smissing counter %s: no series of it in any snapshot (speculative "
+			       "decoding off, an engine version without it, or a metrics filter or "
+			       "relabelling that dropped it); no derived value\n", lead, f->missing[i]);
+	if (f->unordered)
+		ss_buf_addf(b, "%sunordered: two snapshots of one process could not be ordered by "
+			       "its counters (each has a counter larger than the other); input order "
+			       "was kept\n", lead);
+	if (f->started_in_window) {
+		ss_buf_addf(b, "%s", lead);
+		plural(b, f->started_in_window, "process", "processes");
+		ss_buf_adds(b, " started inside the window (a restart or a worker added): counted "
+			       "from zero\n");
+	}
+	if (f->untimed_starts) {
+		ss_buf_addf(b, "%s", lead);
+		plural(b, f->processes, "process", "processes");
+		ss_buf_adds(b, ", not all timed: counts between a process's start and its first "
+			       "snapshot are not in the window; `# time:` lines make them exact\n");
+	}
+	if (f->nidle) {
+		ss_buf_addf(b, "%sidle: ", lead);
+		plural(b, f->nidle, "process", "processes");
+		ss_buf_adds(b, " had no verify steps in the last intervals: speculation was switched off (TensorRT-LLM turns it off "
+			       "when its rolling acceptance falls below acceptance_rate_threshold) "
+			       "or traffic stopped\n");
+	}
+}
+
 /* The notes of one family, each a line after `lead`. */
 void ss_report_server_notes(struct ss_buf *b, const struct ss_server_family *f, const char *lead)
 {
@@ -166,9 +199,11 @@ void ss_report_server_notes(struct ss_buf *b, const struct ss_server_family *f, 
 	if (f->resets) {
 		ss_buf_addf(b, "%s", lead);
 		plural(b, f->resets, "reset", "resets");
-		ss_buf_adds(b, " (a counter went down: the server restarted), counted as "
-			       "Prometheus' increase() counts them\n");
+		ss_buf_adds(b, " (a counter went down: the server restarted, or the pages are out "
+			       "of order or come from several servers; `# time:` and `# endpoint:` "
+			       "lines settle it), counted as Prometheus' increase() counts them\n");
 	}
+	ss_report_server_process_notes(b, f, lead);
 	if (f->inexact)
 		ss_buf_addf(b, "%sinexact: a counter was printed rounded (six significant digits) "
 			       "or reached 2^53; the counts may be off by the rounding\n", lead);

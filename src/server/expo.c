@@ -38,6 +38,7 @@ struct tmpl_ent {
 	uint32_t off, len; /* the series text in the template's text */
 	uint64_t fp;       /* its fingerprint */
 	uint32_t handle;   /* the kept series, or SS_SERVER_NO_HANDLE */
+	bool pst;          /* process_start_time_seconds: the snapshot's process (SPEC 10.3) */
 };
 
 struct tmpl {
@@ -69,6 +70,8 @@ struct ss_scrape {
 	int64_t time_ns;
 	bool has_ts;
 	int64_t max_ts_ms;
+	bool has_pst;       /* its process_start_time_seconds (the first one) */
+	double pst;
 	size_t ord;         /* its sample lines so far */
 	bool fast;          /* each was the template's entry of its number */
 	size_t unmatched;   /* sample lines not found in the template */
@@ -83,6 +86,9 @@ struct ss_scrape {
 	uint64_t tmpl_gen;  /* how many times T was replaced */
 	bool learning;
 	struct ss_expo_labels lab; /* a kept series' labels */
+	/* `# endpoint: NAME`: holds for the snapshots after it, until the next one */
+	bool has_ep;
+	struct ss_buf ep;
 };
 
 static void tmpl_release(struct tmpl *t)
@@ -110,6 +116,7 @@ struct ss_scrape *ss_scrape_new(struct ss_server *srv, uint32_t endpoint, const 
 	ss_buf_init(&sc->carry);
 	ss_buf_init(&sc->seen_text);
 	ss_buf_init(&sc->lab.unesc);
+	ss_buf_init(&sc->ep);
 	if (!sc->name) {
 		ss_scrape_free(sc);
 		return NULL;
@@ -127,6 +134,7 @@ void ss_scrape_free(struct ss_scrape *sc)
 	ss_buf_release(&sc->seen_text);
 	ss_buf_release(&sc->carry);
 	ss_buf_release(&sc->lab.unesc);
+	ss_buf_release(&sc->ep);
 	ss_free(sc->name);
 	ss_free(sc);
 }
@@ -237,7 +245,8 @@ static bool seen_put(struct ss_scrape *sc, uint64_t fp, const char *text, size_t
 
 /* ---- the template ---- */
 
-static bool tmpl_add(struct tmpl *t, const char *text, size_t len, uint64_t fp, uint32_t handle)
+static bool tmpl_add(struct tmpl *t, const char *text, size_t len, uint64_t fp, uint32_t handle,
+		     bool pst)
 {
 	if (t->full)
 		return true;
@@ -249,7 +258,7 @@ static bool tmpl_add(struct tmpl *t, const char *text, size_t len, uint64_t fp, 
 	    !SS_ALLOC_GROW(t->text, t->len + len, t->cap))
 		return false;
 	memcpy(t->text + t->len, text, len);
-	t->e[t->n++] = (struct tmpl_ent){(uint32_t)t->len, (uint32_t)len, fp, handle};
+	t->e[t->n++] = (struct tmpl_ent){(uint32_t)t->len, (uint32_t)len, fp, handle, pst};
 	t->len += len;
 	return true;
 }
@@ -294,6 +303,13 @@ static void end_snap(struct ss_scrape *sc)
 		bool has = sc->has_time || sc->has_ts;
 		int64_t t = sc->has_time ? sc->time_ns : sc->max_ts_ms * 1000000;
 
+		if (sc->has_pst || sc->has_ep) {
+			struct ss_server_proc_info pi = {
+				.name = sc->has_ep ? sc->ep.data : NULL, .name_len = sc->ep.len,
+				.has_start = sc->has_pst, .start_s = sc->pst, .input = sc->name};
+
+			ss_server_set_process(sc->srv, &pi);
+		}
 		ss_server_end(sc->srv, has, t);
 		sc->st.snapshots++;
 		bool adopt = sc->learning && !sc->seen_full && sc->L.n;
@@ -310,7 +326,7 @@ static void end_snap(struct ss_scrape *sc)
 			       (sc->T.n == 0 || 8 * sc->unmatched > sc->ord);
 	}
 	sc->in_snap = false;
-	sc->has_time = sc->has_ts = false;
+	sc->has_time = sc->has_ts = sc->has_pst = false;
 	sc->ord = sc->unmatched = sc->j = 0;
 	sc->fast = true;
 	if (sc->seen_n || sc->seen_full)
@@ -348,6 +364,20 @@ static void comment(struct ss_scrape *sc, const char *p, size_t len)
 		sc->has_time = true;
 		sc->time_ns = ns;
 	}
+	if (is_lit(p, len, "# endpoint:")) {
+		const char *q = p + 11, *end = p + len;
+
+		while (q < end && is_blank(*q))
+			q++;
+		/* After a sample it starts the next snapshot, as `# time:` does. */
+		if (sc->in_snap)
+			end_snap(sc);
+		ss_buf_reset(&sc->ep);
+		ss_buf_add(&sc->ep, q, (size_t)(end - q));
+		ss_buf_addc(&sc->ep, '\0');
+		sc->ep.len--;
+		sc->has_ep = sc->ep.len > 0 && !sc->ep.failed; /* `# endpoint:` alone: no name from here */
+	}
 	/* # HELP, # TYPE and other comments say nothing the window needs. */
 }
 
@@ -374,8 +404,14 @@ struct series_id {
 	bool from_tmpl;
 	bool keep;           /* a family's name, parsed: resolve() finds its series */
 	bool no_tmpl;        /* not for the template: a series not made (its value said nothing) */
+	bool pst;            /* process_start_time_seconds */
 	size_t tmpl_index;
 };
+
+static bool is_pst(const char *name, size_t n)
+{
+	return n == 26 && memcmp(name, "process_start_time_seconds", 26) == 0;
+}
 
 /* Find the line's series in the template, else parse it. NULL, or a bad line's reason. */
 static const char *identify(struct ss_scrape *sc, const char *p, size_t len, struct series_id *id)
@@ -391,6 +427,7 @@ static const char *identify(struct ss_scrape *sc, const char *p, size_t len, str
 		id->slen = e->len;
 		id->fp = e->fp;
 		id->handle = e->handle;
+		id->pst = e->pst;
 		id->from_tmpl = true;
 		id->tmpl_index = sc->ord;
 		return NULL;
@@ -412,6 +449,7 @@ static const char *identify(struct ss_scrape *sc, const char *p, size_t len, str
 				id->slen = e->len;
 				id->fp = e->fp;
 				id->handle = e->handle;
+				id->pst = e->pst;
 				id->from_tmpl = true;
 				id->tmpl_index = cand[c];
 				return NULL;
@@ -419,6 +457,7 @@ static const char *identify(struct ss_scrape *sc, const char *p, size_t len, str
 		}
 	}
 	keep = family_name(p, ss_expo_name_len(p, len));
+	id->pst = !keep && is_pst(p, ss_expo_name_len(p, len));
 	id->slen = ss_expo_series(&sc->lab, p, len, keep, &why);
 	if (!id->slen)
 		return why;
@@ -555,8 +594,12 @@ static bool sample(struct ss_scrape *sc, const char *p, size_t len)
 		sc->j = id.tmpl_index + 1;
 	else
 		sc->unmatched++;
-	if (sc->learning && !id.bad && !id.no_tmpl && !tmpl_add(&sc->L, p, id.slen, id.fp, id.handle))
+	if (sc->learning && !id.bad && !id.no_tmpl &&
+	    !tmpl_add(&sc->L, p, id.slen, id.fp, id.handle, id.pst))
 		return false;
+	/* SPEC 10.3: the snapshot's first process_start_time_seconds, whatever its labels */
+	if (id.pst && !sc->has_pst)
+		sc->has_pst = ss_server_parse_gauge(v, vlen, &sc->pst);
 	sc->ord++;
 	if (has_ts && (!sc->has_ts || ts > sc->max_ts_ms)) {
 		sc->has_ts = true;
@@ -639,6 +682,8 @@ static inline bool quick_line(struct ss_scrape *sc, const char *p, const char *n
 	if (!sc->fast || !sc->in_snap || sc->learning || sc->ord >= sc->T.n)
 		return false;
 	e = &sc->T.e[sc->ord];
+	if (e->pst)
+		return false; /* the full way reads the snapshot's process */
 	if (e->len + 2 > len || p[e->len] != ' ' || memcmp(p, sc->T.text + e->off, e->len) != 0)
 		return false;
 	v = p + e->len + 1;

@@ -29,12 +29,27 @@ void ss_server_results_release(struct ss_server_results *r)
 		ss_free(f->histogram);
 		ss_free(f->what_if);
 		ss_free(f->intervals);
+		ss_free(f->idle);
+		for (size_t j = 0; j < f->nprocess_names; j++)
+			ss_free(f->process_names[j]);
+		ss_free(f->process_names);
 	}
 	ss_free(r->families);
 	memset(r, 0, sizeof(*r));
 }
 
-/* A row's sums over its endpoints. */
+/*
+ * One process's fe of a family: how its window is taken (SPEC 10.3). With
+ * `tracked`, input order was not the process's order and the series'
+ * tracks give its window (by time or by the counters' sum).
+ */
+struct fe_view {
+	uint32_t fe;
+	bool tracked, by_time;
+	bool unordered, started;
+};
+
+/* A row's sums over its processes. */
 struct totals {
 	unsigned __int128 v[SS_ROLE_SCALARS];
 	unsigned __int128 *pos[2];
@@ -70,11 +85,11 @@ static unsigned __int128 at(const struct totals *t, int w, uint32_t pos)
 struct shape {
 	uint64_t nseries;
 	uint32_t k;
-	bool has_p, has_dp;
+	bool has_p, has_dp, has_dp1;
+	bool roles[SS_ROLE_COUNTERS];
 };
 
 struct labelset {
-	uint32_t endpoint;
 	const char *p;
 	size_t n;
 };
@@ -85,8 +100,6 @@ static int labelset_cmp(const void *a, const void *b)
 	size_t n = x->n < y->n ? x->n : y->n;
 	int c;
 
-	if (x->endpoint != y->endpoint)
-		return x->endpoint < y->endpoint ? -1 : 1;
 	c = memcmp(x->p, y->p, n);
 	if (c)
 		return c;
@@ -95,9 +108,10 @@ static int labelset_cmp(const void *a, const void *b)
 
 /*
  * SPEC 10.5: `series` counts the distinct label sets (without the
- * position label) on each endpoint, over all the row's names.
+ * position label) over all the row's names and processes; `roles` which
+ * counter roles have a series (DP at position 1 apart, for 10.3's missing).
  */
-static bool row_shape(const struct ss_server *s, const uint32_t *fes, size_t nfes,
+static bool row_shape(const struct ss_server *s, const struct fe_view *v, size_t nfes,
 		      struct shape *sh)
 {
 	struct labelset *ls = NULL;
@@ -105,15 +119,15 @@ static bool row_shape(const struct ss_server *s, const uint32_t *fes, size_t nfe
 
 	memset(sh, 0, sizeof(*sh));
 	for (size_t i = 0; i < nfes; i++) {
-		const struct ss_server_fe *f = &s->fe[fes[i]];
+		const struct ss_server_fe *f = &s->fe[v[i].fe];
 
-		for (uint32_t j = f->head; j != SS_SERVER_NONE; j = s->series[j].next) {
-			const struct ss_server_series *se = &s->series[j];
+		for (uint32_t j = f->head; j != SS_SERVER_NONE; j = s->ps[j].next) {
+			const struct ss_server_pseries *se = &s->ps[j];
 			size_t len;
-			const char *key = ss_keymap_key(&s->series_map, j, &len);
+			const char *key = ss_keymap_key(&s->series_map, se->series, &len);
 
-			if (se->role == SS_ROLE_GAUGE)
-				continue; /* SPEC 13: `series` counts the counters' label sets */
+			sh->roles[se->role] = true;
+			sh->has_dp1 |= se->role == SS_ROLE_POS_DRAFTED && se->position == 1;
 			if (se->role == SS_ROLE_POS_ACCEPTED)
 				sh->has_p = true;
 			if (se->role == SS_ROLE_POS_DRAFTED)
@@ -124,8 +138,7 @@ static bool row_shape(const struct ss_server *s, const uint32_t *fes, size_t nfe
 				ss_free(ls);
 				return false;
 			}
-			ls[n++] = (struct labelset){f->endpoint, key + SS_SERVER_KEY_HEAD,
-						    len - SS_SERVER_KEY_HEAD};
+			ls[n++] = (struct labelset){key + SS_SERVER_KEY_HEAD, len - SS_SERVER_KEY_HEAD};
 		}
 	}
 	if (n)
@@ -204,7 +217,7 @@ static void divide(bool *has_al, double *al, bool *has_rate, double *rate, bool 
 	*rate = *has_rate ? sratio(A, D) * 100.0 : 0.0;
 }
 
-static bool add_interval(struct ss_server_family *fam, size_t *cap, uint32_t endpoint,
+static bool add_interval(struct ss_server_family *fam, size_t *cap, uint32_t process,
 			 const struct ss_server_raw_interval *r)
 {
 	struct ss_server_interval *iv;
@@ -212,7 +225,7 @@ static bool add_interval(struct ss_server_family *fam, size_t *cap, uint32_t end
 	if (!SS_ALLOC_GROW(fam->intervals, fam->nintervals + 1, *cap))
 		return false;
 	iv = &fam->intervals[fam->nintervals++];
-	iv->endpoint = endpoint;
+	iv->process = process;
 	iv->has_start = r->has_start;
 	iv->start_ns = r->start_ns;
 	iv->has_end = r->has_end;
@@ -226,22 +239,51 @@ static bool add_interval(struct ss_server_family *fam, size_t *cap, uint32_t end
 	return true;
 }
 
-/* Intervals of each endpoint with three or more of the family's snapshots. */
+/* Intervals of each process with three or more of the family's snapshots, in its order. */
 static bool intervals(const struct ss_server *s, struct ss_server_family *fam,
-		      const uint32_t *fes, size_t nfes)
+		      const struct fe_view *v, size_t nfes)
 {
 	size_t cap = 0;
 
 	for (size_t i = 0; i < nfes; i++) {
-		const struct ss_server_fe *f = &s->fe[fes[i]];
+		const struct ss_server_fe *f = &s->fe[v[i].fe];
 
-		if (f->snaps < 3)
+		if ((f->snaps < 3 && !f->slices) || v[i].tracked)
 			continue;
 		for (size_t j = 0; j < f->niv; j++)
-			if (!add_interval(fam, &cap, f->endpoint, &f->iv[j]))
+			if (!add_interval(fam, &cap, (uint32_t)i, &f->iv[j]))
 				return false;
-		if (f->pend_n && !add_interval(fam, &cap, f->endpoint, &f->pending))
+		if (f->pend_n && !add_interval(fam, &cap, (uint32_t)i, &f->pending))
 			return false;
+	}
+	return true;
+}
+
+/*
+ * SPEC 10.3, "Speculation that stops": a process whose last intervals,
+ * after one with steps, all have none.
+ */
+static bool idle(struct ss_server_family *fam)
+{
+	size_t i = 0;
+
+	while (i < fam->nintervals) {
+		size_t j = i, last = SIZE_MAX;
+		uint32_t p = fam->intervals[i].process;
+
+		for (; j < fam->nintervals && fam->intervals[j].process == p; j++)
+			if (fam->intervals[j].steps > 0)
+				last = j;
+		if (last != SIZE_MAX && last + 1 < j) {
+			const struct ss_server_interval *iv = &fam->intervals[last + 1];
+			struct ss_server_idle *d = ss_reallocarray(fam->idle, fam->nidle + 1, sizeof(*d));
+
+			if (!d)
+				return false;
+			fam->idle = d;
+			d[fam->nidle++] = (struct ss_server_idle){p, iv->has_start, iv->start_ns};
+		}
+		i = j;
 	}
 	return true;
 }
@@ -262,14 +304,14 @@ static void reconcile(struct ss_server_family *fam, const struct ss_server_reque
 	r->accepted_off = r->has_accepted_ratio && fabs(r->accepted_ratio - 1.0) > 0.01;
 }
 
-/* The window of SPEC 10.5: over the endpoints with two or more snapshots. */
+/* The window of SPEC 10.5: over the processes with two or more snapshots. */
 static void window_times(const struct ss_server *s, struct ss_server_family *fam,
-			 const uint32_t *fes, size_t nfes)
+			 const struct fe_view *v, size_t nfes)
 {
 	bool any = false, start_ok = true, end_ok = true;
 
 	for (size_t i = 0; i < nfes; i++) {
-		const struct ss_server_fe *f = &s->fe[fes[i]];
+		const struct ss_server_fe *f = &s->fe[v[i].fe];
 
 		if (f->snaps < 2)
 			continue;
@@ -283,68 +325,295 @@ static void window_times(const struct ss_server *s, struct ss_server_family *fam
 			fam->end_ns = f->last_time, fam->has_end = true;
 		any = true;
 	}
-	/* One endpoint's unknown time makes the window's edge unknown. */
+	/* One process's unknown time makes the window's edge unknown. */
 	fam->has_start = any && start_ok && fam->has_start;
 	fam->has_end = any && end_ok && fam->has_end;
 }
 
-static bool family(const struct ss_server *s, size_t r, const uint32_t *fes, size_t nfes,
+/* Add d at a pseries' role to an acc of results (its position arrays grown here). */
+static bool acc_put(struct ss_server_acc *a, const struct ss_server_pseries *se, uint64_t d)
+{
+	int w = se->role - SS_ROLE_POS_ACCEPTED;
+
+	if (se->role < SS_ROLE_SCALARS) {
+		a->v[se->role] += d;
+		return true;
+	}
+	if (se->position > a->npos[w]) {
+		unsigned __int128 *p = ss_reallocarray(a->pos[w], se->position, sizeof(*p));
+
+		if (!p)
+			return false;
+		memset(p + a->npos[w], 0, (se->position - a->npos[w]) * sizeof(*p));
+		a->pos[w] = p;
+		a->npos[w] = a->cap[w] = se->position;
+	}
+	a->pos[w][se->position - 1] += d;
+	return true;
+}
+
+/*
+ * SPEC 10.3's order for one process: time order when every snapshot is
+ * timed; a process known by its start, counter order; else input order.
+ * When input order was that order the differences as they came stand;
+ * else (v->tracked) each series' track gives its window: last − first in
+ * that order (a series first seen after the first snapshot counts from
+ * 0, a value that went down counts as a reset).
+ */
+static void fe_order(const struct ss_server *s, struct fe_view *v)
+{
+	const struct ss_server_fe *f = &s->fe[v->fe];
+
+	v->tracked = v->by_time = v->unordered = false;
+	if (f->snaps < 2)
+		return;
+	if (f->timed == f->snaps) {
+		v->by_time = true;
+		v->tracked = f->time_back;
+		return;
+	}
+	if (!s->procs[f->process].has_start)
+		return;
+	for (uint32_t j = f->head; j != SS_SERVER_NONE; j = s->ps[j].next)
+		if (s->ps[j].by_sum.broken)
+			v->unordered = true; /* input order stands */
+	v->tracked = !v->unordered && f->sum_back;
+}
+
+/* The window of a tracked fe into delta and first; *reset when a series went down. */
+static bool fe_tracked(const struct ss_server *s, const struct fe_view *v,
+		       struct ss_server_acc *delta, struct ss_server_acc *first, bool *reset)
+{
+	const struct ss_server_fe *f = &s->fe[v->fe];
+	__int128 min = v->by_time ? f->min_time : f->min_sum;
+
+	*reset = false;
+	for (uint32_t j = f->head; j != SS_SERVER_NONE; j = s->ps[j].next) {
+		const struct ss_server_pseries *se = &s->ps[j];
+		const struct ss_server_track *t = v->by_time ? &se->by_time : &se->by_sum;
+		uint64_t d;
+
+		if (!t->has)
+			continue;
+		if (t->lo_key > min && !f->sparse) {
+			d = t->hi; /* first seen after the first snapshot: from 0 */
+		} else {
+			if (!acc_put(first, se, t->lo))
+				return false;
+			d = t->hi >= t->lo ? t->hi - t->lo : t->hi;
+		}
+		*reset |= t->hi < t->lo || t->broken;
+		if (!acc_put(delta, se, d))
+			return false;
+	}
+	return true;
+}
+
+static void acc_free(struct ss_server_acc *a)
+{
+	ss_free(a->pos[0]);
+	ss_free(a->pos[1]);
+}
+
+/*
+ * The row's counters that have no series (SPEC 10.3, "Incomplete
+ * families"), in the table's column order: S (DP_1 where steps are
+ * drafted position 1), D, A, then SGLang's G and R, or the accept total.
+ */
+static void missing(struct ss_server_family *fam, const struct shape *sh)
+{
+	const struct ss_family_row *row = fam->row;
+	static const int order[] = {SS_ROLE_STEPS, SS_ROLE_DRAFTED, SS_ROLE_ACCEPTED,
+				    SS_ROLE_GEN_TOKENS, SS_ROLE_REQUESTS, SS_ROLE_ACCEPT_TOTAL};
+
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		int r = order[i];
+
+		if (r == SS_ROLE_STEPS && row->steps_from == SS_STEPS_DRAFTED_AT_1) {
+			if (!sh->has_dp1 && fam->nmissing < SS_SERVER_MAX_MISSING)
+				fam->missing[fam->nmissing++] = row->names[SS_ROLE_POS_DRAFTED];
+			continue;
+		}
+		if (row->names[r] && !sh->roles[r] && fam->nmissing < SS_SERVER_MAX_MISSING)
+			fam->missing[fam->nmissing++] = row->names[r];
+	}
+}
+
+/* The earliest snapshot time among the fes (SPEC 10.3, "Starts"); false when none is timed. */
+static bool earliest(const struct ss_server *s, const struct fe_view *v, size_t n, int64_t *t)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct ss_server_fe *f = &s->fe[v[i].fe];
+
+		if (f->has_min_time && (!any || f->min_time < *t))
+			*t = f->min_time, any = true;
+	}
+	return any;
+}
+
+/* Each process's part of the window into t (SPEC 10.3: Order, Differences, Starts). */
+static bool processes(const struct ss_server *s, struct ss_server_family *fam, struct fe_view *v,
+		      size_t nfes, struct totals *t)
+{
+	bool all_single = true, untimed = false, ok = true, has_e;
+	int64_t e = 0;
+
+	has_e = earliest(s, v, nfes, &e);
+	for (size_t i = 0; i < nfes; i++) {
+		const struct ss_server_fe *f = &s->fe[v[i].fe];
+		const struct ss_server_process *p = &s->procs[f->process];
+
+		all_single &= f->snaps <= 1;
+		untimed |= f->snaps > f->timed;
+		fe_order(s, &v[i]);
+		fam->unordered |= v[i].unordered;
+		/* started inside the window: its start is after the earliest snapshot */
+		v[i].started = f->snaps > 0 && p->has_start && has_e && p->start_s * 1e9 > (double)e;
+		fam->started_in_window += v[i].started;
+	}
+	fam->processes = nfes;
+	fam->untimed_starts = nfes > 1 && untimed;
+	for (size_t i = 0; i < nfes && ok; i++) {
+		const struct ss_server_fe *f = &s->fe[v[i].fe];
+
+		fam->snapshots += f->snaps + f->incrs;
+		if (v[i].tracked) {
+			struct ss_server_acc d, first;
+			bool reset;
+
+			memset(&d, 0, sizeof(d));
+			memset(&first, 0, sizeof(first));
+			ok = fe_tracked(s, &v[i], &d, &first, &reset) && totals_add(t, &d) &&
+			     (!v[i].started || totals_add(t, &first));
+			fam->resets += reset;
+			acc_free(&d);
+			acc_free(&first);
+		} else if (f->snaps >= 2) {
+			fam->resets += f->resets;
+			ok = totals_add(t, &f->delta) && (!v[i].started || totals_add(t, &f->first));
+		} else if (f->snaps == 1 && (all_single || v[i].started)) {
+			ok = totals_add(t, &f->first);
+		}
+		ok = ok && totals_add(t, &f->incr);
+	}
+	fam->since_start = all_single && fam->snapshots > 0 && fam->started_in_window == 0;
+	for (size_t i = 0; i < nfes; i++)
+		fam->since_start &= s->fe[v[i].fe].snaps == 1;
+	return ok;
+}
+
+/* The names intervals and idle refer to, one per process of the family. */
+static bool names(const struct ss_server *s, struct ss_server_family *fam,
+		  const struct fe_view *v, size_t nfes)
+{
+	fam->process_names = ss_calloc(nfes ? nfes : 1, sizeof(char *));
+	if (!fam->process_names)
+		return false;
+	fam->nprocess_names = nfes;
+	for (size_t i = 0; i < nfes; i++) {
+		const char *n = s->procs[s->fe[v[i].fe].process].name;
+
+		if (n && !(fam->process_names[i] = ss_strdup(n)))
+			return false;
+	}
+	return true;
+}
+
+static bool family(const struct ss_server *s, size_t r, struct fe_view *v, size_t nfes,
 		   const struct ss_server_requests *req, bool has_cost, double cost,
 		   struct ss_server_family *fam)
 {
 	const struct ss_family_row *row = &ss_family_rows[r];
 	struct totals t;
 	struct shape sh;
-	bool ok = true;
+	bool ok;
 
 	memset(fam, 0, sizeof(*fam));
 	memset(&t, 0, sizeof(t));
 	fam->row = row;
 	fam->estimated = row->estimated;
 	fam->inexact = s->inexact[r];
-	if (!row_shape(s, fes, nfes, &sh))
+	if (!row_shape(s, v, nfes, &sh))
 		return false;
 	fam->series = sh.nseries;
-	for (size_t i = 0; i < nfes && ok; i++) {
-		const struct ss_server_fe *f = &s->fe[fes[i]];
-
-		fam->snapshots += f->snaps + f->incrs;
-		fam->resets += f->resets;
-		if (f->snaps == 1) {
-			fam->since_start = true;
-			ok = totals_add(&t, &f->first);
-		} else if (f->snaps >= 2) {
-			ok = totals_add(&t, &f->delta);
-		}
-		ok = ok && totals_add(&t, &f->incr);
-	}
-	window_times(s, fam, fes, nfes);
+	missing(fam, &sh);
+	ok = names(s, fam, v, nfes) && processes(s, fam, v, nfes, &t);
+	window_times(s, fam, v, nfes);
 	ss_family_derive(row, t.v, at(&t, 1, 1), &fam->steps, &fam->draft_tokens,
 			 &fam->accepted_tokens);
+	if (fam->nmissing && row->accepted_from == SS_ACC_TOKENS_ESTIMATE)
+		fam->accepted_tokens = 0; /* no estimate without all three counters */
 	fam->has_draft_tokens = ss_family_has_drafted(row);
-	if (ok && fam->steps > 0) {
+	if (ok && fam->steps > 0 && !fam->nmissing) {
 		divide(&fam->has_acceptance_length, &fam->acceptance_length, &fam->has_rate,
 		       &fam->draft_acceptance_rate, fam->has_draft_tokens, fam->steps,
 		       fam->draft_tokens, fam->accepted_tokens);
 		if (sh.has_p && sh.k > 0)
 			ok = positions(fam, &t, &sh, has_cost, cost);
-		ok = ok && intervals(s, fam, fes, nfes);
+		ok = ok && intervals(s, fam, v, nfes) && idle(fam);
 	}
 	for (int g = 0; g < SS_FAMILY_GAUGES && row->gauges[g]; g++)
 		if (s->gauge[r][g].has)
 			fam->gauges[fam->ngauges++] =
 				(struct ss_server_gauge){row->gauges[g], s->gauge[r][g].last};
-	if (req && req[row->engine].present)
+	if (req && req[row->engine].present) {
 		reconcile(fam, &req[row->engine]);
+		if (fam->nmissing)
+			fam->reconciliation.has_steps_ratio = fam->reconciliation.has_accepted_ratio =
+				fam->reconciliation.steps_off = fam->reconciliation.accepted_off = false;
+	}
 	ss_free(t.pos[0]);
 	ss_free(t.pos[1]);
 	return ok;
 }
 
+/* Whether the row makes a family (SPEC 10.3: SGLang's G and R alone make none). */
+static bool row_listed(const struct ss_server *s, size_t r, const struct fe_view *v, size_t n)
+{
+	for (int g = 0; g < SS_FAMILY_GAUGES; g++)
+		if (s->gauge[r][g].has)
+			return true;
+	for (size_t i = 0; i < n; i++)
+		for (uint32_t j = s->fe[v[i].fe].head; j != SS_SERVER_NONE; j = s->ps[j].next)
+			if (s->ps[j].role != SS_ROLE_GEN_TOKENS && s->ps[j].role != SS_ROLE_REQUESTS)
+				return true;
+	return false;
+}
+
+/* Processes in time order of their first snapshot when every one is timed, else read order. */
+static int view_cmp(const struct ss_server *s, const struct fe_view *x, const struct fe_view *y)
+{
+	const struct ss_server_fe *f = &s->fe[x->fe], *g = &s->fe[y->fe];
+
+	if (f->min_time != g->min_time)
+		return f->min_time < g->min_time ? -1 : 1;
+	return f->process < g->process ? -1 : f->process > g->process;
+}
+
+static void sort_views(const struct ss_server *s, struct fe_view *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!s->fe[v[i].fe].has_min_time || s->fe[v[i].fe].timed != s->fe[v[i].fe].snaps)
+			return;
+	/* insertion sort: stable, and the processes of one family are few */
+	for (size_t i = 1; i < n; i++) {
+		struct fe_view x = v[i];
+		size_t j = i;
+
+		while (j > 0 && view_cmp(s, &v[j - 1], &x) > 0) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = x;
+	}
+}
+
 bool ss_server_finish(struct ss_server *s, const struct ss_server_requests req[SS_ENGINE_COUNT],
 		      bool has_cost, double cost, struct ss_server_results *out)
 {
-	uint32_t *fes = NULL;
+	struct fe_view *v = NULL;
 	bool ok = true;
 
 	memset(out, 0, sizeof(*out));
@@ -352,32 +621,35 @@ bool ss_server_finish(struct ss_server *s, const struct ss_server_requests req[S
 		ss_server_end(s, false, 0);
 	out->snapshots = s->snapshots;
 	out->bad_lines = s->bad_lines;
-	for (size_t e = 0; e < s->endpoints.n; e++)
-		out->endpoints += s->endpoint_used[e];
+	for (size_t p = 0; p < s->procmap.n; p++)
+		out->endpoints += s->procs[p].used;
 	if (s->msg && s->msg->verbosity >= SS_NORMAL && s->bad_lines > s->bad_shown)
 		ss_msg_warn(s->msg, "%llu more bad lines of server inputs not shown (%llu in all)",
 			    (unsigned long long)(s->bad_lines - s->bad_shown),
 			    (unsigned long long)s->bad_lines);
-	if (s->nfe) {
-		fes = ss_calloc(s->nfe, sizeof(*fes));
-		out->families = ss_calloc(ss_family_count, sizeof(*out->families));
-		ok = fes && out->families;
+	if (s->nomem) {
+		memset(out, 0, sizeof(*out));
+		return false; /* a snapshot lost a part: no result rather than a wrong one */
 	}
+	v = ss_calloc(s->nfe ? s->nfe : 1, sizeof(*v));
+	out->families = ss_calloc(ss_family_count, sizeof(*out->families));
+	ok = v && out->families;
 	for (size_t r = 0; ok && r < ss_family_count; r++) {
 		size_t n = 0;
 
-		/* The row's fes in endpoint order (intervals are listed so). */
-		for (size_t e = 0; e < s->endpoints.n; e++) {
-			uint32_t f = s->fe_of[e * ss_family_count + r];
+		/* The row's fes in process order. */
+		for (size_t p = 0; p < s->procmap.n; p++) {
+			uint32_t f = s->fe_of[p * ss_family_count + r];
 
 			if (f != SS_SERVER_NONE && s->fe[f].head != SS_SERVER_NONE)
-				fes[n++] = f;
+				v[n++] = (struct fe_view){.fe = f};
 		}
-		if (n == 0)
+		if (!row_listed(s, r, v, n))
 			continue;
-		ok = family(s, r, fes, n, req, has_cost, cost, &out->families[out->nfamilies++]);
+		sort_views(s, v, n);
+		ok = family(s, r, v, n, req, has_cost, cost, &out->families[out->nfamilies++]);
 	}
-	ss_free(fes);
+	ss_free(v);
 	if (!ok)
 		ss_server_results_release(out);
 	return ok;

@@ -67,8 +67,12 @@ struct ss_server_label {
 /* ss_server_begin() flags. */
 enum {
 	SS_SNAP_INCREMENT = 1, /* counts of an interval, summed as they are */
-	SS_SNAP_SPARSE = 2     /* a series missing here keeps its value (Prometheus API results) */
+	SS_SNAP_SPARSE = 2,    /* a series missing here keeps its value (Prometheus API results) */
+	SS_SNAP_SLICE = 4      /* with INCREMENT: an interval's counts (AIPerf's timeslices), not the window's */
 };
+
+/* The start of the open SS_SNAP_SLICE (its end is ss_server_end()'s time). */
+void ss_server_slice_start(struct ss_server *s, int64_t start_ns);
 
 /* What became of a sample. */
 enum ss_server_status {
@@ -150,6 +154,21 @@ enum ss_server_status ss_server_resolve_value(struct ss_server *s, uint32_t endp
 					   size_t nlabels, const char *value, size_t value_len,
 					   uint32_t *handle, const char **reason);
 
+/*
+ * The process the open snapshot belongs to (SPEC 10.3), said before it is
+ * closed; without it, the unnamed process of its endpoint. The strings
+ * are copied.
+ */
+struct ss_server_proc_info {
+	uint8_t space;             /* 0: pages and AIPerf's files; 1: Prometheus API results */
+	const char *name;          /* `# endpoint: NAME` or AIPerf's endpoint_url; NULL: none */
+	size_t name_len;
+	bool has_start;            /* process_start_time_seconds, Unix seconds */
+	double start_s;
+	const char *input;         /* the input's name: shown for a process known by its start */
+};
+void ss_server_set_process(struct ss_server *s, const struct ss_server_proc_info *p);
+
 /* Close the open snapshot; its time in Unix nanoseconds when known. */
 void ss_server_end(struct ss_server *s, bool has_time, int64_t time_ns);
 
@@ -182,7 +201,7 @@ struct ss_server_position {
 };
 
 struct ss_server_interval {
-	uint32_t endpoint;
+	uint32_t process; /* index into the family's process_names */
 	bool has_start, has_end;
 	int64_t start_ns, end_ns;
 	unsigned __int128 steps, draft_tokens;
@@ -204,10 +223,28 @@ struct ss_server_reconciliation {
 };
 
 /* One family, every field of SPEC 10.4's JSON; has_* flags mark the absent parts. */
+/* A process whose last intervals had no verify steps (SPEC 10.3, "Speculation that stops"). */
+struct ss_server_idle {
+	uint32_t process; /* as an interval's */
+	bool has_from;
+	int64_t from_ns;
+};
+
+#define SS_SERVER_MAX_MISSING 4
+
 struct ss_server_family {
 	const struct ss_family_row *row; /* engine, counters ("prometheus", ...) */
 	uint64_t snapshots, series, resets;
+	uint64_t processes, started_in_window;
 	bool since_start, inexact, estimated;
+	bool unordered;       /* a process's snapshots could not be ordered by its counters */
+	bool untimed_starts;  /* more than one process, not all timed: the note on starts */
+	const char *missing[SS_SERVER_MAX_MISSING]; /* the counters the row needs without a series (static) */
+	size_t nmissing;
+	char **process_names; /* nprocess_names, owned (NULL: the unnamed process): what intervals and idle name */
+	size_t nprocess_names;
+	struct ss_server_idle *idle;
+	size_t nidle;
 	bool has_start, has_end; /* window.start_ns, window.end_ns (null when false) */
 	int64_t start_ns, end_ns;
 	unsigned __int128 steps;

@@ -18,6 +18,8 @@
 #include "util/buf.h"
 
 #define SS_SERVER_NONE SS_SERVER_NO_HANDLE
+/* A new process refused (past a bound). */
+#define SS_SERVER_FULL (UINT32_MAX - 1)
 
 /* Sums of one kind (since start, window differences, increments). */
 struct ss_server_acc {
@@ -40,8 +42,20 @@ struct ss_server_iv_sums {
 	unsigned __int128 dp1;
 };
 
+/*
+ * Where one series stands in one order (SPEC 10.3's "Order"): its value at
+ * the lowest and highest key seen (a snapshot's time, or the sum of its
+ * family's counters in the snapshot), and whether a value broke the order
+ * (went down as the key went up).
+ */
+struct ss_server_track {
+	bool has, broken;
+	__int128 lo_key, hi_key;
+	uint64_t lo, hi;
+};
+
 struct ss_server_fe {
-	uint32_t row, endpoint;
+	uint32_t row, process;
 	uint32_t head, tail;      /* the fe's series, in order of first sight */
 	uint64_t snaps, incrs, resets;
 	uint64_t touched;         /* the snapshot id that last gave it a value */
@@ -51,6 +65,18 @@ struct ss_server_fe {
 	bool has_prev_time;       /* the time of the snapshot before: the next interval's start */
 	int64_t prev_time;
 	uint64_t backwards;       /* intervals whose end came before their start: times left out */
+	/*
+	 * The orders of SPEC 10.3: timed counts the timed snapshots; a key
+	 * (time, or the sum of the fe's counters) below the one before says
+	 * that input order is not that order (the window is then taken from
+	 * each series' track); min_* is the first snapshot's key in that order.
+	 */
+	uint64_t timed, slices;
+	bool time_back, sum_back, sparse;
+	bool has_min_time;
+	int64_t min_time, max_time;
+	__int128 min_sum, max_sum;
+	__int128 snap_sum;        /* the closing snapshot's sum */
 	/*
 	 * Series not in a snapshot count 0 there (SPEC 10.3) without a walk
 	 * over them: `nonsparse` counts the fe's snapshots where that holds,
@@ -73,16 +99,45 @@ struct ss_server_fe {
 	uint64_t pend_n, stride;
 };
 
+/*
+ * A series as the readers see it (name and label set, at one endpoint):
+ * its value in the open snapshot. Its state in each process (the previous
+ * value, the tracks) is a struct ss_server_pseries, found when the
+ * snapshot closes and its process is known.
+ */
 struct ss_server_series {
-	uint32_t fe, next;
-	uint32_t position;   /* 1-based; 0 without a position label */
+	uint32_t endpoint;
+	uint16_t row;
 	uint8_t role, gauge;
-	bool has_prev;
-	bool baseline;       /* its first sample was bad: its first good value is no difference */
+	uint32_t position;   /* 1-based; 0 without a position label */
 	uint64_t seen;       /* the snapshot id of its last sample, good or bad */
 	uint64_t valued;     /* the snapshot id of its last good value */
+	uint64_t cur;
+	uint32_t last_proc, last_ps; /* the pseries it had in its last process */
+	bool prepaid;        /* its first pseries was counted against the budget with it */
+};
+
+/* A series within one process (SPEC 10.3: each series is diffed within its process). */
+struct ss_server_pseries {
+	uint32_t fe, next, series;
+	uint32_t position;
+	uint8_t role;
+	bool has_prev;
+	bool baseline;       /* its first sample was bad: its first good value is no difference */
 	uint64_t mark;       /* its fe's `nonsparse` when it was last diffed (or made) */
-	uint64_t cur, prev;
+	uint64_t prev;
+	struct ss_server_track by_time, by_sum;
+};
+
+/*
+ * A process (SPEC 10.3): the endpoint, the space (text pages or Prometheus
+ * API results), process_start_time_seconds and the `# endpoint:` name.
+ */
+struct ss_server_process {
+	bool has_start;
+	double start_s;
+	char *name;          /* shown: `# endpoint:`, AIPerf's endpoint_url, else the first input's; NULL: unnamed */
+	bool used;           /* a snapshot ended there */
 };
 
 /* A gauge of a row: the mean of its series in the last snapshot that had it. */
@@ -104,17 +159,31 @@ struct ss_server_gauge_state {
  */
 #define SS_SERVER_KEY_HEAD 12
 
+/* procs.c: the open snapshot's process, and each series' state in it. */
+uint32_t ss_server_proc_resolve(struct ss_server *s);
+uint32_t ss_server_ps_get(struct ss_server *s, uint32_t series, uint32_t process);
+bool ss_server_charge(struct ss_server *s, uint64_t n);
+/* What a series' state in one process costs (counted with the series, for its first). */
+#define SS_SERVER_PS_COST (2 * (8 + sizeof(struct ss_server_pseries) + sizeof(struct ss_keymap_entry)) + 4 * sizeof(uint32_t))
+bool ss_server_pos_grow(struct ss_server_acc *a, int which, uint32_t cap);
+uint32_t ss_server_pos_cap(uint32_t cap, uint32_t pos);
+
 struct ss_server {
 	struct ss_msg *msg;
 	struct ss_keymap series_map; /* series key -> index into `series` */
 	struct ss_server_series *series;
 	size_t nseries, series_cap;
 	struct ss_keymap endpoints;  /* endpoint key -> index */
-	bool *endpoint_used;         /* [endpoint]: a snapshot ended there */
+	struct ss_keymap procmap;    /* process key -> index into `procs` */
+	struct ss_server_process *procs;
+	size_t procs_cap;
+	struct ss_keymap psmap;      /* (series, process) -> index into `ps` */
+	struct ss_server_pseries *ps;
+	size_t nps, ps_cap;
 	struct ss_server_fe *fe;
 	size_t nfe, fe_cap;
-	uint32_t *fe_of;             /* [endpoint * rows + row] -> fe index, or SS_SERVER_NONE */
-	size_t fe_of_cap;            /* endpoints fe_of and endpoint_used have room for */
+	uint32_t *fe_of;             /* [process * rows + row] -> fe index, or SS_SERVER_NONE */
+	size_t fe_of_cap;            /* processes fe_of has room for */
 	/* the open snapshot */
 	bool open;
 	uint64_t snap_id;
@@ -125,6 +194,11 @@ struct ss_server {
 	size_t ntouched, touched_cap;
 	uint32_t *tseries;           /* its counter series with a sample, good or bad */
 	size_t ntseries, tseries_cap;
+	uint32_t *tps;               /* their pseries in its process */
+	size_t tps_cap;
+	int64_t slice_start;
+	struct ss_server_proc_info pend; /* the process it belongs to (ss_server_set_process) */
+	struct ss_buf pend_name, pend_input;
 	/* the memory budget (ss_server_set_budget) */
 	uint64_t budget, charged;
 	const char *told[8];         /* the bounds told so far */
@@ -132,6 +206,7 @@ struct ss_server {
 	/* per row */
 	bool *inexact;
 	struct ss_server_gauge_state (*gauge)[SS_FAMILY_GAUGES];
+	bool nomem;                  /* an allocation failed where no caller could be told */
 	/* counts */
 	uint64_t snapshots, bad_lines, bad_shown;
 	struct ss_buf key;           /* scratch: the key being built */

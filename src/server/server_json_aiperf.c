@@ -217,6 +217,9 @@ void sj_aiperf_line(struct sj_feed *f, const char *dir, size_t dir_len)
 	    ssj_visit_span(f->p, r.metrics, r.metrics_len, aip_metric, &am) == SSJ_OK)
 		aip_later_read(&am);
 	ss_free(am.later);
+	/* the process is the endpoint; intervals name it by its endpoint_url (SPEC 10.3) */
+	ss_server_set_process(f->s, &(struct ss_server_proc_info){.name = r.url,
+								   .name_len = r.url_len});
 	ss_server_end(f->s, has_t, t);
 	f->snapshots++;
 }
@@ -228,6 +231,19 @@ struct doc_entry {
 	size_t order;
 	const char *v;
 	size_t n;
+	const char *url; /* the endpoint's endpoint_url (its process's name) */
+	size_t url_len;
+};
+
+/* One timeslice of a series (SPEC 10.3, "AIPerf's timeslices"): its total's text. */
+struct doc_slice {
+	uint32_t ep, handle;
+	int64_t start, end;
+	size_t order;
+	const char *v;
+	size_t n;
+	const char *url;
+	size_t url_len;
 };
 
 struct doc_scan {
@@ -238,6 +254,10 @@ struct doc_scan {
 	uint32_t ord;
 	struct doc_entry *e;
 	size_t ne, cap, order;
+	struct doc_slice *sl;   /* the kept series' timeslices */
+	size_t nsl, slcap;
+	struct doc_slice *tmp;  /* the series at hand's, before it is resolved */
+	size_t ntmp, tmpcap;
 	/* the family at hand */
 	const char *name;
 	size_t nlen;
@@ -245,6 +265,8 @@ struct doc_scan {
 };
 
 struct doc_series {
+	struct doc_scan *d;
+	size_t bad_slices;
 	const char *url;
 	size_t url_len;
 	struct sj_labels lab;
@@ -256,6 +278,47 @@ static int doc_stats_field(void *ctx, const char *key, size_t n, struct ssj_valu
 {
 	if (ss_key_is(key, n, "total"))
 		sj_value_take(ctx, v);
+	return 0;
+}
+
+/* A timeslice's field: integer start_ns and end_ns, a number total. */
+struct slice_fields {
+	struct sj_value start, end, total;
+};
+
+static int slice_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
+{
+	struct slice_fields *sf = ctx;
+
+	if (ss_key_is(key, n, "start_ns"))
+		sj_value_take(&sf->start, v);
+	else if (ss_key_is(key, n, "end_ns"))
+		sj_value_take(&sf->end, v);
+	else if (ss_key_is(key, n, "total"))
+		sj_value_take(&sf->total, v);
+	return 0;
+}
+
+static int slice_elem(void *ctx, size_t i, struct ssj_value *v)
+{
+	struct doc_series *ds = ctx;
+	struct doc_scan *d = ds->d;
+	struct slice_fields sf;
+	int64_t a, b;
+
+	(void)i;
+	memset(&sf, 0, sizeof(sf));
+	if (ssj_value_type(v) != SSJ_OBJECT || ssj_object_foreach(v, slice_field, &sf) != SSJ_OK ||
+	    sf.start.t != SSJ_NUMBER || sf.end.t != SSJ_NUMBER || sf.total.t != SSJ_NUMBER ||
+	    !sj_int_text(sf.start.p, sf.start.n, &a) || !sj_int_text(sf.end.p, sf.end.n, &b)) {
+		ds->bad_slices++;
+		return 0;
+	}
+	if (!SS_ALLOC_GROW(d->tmp, d->ntmp + 1, d->tmpcap)) {
+		d->f->nomem = true;
+		return 1;
+	}
+	d->tmp[d->ntmp++] = (struct doc_slice){0, 0, a, b, 0, sf.total.p, sf.total.n, NULL, 0};
 	return 0;
 }
 
@@ -274,8 +337,37 @@ static int doc_series_field(void *ctx, const char *key, size_t n, struct ssj_val
 		memset(&ds->total, 0, sizeof(ds->total));
 		ds->stats_object = ssj_value_type(v) == SSJ_OBJECT &&
 				   ssj_object_foreach(v, doc_stats_field, &ds->total) == SSJ_OK;
+	} else if (ss_key_is(key, n, "timeslices")) {
+		ds->d->ntmp = 0; /* the last list counts */
+		ds->bad_slices = 0;
+		if (ssj_value_type(v) != SSJ_ARRAY)
+			ds->bad_slices = 1;
+		else
+			(void)ssj_array_foreach(v, slice_elem, ds);
 	}
-	return 0;
+	return ds->d->f->nomem;
+}
+
+/* The series' timeslices, kept with its endpoint and handle; a bad one is a bad sample. */
+static void doc_slices(struct doc_scan *d, const struct doc_series *ds, uint32_t ep, uint32_t h)
+{
+	for (size_t i = 0; i < ds->bad_slices; i++)
+		sj_bad(d->f, "bad sample of", sj_match_name(&d->m),
+		       "a timeslice that is not an object with integer start_ns and end_ns and "
+		       "a number total");
+	for (size_t i = 0; i < d->ntmp; i++) {
+		if (!SS_ALLOC_GROW(d->sl, d->nsl + 1, d->slcap)) {
+			d->f->nomem = true;
+			return;
+		}
+		d->sl[d->nsl] = d->tmp[i];
+		d->sl[d->nsl].ep = ep;
+		d->sl[d->nsl].handle = h;
+		d->sl[d->nsl].order = d->nsl;
+		d->sl[d->nsl].url = ds->url ? ds->url : "";
+		d->sl[d->nsl].url_len = ds->url ? ds->url_len : 0;
+		d->nsl++;
+	}
 }
 
 /* One counter series of the document: its endpoint and handle kept with stats.total. */
@@ -317,7 +409,9 @@ static void doc_series(struct doc_scan *d, const struct doc_series *ds)
 		d->f->nomem = true;
 		return;
 	}
-	d->e[d->ne++] = (struct doc_entry){ep, h, d->order++, ds->total.p, ds->total.n};
+	d->e[d->ne++] = (struct doc_entry){ep, h, d->order++, ds->total.p, ds->total.n,
+					   ds->url ? ds->url : "", ds->url ? ds->url_len : 0};
+	doc_slices(d, ds, ep, h);
 }
 
 static int doc_series_elem(void *ctx, size_t i, struct ssj_value *v)
@@ -327,7 +421,11 @@ static int doc_series_elem(void *ctx, size_t i, struct ssj_value *v)
 
 	(void)i;
 	memset(&ds, 0, sizeof(ds));
+	ds.d = d;
+	d->ntmp = 0;
 	if (ssj_value_type(v) != SSJ_OBJECT || ssj_object_foreach(v, doc_series_field, &ds) != SSJ_OK) {
+		if (d->f->nomem)
+			return 1;
 		sj_bad(d->f, "bad sample of", sj_match_name(&d->m), "a series that is not an object");
 		return 0;
 	}
@@ -421,8 +519,55 @@ static void doc_feed(struct sj_feed *f, struct doc_entry *e, size_t ne)
 			else if (st == SS_SERVER_NOMEM)
 				f->nomem = true;
 		}
+		ss_server_set_process(f->s, &(struct ss_server_proc_info){.name = e[i].url,
+									   .name_len = e[i].url_len});
 		ss_server_end(f->s, false, 0);
 		f->snapshots++;
+		i = j;
+	}
+}
+
+static int slice_cmp(const void *a, const void *b)
+{
+	const struct doc_slice *x = a, *y = b;
+
+	if (x->ep != y->ep)
+		return x->ep < y->ep ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* The timeslices as intervals: one per endpoint and distinct (start_ns, end_ns), by start. */
+static void slices_feed(struct sj_feed *f, struct doc_slice *e, size_t ne)
+{
+	qsort(e, ne, sizeof(*e), slice_cmp);
+	for (size_t i = 0; i < ne && !f->nomem;) {
+		size_t j = i;
+
+		if (!ss_server_begin(f->s, e[i].ep, SS_SRC_PROMETHEUS,
+				     SS_SNAP_INCREMENT | SS_SNAP_SLICE)) {
+			f->nomem = true;
+			break;
+		}
+		ss_server_slice_start(f->s, e[i].start);
+		for (; j < ne && e[j].ep == e[i].ep && e[j].start == e[i].start &&
+		       e[j].end == e[i].end; j++) {
+			const char *reason;
+			enum ss_server_status st = ss_server_put(f->s, e[j].handle, e[j].v, e[j].n, &reason);
+
+			if (st == SS_SERVER_BAD)
+				sj_bad(f, "bad sample", NULL, reason);
+			else if (st == SS_SERVER_REPEAT)
+				sj_bad(f, "bad sample", NULL, "a timeslice appears twice in a series");
+			else if (st == SS_SERVER_NOMEM)
+				f->nomem = true;
+		}
+		ss_server_set_process(f->s, &(struct ss_server_proc_info){.name = e[i].url,
+									   .name_len = e[i].url_len});
+		ss_server_end(f->s, true, e[i].end);
 		i = j;
 	}
 }
@@ -446,7 +591,11 @@ static void document(struct sj_feed *f, const char *dir, size_t dir_len)
 		(void)ssj_visit_span(f->p, r.metrics, r.metrics_len, doc_metric, &d);
 	if (!f->nomem)
 		doc_feed(f, d.e, d.ne);
+	if (!f->nomem)
+		slices_feed(f, d.sl, d.nsl);
 	ss_free(d.e);
+	ss_free(d.sl);
+	ss_free(d.tmp);
 }
 
 bool ss_server_json_document(struct ss_server *s, const char *dir, size_t dir_len,

@@ -251,6 +251,8 @@ static void feed(struct prom_scan *ps)
 			else
 				sj_sample_status(f, &e[j].m, st, reason);
 		}
+		/* SPEC 13: the API results of a run are one process of their own */
+		ss_server_set_process(f->s, &(struct ss_server_proc_info){.space = 1});
 		ss_server_end(f->s, true, e[i].t);
 		f->snapshots++;
 		i = j;

@@ -22,7 +22,11 @@ struct ss_server *ss_server_new(struct ss_msg *msg)
 	s->msg = msg;
 	ss_keymap_init(&s->series_map);
 	ss_keymap_init(&s->endpoints);
+	ss_keymap_init(&s->procmap);
+	ss_keymap_init(&s->psmap);
 	ss_buf_init(&s->key);
+	ss_buf_init(&s->pend_name);
+	ss_buf_init(&s->pend_input);
 	s->inexact = ss_calloc(ss_family_count, sizeof(*s->inexact));
 	s->gauge = ss_calloc(ss_family_count, sizeof(*s->gauge));
 	if (!s->inexact || !s->gauge) {
@@ -48,17 +52,25 @@ void ss_server_free(struct ss_server *s)
 		acc_release(&s->fe[i].incr);
 		ss_free(s->fe[i].iv);
 	}
+	for (size_t i = 0; i < s->procmap.n; i++)
+		ss_free(s->procs[i].name);
+	ss_free(s->procs);
+	ss_free(s->ps);
 	ss_free(s->fe);
 	ss_free(s->fe_of);
 	ss_free(s->series);
-	ss_free(s->endpoint_used);
 	ss_free(s->touched);
 	ss_free(s->tseries);
+	ss_free(s->tps);
 	ss_free(s->inexact);
 	ss_free(s->gauge);
 	ss_keymap_release(&s->series_map);
 	ss_keymap_release(&s->endpoints);
+	ss_keymap_release(&s->procmap);
+	ss_keymap_release(&s->psmap);
 	ss_buf_release(&s->key);
+	ss_buf_release(&s->pend_name);
+	ss_buf_release(&s->pend_input);
 	ss_free(s);
 }
 
@@ -68,7 +80,7 @@ void ss_server_set_budget(struct ss_server *s, uint64_t bytes)
 }
 
 /* Count n more bytes against the budget; false (nothing counted) past it. */
-static bool charge(struct ss_server *s, uint64_t n)
+bool ss_server_charge(struct ss_server *s, uint64_t n)
 {
 	if (s->budget && n > s->budget - (s->charged < s->budget ? s->charged : s->budget))
 		return false;
@@ -91,33 +103,6 @@ void ss_server_bound(struct ss_server *s, const char *place, uint64_t line, cons
 		ss_msg_warn(s->msg, "server counters: %s", what);
 }
 
-/* Room for endpoint index i: its row of fe indexes and its used flag. */
-static bool endpoint_room(struct ss_server *s, size_t i)
-{
-	size_t rows = ss_family_count, cap;
-	uint32_t *fo;
-	bool *used;
-
-	if (i < s->fe_of_cap)
-		return true;
-	for (cap = s->fe_of_cap ? 2 * s->fe_of_cap : 4; cap <= i; cap *= 2)
-		;
-	fo = ss_reallocarray(s->fe_of, cap * rows, sizeof(*fo));
-	if (!fo)
-		return false;
-	s->fe_of = fo;
-	used = ss_reallocarray(s->endpoint_used, cap, sizeof(*used));
-	if (!used)
-		return false;
-	s->endpoint_used = used;
-	for (size_t j = s->fe_of_cap * rows; j < cap * rows; j++)
-		s->fe_of[j] = SS_SERVER_NONE;
-	for (size_t j = s->fe_of_cap; j < cap; j++)
-		s->endpoint_used[j] = false;
-	s->fe_of_cap = cap;
-	return true;
-}
-
 uint32_t ss_server_endpoint(struct ss_server *s, const char *key, size_t len)
 {
 	uint64_t h = ss_keymap_hash(key, len);
@@ -130,7 +115,7 @@ uint32_t ss_server_endpoint(struct ss_server *s, const char *key, size_t len)
 	 * (the unnamed one, of every input but AIPerf's, is never refused) */
 	if (len > 0 &&
 	    (len > SS_SERVER_MAX_ENDPOINT_KEY || s->endpoints.n >= SS_SERVER_MAX_ENDPOINTS ||
-	     !charge(s, 2 * (len + sizeof(struct ss_keymap_entry) +
+	     !ss_server_charge(s, 2 * (len + sizeof(struct ss_keymap_entry) +
 			     ss_family_count * sizeof(uint32_t) + sizeof(bool)) +
 			    4 * sizeof(uint32_t)))) {
 		ss_server_bound(s, NULL, 0,
@@ -140,9 +125,7 @@ uint32_t ss_server_endpoint(struct ss_server *s, const char *key, size_t len)
 					  "share, see --memory-limit): the lines of the others are bad lines");
 		return SS_SERVER_ENDPOINT_FULL;
 	}
-	/* Room first, so that every endpoint in the map has its row. */
-	if (!endpoint_room(s, s->endpoints.n) ||
-	    !ss_keymap_put(&s->endpoints, key, len, h, SS_SERVER_MAX_ENDPOINTS + 1, &i, &added, &full))
+	if (!ss_keymap_put(&s->endpoints, key, len, h, SS_SERVER_MAX_ENDPOINTS + 1, &i, &added, &full))
 		return UINT32_MAX;
 	return i;
 }
@@ -160,28 +143,8 @@ bool ss_server_begin(struct ss_server *s, uint32_t endpoint, enum ss_server_sour
 	s->source = src;
 	s->flags = flags;
 	s->ntouched = s->ntseries = 0;
+	memset(&s->pend, 0, sizeof(s->pend));
 	return true;
-}
-
-/* The fe of (endpoint, row), made when new; SS_SERVER_NONE when out of memory. */
-static uint32_t fe_get(struct ss_server *s, uint32_t endpoint, uint32_t row)
-{
-	uint32_t *slot = &s->fe_of[(size_t)endpoint * ss_family_count + row];
-	struct ss_server_fe *f;
-
-	if (*slot != SS_SERVER_NONE)
-		return *slot;
-	if (!SS_ALLOC_GROW(s->fe, s->nfe + 1, s->fe_cap) ||
-	    !SS_ALLOC_GROW(s->touched, s->nfe + 1, s->touched_cap))
-		return SS_SERVER_NONE;
-	f = &s->fe[s->nfe];
-	memset(f, 0, sizeof(*f));
-	f->row = row;
-	f->endpoint = endpoint;
-	f->head = f->tail = SS_SERVER_NONE;
-	f->stride = 1;
-	*slot = (uint32_t)s->nfe;
-	return (uint32_t)s->nfe++;
 }
 
 static void put_u32(struct ss_buf *b, uint32_t v)
@@ -223,17 +186,6 @@ static bool parse_position(const struct ss_server_label *l, uint32_t *pos)
 		return false;
 	*pos = v + 1;
 	return true;
-}
-
-/*
- * The process a snapshot at this endpoint belongs to (SPEC 10.3): today
- * the endpoint itself (AIPerf's endpoints apart, every other input in the
- * unnamed one). The series key holds it; nothing else does.
- */
-static uint32_t snapshot_process(const struct ss_server *s, uint32_t endpoint)
-{
-	(void)s;
-	return endpoint;
 }
 
 /*
@@ -316,7 +268,7 @@ static bool ends_with(const char *p, size_t n, const char *suffix, size_t sn)
 }
 
 /* The capacity an acc's position array grows to for position pos (1-based). */
-static uint32_t pos_cap(uint32_t cap, uint32_t pos)
+uint32_t ss_server_pos_cap(uint32_t cap, uint32_t pos)
 {
 	if (pos <= cap)
 		return cap;
@@ -326,7 +278,7 @@ static uint32_t pos_cap(uint32_t cap, uint32_t pos)
 	return cap > SS_POS_MAX_K ? SS_POS_MAX_K : cap;
 }
 
-static bool pos_grow(struct ss_server_acc *a, int which, uint32_t cap)
+bool ss_server_pos_grow(struct ss_server_acc *a, int which, uint32_t cap)
 {
 	unsigned __int128 *p;
 
@@ -361,29 +313,18 @@ static enum ss_server_status value_check(uint8_t role, const char *value, size_t
 }
 
 /*
- * A new series of (endpoint, row) at `position`: everything it needs is
- * counted against the budget and made first (its fe, room for its
- * position in the fe's sums, its slot in the snapshot's list), so that no
- * later step fails for it. SS_SERVER_BAD with *reason past a bound.
+ * A new series: what it needs is counted against the budget and made
+ * first (its slot, its room in the snapshot's lists), so that no later
+ * step fails for it; its state in a process is made when a snapshot of
+ * that process closes (procs.c). SS_SERVER_BAD with *reason past a bound.
  */
-static enum ss_server_status series_room(struct ss_server *s, uint32_t endpoint, uint16_t row,
-				      uint8_t role, uint32_t position, uint32_t *fe,
-				      const char **reason)
+static enum ss_server_status series_room(struct ss_server *s, const char **reason)
 {
-	uint32_t slot = s->fe_of[(size_t)endpoint * ss_family_count + row];
 	uint64_t cost = 2 * (s->key.len + sizeof(struct ss_server_series) +
-			     sizeof(struct ss_keymap_entry) + sizeof(uint32_t)) + 4 * sizeof(uint32_t);
-	int which = role - SS_ROLE_POS_ACCEPTED;
-	uint32_t cap = 0, ncap = 0;
+			     sizeof(struct ss_keymap_entry) + 2 * sizeof(uint32_t)) +
+			4 * sizeof(uint32_t) + SS_SERVER_PS_COST;
 
-	if (slot == SS_SERVER_NONE)
-		cost += 2 * (sizeof(struct ss_server_fe) + sizeof(uint32_t));
-	if (role == SS_ROLE_POS_ACCEPTED || role == SS_ROLE_POS_DRAFTED) {
-		cap = slot == SS_SERVER_NONE ? 0 : s->fe[slot].first.cap[which];
-		ncap = pos_cap(cap, position);
-		cost += 3 * (uint64_t)(ncap - cap) * sizeof(unsigned __int128);
-	}
-	if (s->nseries >= SS_SERVER_MAX_SERIES || !charge(s, cost)) {
+	if (s->nseries >= SS_SERVER_MAX_SERIES || !ss_server_charge(s, cost)) {
 		*reason = "a series past the limit of kept series (100,000, or the memory "
 			  "limit's share, see --memory-limit)";
 		ss_server_bound(s, NULL, 0, "more series of the known families than are kept "
@@ -391,13 +332,9 @@ static enum ss_server_status series_room(struct ss_server *s, uint32_t endpoint,
 					    "--memory-limit): the samples of the others are bad samples");
 		return SS_SERVER_BAD;
 	}
-	*fe = fe_get(s, endpoint, row);
-	if (*fe == SS_SERVER_NONE || !SS_ALLOC_GROW(s->series, s->nseries + 1, s->series_cap) ||
-	    !SS_ALLOC_GROW(s->tseries, s->nseries + 1, s->tseries_cap))
-		return SS_SERVER_NOMEM;
-	if (ncap > cap && (!pos_grow(&s->fe[*fe].first, which, ncap) ||
-			   !pos_grow(&s->fe[*fe].delta, which, ncap) ||
-			   !pos_grow(&s->fe[*fe].incr, which, ncap)))
+	if (!SS_ALLOC_GROW(s->series, s->nseries + 1, s->series_cap) ||
+	    !SS_ALLOC_GROW(s->tseries, s->nseries + 1, s->tseries_cap) ||
+	    !SS_ALLOC_GROW(s->tps, s->nseries + 1, s->tps_cap))
 		return SS_SERVER_NOMEM;
 	return SS_SERVER_KEPT;
 }
@@ -410,7 +347,7 @@ enum ss_server_status ss_server_resolve_value(struct ss_server *s, uint32_t endp
 {
 	struct ss_family_match m;
 	bool ignored, added, full;
-	uint32_t position, idx, fe;
+	uint32_t position, idx;
 	uint64_t h;
 	const char *why;
 	enum ss_server_status st;
@@ -423,7 +360,7 @@ enum ss_server_status ss_server_resolve_value(struct ss_server *s, uint32_t endp
 		name_len -= 6;
 	if (!ss_family_lookup(src, name, name_len, &m) || endpoint >= s->endpoints.n)
 		return SS_SERVER_IGNORED;
-	why = build_key(s, &ss_family_rows[m.row], &m, snapshot_process(s, endpoint), labels,
+	why = build_key(s, &ss_family_rows[m.row], &m, endpoint, labels,
 			nlabels, &position, &ignored);
 	if (why) {
 		*reason = why;
@@ -439,7 +376,7 @@ enum ss_server_status ss_server_resolve_value(struct ss_server *s, uint32_t endp
 	/* New: its value first (a bad line makes nothing), then its room. */
 	st = value_check(m.role, value, value_len, reason);
 	if (st == SS_SERVER_KEPT)
-		st = series_room(s, endpoint, m.row, m.role, position, &fe, reason);
+		st = series_room(s, reason);
 	if (st != SS_SERVER_KEPT)
 		return st;
 	if (!ss_keymap_put(&s->series_map, s->key.data, s->key.len, h, SS_SERVER_MAX_SERIES, &idx,
@@ -447,17 +384,13 @@ enum ss_server_status ss_server_resolve_value(struct ss_server *s, uint32_t endp
 		return SS_SERVER_NOMEM;
 	se = &s->series[s->nseries++];
 	memset(se, 0, sizeof(*se));
-	se->fe = fe;
-	se->next = SS_SERVER_NONE;
+	se->endpoint = endpoint;
+	se->row = m.row;
 	se->position = position;
 	se->role = m.role;
 	se->gauge = m.gauge;
-	se->mark = s->fe[fe].nonsparse;
-	if (s->fe[fe].tail == SS_SERVER_NONE)
-		s->fe[fe].head = idx;
-	else
-		s->series[s->fe[fe].tail].next = idx;
-	s->fe[fe].tail = idx;
+	se->last_proc = se->last_ps = SS_SERVER_NONE;
+	se->prepaid = true;
 	*handle = idx;
 	return SS_SERVER_KEPT;
 }
@@ -469,15 +402,6 @@ enum ss_server_status ss_server_resolve(struct ss_server *s, uint32_t endpoint,
 {
 	return ss_server_resolve_value(s, endpoint, src, name, name_len, labels, nlabels, NULL, 0,
 				       handle, reason);
-}
-
-static void touch(struct ss_server *s, uint32_t fe)
-{
-	/* room for every fe was made with it */
-	if (s->fe[fe].touched != s->snap_id) {
-		s->fe[fe].touched = s->snap_id;
-		s->touched[s->ntouched++] = fe;
-	}
 }
 
 enum ss_server_status ss_server_put(struct ss_server *s, uint32_t handle, const char *value,
@@ -499,7 +423,7 @@ enum ss_server_status ss_server_put(struct ss_server *s, uint32_t handle, const 
 	if (se->seen == s->snap_id)
 		return SS_SERVER_REPEAT;
 	se->seen = s->snap_id;
-	row = s->fe[se->fe].row;
+	row = se->row;
 	if (se->role == SS_ROLE_GAUGE) {
 		struct ss_server_gauge_state *gs = &s->gauge[row][se->gauge];
 
@@ -523,7 +447,6 @@ enum ss_server_status ss_server_put(struct ss_server *s, uint32_t handle, const 
 		*reason = ss_count_status_text(st);
 		return SS_SERVER_BAD;
 	}
-	touch(s, se->fe);
 	if (inexact || (ss_family_rows[row].engine == SS_ENGINE_LLAMACPP &&
 			ss_server_count_rounded(value, value_len)))
 		s->inexact[row] = true;
@@ -550,246 +473,6 @@ enum ss_server_status ss_server_sample(struct ss_server *s, const char *name, si
 	if (st != SS_SERVER_KEPT)
 		return st;
 	return ss_server_put(s, h, value, value_len, reason);
-}
-
-/* Add d to the sum of se's role (room for its position was made with it). */
-static void acc_add(struct ss_server_acc *a, const struct ss_server_series *se, uint64_t d)
-{
-	int which;
-
-	if (se->role < SS_ROLE_SCALARS) {
-		a->v[se->role] += d;
-		return;
-	}
-	which = se->role - SS_ROLE_POS_ACCEPTED;
-	if (se->position > a->npos[which]) {
-		memset(a->pos[which] + a->npos[which], 0,
-		       (se->position - a->npos[which]) * sizeof(*a->pos[which]));
-		a->npos[which] = se->position;
-	}
-	a->pos[which][se->position - 1] += d;
-}
-
-static void iv_add(struct ss_server_iv_sums *iv, const struct ss_server_series *se, uint64_t d)
-{
-	if (se->role < SS_ROLE_SCALARS)
-		iv->v[se->role] += d;
-	else if (se->role == SS_ROLE_POS_DRAFTED && se->position == 1)
-		iv->dp1 += d;
-}
-
-/* An interval whose end came before its start has neither (README: `# time:` going back). */
-static void no_backwards(struct ss_server_raw_interval *r)
-{
-	if (r->has_start && r->has_end && r->end_ns < r->start_ns)
-		r->has_start = r->has_end = false;
-}
-
-static void merge_interval(struct ss_server_raw_interval *a, const struct ss_server_raw_interval *b)
-{
-	a->has_end = b->has_end;
-	a->end_ns = b->end_ns;
-	a->steps += b->steps;
-	a->drafted += b->drafted;
-	a->accepted += b->accepted;
-	no_backwards(a);
-}
-
-/*
- * Keep one raw interval. Past SS_SERVER_MAX_INTERVALS, or when the budget
- * (or memory) gives no more room, the kept ones merge in pairs and each
- * later one gathers twice as many raw intervals.
- */
-static void push_interval(struct ss_server *s, struct ss_server_fe *f,
-			  const struct ss_server_raw_interval *r)
-{
-	size_t cap = f->ivcap;
-
-	if (f->pend_n == 0)
-		f->pending = *r;
-	else
-		merge_interval(&f->pending, r);
-	if (++f->pend_n < f->stride)
-		return;
-	if (f->niv >= SS_SERVER_MAX_INTERVALS ||
-	    (f->niv == f->ivcap && (!charge(s, (f->niv ? f->niv : 16) * sizeof(*f->iv)) ||
-				    !SS_ALLOC_GROW(f->iv, f->niv + 1, cap)))) {
-		if (f->niv < SS_SERVER_MAX_INTERVALS)
-			ss_server_bound(s, NULL, 0, "intervals over time past the memory limit's "
-						    "share (see --memory-limit): neighbours merge in pairs");
-		if (f->niv < 2) {
-			f->pend_n = 0; /* no room for even two: the window's totals still hold it */
-			return;
-		}
-		for (size_t i = 0; i < f->niv / 2; i++) {
-			f->iv[i] = f->iv[2 * i];
-			merge_interval(&f->iv[i], &f->iv[2 * i + 1]);
-		}
-		f->niv /= 2;
-		f->stride *= 2;
-		return; /* the pending one now gathers toward the new stride */
-	}
-	f->ivcap = cap;
-	f->iv[f->niv++] = f->pending;
-	f->pend_n = 0;
-}
-
-/* A closing snapshot opens its part in each fe it touched. */
-static void fe_open(struct ss_server_fe *f, bool sparse)
-{
-	f->t = f->snaps++;
-	f->present_pos = f->new_pos = 0;
-	f->reset = false;
-	memset(&f->ivs, 0, sizeof(f->ivs));
-	if (!sparse)
-		f->nonsparse++;
-}
-
-/*
- * One series of a closing snapshot (s_0 kept as it is, s_t diffed with
- * its s_{t-1}). A snapshot where it was missing counted it 0 (SPEC 10.3):
- * its previous value is 0 from then on (a sparse snapshot keeps it).
- */
-static void series_snapshot(struct ss_server *s, struct ss_server_fe *f, struct ss_server_series *se,
-			    bool sparse)
-{
-	uint64_t v, d;
-	uint64_t done = f->nonsparse - !sparse; /* the fe's nonsparse snapshots before this one */
-
-	if (se->mark < done) {
-		se->prev = 0;        /* missing from one since: 0 there */
-		se->has_prev = true;
-	} else if (se->has_prev && se->prev > 0) {
-		f->present_pos++;    /* counted in npositive */
-	}
-	se->mark = f->nonsparse;
-	if (se->valued != s->snap_id) {
-		/* A bad sample holds its series; bad from the start, it starts at its first good value. */
-		if (!se->has_prev)
-			se->baseline = true;
-		f->new_pos += se->has_prev && se->prev > 0;
-		return;
-	}
-	v = se->cur;
-	if (f->t == 0) {
-		acc_add(&f->first, se, v);
-	} else if (se->has_prev || (!sparse && !se->baseline)) {
-		/* A series new since s_{t-1} had 0 there (prev is 0). */
-		if (v >= se->prev) {
-			d = v - se->prev;
-		} else {
-			d = v; /* went down: the server restarted */
-			f->reset = true;
-		}
-		acc_add(&f->delta, se, d);
-		iv_add(&f->ivs, se, d);
-	}
-	se->prev = v;
-	se->has_prev = true;
-	f->new_pos += v > 0;
-}
-
-/* The fe's part of a closed snapshot, once its series are in. */
-static void fe_close(struct ss_server *s, struct ss_server_fe *f, bool sparse, bool has_time,
-		     int64_t t_ns)
-{
-	struct ss_server_raw_interval r;
-
-	/* A series above 0 before and missing now went to 0: a reset. */
-	if (!sparse) {
-		if (f->present_pos < f->npositive)
-			f->reset = true;
-		f->npositive = f->new_pos;
-	} else {
-		f->npositive = f->npositive - f->present_pos + f->new_pos;
-	}
-	if (f->t == 0) {
-		f->has_first_time = has_time;
-		f->first_time = t_ns;
-	} else {
-		if (f->reset)
-			f->resets++;
-		r.has_start = f->has_prev_time;
-		r.start_ns = f->prev_time;
-		r.has_end = has_time;
-		r.end_ns = t_ns;
-		if (r.has_start && r.has_end && r.end_ns < r.start_ns) {
-			f->backwards++;
-			ss_server_bound(s, NULL, 0, "a snapshot's `# time:` (or timestamp) is before "
-						    "the one before it: that interval has no start "
-						    "or end, and the window spans the earliest to "
-						    "the latest time");
-		}
-		no_backwards(&r);
-		ss_family_derive(&ss_family_rows[f->row], f->ivs.v, f->ivs.dp1, &r.steps, &r.drafted,
-				 &r.accepted);
-		push_interval(s, f, &r);
-		if (has_time && f->has_first_time && t_ns < f->first_time)
-			f->first_time = t_ns;
-	}
-	f->has_prev_time = has_time;
-	f->prev_time = t_ns;
-	/* last_time: the latest time (the last one's when in order); unknown when the last is */
-	if (has_time && f->t > 0 && f->has_last_time && f->last_time > t_ns)
-		t_ns = f->last_time;
-	f->has_last_time = has_time;
-	f->last_time = t_ns;
-}
-
-static void gauges_close(struct ss_server *s)
-{
-	for (size_t r = 0; r < ss_family_count; r++) {
-		for (int g = 0; g < SS_FAMILY_GAUGES; g++) {
-			struct ss_server_gauge_state *gs = &s->gauge[r][g];
-
-			if (gs->stamp != s->snap_id || !gs->n)
-				continue;
-			gs->has = true;
-			gs->last = gs->sum / (double)gs->n;
-			if (!isfinite(gs->last)) {
-				/* Σ g overflowed: the scaled sum's mean is finite (SPEC 13) */
-				gs->last = ldexp(gs->scaled / (double)gs->n, 64);
-				if (!isfinite(gs->last))
-					gs->last = copysign(DBL_MAX, gs->last);
-			}
-		}
-	}
-}
-
-/*
- * Close the open snapshot: only the fes it touched and the series it had
- * are visited (the work is the snapshot's, not every series ever seen).
- */
-void ss_server_end(struct ss_server *s, bool has_time, int64_t time_ns)
-{
-	bool incr = s->flags & SS_SNAP_INCREMENT, sparse = s->flags & SS_SNAP_SPARSE;
-
-	if (!s->open)
-		return;
-	for (size_t i = 0; i < s->ntouched; i++) {
-		if (incr)
-			s->fe[s->touched[i]].incrs++;
-		else
-			fe_open(&s->fe[s->touched[i]], sparse);
-	}
-	for (size_t i = 0; i < s->ntseries; i++) {
-		struct ss_server_series *se = &s->series[s->tseries[i]];
-		struct ss_server_fe *f = &s->fe[se->fe];
-
-		if (f->touched != s->snap_id)
-			continue; /* only bad samples of its family here: not its snapshot */
-		if (!incr)
-			series_snapshot(s, f, se, sparse);
-		else if (se->valued == s->snap_id)
-			acc_add(&f->incr, se, se->cur);
-	}
-	for (size_t i = 0; !incr && i < s->ntouched; i++)
-		fe_close(s, &s->fe[s->touched[i]], sparse, has_time, time_ns);
-	gauges_close(s);
-	s->endpoint_used[s->endpoint] = true;
-	s->snapshots++;
-	s->ntouched = s->ntseries = 0;
-	s->open = false;
 }
 
 void ss_server_bad(struct ss_server *s, const char *place, uint64_t line, const char *what,

@@ -34,7 +34,7 @@ import sampled  # noqa: E402
 import sslib  # noqa: E402
 from sslib import Case, main, run, td  # noqa: E402
 
-FAMILY_KEYS = ["engine", "counters", "series", "resets", "since_start", "inexact", "estimated",
+FAMILY_KEYS = ["engine", "counters", "series", "processes", "resets", "since_start", "inexact", "estimated",
                "window", "steps", "draft_tokens", "accepted_tokens", "acceptance_length",
                "draft_acceptance_rate", "positions", "consistent", "histogram", "what_if",
                "draft_cost", "suggested_k", "gauges", "intervals", "reconciliation"]
@@ -239,7 +239,7 @@ class ServerCli(Case):
         self.assertEqual([(i["steps"], i["accepted_tokens"]) for i in f["intervals"]],
                          [(100, 200), (150, 250), (30, 60), (100, 200)])
         self.assertEqual(list(f["intervals"][0]),
-                         ["start_ns", "end_ns", "steps", "draft_tokens", "accepted_tokens",
+                         ["process", "start_ns", "end_ns", "steps", "draft_tokens", "accepted_tokens",
                           "acceptance_length", "draft_acceptance_rate"])
         self.assertEqual(f["intervals"][1]["acceptance_length"], 1 + 250 / 150)
 

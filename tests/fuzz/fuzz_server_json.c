@@ -43,7 +43,14 @@ static void check_family(const struct ss_server_family *f)
 	if (f->has_consistent && f->consistent)
 		for (size_t p = 1; p < f->npositions; p++)
 			CHECK(f->positions[p].accepted <= f->positions[p - 1].accepted);
-	CHECK(f->has_acceptance_length == (f->steps > 0));
+	/* SPEC 10.3: no derived value while a counter the row needs is missing */
+	CHECK(f->has_acceptance_length == (f->steps > 0 && f->nmissing == 0));
+	CHECK(f->started_in_window <= f->processes && f->nidle <= f->processes);
+	CHECK(f->nprocess_names == f->processes);
+	for (size_t i = 0; i < f->nintervals; i++)
+		CHECK(f->intervals[i].process < f->nprocess_names);
+	for (size_t i = 0; i < f->nidle; i++)
+		CHECK(f->idle[i].process < f->nprocess_names);
 }
 
 /* A copy of text[0..n) with the seam's padding (NULL only when out of memory). */

@@ -87,7 +87,7 @@ static void put_intervals(const struct ss_server_family *f)
 	for (size_t i = 0; i < f->nintervals; i++) {
 		const struct ss_server_interval *iv = &f->intervals[i];
 
-		printf("%s{\"endpoint\": %u, \"start_ns\": ", i ? ", " : "", iv->endpoint);
+		printf("%s{\"process\": %u, \"start_ns\": ", i ? ", " : "", iv->process);
 		put_time(iv->has_start, iv->start_ns);
 		fputs(", \"end_ns\": ", stdout);
 		put_time(iv->has_end, iv->end_ns);

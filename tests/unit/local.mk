@@ -41,6 +41,7 @@ SS_UNIT_TESTS = \
 	tests/unit/test_server_families \
 	tests/unit/test_server_expo \
 	tests/unit/test_server_json \
+	tests/unit/test_server_procs \
 	tests/unit/test_numfmt \
 	tests/unit/test_report \
 	tests/unit/test_chart \

@@ -368,6 +368,9 @@ static void test_time_lines(void **state)
 		ss_buf_addf(&b, "vllm:spec_decode_num_drafts_total{engine=\"0\"} %d\n", 10 * i);
 		ss_buf_addf(&b, "vllm:spec_decode_num_drafts_total{engine=\"1\"} %d\n", 5 * i);
 		ss_buf_adds(&b, "vllm:gpu_cache_usage_perc 0.5\n");
+		/* D and A at 0 (SPEC 10.3: no counter missing) */
+		ss_buf_adds(&b, "vllm:spec_decode_num_draft_tokens_total{engine=\"0\"} 0\n"
+				"vllm:spec_decode_num_accepted_tokens_total{engine=\"0\"} 0\n");
 	}
 	/* a `# time:` after the last page with nothing after it: no snapshot */
 	ss_buf_adds(&b, "# time: 1765039300\n");
@@ -542,6 +545,8 @@ static void test_reset_and_gone(void **state)
 	(void)state;
 	read_all("# time: 1\nvllm:spec_decode_num_drafts_total{engine=\"0\"} 100\n"
 		 "vllm:spec_decode_num_drafts_total{engine=\"1\"} 50\n"
+		 "vllm:spec_decode_num_draft_tokens_total{engine=\"0\"} 0\n"
+		 "vllm:spec_decode_num_accepted_tokens_total{engine=\"0\"} 0\n"
 		 "# time: 2\nvllm:spec_decode_num_drafts_total{engine=\"0\"} 150\n"
 		 "# time: 3\nvllm:spec_decode_num_drafts_total{engine=\"0\"} 20\n"
 		 "vllm:spec_decode_num_drafts_total{engine=\"1\"} 10\n"
@@ -689,6 +694,7 @@ static void test_changing_pages(void **state)
 
 	(void)state;
 	read_all("a 1\nb 1\nvllm:spec_decode_num_drafts 1\nc 1\n"
+		 "vllm:spec_decode_num_draft_tokens 0\nvllm:spec_decode_num_accepted_tokens 0\n"
 		 "a 2\nb 2\nvllm:spec_decode_num_drafts 2\nc 2\n"
 		 "a 3\nnew 1\nb 3\nvllm:spec_decode_num_drafts 4\nc 3\n" /* one more line */
 		 "a 4\nvllm:spec_decode_num_drafts 8\nc 4\n"             /* b gone */

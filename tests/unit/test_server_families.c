@@ -160,7 +160,8 @@ static void test_reconciliation(void **state)
 	(void)state;
 	memset(req, 0, sizeof(req));
 	SNAP(s, "vllm:spec_decode_num_drafts 0", "vllm:spec_decode_num_accepted_tokens 0",
-	     "llamacpp:spec_decode_num_drafts 0", "llamacpp:spec_decode_num_accepted_tokens 0");
+	     "llamacpp:spec_decode_num_drafts 0", "llamacpp:spec_decode_num_accepted_tokens 0",
+	     "vllm:spec_decode_num_draft_tokens 0", "llamacpp:spec_decode_num_draft_tokens 0");
 	SNAP(s, "vllm:spec_decode_num_drafts 400", "vllm:spec_decode_num_accepted_tokens 1000",
 	     "llamacpp:spec_decode_num_drafts 10", "llamacpp:spec_decode_num_accepted_tokens 30");
 	req[SS_ENGINE_VLLM] = (struct ss_server_requests){true, 400, 1005, 3000};

@@ -235,11 +235,16 @@ static void test_aiperf_two_endpoints(void **state)
 	f = &r.families[0];
 	assert_int_equal(r.endpoints, 3);
 	assert_int_equal(f->snapshots, 5);
-	/* 10 + 20 steps (plus the lone snapshot's counts since start: 1, 1, 1) */
-	assert_u128(f->steps, 31);
-	assert_u128(f->draft_tokens, 91);   /* 30 + 60 + 1 */
-	assert_i128(f->accepted_tokens, 36); /* 15 + 20 + 1 */
-	assert_true(f->since_start);
+	/*
+	 * 10 + 20 steps; the lone snapshot is a baseline with nothing after
+	 * it (SPEC 10.3, Starts: its process is not known to have started in
+	 * the window), so it adds nothing
+	 */
+	assert_u128(f->steps, 30);
+	assert_u128(f->draft_tokens, 90);
+	assert_i128(f->accepted_tokens, 35);
+	assert_false(f->since_start);
+	assert_int_equal(f->processes, 3);
 	/* the window over the endpoints with two or more snapshots: 10 .. 21 */
 	assert_int_equal(f->start_ns, 10);
 	assert_int_equal(f->end_ns, 21);
@@ -436,6 +441,8 @@ static void test_prom_matrix(void **state)
 		     "\"values\":[[100,\"10\"],[100.5,\"12\"],[102,\"15\"]]},"
 		     "{\"metric\":{\"__name__\":\"vllm:spec_decode_num_accepted_tokens_total\",\"engine\":\"0\"},"
 		     "\"values\":[[100,\"4\"],[100.5,\"6\"],[102,\"7\"]]},"
+		     "{\"metric\":{\"__name__\":\"vllm:spec_decode_num_draft_tokens_total\",\"engine\":\"0\"},"
+		     "\"values\":[[100,\"0\"]]},"
 		     "{\"metric\":{\"__name__\":\"up\",\"job\":\"vllm\"},\"values\":[[99,\"1\"]]}]}}"),
 		3); /* times 100, 100.5, 102 (up is no family's) */
 	f = finish(s, &r, 1);
@@ -488,7 +495,11 @@ static void test_prom_vector(void **state)
 	ss_server_free(s);
 }
 
-/* An API answer and a page of text are snapshots of one unnamed endpoint. */
+/*
+ * An API answer and a page of text: the API results are a process of
+ * their own (SPEC 13), apart from the pages' unnamed one, each with one
+ * snapshot: the counters since the servers started, 10 + 15.
+ */
 static void test_prom_and_text(void **state)
 {
 	struct ss_server *s = new_server();
@@ -502,10 +513,11 @@ static void test_prom_and_text(void **state)
 	     "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":["
 	     "{\"metric\":{\"__name__\":\"vllm:spec_decode_num_drafts_total\"},\"value\":[3,\"15\"]}]}}");
 	f = finish(s, &r, 1);
-	assert_int_equal(r.endpoints, 1);
-	assert_u128(f->steps, 5); /* 15 - 10 */
-	assert_int_equal(f->start_ns, 1000000000);
-	assert_int_equal(f->end_ns, 3000000000LL);
+	assert_int_equal(r.endpoints, 2);
+	assert_int_equal(f->processes, 2);
+	assert_true(f->since_start);
+	assert_u128(f->steps, 25);
+	assert_false(f->has_start || f->has_end); /* no process with two snapshots */
 	ss_server_results_release(&r);
 	ss_server_free(s);
 }

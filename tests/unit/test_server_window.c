@@ -144,6 +144,7 @@ static void survival(struct ss_server *s, int accepted_after)
 
 	snprintf(a, sizeof(a), "vllm:spec_decode_num_accepted_tokens %d", accepted_after);
 	SNAP(s, "vllm:spec_decode_num_drafts 100", "vllm:spec_decode_num_accepted_tokens 150",
+	     "vllm:spec_decode_num_draft_tokens 0",
 	     "vllm:spec_decode_num_accepted_tokens_per_pos{position=0} 70",
 	     "vllm:spec_decode_num_accepted_tokens_per_pos{position=1} 50",
 	     "vllm:spec_decode_num_accepted_tokens_per_pos{position=2} 30");
@@ -218,7 +219,9 @@ static void test_reset_vector(void **state)
 	const struct ss_server_family *f;
 
 	(void)state;
-	snap_at(s, 0, SS_SRC_PROMETHEUS, 0, true, 1000, "vllm:spec_decode_num_drafts 100", NULL);
+	/* D and A at 0 (their series exist: no counter is missing, SPEC 10.3) */
+	snap_at(s, 0, SS_SRC_PROMETHEUS, 0, true, 1000, "vllm:spec_decode_num_drafts 100",
+		"vllm:spec_decode_num_draft_tokens 0", "vllm:spec_decode_num_accepted_tokens 0", NULL);
 	snap_at(s, 0, SS_SRC_PROMETHEUS, 0, true, 2000, "vllm:spec_decode_num_drafts 150", NULL);
 	snap_at(s, 0, SS_SRC_PROMETHEUS, 0, true, 3000, "vllm:spec_decode_num_drafts 20", NULL);
 	snap_at(s, 0, SS_SRC_PROMETHEUS, 0, true, 4000, "vllm:spec_decode_num_drafts 60", NULL);
@@ -255,7 +258,9 @@ static void test_disappearing_series(void **state)
 	const struct ss_server_family *f;
 
 	(void)state;
-	SNAP(s, "vllm:spec_decode_num_drafts{engine=0} 10", "vllm:spec_decode_num_drafts{engine=1} 5");
+	SNAP(s, "vllm:spec_decode_num_drafts{engine=0} 10", "vllm:spec_decode_num_drafts{engine=1} 5",
+	     "vllm:spec_decode_num_draft_tokens{engine=0} 0",
+	     "vllm:spec_decode_num_accepted_tokens{engine=0} 0");
 	SNAP(s, "vllm:spec_decode_num_drafts{engine=0} 12");
 	SNAP(s, "vllm:spec_decode_num_drafts{engine=0} 15", "vllm:spec_decode_num_drafts{engine=1} 7");
 	f = finish(s, &r, 1);
@@ -297,6 +302,7 @@ static void test_since_start(void **state)
 
 	(void)state;
 	SNAP(s, "vllm:spec_decode_num_drafts{engine=0} 10", "vllm:spec_decode_num_drafts{engine=1} 30",
+	     "vllm:spec_decode_num_draft_tokens{engine=0} 0",
 	     "vllm:spec_decode_num_accepted_tokens{engine=0} 20",
 	     "vllm:spec_decode_num_accepted_tokens{engine=1} 40");
 	f = finish(s, &r, 1);
@@ -486,23 +492,28 @@ static void test_endpoints(void **state)
 	assert_int_equal(b, 2);
 	assert_int_equal(ss_server_endpoint(s, "dir-a\nhttp://a/metrics", 22), 1);
 	snap_at(s, a, SS_SRC_PROMETHEUS, 0, true, 500, "vllm:spec_decode_num_drafts 100", NULL);
-	snap_at(s, b, SS_SRC_PROMETHEUS, 0, true, 100, "vllm:spec_decode_num_drafts 7", NULL);
+	snap_at(s, b, SS_SRC_PROMETHEUS, 0, true, 100, "vllm:spec_decode_num_drafts 7",
+		"vllm:spec_decode_num_draft_tokens 0", "vllm:spec_decode_num_accepted_tokens 0", NULL);
 	snap_at(s, a, SS_SRC_PROMETHEUS, 0, true, 600, "vllm:spec_decode_num_drafts 110", NULL);
 	snap_at(s, b, SS_SRC_PROMETHEUS, 0, true, 200, "vllm:spec_decode_num_drafts 8", NULL);
 	snap_at(s, b, SS_SRC_PROMETHEUS, 0, true, 300, "vllm:spec_decode_num_drafts 10", NULL);
 	snap_at(s, c, SS_SRC_PROMETHEUS, 0, true, 900, "vllm:spec_decode_num_drafts 1000", NULL);
 	f = finish(s, &r, 1);
-	/* a: 10; b: 1 + 2; c: one snapshot, 1000 since start */
-	assert_u128(f->steps, 1013);
-	assert_true(f->since_start);
-	assert_int_equal(f->series, 3); /* the same (empty) label set on three endpoints */
+	/*
+	 * a: 10; b: 1 + 2; c: one snapshot of a process not known to have
+	 * started inside the window, a baseline only (SPEC 10.3, Starts)
+	 */
+	assert_u128(f->steps, 13);
+	assert_false(f->since_start);
+	assert_int_equal(f->processes, 3);
+	assert_int_equal(f->series, 1); /* the same (empty) label set in three processes: once */
 	assert_int_equal(f->snapshots, 6);
 	/* the window over a and b (c has one snapshot): 100 .. 600 */
 	assert_int_equal(f->start_ns, 100);
 	assert_int_equal(f->end_ns, 600);
-	/* b's two intervals only (a has two snapshots) */
+	/* b's two intervals only (a has two snapshots); b's first snapshot is the earliest */
 	assert_int_equal(f->nintervals, 2);
-	assert_int_equal(f->intervals[0].endpoint, b);
+	assert_int_equal(f->intervals[0].process, 0);
 	assert_u128(f->intervals[0].steps, 1);
 	assert_u128(f->intervals[1].steps, 2);
 	assert_int_equal(r.endpoints, 3); /* the unnamed one had no snapshot */
@@ -597,7 +608,9 @@ static void test_interval_merge(void **state)
 		char line[64];
 
 		snprintf(line, sizeof(line), "vllm:spec_decode_num_drafts %d", t);
-		snap_at(s, 0, SS_SRC_PROMETHEUS, 0, true, (int64_t)t * 10, line, NULL);
+		snap_at(s, 0, SS_SRC_PROMETHEUS, 0, true, (int64_t)t * 10, line,
+			t ? NULL : "vllm:spec_decode_num_draft_tokens 0",
+			"vllm:spec_decode_num_accepted_tokens 0", NULL);
 	}
 	f = finish(s, &r, 1);
 	assert_u128(f->steps, 100002);
@@ -702,9 +715,10 @@ static void test_gauge_no_overflow(void **state)
 
 /*
  * Times that go back (`# time:` lines out of order): times 1000, 3000,
- * 2000, 4000. The interval 3000 -> 2000 has neither start nor end; the
- * others keep theirs; the window spans 1000 to 4000; no start after its
- * end anywhere. The counts are diffed in input order all the same.
+ * 2000, 4000 with drafts 10, 35, 30, 45. SPEC 10.3 takes a timed
+ * process in time order: 10, 30, 35, 45, so 35 steps and no reset. The
+ * window spans 1000 to 4000. Intervals are listed only for a process whose
+ * snapshots came in its order (docs/BEHAVIOUR.md): none here.
  */
 static void test_time_backwards(void **state)
 {
@@ -713,25 +727,18 @@ static void test_time_backwards(void **state)
 	const struct ss_server_family *f;
 
 	(void)state;
-	snap_at(s, 0, SS_SRC_PROMETHEUS, 0, true, 1000, "vllm:spec_decode_num_drafts 10", NULL);
-	snap_at(s, 0, SS_SRC_PROMETHEUS, 0, true, 3000, "vllm:spec_decode_num_drafts 30", NULL);
-	snap_at(s, 0, SS_SRC_PROMETHEUS, 0, true, 2000, "vllm:spec_decode_num_drafts 35", NULL);
+	snap_at(s, 0, SS_SRC_PROMETHEUS, 0, true, 1000, "vllm:spec_decode_num_drafts 10",
+		"vllm:spec_decode_num_draft_tokens 0", "vllm:spec_decode_num_accepted_tokens 0", NULL);
+	snap_at(s, 0, SS_SRC_PROMETHEUS, 0, true, 3000, "vllm:spec_decode_num_drafts 35", NULL);
+	snap_at(s, 0, SS_SRC_PROMETHEUS, 0, true, 2000, "vllm:spec_decode_num_drafts 30", NULL);
 	snap_at(s, 0, SS_SRC_PROMETHEUS, 0, true, 4000, "vllm:spec_decode_num_drafts 45", NULL);
 	f = finish(s, &r, 1);
-	assert_u128(f->steps, 35); /* 20 + 5 + 10 */
+	assert_u128(f->steps, 35);
+	assert_int_equal(f->resets, 0);
 	assert_true(f->has_start && f->has_end);
 	assert_int_equal(f->start_ns, 1000);
 	assert_int_equal(f->end_ns, 4000);
-	assert_int_equal(f->nintervals, 3);
-	assert_true(f->intervals[0].has_start && f->intervals[0].has_end);
-	assert_int_equal(f->intervals[0].start_ns, 1000);
-	assert_int_equal(f->intervals[0].end_ns, 3000);
-	assert_false(f->intervals[1].has_start);
-	assert_false(f->intervals[1].has_end);
-	assert_u128(f->intervals[1].steps, 5);
-	assert_true(f->intervals[2].has_start && f->intervals[2].has_end);
-	assert_int_equal(f->intervals[2].start_ns, 2000);
-	assert_int_equal(f->intervals[2].end_ns, 4000);
+	assert_int_equal(f->nintervals, 0);
 	ss_server_results_release(&r);
 	ss_server_free(s);
 
@@ -740,6 +747,9 @@ static void test_time_backwards(void **state)
 	snap_at(s, 0, SS_SRC_PROMETHEUS, 0, true, 5000, "vllm:spec_decode_num_drafts 10", NULL);
 	snap_at(s, 0, SS_SRC_PROMETHEUS, 0, true, 1000, "vllm:spec_decode_num_drafts 12", NULL);
 	f = finish(s, &r, 1);
+	/* in time order 12 then 10: went down, d = 10 and a reset */
+	assert_u128(f->steps, 10);
+	assert_int_equal(f->resets, 1);
 	assert_true(f->has_start && f->has_end);
 	assert_int_equal(f->start_ns, 1000);
 	assert_int_equal(f->end_ns, 5000);
