@@ -193,6 +193,10 @@ static void no_baseline(const struct ss_agg *a, const char *value)
 	ss_buf_add_terms(&b, value);
 	ss_buf_adds(&b, "'; the groups are: ");
 	for (size_t i = 0; i < a->groups.n; i++) {
+		/* the first key's values, each once (they come sorted) */
+		if (i && ss_kv_cmp(ss_group_table_key(&a->groups, a->group_order[i]),
+				   ss_group_table_key(&a->groups, a->group_order[i - 1])) == 0)
+			continue;
 		if (i)
 			ss_buf_adds(&b, ", ");
 		ss_buf_reset(&key);

@@ -44,12 +44,21 @@ void ss_report_csv(struct ss_buf *out, const struct ss_agg *a, const struct ss_a
 void ss_report_table(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an,
 		     const struct ss_server_results *srv, bool utf8, bool color)
 {
+	/* issue 34: with --compare the comparison leads; the pooled table is
+	 * said to be pooled (it describes no one group) */
+	bool lead = an && an->any && an->opts->group_by.n && an->has_baseline;
+
+	if (lead) {
+		ss_report_text_groups(out, a, an, utf8, color);
+		ss_buf_addf(out, "\nPooled: every group's requests together (%zu groups); "
+			    "the figures below describe no one group.\n", a->groups.n);
+	}
 	ss_report_text_spec_decode(out, &a->main, utf8, color);
 	ss_report_hist_line(out, &a->main, "  ");
 	if (an && an->any)
 		ss_report_text_analysis(out, a, an, utf8);
 	ss_report_accounting_line(out, a, "  ");
-	if (an && an->any && an->opts->group_by.n)
+	if (an && an->any && an->opts->group_by.n && !lead)
 		ss_report_text_groups(out, a, an, utf8, color);
 	if (an && an->any && an->opts->outliers)
 		ss_sec_outliers_text(out, &(struct ss_report_ctx){a, an, utf8, color});
