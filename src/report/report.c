@@ -37,8 +37,10 @@ void ss_report_csv(struct ss_buf *out, const struct ss_agg *a, const struct ss_a
 {
 	ss_report_csv_results(out, a);
 	ss_report_csv_analysis(out, a, an);
-	if (srv)
+	if (srv) {
 		ss_report_server_csv(out, srv);
+		ss_sec_server_groups_csv(out, srv);
+	}
 }
 
 void ss_report_table(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an,
@@ -64,14 +66,18 @@ void ss_report_table(struct ss_buf *out, const struct ss_agg *a, const struct ss
 		ss_sec_outliers_text(out, &(struct ss_report_ctx){a, an, utf8, color});
 	if (an && an->any && an->opts->definitions)
 		ss_sec_defs_text(out, &(struct ss_report_ctx){a, an, utf8, color});
-	if (srv)
+	if (srv) {
 		ss_report_server_text(out, srv, false);
+		ss_sec_server_groups_text(out, srv, utf8, color);
+	}
 }
 
 void ss_report_markdown(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an,
 			const struct ss_server_results *srv)
 {
 	ss_report_md_body(out, a, an);
-	if (srv)
+	if (srv) {
 		ss_report_server_text(out, srv, true);
+		ss_sec_server_groups_md(out, srv);
+	}
 }

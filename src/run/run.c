@@ -469,6 +469,7 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 	memset(&r, 0, sizeof(r));
 	ss_server_feed_init(&feed, cfg->server, feed_mode(cfg), cfg->shard_count > 0,
 			    cfg->max_record);
+	ss_server_feed_by_dir(&feed, cfg->server_bydir);
 	r.feed = &feed;
 	rc.cfg = cfg;
 	rc.slots = ss_calloc(nslots, sizeof(*rc.slots));

@@ -12,6 +12,12 @@ accepted 0, 1, 2 drafts; AL = 1 + (h1 + 2 h2) / steps, DAR = accepted /
   eagle chat   [1,2,1]: 4 steps, 4 accepted: AL 2.00, DAR 50 %
   eagle math   [0,0,4]: 4 steps, 8 accepted: AL 3.00, DAR 100 %
 
+The server's pages (before, after; counters drafts, draft tokens,
+accepted): base 100/200/100 -> 200/400/200, a window of 100 steps, 100
+accepted of 200 drafted: AL 1 + 100/100 = 2.00, DAR 50 %; eagle 50/100/60
+-> 150/300/210: 100 steps, 150 of 200: AL 2.50, DAR 75 %. eagle - base:
+AL +0.50, DAR +25 pp (SPEC 10.7).
+
 By dir: base AL avg (2.25 + 1.75) / 2 = 2.0; eagle (2.75 + 2 + 3) / 3 =
 31/12. eagle - base = 7/12.
 """
@@ -165,6 +171,81 @@ class SeveralKeys(Case):
         self.assertRan(res, 2)
         # the first key's values, each once
         self.assertEqual(res.errtext.count(td("groups", "eagle")), 1)
+
+
+def pages():
+    return [td("groups", r, p + ".prom") for r in ("base", "eagle") for p in ("before", "after")]
+
+
+class ServerByDir(Case):
+    def test_matrix_beside_the_requests(self):
+        res = run(["-f", "json", "--group-by", "dir", "--compare", td("groups", "base") + "/"]
+                  + pages() + inputs())
+        self.assertRan(res)
+        doc = loads(res.out)
+        g = doc["server"]["groups"]
+        self.assertEqual(g["by"], ["dir"])
+        self.assertEqual(g["baseline"], {"dir": td("groups", "base")})
+        self.assertEqual([r["key"]["dir"] for r in g["rows"]],
+                         [td("groups", "base"), td("groups", "eagle")])
+        base, eagle = [r["families"][0] for r in g["rows"]]
+        self.assertEqual((base["steps"], base["draft_tokens"], base["accepted_tokens"]),
+                         (100, 200, 100))
+        self.assertEqual((eagle["steps"], eagle["draft_tokens"], eagle["accepted_tokens"]),
+                         (100, 200, 150))
+        self.assertNum(base["acceptance_length"], 2.0)
+        self.assertNum(eagle["acceptance_length"], 2.5)
+        self.assertNum(eagle["draft_acceptance_rate"], 75.0)
+        self.assertNotIn("vs_baseline", g["rows"][0])
+        vs = g["rows"][1]["vs_baseline"]
+        self.assertEqual(len(vs), 1)
+        self.assertEqual((vs[0]["engine"], vs[0]["counters"]), ("vllm", "prometheus"))
+        self.assertNum(vs[0]["acceptance_length"]["delta"], 0.5)
+        self.assertNum(vs[0]["draft_acceptance_rate"]["delta"], 25.0)
+        # the per-request groups of the same runs, side by side
+        rows = doc["analysis"]["groups"]["rows"]
+        self.assertEqual([r["key"]["dir"] for r in rows],
+                         [td("groups", "base"), td("groups", "eagle")])
+        # families (pooled) come first, groups after them
+        keys = list(doc["server"])
+        self.assertLess(keys.index("families"), keys.index("groups"))
+
+    def test_server_only_compare_and_formats(self):
+        args = ["--group-by", "dir", "--compare", td("groups", "base")] + pages()
+        res = run(["-f", "json"] + args)
+        self.assertRan(res)
+        self.assertEqual(loads(res.out)["server"]["groups"]["baseline"],
+                         {"dir": td("groups", "base")})
+        res = run(["-f", "csv"] + args)
+        self.assertRan(res)
+        text = res.out.decode()
+        self.assertIn("\r\ndir,Engine,Metric,Value\r\n", text)
+        self.assertIn(td("groups", "eagle") + ",vllm,Acceptance Length (ratio),2.50\r\n", text)
+        self.assertIn(td("groups", "base") + ",vllm,Steps,100.00\r\n", text)
+        res = run(["-f", "table"] + args)
+        self.assertRan(res)
+        out = res.out.decode()
+        self.assertIn("Server Spec Decode by dir", out)
+        line = [l for l in out.splitlines() if td("groups", "eagle") in l and "vllm" in l][0]
+        self.assertIn("+0.50", line)
+        self.assertIn("+25.00", line)
+        res = run(["-f", "markdown"] + args)
+        self.assertRan(res)
+        self.assertIn("## Server Spec Decode by dir", res.out.decode())
+        with TempDir() as tmp:
+            page = os.path.join(tmp, "p.html")
+            res = run(["-f", "none", "--html", page] + args)
+            self.assertRan(res)
+            with open(page, encoding="utf-8") as f:
+                html = f.read()
+            self.assertIn('id="server-groups"', html)
+            self.assertIn("Server acceptance length by dir", html)
+
+    def test_other_keys_pool_with_a_note(self):
+        res = run(["-f", "json", "--group-by", "dir,k"] + pages())
+        self.assertRan(res)
+        self.assertNotIn("groups", loads(res.out)["server"])
+        self.assertIn("only --group-by dir", res.errtext)
 
 
 if __name__ == "__main__":
