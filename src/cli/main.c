@@ -585,6 +585,21 @@ static int analyse(struct ss_options *o, struct ss_outputs *outs, struct ss_agg 
 	return status;
 }
 
+/* The server's results, pooled and (10.7) per dir, for the outputs; false: out of memory (said). */
+static bool finish_server(struct ss_server *server, struct ss_server_bydir *bydir,
+			  const struct ss_agg *agg, const struct ss_options *o,
+			  struct ss_server_results *srv, struct ss_server_groups *sgroups,
+			  struct ss_outputs *outs, struct ss_msg *msg)
+{
+	if (ss_cli_server_finish(server, agg, &o->analysis, srv) &&
+	    ss_cli_server_groups(bydir, &o->analysis, srv, sgroups, msg)) {
+		outs->server = srv;
+		return true;
+	}
+	ss_msg_error(msg, "out of memory");
+	return false;
+}
+
 /* Parse the options, open the outputs, run, write the reports. */
 int main(int argc, char **argv)
 {
@@ -710,15 +725,9 @@ int main(int argc, char **argv)
 		status = EXIT_NOTHING;
 	}
 	/* SPEC 10.4: the server's results only when a server input was read */
-	if (status != EXIT_NOTHING && ss_cli_server_read(&agg)) {
-		if (ss_cli_server_finish(server, &agg, &o.analysis, &srv) &&
-		    ss_cli_server_groups(&bydir, &o.analysis, &srv, &sgroups, &msg)) {
-			outs.server = &srv;
-		} else {
-			ss_msg_error(&msg, "out of memory");
-			status = EXIT_NOTHING;
-		}
-	}
+	if (status != EXIT_NOTHING && ss_cli_server_read(&agg) &&
+	    !finish_server(server, &bydir, &agg, &o, &srv, &sgroups, &outs, &msg))
+		status = EXIT_NOTHING;
 	status = analyse(&o, &outs, &agg, &an, &an_html, &html_opts, html, &msg, status);
 	if (stop_requested && status != EXIT_NOTHING && status != EXIT_USAGE) {
 		/* a signal after the reading: still nothing written (SPEC 5) */
