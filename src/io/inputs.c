@@ -95,6 +95,13 @@ static enum step expand_path(struct ss_inputs *it, const char *path)
 		return STEP_FATAL;
 	if (art)
 		return ss_filelist_push_artdir(&it->files, path, art) ? STEP_AGAIN : STEP_FATAL;
+	/* SPEC 10.8: a directory of a server-metrics export alone is one too */
+	art = ss_artifact_server_file(path, &nomem);
+	if (nomem)
+		return STEP_FATAL;
+	if (art)
+		return ss_filelist_push(&it->files, art, 0) || (ss_free(art), false) ? STEP_AGAIN
+										  : STEP_FATAL;
 	if (!it->recursive)
 		return ss_filelist_push_failed(&it->files, path, SS_ENTRY_NOT_ARTDIR, 0)
 			       ? STEP_AGAIN
@@ -225,6 +232,16 @@ static bool path_size(const char *path, bool recursive, bool walk,
 	if (!S_ISDIR(st.st_mode))
 		return true;
 	art = ss_artifact_file(path, &nomem);
+	if (!art) {
+		/* a directory of a server export alone (10.8) */
+		art = ss_artifact_server_file(path, &nomem);
+		if (art && stat(art, &st) == 0 && S_ISREG(st.st_mode))
+			*size = (uint64_t)st.st_size;
+		if (art) {
+			ss_free(art);
+			return true;
+		}
+	}
 	if (art) {
 		if (stat(art, &st) == 0 && S_ISREG(st.st_mode))
 			*size = (uint64_t)st.st_size;
@@ -413,8 +430,8 @@ static bool server_name(const struct ss_inputs *it, const char *path)
 	size_t n = strlen(path), d = sizeof(SS_ART_SRV_DOC) - 1;
 	int exp = ss_artifact_server_export(slash ? slash + 1 : path);
 
-	if (n >= d && strcmp(path + n - d, SS_ART_SRV_DOC) == 0)
-		return true;
+	if ((n >= d && strcmp(path + n - d, SS_ART_SRV_DOC) == 0) || exp == 1)
+		return true;   /* (exp 1: the document with a compression suffix, 10.8) */
 	return exp == 2 && it->opts.shard_server == 1;
 }
 
