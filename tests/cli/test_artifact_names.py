@@ -68,6 +68,20 @@ class Suffixes(Case):
                              [(os.path.join(tmp, "profile_export_raw.jsonl.bz2"), 3)])
 
 
+    def test_in_an_archive(self):
+        import tarfile
+        with TempDir() as tmp:
+            d = os.path.join(tmp, "run")
+            os.makedirs(d)
+            put(os.path.join(d, "profile_export_raw.jsonl"), EAGLE, ".gz")
+            tar = os.path.join(tmp, "t.tar")
+            with tarfile.open(tar, "w") as tf:
+                tf.add(d, arcname="run")
+            res = run(["-f", "json", tar])
+            self.assertRan(res)
+            self.assertEqual(inputs_of(res), [(tar + ":run/profile_export_raw.jsonl.gz", 3)])
+
+
 class ServerExportOnly(Case):
     def test_export_only_dir_and_walk(self):
         doc = td("server", "aiperf", "server_metrics_export.json")
