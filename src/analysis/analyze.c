@@ -5,6 +5,7 @@
 
 #include "util/alloc.h"
 #include "util/ratio.h"
+#include "util/text.h"
 
 const int ss_boot_metric[SS_BS_COUNT] = {
 	[SS_BS_AL] = SS_M_ACCEPTANCE_LENGTH,
@@ -66,6 +67,7 @@ void ss_analysis_release(struct ss_analysis *an)
 	for (size_t g = 0; g < an->ngroups; g++)
 		set_release(&an->group[g]);
 	ss_free(an->group);
+	ss_free(an->partner);
 	ss_windows_release(&an->windows);
 	memset(an, 0, sizeof(*an));
 }
@@ -112,20 +114,22 @@ static const struct ss_samples *samples_at(const struct ss_agg *a, size_t j)
 	return j ? &a->group[a->group_order[j - 1]].res.samples : &a->main.samples;
 }
 
-/* Set j's intervals, and a group's difference intervals against the baseline's rows. */
+/* Set j's intervals, and a group's difference intervals against its baseline's rows. */
 static void finish_set(struct ss_analysis *an, const struct ss_agg *a,
-		       const struct ss_analysis_opts *o, size_t j, double *scratch,
-		       const double *base_rows)
+		       const struct ss_analysis_opts *o, size_t j, double *scratch)
 {
 	struct ss_set_analysis *s = set_at(an, a, j);
 	const uint32_t B = o->resamples;
+	const double *base_rows;
+	size_t pb;
 
 	for (int k = 0; k < SS_BS_COUNT; k++)
 		s->has_ci[k] = ss_boot_interval(s->rows, B, (enum ss_boot_stat)k, o->level, scratch,
 						&s->lo[k], &s->hi[k]);
-	if (!base_rows || j == 0 || a->group_order[j - 1] == an->baseline)
+	if (j == 0 || !ss_analysis_partner(an, a->group_order[j - 1], &pb))
 		return;
-	for (int k = 0; k < SS_BS_COUNT; k++) {
+	base_rows = an->group[pb].rows;
+	for (int k = 0; k < SS_BS_COUNT && base_rows; k++) {
 		struct ss_delta *d = &s->vs[k];
 
 		if (ss_boot_diff_interval(s->rows, base_rows, B, (enum ss_boot_stat)k, o->level,
@@ -136,19 +140,25 @@ static void finish_set(struct ss_analysis *an, const struct ss_agg *a,
 	}
 }
 
+/* Whether set j (stream order) is a baseline, whose rows are kept. */
+static bool set_is_base(const struct ss_analysis *an, const struct ss_agg *a, size_t j)
+{
+	return j && ss_analysis_is_baseline(an, a->group_order[j - 1]);
+}
+
 /*
  * Resample every set. The rows (B x 4 doubles a set) of at most
- * o->rows_budget bytes of sets exist at a time, plus the baseline's, kept
- * for every difference: grouping by a field that is unique per request
- * stays within memory. Sets keep their stream numbers, so the batching
- * changes no byte of the results.
+ * o->rows_budget bytes of sets exist at a time, plus the baselines',
+ * resampled first and kept for every difference (one with one key, one
+ * per combination of the other keys' values with several): grouping by
+ * a field that is unique per request stays within memory. Sets keep
+ * their stream numbers, so the batching changes no byte of the results.
  */
 static bool bootstrap_all(struct ss_analysis *an, const struct ss_agg *a,
 			  const struct ss_analysis_opts *o, double *scratch)
 {
 	const size_t row_bytes = (size_t)o->resamples * SS_BS_COUNT * sizeof(double);
-	size_t nsets = 1 + an->ngroups, per = o->rows_budget / row_bytes, base_j = 0;
-	const double *base_rows = NULL;
+	size_t nsets = 1 + an->ngroups, per = o->rows_budget / row_bytes;
 	struct ss_boot_job *jobs;
 	bool ok = true;
 
@@ -159,22 +169,27 @@ static bool bootstrap_all(struct ss_analysis *an, const struct ss_agg *a,
 	jobs = ss_calloc(per, sizeof(*jobs));
 	if (!jobs)
 		return false;
-	if (an->has_baseline) {
-		struct ss_set_analysis *bs = &an->group[an->baseline];
+	/* the baselines first, in batches too; their rows stay */
+	for (size_t start = 1; ok && an->has_baseline && start < nsets;) {
+		size_t n = 0;
 
-		for (size_t i = 0; i < an->ngroups; i++)
-			if (a->group_order[i] == an->baseline)
-				base_j = i + 1;
-		bs->rows = ss_malloc(row_bytes);
-		if (!bs->rows) {
-			ss_free(jobs);
-			return false;
+		for (; start < nsets && n < per; start++) {
+			struct ss_set_analysis *s = set_at(an, a, start);
+
+			if (!set_is_base(an, a, start))
+				continue;
+			s->rows = ss_malloc(row_bytes);
+			if (!s->rows) {
+				ok = false;
+				break;
+			}
+			jobs[n].samples = samples_at(a, start);
+			jobs[n].g = (uint32_t)start;
+			jobs[n].out = s->rows;
+			n++;
 		}
-		jobs[0].samples = samples_at(a, base_j);
-		jobs[0].g = (uint32_t)base_j;
-		jobs[0].out = bs->rows;
-		ss_boot_run(jobs, 1, o->seed, o->resamples, o->threads);
-		base_rows = bs->rows;
+		if (ok)
+			ss_boot_run(jobs, n, o->seed, o->resamples, o->threads);
 	}
 	for (size_t start = 0; ok && start < nsets; start += per) {
 		size_t end = start + per < nsets ? start + per : nsets, n = 0;
@@ -182,7 +197,7 @@ static bool bootstrap_all(struct ss_analysis *an, const struct ss_agg *a,
 		for (size_t j = start; j < end; j++) {
 			struct ss_set_analysis *s = set_at(an, a, j);
 
-			if (an->has_baseline && j == base_j)
+			if (set_is_base(an, a, j))
 				continue;  /* resampled above */
 			s->rows = ss_malloc(row_bytes);
 			if (!s->rows) {
@@ -200,8 +215,8 @@ static bool bootstrap_all(struct ss_analysis *an, const struct ss_agg *a,
 			struct ss_set_analysis *s = set_at(an, a, j);
 
 			if (ok && s->rows)
-				finish_set(an, a, o, j, scratch, base_rows);
-			if (!(an->has_baseline && j == base_j)) {
+				finish_set(an, a, o, j, scratch);
+			if (!set_is_base(an, a, j)) {
 				ss_free(s->rows);
 				s->rows = NULL;
 			}
@@ -211,18 +226,113 @@ static bool bootstrap_all(struct ss_analysis *an, const struct ss_agg *a,
 	return ok;
 }
 
-static int find_baseline(const struct ss_agg *a, const char *text, size_t *id)
+/* Whether the input name v lies in the directory text[0..n) (its `dir`, 7.3). */
+static bool input_in_dir(const struct ss_kv *v, const char *text, size_t n)
 {
-	/* In key order: when values of several types read the same ("4"), the first wins. */
-	for (size_t i = 0; i < a->groups.n; i++) {
+	size_t keep;
+	const char *sfx;
+
+	if (v->type != SS_KV_STR)
+		return false;
+	sfx = ss_name_dir(v->s, v->len, &keep);
+	return keep + strlen(sfx) == n && memcmp(v->s, text, keep) == 0 &&
+	       memcmp(sfx, text + keep, n - keep) == 0;
+}
+
+/*
+ * The group whose first key --compare's `text` names (SPEC 7.4), in key
+ * order: when values of several types read the same ("4"), the first
+ * wins. For `dir` and `input` a trailing '/' is ignored, and an `input`
+ * text that names a directory holding exactly one input names that input.
+ */
+static int find_baseline(const struct ss_agg *a, const struct ss_analysis_opts *o,
+			 const char *text, size_t *id)
+{
+	enum ss_gkey kind = o->group_by.n ? o->group_by.keys[0].kind : SS_GK_INPUT;
+	size_t n = strlen(text), found = SIZE_MAX;
+	char *t;
+	int ok = 0;
+
+	if (kind == SS_GK_DIR || kind == SS_GK_INPUT)
+		while (n > 1 && text[n - 1] == '/')
+			n--;
+	t = ss_strndup(text, n);
+	if (!t)
+		return -1;
+	for (size_t i = 0; i < a->groups.n && !ok; i++) {
 		size_t g = a->group_order[i];
 
-		if (ss_kv_matches_text(ss_group_table_key(&a->groups, g), text)) {
+		if (ss_kv_matches_text(ss_group_table_key(&a->groups, g), t)) {
 			*id = g;
-			return 1;
+			ok = 1;
 		}
 	}
-	return 0;
+	for (size_t i = 0; i < a->groups.n && !ok && kind == SS_GK_INPUT; i++) {
+		size_t g = a->group_order[i];
+		const struct ss_kv *v = ss_group_table_key(&a->groups, g);
+
+		if (!input_in_dir(v, t, n))
+			continue;
+		if (found == SIZE_MAX) {
+			found = g;
+		} else if (ss_kv_cmp(v, ss_group_table_key(&a->groups, found)) != 0) {
+			found = SIZE_MAX - 1;   /* a second input there: it names none */
+			break;
+		}
+	}
+	if (!ok && found < SIZE_MAX - 1)
+		ok = 2;
+	if (ok == 2)
+		*id = found;
+	ss_free(t);
+	return ok != 0;
+}
+
+/*
+ * The partner of every group (SPEC 7.4): the baselines (first key the
+ * baseline's) are their own, each other group has the baseline with the
+ * same values of the other keys, or none.
+ */
+static bool set_partners(struct ss_analysis *an, const struct ss_agg *a, size_t nkeys)
+{
+	const struct ss_kv *base = ss_group_table_key(&a->groups, an->baseline);
+
+	an->partner = ss_calloc(a->groups.n ? a->groups.n : 1, sizeof(*an->partner));
+	if (!an->partner)
+		return false;
+	for (size_t g = 0; g < a->groups.n; g++)
+		an->partner[g] = ss_kv_cmp(ss_group_table_key(&a->groups, g), base) == 0
+					 ? g : SS_NO_PARTNER;
+	for (size_t g = 0; g < a->groups.n; g++) {
+		const struct ss_kv *key = ss_group_table_key(&a->groups, g);
+
+		if (an->partner[g] == g)
+			continue;
+		for (size_t b = 0; b < a->groups.n && nkeys > 1; b++)
+			if (an->partner[b] == b &&
+			    ss_kv_tuple_cmp(key + 1, ss_group_table_key(&a->groups, b) + 1,
+					    nkeys - 1) == 0) {
+				an->partner[g] = b;
+				break;
+			}
+		if (nkeys == 1)
+			an->partner[g] = an->baseline;
+	}
+	return true;
+}
+
+bool ss_analysis_is_baseline(const struct ss_analysis *an, size_t g)
+{
+	return an->has_baseline && an->partner && g < an->ngroups && an->partner[g] == g;
+}
+
+bool ss_analysis_partner(const struct ss_analysis *an, size_t g, size_t *base)
+{
+	if (!an->has_baseline || !an->partner || g >= an->ngroups || an->partner[g] == g ||
+	    an->partner[g] == SS_NO_PARTNER)
+		return false;
+	*base = an->partner[g];
+	return true;
 }
 
 const char *const ss_def_names[SS_DEF_COUNT] = {
@@ -255,8 +365,14 @@ enum ss_an_status ss_analysis_run(struct ss_analysis *an, const struct ss_agg *a
 		  o->definitions;
 	if (o->definitions)
 		set_definitions(an->defs, &a->main.defs);
-	if (o->compare && !find_baseline(a, o->compare, &an->baseline))
-		return SS_AN_NO_BASELINE;
+	if (o->compare) {
+		int found = find_baseline(a, o, o->compare, &an->baseline);
+
+		if (found < 0)
+			goto nomem;
+		if (!found)
+			return SS_AN_NO_BASELINE;
+	}
 	if (o->windows) {
 		switch (ss_windows_compute(&an->windows, &a->timeline, o->window_ns)) {
 		case SS_WIN_OK:
@@ -275,6 +391,8 @@ enum ss_an_status ss_analysis_run(struct ss_analysis *an, const struct ss_agg *a
 			goto nomem;
 		an->ngroups = a->groups.n;
 	}
+	if (an->has_baseline && !set_partners(an, a, a->groups.nkeys))
+		goto nomem;
 	if (need_pos) {
 		if (!set_positions(&an->main, &a->main, o))
 			goto nomem;
@@ -285,10 +403,14 @@ enum ss_an_status ss_analysis_run(struct ss_analysis *an, const struct ss_agg *a
 
 	/* Deltas need no resample. */
 	if (an->has_baseline) {
-		const struct ss_results *base = &a->group[an->baseline].res;
-
 		for (size_t g = 0; g < an->ngroups; g++) {
-			for (int k = 0; k < SS_BS_COUNT && g != an->baseline; k++) {
+			size_t pb;
+			const struct ss_results *base;
+
+			if (!ss_analysis_partner(an, g, &pb))
+				continue;
+			base = &a->group[pb].res;
+			for (int k = 0; k < SS_BS_COUNT; k++) {
 				struct ss_delta *d = &an->group[g].vs[k];
 				double x, y;
 

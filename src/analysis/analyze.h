@@ -103,10 +103,22 @@ struct ss_analysis {
 	struct ss_set_analysis *group; /* by group id (struct ss_agg) */
 	size_t ngroups;
 	bool has_baseline;
-	size_t baseline;            /* group id */
+	size_t baseline;            /* group id: the first baseline in key order */
+	size_t *partner;            /* by group id, with --compare: its baseline (itself
+				     * for a baseline, SS_NO_PARTNER: none; 7.4); owned */
 	struct ss_windows windows;  /* --windows: the main results' */
 	struct ss_definition defs[SS_DEF_COUNT]; /* with opts->definitions */
 };
+
+#define SS_NO_PARTNER ((size_t)-1)
+
+/*
+ * With --compare: whether group g is a baseline (its first key the one
+ * --compare names; with one key the one group), and the baseline group g
+ * is compared with (false for a baseline and a group with no partner).
+ */
+bool ss_analysis_is_baseline(const struct ss_analysis *an, size_t g);
+bool ss_analysis_partner(const struct ss_analysis *an, size_t g, size_t *base);
 
 /* The metric of each bootstrap statistic, and the reverse (-1: none). */
 extern const int ss_boot_metric[SS_BS_COUNT];

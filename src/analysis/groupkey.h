@@ -25,7 +25,8 @@ enum ss_gkey {
 	SS_GK_MODEL,
 	SS_GK_META,
 	SS_GK_OSL,
-	SS_GK_ISL
+	SS_GK_ISL,
+	SS_GK_DIR      /* the input's directory (util/text.h's ss_name_dir) */
 };
 
 struct ss_group_key {
@@ -43,7 +44,7 @@ enum ss_gparse { SS_GP_OK = 0, SS_GP_USAGE, SS_GP_NOMEM };
 
 /*
  * Parse a --group-by list: KEY[,KEY...], each one of input, engine, k,
- * phase, model, osl, isl or meta.NAME (NAME non-empty, any bytes but a comma).
+ * phase, model, osl, isl, dir or meta.NAME (NAME non-empty, any bytes but a comma).
  * Empty keys and a key given twice are usage errors; the message (without
  * a "specscan: " prefix) goes to err. `out` is empty unless SS_GP_OK.
  */

@@ -193,6 +193,10 @@ static void no_baseline(const struct ss_agg *a, const char *value)
 	ss_buf_add_terms(&b, value);
 	ss_buf_adds(&b, "'; the groups are: ");
 	for (size_t i = 0; i < a->groups.n; i++) {
+		/* the first key's values, each once (they come sorted) */
+		if (i && ss_kv_cmp(ss_group_table_key(&a->groups, a->group_order[i]),
+				   ss_group_table_key(&a->groups, a->group_order[i - 1])) == 0)
+			continue;
 		if (i)
 			ss_buf_adds(&b, ", ");
 		ss_buf_reset(&key);
@@ -410,7 +414,7 @@ static int list_inputs(const struct ss_options *o)
 
 /* The run the options ask for, into `agg`; its exit status so far. */
 static int run(const struct ss_options *o, struct ss_outputs *outs, struct ss_agg *agg,
-	       struct ss_server *server, struct ss_msg *msg)
+	       struct ss_server *server, struct ss_server_bydir *bydir, struct ss_msg *msg)
 {
 	struct ss_run_cfg cfg;
 	struct ss_fileids ids;
@@ -448,6 +452,7 @@ static int run(const struct ss_options *o, struct ss_outputs *outs, struct ss_ag
 	cfg.spool_limit = o->spool_limit ? o->spool_limit : ss_spool_default_limit(o->max_record);
 	cfg.outputs = &ids;
 	cfg.server = server;
+	cfg.server_bydir = ss_cli_server_by_dir(&o->analysis) ? bydir : NULL;
 
 	rs = ss_run(&cfg, agg, msg);
 	ss_fileids_release(&ids);
@@ -545,6 +550,16 @@ static int analyse(struct ss_options *o, struct ss_outputs *outs, struct ss_agg 
 		case SS_AN_OK:
 			break;
 		case SS_AN_NO_BASELINE:
+			/* SPEC 10.7: a run of server inputs alone compares their dirs */
+			if (agg->groups.n == 0 && outs->server && outs->server->groups &&
+			    outs->server->groups->has_baseline) {
+				o->analysis.compare = NULL;
+				if (ss_analysis_run(an, agg, &o->analysis) == SS_AN_OK)
+					break;
+				ss_msg_error(msg, "out of memory");
+				status = EXIT_NOTHING;
+				break;
+			}
 			no_baseline(agg, o->analysis.compare);
 			status = EXIT_USAGE;
 			break;
@@ -570,6 +585,21 @@ static int analyse(struct ss_options *o, struct ss_outputs *outs, struct ss_agg 
 	return status;
 }
 
+/* The server's results, pooled and (10.7) per dir, for the outputs; false: out of memory (said). */
+static bool finish_server(struct ss_server *server, struct ss_server_bydir *bydir,
+			  const struct ss_agg *agg, const struct ss_options *o,
+			  struct ss_server_results *srv, struct ss_server_groups *sgroups,
+			  struct ss_outputs *outs, struct ss_msg *msg)
+{
+	if (ss_cli_server_finish(server, agg, &o->analysis, srv) &&
+	    ss_cli_server_groups(bydir, &o->analysis, srv, sgroups, msg)) {
+		outs->server = srv;
+		return true;
+	}
+	ss_msg_error(msg, "out of memory");
+	return false;
+}
+
 /* Parse the options, open the outputs, run, write the reports. */
 int main(int argc, char **argv)
 {
@@ -581,6 +611,8 @@ int main(int argc, char **argv)
 	struct ss_analysis_opts html_opts;
 	struct ss_server *server;
 	struct ss_server_results srv;
+	struct ss_server_bydir bydir;
+	struct ss_server_groups sgroups;
 	bool html;
 	const char *what[2];
 	bool closed[3];
@@ -680,25 +712,24 @@ int main(int argc, char **argv)
 	html_opts.expects = NULL;
 	html_opts.nexpects = html_opts.expects_cap = 0;
 	memset(&srv, 0, sizeof(srv));
+	memset(&sgroups, 0, sizeof(sgroups));
 	server = ss_server_new(&msg);
 	if (!server)
 		ss_msg_error(&msg, "out of memory");
 	else
 		ss_server_set_budget(server, ss_server_budget_for(o.max_record));
-	status = server ? run(&o, &outs, &agg, server, &msg) : EXIT_NOTHING;
+	ss_server_bydir_init(&bydir, ss_server_budget_for(o.max_record));
+	status = server ? run(&o, &outs, &agg, server, &bydir, &msg) : EXIT_NOTHING;
 	if (status != EXIT_NOTHING && !ss_agg_finish(&agg)) {
 		ss_msg_error(&msg, "out of memory");
 		status = EXIT_NOTHING;
 	}
+	if (status == EXIT_OK && ss_hints_unreadable(&agg, &msg))
+		status = EXIT_PARTIAL;   /* SPEC 5: an input no line of which was read */
 	/* SPEC 10.4: the server's results only when a server input was read */
-	if (status != EXIT_NOTHING && ss_cli_server_read(&agg)) {
-		if (ss_cli_server_finish(server, &agg, &o.analysis, &srv)) {
-			outs.server = &srv;
-		} else {
-			ss_msg_error(&msg, "out of memory");
-			status = EXIT_NOTHING;
-		}
-	}
+	if (status != EXIT_NOTHING && ss_cli_server_read(&agg) &&
+	    !finish_server(server, &bydir, &agg, &o, &srv, &sgroups, &outs, &msg))
+		status = EXIT_NOTHING;
 	status = analyse(&o, &outs, &agg, &an, &an_html, &html_opts, html, &msg, status);
 	if (stop_requested && status != EXIT_NOTHING && status != EXIT_USAGE) {
 		/* a signal after the reading: still nothing written (SPEC 5) */
@@ -711,6 +742,8 @@ int main(int argc, char **argv)
 		status = write_reports(&o, &outs, &agg, &an, &msg, status);
 	ss_outputs_release(&outs);
 	ss_server_results_release(&srv);
+	ss_server_groups_release(&sgroups);
+	ss_server_bydir_release(&bydir);
 	ss_server_free(server);
 	ss_analysis_release(&an_html);
 	ss_analysis_release(&an);

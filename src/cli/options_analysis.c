@@ -145,8 +145,7 @@ bool ss_options_analysis(struct ss_analysis_opts *a, int id, const char *arg, FI
 
 bool ss_options_analysis_check(const struct ss_analysis_opts *a, FILE *err)
 {
-	if (a->compare && a->group_by.n != 1)
-		return usage(err, a->group_by.n ? "--compare needs --group-by with one key, not several"
-						 : "--compare needs --group-by with one key");
+	if (a->compare && a->group_by.n == 0)
+		return usage(err, "--compare needs --group-by");
 	return true;
 }

@@ -32,6 +32,30 @@ bool ss_cli_server_finish(struct ss_server *s, const struct ss_agg *a,
 	return ss_server_finish(s, req, o->has_cost, o->cost, out);
 }
 
+bool ss_cli_server_by_dir(const struct ss_analysis_opts *o)
+{
+	return o->group_by.n == 1 && o->group_by.keys[0].kind == SS_GK_DIR;
+}
+
+bool ss_cli_server_groups(struct ss_server_bydir *d, const struct ss_analysis_opts *o,
+			  struct ss_server_results *r, struct ss_server_groups *groups,
+			  struct ss_msg *msg)
+{
+	if (!ss_cli_server_by_dir(o)) {
+		if (o->group_by.n)
+			ss_msg_warn(msg, "the server's results are pooled: only --group-by dir "
+				    "(alone) gives them per group (SPEC 10.7)");
+		return true;
+	}
+	if (d->full)
+		ss_msg_warn(msg, "--group-by dir: more than %d directories of server inputs; "
+			    "the others' are pooled only", SS_SERVER_BYDIR_MAX);
+	if (!ss_server_groups_finish(d, o->has_cost, o->cost, o->compare, groups))
+		return false;
+	r->groups = groups;
+	return true;
+}
+
 void ss_cli_server_expect_value(const struct ss_server_results *r, const struct ss_expect *e,
 				bool *has, double *v)
 {

@@ -18,30 +18,53 @@ static bool is_regular_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* SPEC 10.8: the compression suffixes an export's name may carry, in the order of preference. */
+static const char *const zsuffixes[] = {"", ".zst", ".gz", ".xz", ".bz2", ".lz4"};
+#define NZ (sizeof(zsuffixes) / sizeof(zsuffixes[0]))
+
+/* Whether base is `name` plus one of the suffixes (the plain name too). */
+static bool is_export_name(const char *base, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (strncmp(base, name, n) != 0)
+		return false;
+	for (size_t i = 0; i < NZ; i++)
+		if (strcmp(base + n, zsuffixes[i]) == 0)
+			return true;
+	return false;
+}
+
 enum ss_art_export ss_artifact_export(const char *base)
 {
-	if (strcmp(base, exports[0]) == 0)
+	if (is_export_name(base, exports[0]))
 		return SS_ART_EXPORT_RAW;
-	if (strcmp(base, exports[1]) == 0)
+	if (is_export_name(base, exports[1]))
 		return SS_ART_EXPORT_REC;
 	return SS_ART_NONE;
 }
 
-/* The path of the first of names[0..n) that is a regular file in dir. */
+/*
+ * The path of the first of names[0..n) that is a regular file in dir,
+ * each name plain first, then with the suffixes in their order (10.8).
+ */
 static char *first_file(const char *dir, const char *const *names, size_t n, bool *nomem)
 {
 	*nomem = false;
-	for (size_t i = 0; i < n; i++) {
-		char *p = ss_path_join(dir, names[i]);
+	for (size_t i = 0; i < n; i++)
+		for (size_t z = 0; z < NZ; z++) {
+			char *name = ss_join(names[i], '\0', zsuffixes[z]);
+			char *p = name ? ss_path_join(dir, name) : NULL;
 
-		if (!p) {
-			*nomem = true;
-			return NULL;
+			ss_free(name);
+			if (!p) {
+				*nomem = true;
+				return NULL;
+			}
+			if (is_regular_file(p))
+				return p;
+			ss_free(p);
 		}
-		if (is_regular_file(p))
-			return p;
-		ss_free(p);
-	}
 	return NULL;
 }
 
@@ -59,7 +82,7 @@ char *ss_artifact_server_file(const char *dir, bool *nomem)
 
 int ss_artifact_server_export(const char *base)
 {
-	return strcmp(base, SS_ART_SRV_DOC) == 0 ? 1 : strcmp(base, SS_ART_SRV_LINES) == 0 ? 2 : 0;
+	return is_export_name(base, SS_ART_SRV_DOC) ? 1 : is_export_name(base, SS_ART_SRV_LINES) ? 2 : 0;
 }
 
 bool ss_artifact_companion(const char *dir, size_t dl, const char *base)

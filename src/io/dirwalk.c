@@ -85,6 +85,12 @@ bool ss_dirwalk(struct ss_filelist *l, const char *dir, const volatile sig_atomi
 		return false;
 	if (art)
 		return ss_filelist_push_artdir(l, dir, art);
+	/* SPEC 10.8: a directory of a server-metrics export alone is one too */
+	art = ss_artifact_server_file(dir, &nomem);
+	if (nomem)
+		return false;
+	if (art)
+		return ss_filelist_push(l, art, 0) || (ss_free(art), false);
 	d = opendir(dir);
 	if (!d) {
 		int err = errno ? errno : EIO;

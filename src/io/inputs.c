@@ -95,6 +95,13 @@ static enum step expand_path(struct ss_inputs *it, const char *path)
 		return STEP_FATAL;
 	if (art)
 		return ss_filelist_push_artdir(&it->files, path, art) ? STEP_AGAIN : STEP_FATAL;
+	/* SPEC 10.8: a directory of a server-metrics export alone is one too */
+	art = ss_artifact_server_file(path, &nomem);
+	if (nomem)
+		return STEP_FATAL;
+	if (art)
+		return ss_filelist_push(&it->files, art, 0) || (ss_free(art), false) ? STEP_AGAIN
+										  : STEP_FATAL;
 	if (!it->recursive)
 		return ss_filelist_push_failed(&it->files, path, SS_ENTRY_NOT_ARTDIR, 0)
 			       ? STEP_AGAIN
@@ -225,6 +232,16 @@ static bool path_size(const char *path, bool recursive, bool walk,
 	if (!S_ISDIR(st.st_mode))
 		return true;
 	art = ss_artifact_file(path, &nomem);
+	if (!art) {
+		/* a directory of a server export alone (10.8) */
+		art = ss_artifact_server_file(path, &nomem);
+		if (art && stat(art, &st) == 0 && S_ISREG(st.st_mode))
+			*size = (uint64_t)st.st_size;
+		if (art) {
+			ss_free(art);
+			return true;
+		}
+	}
 	if (art) {
 		if (stat(art, &st) == 0 && S_ISREG(st.st_mode))
 			*size = (uint64_t)st.st_size;
@@ -409,24 +426,13 @@ static bool server_file(const struct ss_inputs *it, const char *path, bool *fata
  */
 static bool server_name(const struct ss_inputs *it, const char *path)
 {
-	/* SPEC 10.8, 13: with a compression suffix too */
-	static const char *const packed[] = {".zst", ".gz", ".xz", ".bz2", ".lz4"};
-	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+	const char *slash = strrchr(path, '/');
 	size_t n = strlen(path), d = sizeof(SS_ART_SRV_DOC) - 1;
-	size_t l = sizeof(SS_ART_SRV_LINES) - 1, b = strlen(base);
+	int exp = ss_artifact_server_export(slash ? slash + 1 : path);
 
-	for (size_t i = 0; i < sizeof(packed) / sizeof(packed[0]); i++) {
-		size_t k = strlen(packed[i]);
-
-		if (n > k && strcmp(path + n - k, packed[i]) == 0) {
-			n -= k;
-			b -= k;
-			break;
-		}
-	}
-	if (n >= d && strncmp(path + n - d, SS_ART_SRV_DOC, d) == 0)
-		return true;
-	return b == l && strncmp(base, SS_ART_SRV_LINES, l) == 0 && it->opts.shard_server == 1;
+	if ((n >= d && strcmp(path + n - d, SS_ART_SRV_DOC) == 0) || exp == 1)
+		return true;   /* (exp 1: the document with a compression suffix, 10.8) */
+	return exp == 2 && it->opts.shard_server == 1;
 }
 
 /* SPEC 10.5: leave the server files out of a shard's units, with a note. false: out of memory. */

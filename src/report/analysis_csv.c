@@ -188,10 +188,10 @@ static void add_deltas(struct ss_buf *out, const struct ss_agg *a, const struct 
 	}
 	ss_buf_adds(out, "Difference from the baseline,Delta,Low,High,Significant\r\n");
 	for (size_t i = 0; i < a->groups.n; i++) {
-		size_t g = a->group_order[i];
+		size_t g = a->group_order[i], pb;
 
-		if (g == an->baseline)
-			continue;
+		if (!ss_analysis_partner(an, g, &pb))
+			continue;   /* a baseline, or a group with no partner (7.4) */
 		for (int k = 0; k < SS_BS_COUNT; k++) {
 			const struct ss_metric_info *mi = &ss_metric_table[ss_boot_metric[k]];
 			const struct ss_delta *d = &an->group[g].vs[k];

@@ -165,7 +165,7 @@ static void add_group_row(struct ss_jsonw *w, const struct ss_agg *a,
 		add_positions(w, &gr->res, s);
 	if (o->ci)
 		ss_sec_intervals_json_set(w, o, s);
-	if (an->has_baseline && g != an->baseline)
+	if (ss_analysis_partner(an, g, &(size_t){0}))
 		add_vs(w, s);
 	ss_jsonw_end_object(w);
 }
@@ -179,8 +179,12 @@ static void add_groups(struct ss_jsonw *w, const struct ss_agg *a, const struct 
 	for (size_t i = 0; i < spec->n; i++)
 		ss_jsonw_str(w, NULL, spec->keys[i].name);
 	ss_jsonw_end_array(w);
-	if (an->has_baseline)
-		add_key_obj(w, "baseline", spec, ss_group_table_key(&a->groups, an->baseline));
+	if (an->has_baseline) {
+		/* the first key's value: with several keys, every group with it is a baseline (7.4) */
+		const struct ss_group_spec first = {spec->keys, 1};
+
+		add_key_obj(w, "baseline", &first, ss_group_table_key(&a->groups, an->baseline));
+	}
 	ss_jsonw_begin_array(w, "rows");
 	for (size_t i = 0; i < a->groups.n; i++)
 		add_group_row(w, a, an, a->group_order[i]);

@@ -200,10 +200,12 @@ void ss_report_groups_grid(struct ss_grid *g, const struct ss_agg *a,
 			continue;
 		for (int k = 0; k < SS_BS_COUNT; k++) {
 			ss_grid_begin(g);
-			if (id == an->baseline)
+			if (ss_analysis_is_baseline(an, id))
 				ss_buf_adds(&g->text, k == 0 ? "baseline" : "");
-			else
+			else if (ss_analysis_partner(an, id, &(size_t){0}))
 				add_delta(&g->text, &an->group[id].vs[k]);
+			else
+				ss_buf_adds(&g->text, k == 0 ? "no baseline" : "");
 			ss_grid_end(g);
 		}
 	}
@@ -228,6 +230,10 @@ void ss_report_groups_legend(struct ss_buf *out, const struct ss_analysis *an, c
 			ss_buf_adds(out, ", * where the ");
 			ss_report_add_level(out, o->level);
 			ss_buf_adds(out, "% interval of the difference excludes 0");
+		} else {
+			/* issue 34: say once what a * would need */
+			ss_buf_adds(out, "; which differences are significant needs --ci "
+					 "(e.g. --ci 95)");
 		}
 	}
 	ss_buf_addc(out, '\n');

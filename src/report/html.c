@@ -212,8 +212,10 @@ void ss_report_html(struct ss_buf *out, const struct ss_agg *a, const struct ss_
 		ss_sec_outliers_html(out, &(struct ss_report_ctx){a, an, false, false});
 	if (an && an->opts && an->opts->definitions)
 		ss_sec_defs_html(out, &(struct ss_report_ctx){a, an, false, false});
-	if (o->server)
+	if (o->server) {
 		ss_report_html_server(out, o->server);   /* SPEC 9.1: last */
+		ss_sec_server_groups_html(out, o->server);
+	}
 	footer(out, o);
 	ss_buf_adds(out, "</main>\n</body>\n</html>\n");
 }

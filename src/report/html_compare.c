@@ -54,12 +54,18 @@ static void add_signed(struct ss_buf *b, double v)
 static void sentence(struct ss_buf *b, const struct ss_agg *a, const struct ss_analysis *an,
 		     size_t id)
 {
-	const struct ss_results *r = &a->group[id].res, *base = &a->group[an->baseline].res;
+	size_t pb = an->baseline;
+	bool partner = ss_analysis_partner(an, id, &pb);
+	const struct ss_results *r = &a->group[id].res, *base = &a->group[pb].res;
 	const struct ss_delta *d = &an->group[id].vs[SS_BS_AL];
 
 	ss_buf_adds(b, "<li><strong>");
 	add_label(b, a, id);
 	ss_buf_adds(b, "</strong>: ");
+	if (!partner) {
+		ss_buf_adds(b, "no baseline group with the same other keys.</li>\n");
+		return;
+	}
 	if (!d->has) {
 		ss_buf_adds(b, "no acceptance length to compare (a side without stats).</li>\n");
 		return;
@@ -112,7 +118,7 @@ static void delta_cell(struct ss_buf *b, const struct ss_analysis *an, size_t id
 	const struct ss_delta *d = &an->group[id].vs[figures[f].stat];
 
 	ss_buf_adds(b, "<td>");
-	if (id == an->baseline) {
+	if (ss_analysis_is_baseline(an, id)) {
 		ss_buf_adds(b, f == 0 ? "baseline" : "");
 	} else if (d->has) {
 		ss_buf_adds(b, d->significant ? "<strong>" : "");
@@ -151,7 +157,7 @@ void ss_html_compare(struct ss_buf *b, const struct ss_agg *a, const struct ss_a
 	add_label(b, a, an->baseline);
 	ss_buf_adds(b, "</h2>\n<ul>\n");
 	for (size_t i = 0; i < a->groups.n; i++)
-		if (a->group_order[i] != an->baseline)
+		if (!ss_analysis_is_baseline(an, a->group_order[i]))
 			sentence(b, a, an, a->group_order[i]);
 	ss_buf_adds(b, "</ul>\n<p class=\"note\">Each group's key figures (requests with stats; "
 		    "under each figure its ");
@@ -175,9 +181,11 @@ void ss_html_compare(struct ss_buf *b, const struct ss_agg *a, const struct ss_a
 		ss_buf_adds(b, "</th>");
 	}
 	ss_buf_adds(b, "</tr></thead>\n<tbody>\n");
-	row(b, a, an, an->baseline);
 	for (size_t i = 0; i < a->groups.n; i++)
-		if (a->group_order[i] != an->baseline)
+		if (ss_analysis_is_baseline(an, a->group_order[i]))
+			row(b, a, an, a->group_order[i]);
+	for (size_t i = 0; i < a->groups.n; i++)
+		if (!ss_analysis_is_baseline(an, a->group_order[i]))
 			row(b, a, an, a->group_order[i]);
 	ss_buf_adds(b, "</tbody>\n</table>\n</div>\n<p class=\"note\">Every figure from here "
 		    "on pools the requests of all groups together (");

@@ -134,8 +134,10 @@ static void section_deltas(struct ss_buf *b, const struct ss_agg *a, const struc
 		group_key_cells(b, a, id);
 		for (int k = 0; k < SS_BS_COUNT; k++) {
 			ss_buf_adds(b, "<td>");
-			if (id == an->baseline)
-				ss_buf_adds(b, k == 0 ? "baseline" : "");
+			if (ss_analysis_is_baseline(an, id) ||
+			    !ss_analysis_partner(an, id, &(size_t){0}))
+				ss_buf_adds(b, k ? "" : ss_analysis_is_baseline(an, id) ? "baseline"
+										 : "no baseline");
 			else
 				add_delta_cell(b, &an->group[id].vs[k]);
 			ss_buf_adds(b, "</td>");
@@ -245,7 +247,7 @@ static bool fill_bars(const struct ss_agg *a, const struct ss_analysis *an, stru
 			bars[i].hi = g->hi[SS_BS_AL];
 			ci = true;
 		}
-		if (an->has_baseline && id != an->baseline) {
+		if (an->has_baseline && !ss_analysis_is_baseline(an, id)) {
 			const struct ss_delta *d = &g->vs[SS_BS_AL];
 
 			dbars[*nd].label = bars[i].label;
@@ -361,7 +363,7 @@ void ss_html_groups(struct ss_buf *b, const struct ss_agg *a, const struct ss_an
 		strip_common(bars, n, &axis, keys.data ? keys.data : "");
 		nd = 0;
 		for (size_t i = 0; i < n; i++)
-			if (an->has_baseline && a->group_order[i] != an->baseline)
+			if (an->has_baseline && !ss_analysis_is_baseline(an, a->group_order[i]))
 				dbars[nd++].label = bars[i].label;
 	}
 	if (!axis.len)

@@ -32,31 +32,46 @@ void ss_report_csv(struct ss_buf *out, const struct ss_agg *a, const struct ss_a
 {
 	ss_sec_results_csv(out, &(struct ss_report_ctx){a, an, false, false});
 	ss_report_csv_analysis(out, a, an);
-	if (srv)
+	if (srv) {
 		ss_report_server_csv(out, srv);
+		ss_sec_server_groups_csv(out, srv);
+	}
 }
 
 void ss_report_table(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an,
 		     const struct ss_server_results *srv, bool utf8, bool color)
 {
+	/* issue 34: with --compare the comparison leads; the pooled table is
+	 * said to be pooled (it describes no one group) */
+	bool lead = an && an->any && an->opts->group_by.n && an->has_baseline;
+
+	if (lead) {
+		ss_report_text_groups(out, a, an, utf8, color);
+		ss_buf_addf(out, "\nPooled: every group's requests together (%zu groups); "
+			    "the figures below describe no one group.\n", a->groups.n);
+	}
 	ss_sec_results_text(out, &(struct ss_report_ctx){a, an, utf8, color});
 	if (an && an->any)
 		ss_report_text_analysis(out, a, an, utf8);
 	ss_sec_read_text(out, &(struct ss_report_ctx){a, an, utf8, color});
-	if (an && an->any && an->opts->group_by.n)
+	if (an && an->any && an->opts->group_by.n && !lead)
 		ss_report_text_groups(out, a, an, utf8, color);
 	if (an && an->any && an->opts->outliers)
 		ss_sec_outliers_text(out, &(struct ss_report_ctx){a, an, utf8, color});
 	if (an && an->any && an->opts->definitions)
 		ss_sec_defs_text(out, &(struct ss_report_ctx){a, an, utf8, color});
-	if (srv)
+	if (srv) {
 		ss_report_server_text(out, srv, false);
+		ss_sec_server_groups_text(out, srv, utf8, color);
+	}
 }
 
 void ss_report_markdown(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an,
 			const struct ss_server_results *srv)
 {
 	ss_report_md_body(out, a, an);
-	if (srv)
+	if (srv) {
 		ss_report_server_text(out, srv, true);
+		ss_sec_server_groups_md(out, srv);
+	}
 }

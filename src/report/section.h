@@ -16,6 +16,7 @@
 #include "analysis/analyze.h"
 #include "metrics/aggregate.h"
 #include "report/jsonw.h"
+#include "server/server.h"
 #include "util/buf.h"
 
 /* What a section reads: the aggregate, the analysis and how the console
@@ -78,5 +79,14 @@ void ss_sec_outliers_text(struct ss_buf *out, const struct ss_report_ctx *c);
 void ss_sec_outliers_md(struct ss_buf *out, const struct ss_report_ctx *c);
 void ss_sec_outliers_csv(struct ss_buf *out, const struct ss_report_ctx *c);
 void ss_sec_outliers_html(struct ss_buf *out, const struct ss_report_ctx *c);
+
+/* SPEC 10.7, the server's results per directory (sec_server_groups.c):
+ * each writes nothing unless srv->groups is set (--group-by dir alone). */
+void ss_sec_server_groups_json(struct ss_jsonw *w, const struct ss_server_results *srv);
+void ss_sec_server_groups_text(struct ss_buf *out, const struct ss_server_results *srv,
+			       bool utf8, bool color);
+void ss_sec_server_groups_md(struct ss_buf *out, const struct ss_server_results *srv);
+void ss_sec_server_groups_csv(struct ss_buf *out, const struct ss_server_results *srv);
+void ss_sec_server_groups_html(struct ss_buf *out, const struct ss_server_results *srv);
 
 #endif

@@ -8,6 +8,7 @@
 #include "report/jsonw.h"
 #include "report/numfmt.h"
 #include "report/report.h"
+#include "report/section.h"
 #include "report/server_report.h"
 #include "report/tabular.h"
 
@@ -194,7 +195,13 @@ void ss_report_json_server(struct ss_jsonw *w, const struct ss_server_results *r
 	for (size_t i = 0; i < r->nfamilies; i++)
 		add_family(w, &r->families[i]);
 	ss_jsonw_end_array(w);
+	ss_sec_server_groups_json(w, r);   /* after families (10.7) */
 	ss_jsonw_end_object(w);
+}
+
+void ss_report_json_server_family(struct ss_jsonw *w, const struct ss_server_family *f)
+{
+	add_family(w, f);
 }
 
 /* ---- CSV ---- */

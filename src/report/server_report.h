@@ -26,6 +26,9 @@
 /* The `server` member of the aggregate JSON (10.4). */
 void ss_report_json_server(struct ss_jsonw *w, const struct ss_server_results *r);
 
+/* One family's object, as in `families` (server.groups' rows use it too, 10.7). */
+void ss_report_json_server_family(struct ss_jsonw *w, const struct ss_server_family *f);
+
 /* The console section (after the Spec Decode section), `markdown`: as Markdown. */
 void ss_report_server_text(struct ss_buf *out, const struct ss_server_results *r,
 			   bool markdown);

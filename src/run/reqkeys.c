@@ -6,6 +6,7 @@
 
 #include "util/alloc.h"
 #include "util/grow.h"
+#include "util/text.h"
 
 void ss_keybuf_init(struct ss_keybuf *kb)
 {
@@ -46,6 +47,17 @@ static void set_str(struct ss_keybuf *kb, struct ss_kv *v, const char *s, size_t
 	v->i = (int64_t)kb->text.len;
 	v->len = n;
 	ss_buf_add(&kb->text, s, n);
+}
+
+/* The `dir` of an input's name: its bytes up to the last '/', or "." (util/text.h). */
+static void set_dir(struct ss_keybuf *kb, struct ss_kv *v, const char *name, size_t n)
+{
+	size_t keep;
+	const char *sfx = ss_name_dir(name, n, &keep);
+
+	set_str(kb, v, name, keep);
+	ss_buf_adds(&kb->text, sfx);
+	v->len += strlen(sfx);
 }
 
 /* The meta.NAME keys being looked for in one metadata object. */
@@ -135,6 +147,13 @@ bool ss_keybuf_add(struct ss_keybuf *kb, const struct ss_group_spec *spec, const
 				set_str(kb, v, o->input, o->input_len);
 			else
 				set_str(kb, v, input, strlen(input));
+			break;
+		case SS_GK_DIR:
+			/* the directory of the same name `input` gives (SPEC 7.3) */
+			if (o->input)
+				set_dir(kb, v, o->input, o->input_len);
+			else
+				set_dir(kb, v, input, strlen(input));
 			break;
 		case SS_GK_ENGINE:
 			if (r)

@@ -13,6 +13,7 @@
 #include "report/report.h"
 #include "run/pool.h"
 #include "run/progress.h"
+#include "io/looks.h"
 #include "server/feed.h"
 #include "util/alloc.h"
 #include "util/grow.h"
@@ -425,6 +426,13 @@ static bool collect_slot(const struct ss_run_cfg *cfg, struct slot *s, struct ss
 					       o->reason);
 		}
 	}
+	/* SPEC 5: what the input looks like, for an input of no request (cli/hints.c) */
+	if (s->first_of_input && s->batch.nunits && s->batch.units[0].nparts) {
+		size_t p = s->batch.units[0].first_part;
+
+		ss_agg_input_look(agg, ss_look_of(s->batch.buf + s->batch.part_off[p],
+						  s->batch.part_len[p]));
+	}
 	if (cfg->want_jsonl && s->jsonl.len &&
 	    !cfg->sink(cfg->sink_ctx, s->jsonl.data, s->jsonl.len))
 		*sink_failed = true;
@@ -469,6 +477,7 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 	memset(&r, 0, sizeof(r));
 	ss_server_feed_init(&feed, cfg->server, feed_mode(cfg), cfg->shard_count > 0,
 			    cfg->max_record);
+	ss_server_feed_by_dir(&feed, cfg->server_bydir);
 	r.feed = &feed;
 	rc.cfg = cfg;
 	rc.slots = ss_calloc(nslots, sizeof(*rc.slots));

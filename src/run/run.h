@@ -30,6 +30,7 @@
 #include "analysis/groupkey.h"
 #include "engines/request.h"
 #include "metrics/aggregate.h"
+#include "server/bydir.h"
 #include "server/server.h"
 #include "util/fileid.h"
 #include "util/msg.h"
@@ -74,6 +75,8 @@ struct ss_run_cfg {
 	 * shard they are left out (a note).
 	 */
 	struct ss_server *server;
+	/* --group-by dir alone (SPEC 10.7): the server's states per directory; NULL: none */
+	struct ss_server_bydir *server_bydir;
 };
 
 /* Requests whose status --strict counts are tallied in the aggregate. */

@@ -16,10 +16,37 @@ void ss_server_feed_init(struct ss_server_feed *f, struct ss_server *srv, enum s
 	f->max_record = max_record;
 }
 
+void ss_server_feed_by_dir(struct ss_server_feed *f, struct ss_server_bydir *d)
+{
+	f->bydir = d;
+}
+
 void ss_server_feed_release(struct ss_server_feed *f)
 {
 	ss_scrape_free(f->sc);
-	f->sc = NULL;
+	ss_scrape_free(f->gsc);
+	f->sc = f->gsc = NULL;
+}
+
+/*
+ * The directory's state of input `name` (SPEC 10.7), NULL without
+ * --group-by dir or past the bound; *ok false when out of memory.
+ */
+static struct ss_server *dir_server(struct ss_server_feed *f, const char *name, bool *ok)
+{
+	bool nomem = false;
+	struct ss_server *g;
+
+	*ok = true;
+	if (!f->bydir)
+		return NULL;
+	g = ss_server_bydir_of(f->bydir, name, &nomem);
+	if (nomem)
+		*ok = false;
+	else if (!g && f->srv)
+		ss_server_bound(f->srv, NULL, 0, "more directories than --group-by dir keeps "
+				"(1000): the server inputs of the others are pooled only");
+	return g;
 }
 
 bool ss_server_feed_input(struct ss_server_feed *f, const char *name, struct ss_stream *st,
@@ -137,16 +164,31 @@ static bool feed_scrape(struct ss_server_feed *f, const char *name, bool first, 
 
 	if (first) {
 		uint32_t ep = ss_server_endpoint(f->srv, "", 0);
+		bool ok;
+		struct ss_server *g = dir_server(f, name, &ok);
 
 		ss_scrape_free(f->sc);
+		ss_scrape_free(f->gsc);
+		f->gsc = NULL;
 		f->sc = ep == UINT32_MAX ? NULL : ss_scrape_new(f->srv, ep, name, NULL);
+		if (!ok)
+			return false;
+		if (g) {
+			ep = ss_server_endpoint(g, "", 0);
+			f->gsc = ep == UINT32_MAX ? NULL : ss_scrape_new(g, ep, name, NULL);
+			if (!f->gsc)
+				return false;
+		}
 	}
-	if (!f->sc || !ss_scrape_feed(f->sc, bytes, len))
+	if (!f->sc || !ss_scrape_feed(f->sc, bytes, len) ||
+	    (f->gsc && !ss_scrape_feed(f->gsc, bytes, len)))
 		return false;
 	if (!last)
 		return true;
-	if (!ss_scrape_finish(f->sc))
+	if (!ss_scrape_finish(f->sc) || (f->gsc && !ss_scrape_finish(f->gsc)))
 		return false;
+	ss_scrape_free(f->gsc);
+	f->gsc = NULL;
 	ss_scrape_get_stats(f->sc, &st);
 	ss_scrape_free(f->sc);
 	f->sc = NULL;
@@ -174,12 +216,21 @@ static bool feed_lines(struct ss_server_feed *f, const char *name, bool first,
 		f->noted = true;
 		return true;
 	}
+	struct ss_server *g = NULL;
+	bool ok = true;
+
+	if (nlines)
+		g = dir_server(f, name, &ok);
+	if (!ok)
+		return false;
 	for (size_t i = 0; i < nlines; i++) {
 		const struct ss_server_feed_line *l = &lines[i];
-		uint64_t got = 0;
+		uint64_t got = 0, gn = 0;
 
 		if (!ss_server_json_line(f->srv, l->shape, name, dir_len(name), name, l->line,
-					 base + l->off, l->len, &got))
+					 base + l->off, l->len, &got) ||
+		    (g && !ss_server_json_line(g, l->shape, name, dir_len(name), name, l->line,
+					       base + l->off, l->len, &gn)))
 			return false;
 		*n += got;
 	}
@@ -199,8 +250,14 @@ bool ss_server_feed_batch(struct ss_server_feed *f, const char *name, bool first
 	if (kind == SS_SERVER_FEED_DOCUMENT) {
 		if (failed)
 			return true;   /* said, with the limit, by the run */
+		struct ss_server *g;
+		bool ok;
+		uint64_t gn = 0;
+
 		*counted = true;
-		return ss_server_json_document(f->srv, name, dir_len(name), name, bytes, len, n);
+		g = dir_server(f, name, &ok);
+		return ok && ss_server_json_document(f->srv, name, dir_len(name), name, bytes, len, n) &&
+		       (!g || ss_server_json_document(g, name, dir_len(name), name, bytes, len, &gn));
 	}
 	return feed_lines(f, name, first, bytes, lines, nlines, msg, counted, n);
 }

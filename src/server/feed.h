@@ -26,6 +26,7 @@
 #include "io/batch.h"
 #include "io/stream.h"
 #include "model/record.h"
+#include "server/bydir.h"
 #include "server/expo.h"
 #include "server/server.h"
 #include "server/server_json.h"
@@ -60,10 +61,17 @@ struct ss_server_feed {
 	size_t max_record;       /* the document's limit */
 	struct ss_scrape *sc;    /* the exposition input being fed */
 	bool noted;              /* this input's server lines were said left out */
+	/* --group-by dir alone (SPEC 10.7): each input's server part goes to
+	 * its directory's state too; NULL: pooled only */
+	struct ss_server_bydir *bydir;
+	struct ss_scrape *gsc;   /* the directory's reader of the input being fed */
 };
 
 void ss_server_feed_init(struct ss_server_feed *f, struct ss_server *srv, enum ss_server_feed_mode mode,
 			 bool shard, size_t max_record);
+/* Feed each input's server part to its directory's state in `d` as well
+ * (SPEC 10.7); `d` outlives the feed. */
+void ss_server_feed_by_dir(struct ss_server_feed *f, struct ss_server_bydir *d);
 /* Frees the reader of an input stopped in the middle. */
 void ss_server_feed_release(struct ss_server_feed *f);
 

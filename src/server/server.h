@@ -52,6 +52,7 @@
 #define SS_SERVER_BAD_SHOWN 5
 
 struct ss_server;
+struct ss_server_groups;
 
 /* No series: ss_server_resolve() never gives this handle. */
 #define SS_SERVER_NO_HANDLE UINT32_MAX
@@ -274,6 +275,9 @@ struct ss_server_results {
 	uint64_t endpoints, snapshots, bad_lines;
 	struct ss_server_family *families; /* nfamilies, in table order */
 	size_t nfamilies;
+	/* --group-by dir (SPEC 10.7; server/bydir.h): set by the caller, never
+	 * by ss_server_finish(); borrowed, NULL: none */
+	const struct ss_server_groups *groups;
 };
 
 /*

@@ -527,18 +527,17 @@ bool ss_server_json_line(struct ss_server *s, enum ss_server_shape shape, const 
 bool ss_server_json_is_document_name(const char *name, size_t len)
 {
 	static const char suffix[] = "server_metrics_export.json";
-	/* SPEC 10.8, 13: the name counts with a compression suffix too */
-	static const char *const packed[] = {".zst", ".gz", ".xz", ".bz2", ".lz4"};
+	/* SPEC 10.8: AIPerf's Kubernetes operator stores it compressed too */
+	static const char *const zs[] = {"", ".zst", ".gz", ".xz", ".bz2", ".lz4"};
 	size_t n = sizeof(suffix) - 1;
 
-	for (size_t i = 0; i < sizeof(packed) / sizeof(packed[0]); i++) {
-		size_t k = strlen(packed[i]);
+	for (size_t i = 0; i < sizeof(zs) / sizeof(zs[0]); i++) {
+		size_t z = strlen(zs[i]);
 
-		if (len > k && memcmp(name + len - k, packed[i], k) == 0) {
-			len -= k;
-			break;
-		}
+		if (len >= n + z && memcmp(name + len - z, zs[i], z) == 0 &&
+		    memcmp(name + len - z - n, suffix, n) == 0)
+			return true;
 	}
-	return len >= n && memcmp(name + len - n, suffix, n) == 0;
+	return false;
 }
 

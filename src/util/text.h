@@ -63,4 +63,16 @@ char *ss_join(const char *a, char sep, const char *b);
  */
 char *ss_path_join(const char *dir, const char *name);
 
+/*
+ * The `dir` of an input named name[0..n) (SPEC 7.3): the name up to its
+ * last '/', without it ("a/b/c.jsonl" -> "a/b", "runs.tar:coding/x.jsonl"
+ * -> "runs.tar:coding"); an archive member's name without a '/' of its
+ * own gives ARCHIVE ":." ("runs.tar:x.jsonl" -> "runs.tar:."), any other
+ * name without '/' "." ("<stdin>" -> "."). The value is name[0..*keep)
+ * followed by the returned suffix (a static "", "." or ":."). A ':' after
+ * the last '/' is taken for the archive's separator (a plain file named
+ * "a:b.jsonl" has the dir "a:.").
+ */
+const char *ss_name_dir(const char *name, size_t n, size_t *keep);
+
 #endif

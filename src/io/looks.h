@@ -1,0 +1,24 @@
+/*
+ * looks.h - what an input looks like from its first line, for the message
+ * about an input of which no line is a request or a server line (SPEC 5,
+ * "When nothing shows up"): a JSON document spread over lines (AIPerf's
+ * aggregate profile_export_aiperf.json, inputs.json), JSON lines of no
+ * known kind, a CSV file, a log
+ * file (SPEC 12), or text of no known kind.
+ *
+ * Pure; borrows the text for the call.
+ */
+#ifndef SS_LOOKS_H
+#define SS_LOOKS_H
+
+#include <stddef.h>
+
+enum ss_look { SS_LOOK_TEXT = 0, SS_LOOK_JSON_DOC, SS_LOOK_JSON_LINES, SS_LOOK_CSV, SS_LOOK_LOG };
+
+/* The look of an input whose first line is text[0..len). */
+enum ss_look ss_look_of(const char *text, size_t len);
+
+/* The words that name it in the message, and what to do instead. */
+const char *ss_look_words(enum ss_look l);
+
+#endif
