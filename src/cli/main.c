@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -28,6 +29,7 @@
 #include "metrics/aggregate.h"
 #include "report/numfmt.h"
 #include "report/report.h"
+#include "report/tabular.h"
 #include "util/alloc.h"
 #include "io/spool.h"
 #include "util/buf.h"
@@ -473,14 +475,38 @@ static int run(const struct ss_options *o, struct ss_outputs *outs, struct ss_ag
 	return EXIT_OK;
 }
 
+/*
+ * The width the console's tables fit (report/tabular.h), as ls and ps
+ * take it: COLUMNS when it is a positive number, else the width of the
+ * terminal `fd` is, else 80 (a file or a pipe).
+ */
+static size_t console_width(int fd)
+{
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+
+	if (env && *env) {
+		char *end;
+		unsigned long v = strtoul(env, &end, 10);
+
+		if (*end == '\0' && v > 0 && v <= 100000 && env[0] != '-')
+			return v;
+	}
+	if (isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return 80;
+}
+
 /* The console section, and the server's after it when there is one. */
 static void table_text(struct ss_buf *t, const struct ss_outputs *outs, const struct ss_agg *agg,
 		       const struct ss_analysis *an, bool markdown, int fd)
 {
-	if (markdown)
+	if (markdown) {
 		ss_report_markdown(t, agg, an, outs->server);
-	else
+	} else {
+		ss_tab_set_width(console_width(fd));
 		ss_report_table(t, agg, an, outs->server, utf8_locale(), color_allowed(fd));
+	}
 }
 
 /*

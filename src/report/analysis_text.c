@@ -166,18 +166,32 @@ void ss_report_groups_grid(struct ss_grid *g, const struct ss_agg *a,
 
 	for (size_t k = 0; k < spec->n; k++)
 		ss_grid_col(g, spec->keys[k].name, false);
+	/* on a narrow console the least read go first (tabular.h): the keys,
+	 * AL avg and its difference stay */
+	static const unsigned char d_prio[SS_BS_COUNT] = {0, 4, 2, 3};
+
 	ss_grid_col(g, "requests", true);
+	ss_grid_priority(g, 6);
 	ss_grid_col(g, "with stats", true);
+	ss_grid_priority(g, 2);
 	ss_grid_col(g, "AL avg", true);
 	ss_grid_col(g, "AL p50", true);
-	if (ci)
+	ss_grid_priority(g, 5);
+	if (ci) {
 		ss_grid_col(g, "AL interval", true);
+		ss_grid_priority(g, 1);
+	}
 	ss_grid_col(g, "TWAL", true);
+	ss_grid_priority(g, 4);
 	ss_grid_col(g, "DAR avg (%)", true);
+	ss_grid_priority(g, 2);
 	ss_grid_col(g, "ODAR (%)", true);
+	ss_grid_priority(g, 3);
 	if (an->has_baseline)
-		for (int k = 0; k < SS_BS_COUNT; k++)
+		for (int k = 0; k < SS_BS_COUNT; k++) {
 			ss_grid_col(g, utf8 ? u_heads[k] : a_heads[k], true);
+			ss_grid_priority(g, d_prio[k]);
+		}
 
 	for (size_t i = 0; i < a->groups.n; i++) {
 		size_t id = a->group_order[i];
@@ -287,8 +301,19 @@ void ss_report_text_groups(struct ss_buf *out, const struct ss_agg *a,
 		out->failed = true;
 	} else {
 		ss_buf_addc(out, '\n');
+		struct ss_buf legend = SS_BUF_INIT;
+
 		ss_grid_box(out, &g, title.data, utf8, color);
-		ss_report_groups_legend(out, an, "  ");
+		/* prose, wrapped at the console's width as the table fits it */
+		ss_report_groups_legend(&legend, an, "");
+		out->failed |= legend.failed;
+		for (size_t at = 0, nl; at < legend.len; at = nl + 1) {
+			nl = at;
+			while (nl < legend.len && legend.data[nl] != '\n')
+				nl++;
+			ss_tab_wrap(out, legend.data + at, nl - at, "  ");
+		}
+		ss_buf_release(&legend);
 	}
 	ss_buf_release(&title);
 	ss_grid_release(&g);

@@ -78,6 +78,7 @@ void ss_report_text_spec_decode(struct ss_buf *out, const struct ss_results *r, 
 		for (int c = 1; c < NCOLS; c++)
 			ss_tab_empty(&t);
 	}
+	t.fixed = true; /* SPEC 4.3: the fixed layout, at any width */
 	ss_tab_box(out, &t, "Spec Decode", utf8, color);
 	ss_tab_release(&t);
 }
