@@ -27,6 +27,7 @@
 #include "run/run.h"
 #include "json/json.h"
 #include "metrics/aggregate.h"
+#include "report/flat.h"
 #include "report/numfmt.h"
 #include "report/report.h"
 #include "report/tabular.h"
@@ -140,6 +141,8 @@ static bool open_outputs(struct ss_outputs *outs, const struct ss_options *o,
 		return false;
 	if (o->profile_path && !ss_outputs_add(outs, SS_OUT_PROFILE, o->profile_path, msg))
 		return false;
+	if (o->table_csv_path && !ss_outputs_add(outs, SS_OUT_FLAT, o->table_csv_path, msg))
+		return false;
 	if (o->output_dir && !ss_outputs_add_dir(outs, o->output_dir, msg))
 		return false;
 	return true;
@@ -148,6 +151,11 @@ static bool open_outputs(struct ss_outputs *outs, const struct ss_options *o,
 static bool records_sink(void *ctx, const char *data, size_t len)
 {
 	return ss_outputs_write(ctx, SS_OUT_RECORDS, data, len);
+}
+
+static bool flat_sink(void *ctx, const char *data, size_t len)
+{
+	return ss_outputs_write(ctx, SS_OUT_FLAT, data, len);
 }
 
 static bool utf8_locale(void)
@@ -287,7 +295,7 @@ static int stdout_outputs(const struct ss_options *o, const char *what[2])
 		[SS_FMT_JSON] = "-f json", [SS_FMT_CSV] = "-f csv", [SS_FMT_TABLE] = "-f table",
 		[SS_FMT_MARKDOWN] = "-f markdown", [SS_FMT_JSONL] = "-f jsonl", [SS_FMT_NONE] = "-f none",
 	};
-	const char *dash[5];
+	const char *dash[6];
 	int n = 0;
 
 	dash[0] = o->json_path && strcmp(o->json_path, "-") == 0 ? "--json -" : NULL;
@@ -296,10 +304,11 @@ static int stdout_outputs(const struct ss_options *o, const char *what[2])
 	dash[3] = o->html_path && strcmp(o->html_path, "-") == 0 ? "--html -" : NULL;
 	dash[4] = o->profile_path && strcmp(o->profile_path, "-") == 0 ? "--acceptance-profile -"
 								       : NULL;
+	dash[5] = o->table_csv_path && strcmp(o->table_csv_path, "-") == 0 ? "--table-csv -" : NULL;
 	what[0] = what[1] = NULL;
 	if (o->format != SS_FMT_NONE)
 		what[n++] = fmt[o->format];
-	for (int i = 0; i < 5; i++) {
+	for (int i = 0; i < 6; i++) {
 		if (!dash[i])
 			continue;
 		if (n < 2)
@@ -417,7 +426,8 @@ static int run(const struct ss_options *o, struct ss_outputs *outs, struct ss_ag
 	struct ss_run_cfg cfg;
 	struct ss_fileids ids;
 	const char *what[2];
-	enum ss_run_status rs;
+	enum ss_run_status rs = SS_RUN_OK;
+	struct ss_flat flat;
 
 	ss_fileids_init(&ids);
 	if (!output_ids(outs, stdout_outputs(o, what) > 0, &ids)) {
@@ -451,7 +461,25 @@ static int run(const struct ss_options *o, struct ss_outputs *outs, struct ss_ag
 	cfg.outputs = &ids;
 	cfg.server = server;
 
-	rs = ss_run(&cfg, agg, msg);
+	if (ss_outputs_want(outs, SS_OUT_FLAT)) {
+		struct ss_buf head = SS_BUF_INIT;
+
+		if (!ss_flat_init(&flat, &o->analysis.group_by)) {
+			ss_fileids_release(&ids);
+			ss_msg_error(msg, "out of memory");
+			return EXIT_NOTHING;
+		}
+		ss_flat_head(&flat, &head);
+		if (head.failed || !ss_outputs_write(outs, SS_OUT_FLAT, head.data, head.len))
+			rs = SS_RUN_SINK_FAILED;
+		ss_buf_release(&head);
+		cfg.flat = &flat;
+		cfg.flat_sink = flat_sink;
+	}
+	if (rs != SS_RUN_SINK_FAILED)
+		rs = ss_run(&cfg, agg, msg);
+	if (cfg.flat)
+		ss_flat_release(&flat);
 	ss_fileids_release(&ids);
 	ss_msg_summary(msg);
 	switch (rs) {
