@@ -21,4 +21,4 @@ libspecscan_la_SOURCES += \
 	src/report/sec_windows.c src/report/sec_outliers.c \
 	src/report/server_report.h src/report/server_jsoncsv.c src/report/server_text.c \
 	src/report/html_server.c \
-	src/report/flat.c src/report/flat.h
+	src/report/bestk.c src/report/bestk.h src/report/flat.c src/report/flat.h
