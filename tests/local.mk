@@ -28,7 +28,10 @@ CLI_TESTS += \
 	tests/cli/test_determinism.py \
 	tests/cli/test_outputs.py \
 	tests/cli/test_repr.py \
-	tests/cli/test_html.py
+	tests/cli/test_html.py \
+	tests/cli/test_width.py \
+	tests/cli/test_flat.py \
+	tests/cli/test_bestk.py
 # The analysis (SPEC 7) and scale-out (SPEC 8):
 CLI_TESTS += \
 	tests/cli/test_analysis.py \

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -26,8 +27,10 @@
 #include "run/run.h"
 #include "json/json.h"
 #include "metrics/aggregate.h"
+#include "report/flat.h"
 #include "report/numfmt.h"
 #include "report/report.h"
+#include "report/tabular.h"
 #include "util/alloc.h"
 #include "io/spool.h"
 #include "util/buf.h"
@@ -138,6 +141,8 @@ static bool open_outputs(struct ss_outputs *outs, const struct ss_options *o,
 		return false;
 	if (o->profile_path && !ss_outputs_add(outs, SS_OUT_PROFILE, o->profile_path, msg))
 		return false;
+	if (o->table_csv_path && !ss_outputs_add(outs, SS_OUT_FLAT, o->table_csv_path, msg))
+		return false;
 	if (o->output_dir && !ss_outputs_add_dir(outs, o->output_dir, msg))
 		return false;
 	return true;
@@ -146,6 +151,11 @@ static bool open_outputs(struct ss_outputs *outs, const struct ss_options *o,
 static bool records_sink(void *ctx, const char *data, size_t len)
 {
 	return ss_outputs_write(ctx, SS_OUT_RECORDS, data, len);
+}
+
+static bool flat_sink(void *ctx, const char *data, size_t len)
+{
+	return ss_outputs_write(ctx, SS_OUT_FLAT, data, len);
 }
 
 static bool utf8_locale(void)
@@ -289,7 +299,7 @@ static int stdout_outputs(const struct ss_options *o, const char *what[2])
 		[SS_FMT_JSON] = "-f json", [SS_FMT_CSV] = "-f csv", [SS_FMT_TABLE] = "-f table",
 		[SS_FMT_MARKDOWN] = "-f markdown", [SS_FMT_JSONL] = "-f jsonl", [SS_FMT_NONE] = "-f none",
 	};
-	const char *dash[5];
+	const char *dash[6];
 	int n = 0;
 
 	dash[0] = o->json_path && strcmp(o->json_path, "-") == 0 ? "--json -" : NULL;
@@ -298,10 +308,11 @@ static int stdout_outputs(const struct ss_options *o, const char *what[2])
 	dash[3] = o->html_path && strcmp(o->html_path, "-") == 0 ? "--html -" : NULL;
 	dash[4] = o->profile_path && strcmp(o->profile_path, "-") == 0 ? "--acceptance-profile -"
 								       : NULL;
+	dash[5] = o->table_csv_path && strcmp(o->table_csv_path, "-") == 0 ? "--table-csv -" : NULL;
 	what[0] = what[1] = NULL;
 	if (o->format != SS_FMT_NONE)
 		what[n++] = fmt[o->format];
-	for (int i = 0; i < 5; i++) {
+	for (int i = 0; i < 6; i++) {
 		if (!dash[i])
 			continue;
 		if (n < 2)
@@ -419,7 +430,8 @@ static int run(const struct ss_options *o, struct ss_outputs *outs, struct ss_ag
 	struct ss_run_cfg cfg;
 	struct ss_fileids ids;
 	const char *what[2];
-	enum ss_run_status rs;
+	enum ss_run_status rs = SS_RUN_OK;
+	struct ss_flat flat;
 
 	ss_fileids_init(&ids);
 	if (!output_ids(outs, stdout_outputs(o, what) > 0, &ids)) {
@@ -454,7 +466,25 @@ static int run(const struct ss_options *o, struct ss_outputs *outs, struct ss_ag
 	cfg.server = server;
 	cfg.server_bydir = ss_cli_server_by_dir(&o->analysis) ? bydir : NULL;
 
-	rs = ss_run(&cfg, agg, msg);
+	if (ss_outputs_want(outs, SS_OUT_FLAT)) {
+		struct ss_buf head = SS_BUF_INIT;
+
+		if (!ss_flat_init(&flat, &o->analysis.group_by)) {
+			ss_fileids_release(&ids);
+			ss_msg_error(msg, "out of memory");
+			return EXIT_NOTHING;
+		}
+		ss_flat_head(&flat, &head);
+		if (head.failed || !ss_outputs_write(outs, SS_OUT_FLAT, head.data, head.len))
+			rs = SS_RUN_SINK_FAILED;
+		ss_buf_release(&head);
+		cfg.flat = &flat;
+		cfg.flat_sink = flat_sink;
+	}
+	if (rs != SS_RUN_SINK_FAILED)
+		rs = ss_run(&cfg, agg, msg);
+	if (cfg.flat)
+		ss_flat_release(&flat);
 	ss_fileids_release(&ids);
 	ss_msg_summary(msg);
 	switch (rs) {
@@ -478,14 +508,38 @@ static int run(const struct ss_options *o, struct ss_outputs *outs, struct ss_ag
 	return EXIT_OK;
 }
 
+/*
+ * The width the console's tables fit (report/tabular.h), as ls and ps
+ * take it: COLUMNS when it is a positive number, else the width of the
+ * terminal `fd` is, else 80 (a file or a pipe).
+ */
+static size_t console_width(int fd)
+{
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+
+	if (env && *env) {
+		char *end;
+		unsigned long v = strtoul(env, &end, 10);
+
+		if (*end == '\0' && v > 0 && v <= 100000 && env[0] != '-')
+			return v;
+	}
+	if (isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return 80;
+}
+
 /* The console section, and the server's after it when there is one. */
 static void table_text(struct ss_buf *t, const struct ss_outputs *outs, const struct ss_agg *agg,
 		       const struct ss_analysis *an, bool markdown, int fd)
 {
-	if (markdown)
+	if (markdown) {
 		ss_report_markdown(t, agg, an, outs->server);
-	else
+	} else {
+		ss_tab_set_width(console_width(fd));
 		ss_report_table(t, agg, an, outs->server, utf8_locale(), color_allowed(fd));
+	}
 }
 
 /*

@@ -15,7 +15,8 @@ enum {
 	OPT_JSON = 256, OPT_CSV, OPT_RECORDS, OPT_TABLE, OPT_NO_TABLE, OPT_PHASE,
 	OPT_ENGINE, OPT_INPUT_KIND, OPT_MAX_RECORD, OPT_PROGRESS, OPT_NO_PROGRESS,
 	OPT_STRICT, OPT_FORCE, OPT_MEMORY_LIMIT, OPT_SPOOL_LIMIT, OPT_ZSTD_WINDOW_LOG,
-	OPT_SHARD, OPT_LIST_INPUTS, OPT_HTML, OPT_NO_RECORDS, OPT_PROFILE
+	OPT_SHARD, OPT_LIST_INPUTS, OPT_HTML, OPT_NO_RECORDS, OPT_PROFILE,
+	OPT_TABLE_CSV
 };
 
 static const struct ss_option_value formats[] = {
@@ -51,6 +52,7 @@ const struct ss_option_desc ss_option_table[] = {
 	{"json", 0, OPT_JSON, "FILE", "also write the aggregate JSON to FILE (- = stdout)", NULL, NULL, NULL},
 	{"csv", 0, OPT_CSV, "FILE", "also write the aggregate CSV to FILE", NULL, NULL, NULL},
 	{"records", 0, OPT_RECORDS, "FILE", "also write the enriched per-request JSONL to FILE", NULL, NULL, NULL},
+	{"table-csv", 0, OPT_TABLE_CSV, "FILE", "also write one CSV row per request (for pandas) to FILE", NULL, NULL, NULL},
 	{"html", 0, OPT_HTML, "FILE", "also write the HTML report (charts, self-contained) to FILE", NULL, NULL, NULL},
 	{"output-dir", 'o', 'o', "DIR", "write spec_decode.json, .csv, _records.jsonl and .html into DIR", NULL, NULL, NULL},
 	{"no-records", 0, OPT_NO_RECORDS, NULL, "with -o, leave spec_decode_records.jsonl out", NULL, NULL, NULL},
@@ -321,6 +323,7 @@ bool ss_options_parse(struct ss_options *o, int argc, char **argv, FILE *err)
 		case OPT_RECORDS: o->records_path = optarg; break;
 		case OPT_HTML: o->html_path = optarg; break;
 		/* SPEC 11.5: the profile is 7.1's rows, so it implies --positions */
+		case OPT_TABLE_CSV: o->table_csv_path = optarg; break;
 		case OPT_PROFILE: o->profile_path = optarg; o->analysis.positions = true; break;
 		case 'o': o->output_dir = optarg; break;
 		case OPT_TABLE: o->table = 1; break;

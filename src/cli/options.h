@@ -35,6 +35,7 @@ struct ss_options {
 	bool format_given;         /* -f was given */
 	const char *json_path, *csv_path, *records_path, *html_path, *output_dir;
 	const char *profile_path;     /* --acceptance-profile FILE (SPEC 11.5) */
+	const char *table_csv_path;   /* --table-csv FILE (report/flat.h) */
 	int table;                 /* -1: auto */
 	enum ss_phase_mode phase;
 	enum ss_engine engine;     /* SS_ENGINE_NONE: all */

@@ -66,6 +66,7 @@ static const struct {
 	[SS_OUT_RECORDS] = {"spec_decode_records.jsonl", NULL},
 	[SS_OUT_HTML] = {"spec_decode.html", render_html},
 	[SS_OUT_PROFILE] = {NULL, render_profile},
+	[SS_OUT_FLAT] = {NULL, NULL},
 };
 
 void ss_outputs_init(struct ss_outputs *l, bool force, const char *const *inputs,

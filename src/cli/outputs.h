@@ -29,6 +29,7 @@
 enum ss_out_kind {
 	SS_OUT_JSON = 0, SS_OUT_CSV, SS_OUT_RECORDS, SS_OUT_HTML,
 	SS_OUT_PROFILE,   /* --acceptance-profile (SPEC 11.5): not in an --output-dir */
+	SS_OUT_FLAT,      /* --table-csv: streamed, not in an --output-dir */
 	SS_OUT_KINDS
 };
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/analysis_text.h"
+#include "report/bestk.h"
 #include "report/numfmt.h"
 #include "report/report.h"
 #include "report/report_int.h"
@@ -80,6 +81,9 @@ static void drafted_line(struct ss_buf *out, const struct ss_drafted_result *d,
 	if (d->n == 0)
 		ss_buf_adds(out, "  no step drafted a token");
 	ss_buf_addc(out, '\n');
+	if (d->n)
+		ss_buf_addf(out, "%s(i: P%% of N: of the N steps that drafted an i-th token, "
+				 "P%% had it accepted)\n", prefix);
 }
 
 void ss_report_text_analysis(struct ss_buf *out, const struct ss_agg *a,
@@ -139,18 +143,34 @@ void ss_report_groups_grid(struct ss_grid *g, const struct ss_agg *a,
 
 	for (size_t k = 0; k < spec->n; k++)
 		ss_grid_col(g, spec->keys[k].name, false);
+	/* on a narrow console the least read go first (tabular.h): the keys,
+	 * AL avg and its difference stay */
+	static const unsigned char d_prio[SS_BS_COUNT] = {0, 4, 2, 3};
+
 	ss_grid_col(g, "requests", true);
+	ss_grid_priority(g, 6);
 	ss_grid_col(g, "with stats", true);
+	ss_grid_priority(g, 2);
 	ss_grid_col(g, "AL avg", true);
 	ss_grid_col(g, "AL p50", true);
-	if (ci)
+	ss_grid_priority(g, 5);
+	if (ci) {
 		ss_grid_col(g, "AL interval", true);
+		ss_grid_priority(g, 1);
+	}
 	ss_grid_col(g, "TWAL", true);
+	ss_grid_priority(g, 4);
 	ss_grid_col(g, "DAR avg (%)", true);
+	ss_grid_priority(g, 2);
 	ss_grid_col(g, "ODAR (%)", true);
+	ss_grid_priority(g, 3);
+	if (ss_bestk_column(an))
+		ss_grid_col(g, "exp. speedup", true);
 	if (an->has_baseline)
-		for (int k = 0; k < SS_BS_COUNT; k++)
+		for (int k = 0; k < SS_BS_COUNT; k++) {
 			ss_grid_col(g, utf8 ? u_heads[k] : a_heads[k], true);
+			ss_grid_priority(g, d_prio[k]);
+		}
 
 	for (size_t i = 0; i < a->groups.n; i++) {
 		size_t id = a->group_order[i];
@@ -196,6 +216,18 @@ void ss_report_groups_grid(struct ss_grid *g, const struct ss_agg *a,
 		ss_grid_begin(g);
 		add_value(&g->text, &gr->res, SS_M_OVERALL_DAR, false);
 		ss_grid_end(g);
+		if (ss_bestk_column(an)) {
+			double sp;
+
+			ss_grid_begin(g);
+			if (ss_bestk_speedup(a, an, id, &sp)) {
+				ss_buf_add_fixed2_grouped(&g->text, sp);
+				ss_buf_addc(&g->text, 'x');
+			} else {
+				ss_buf_adds(&g->text, "N/A");
+			}
+			ss_grid_end(g);
+		}
 		if (!an->has_baseline)
 			continue;
 		for (int k = 0; k < SS_BS_COUNT; k++) {
@@ -224,6 +256,9 @@ void ss_report_groups_legend(struct ss_buf *out, const struct ss_analysis *an, c
 		ss_report_add_level(out, o->level);
 		ss_buf_adds(out, "% bootstrap interval of AL avg");
 	}
+	if (ss_bestk_column(an))
+		ss_buf_adds(out, "; exp. speedup: TWAL / (1 + C k), the speedup over no speculation "
+				 "this acceptance implies at draft cost C (--draft-cost)");
 	if (an->has_baseline) {
 		ss_buf_adds(out, "; differences against the baseline (pp: percentage points)");
 		if (o->ci) {
@@ -266,8 +301,20 @@ void ss_report_text_groups(struct ss_buf *out, const struct ss_agg *a,
 		out->failed = true;
 	} else {
 		ss_buf_addc(out, '\n');
+		struct ss_buf legend = SS_BUF_INIT;
+
 		ss_grid_box(out, &g, title.data, utf8, color);
-		ss_report_groups_legend(out, an, "  ");
+		/* prose, wrapped at the console's width as the table fits it */
+		ss_report_groups_legend(&legend, an, "");
+		ss_bestk_line(&legend, a, an, "");
+		out->failed |= legend.failed;
+		for (size_t at = 0, nl; at < legend.len; at = nl + 1) {
+			nl = at;
+			while (nl < legend.len && legend.data[nl] != '\n')
+				nl++;
+			ss_tab_wrap(out, legend.data + at, nl - at, "  ");
+		}
+		ss_buf_release(&legend);
 	}
 	ss_buf_release(&title);
 	ss_grid_release(&g);

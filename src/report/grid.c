@@ -9,6 +9,7 @@ void ss_grid_init(struct ss_grid *g)
 {
 	memset(g, 0, sizeof(*g));
 	ss_tab_init(&g->tab, g->cols, 0);
+	g->tab.priority = g->priority;
 	ss_buf_init(&g->text);
 }
 
@@ -27,6 +28,12 @@ void ss_grid_col(struct ss_grid *g, const char *head, bool right)
 	}
 	g->cols[g->tab.ncols++] = (struct ss_tab_col){head, SS_COL_TEXT, !right, SS_TAB_TEXT,
 						      NULL, NULL, false};
+}
+
+void ss_grid_priority(struct ss_grid *g, unsigned char priority)
+{
+	if (g->tab.ncols)
+		g->priority[g->tab.ncols - 1] = priority;
 }
 
 void ss_grid_begin(struct ss_grid *g)

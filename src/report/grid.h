@@ -27,6 +27,7 @@
 struct ss_grid {
 	struct ss_tab tab;
 	struct ss_tab_col cols[SS_GRID_MAX_COLS];
+	unsigned char priority[SS_GRID_MAX_COLS]; /* the box's (tabular.h) */
 	struct ss_buf text; /* the open cell's text: append with ss_buf_* */
 	bool failed;
 };
@@ -35,6 +36,9 @@ void ss_grid_init(struct ss_grid *g);
 void ss_grid_release(struct ss_grid *g);
 /* Add a column (before any cell); `head` must outlive the grid. */
 void ss_grid_col(struct ss_grid *g, const char *head, bool right);
+/* The priority of the column added last (tabular.h: 0 always shown in
+ * the box; 1.. left out on a narrow console, the largest first). */
+void ss_grid_priority(struct ss_grid *g, unsigned char priority);
 /* Start a cell: append its text to g->text with ss_buf_* calls, then end it. */
 void ss_grid_begin(struct ss_grid *g);
 void ss_grid_end(struct ss_grid *g);

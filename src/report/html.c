@@ -48,6 +48,8 @@ static const char css[] =
 	".note{color:var(--muted);font-size:13px}\n"
 	".missing{border-left:4px solid #E69F00;background:#fff8e6;padding:8px 14px;max-width:90ch}\n"
 	"code{font-size:90%;background:var(--soft);padding:0 3px;border-radius:3px}\n"
+	"details.rest>summary{margin:32px 0 8px;font-size:18px;font-weight:600;cursor:pointer}\n"
+	"@media print{details.rest>*{display:block}}\n"
 	"footer{margin-top:48px;border-top:1px solid var(--line);padding-top:8px}\n"
 	/* under --compare, every pooled section's title says so */
 	".pooled h2::after{content:\" \\2014  all groups pooled\";color:var(--muted);"
@@ -189,7 +191,17 @@ void ss_report_html(struct ss_buf *out, const struct ss_agg *a, const struct ss_
 	ss_buf_adds(out, "</title>\n<style>\n");
 	ss_buf_adds(out, css);
 	ss_buf_adds(out, "</style>\n</head>\n<body>\n<main>\n");
+	/* issue 34 item 3: groups without a baseline answer first (the
+	 * chart per group), the pooled sections behind it, folded */
+	bool groups_first = an && a->groups.n && !an->has_baseline;
+
 	header(out, a, an, o);
+	if (groups_first) {
+		ss_html_groups(out, a, an);
+		ss_buf_adds(out, "<details class=\"rest\">\n<summary>All requests pooled: what "
+				 "was read, the Spec Decode table, the histogram, acceptance by "
+				 "position, the distribution</summary>\n");
+	}
 	ss_sec_read_html(out, &(struct ss_report_ctx){a, an, false, false}, o);
 	if (an && an->has_baseline)
 		ss_buf_adds(out, "<div class=\"pooled\">\n");
@@ -202,7 +214,9 @@ void ss_report_html(struct ss_buf *out, const struct ss_agg *a, const struct ss_
 	}
 	if (an && an->has_baseline)
 		ss_buf_adds(out, "</div>\n");
-	if (an && a->groups.n)
+	if (groups_first)
+		ss_buf_adds(out, "</details>\n");
+	else if (an && a->groups.n)
 		ss_html_groups(out, a, an);
 	if (an && an->opts && an->opts->windows && o->server)
 		ss_html_windows_server(out, an, o->server);   /* one time axis (SPEC 7.8) */

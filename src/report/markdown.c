@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/analysis_text.h"
+#include "report/bestk.h"
 #include "report/escape.h"
 #include "report/grid.h"
 #include "report/numfmt.h"
@@ -162,6 +163,7 @@ static void add_groups(struct ss_buf *out, const struct ss_agg *a, const struct 
 	ss_grid_release(&g);
 	ss_buf_addc(out, '\n');
 	ss_report_groups_legend(out, an, "");
+	ss_bestk_line(out, a, an, "\n");
 }
 
 void ss_report_md_body(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an)

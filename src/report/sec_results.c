@@ -280,6 +280,7 @@ void ss_sec_results_text(struct ss_buf *out, const struct ss_report_ctx *c)
 	struct ss_tab t;
 
 	spec_table(&t, &c->a->main, true);
+	t.fixed = true; /* SPEC 4.3: the fixed layout, at any width */
 	ss_tab_box(out, &t, "Spec Decode", c->utf8, c->color);
 	ss_tab_release(&t);
 	hist_line(out, &c->a->main, "  ");

@@ -181,7 +181,9 @@ static void raw_cell(struct ss_buf *b, const struct ss_tab *t, size_t i, unsigne
 			ss_buf_add_i128(b, c->i);
 		break;
 	case C_NUM:
-		if (fmt == SS_TAB_CSV || (fmt == SS_TAB_HTML && col->html_plain))
+		if (col->kind == SS_COL_REAL && (fmt == SS_TAB_CSV || fmt == SS_TAB_HTML))
+			ss_buf_add_double(b, c->d);
+		else if (fmt == SS_TAB_CSV || (fmt == SS_TAB_HTML && col->html_plain))
 			ss_buf_add_fixed2(b, c->d);
 		else
 			ss_buf_add_fixed2_grouped(b, c->d);
@@ -211,17 +213,45 @@ struct pieces {
 	const char *l, *f, *j, *r;
 };
 
-/* The box's columns: which of the table's it shows, and their widths. */
+/* The box's columns: which of the table's it shows, their widths, and
+ * how each is drawn once the table is fitted to the console. */
+enum { V_SHOW, V_DROP, V_STACK };
+
 struct box_cols {
 	size_t idx[64], w[64], n;
+	unsigned char v[64];
+	size_t stack_w; /* the widest stacked line, 0 when none */
 };
+
+/* The console's width (tabular.h); 0: no limit. */
+static size_t console_width;
+
+void ss_tab_set_width(size_t cols)
+{
+	console_width = cols;
+}
+
+static size_t box_total(const struct box_cols *bc)
+{
+	size_t total = 1;
+
+	for (size_t c = 0; c < bc->n; c++)
+		if (bc->v[c] == V_SHOW)
+			total += bc->w[c] + 3;
+	return total;
+}
 
 static void rule(struct ss_buf *out, const struct pieces *p, const struct box_cols *bc)
 {
+	bool first = true;
+
 	ss_buf_adds(out, p->l);
 	for (size_t c = 0; c < bc->n; c++) {
-		if (c)
+		if (bc->v[c] != V_SHOW)
+			continue;
+		if (!first)
 			ss_buf_adds(out, p->j);
+		first = false;
 		for (size_t i = 0; i < bc->w[c] + 2; i++)
 			ss_buf_adds(out, p->f);
 	}
@@ -287,20 +317,244 @@ static const char *span(const struct ss_buf *e, const size_t *ends, size_t k, si
 	return e->data + start;
 }
 
+/* The stacked line of the row whose first cell is `first`: `head: value`
+ * of each stacked column, two spaces apart (escaped, as drawn). */
+static void stack_text(struct ss_buf *b, const struct box_cols *bc, const struct ss_buf *e,
+		       const size_t *ends, size_t first)
+{
+	size_t n;
+	bool any = false;
+
+	for (size_t c = 0; c < bc->n; c++) {
+		const char *s;
+
+		if (bc->v[c] != V_STACK)
+			continue;
+		if (any)
+			ss_buf_adds(b, "  ");
+		any = true;
+		s = span(e, ends, c, &n);
+		ss_buf_add(b, s, n);
+		ss_buf_adds(b, ": ");
+		s = span(e, ends, first + c, &n);
+		ss_buf_add(b, s, n);
+	}
+}
+
+/* The bytes of `s` (n bytes) that hold its first `chars` characters. */
+static size_t prefix_bytes(const char *s, size_t n, size_t chars)
+{
+	size_t i = 0;
+
+	for (; i < n; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80 && chars-- == 0)
+			break;
+	return i;
+}
+
+/* `s` in exactly `w` columns: padded, or cut in the middle with an
+ * ellipsis when longer (a name keeps its start and its end). */
+static void put_cut(struct ss_buf *out, const char *s, size_t n, size_t w, bool utf8)
+{
+	size_t sw = width_of(s, n), ew = utf8 ? 1 : 3, keep, head, tail;
+
+	if (sw <= w || w < ew + 2) {
+		ss_buf_add(out, s, sw <= w ? n : prefix_bytes(s, n, w));
+		spaces(out, sw <= w ? w - sw : 0);
+		return;
+	}
+	keep = w - ew;
+	head = keep - keep / 2;
+	tail = keep / 2;
+	ss_buf_add(out, s, prefix_bytes(s, n, head));
+	ss_buf_adds(out, utf8 ? "…" : "...");
+	head = prefix_bytes(s, n, sw - tail);
+	ss_buf_add(out, s + head, n - head);
+}
+
 static void box_line(struct ss_buf *out, const struct ss_tab *t, const struct box_cols *bc,
 		     const struct ss_buf *e, const size_t *ends, size_t first, const char *v,
-		     bool bold)
+		     bool bold, bool utf8)
 {
 	size_t n;
 
+	if (bc->stack_w && first) {
+		struct ss_buf st = SS_BUF_INIT;
+
+		stack_text(&st, bc, e, ends, first);
+		out->failed |= st.failed;
+		ss_buf_adds(out, v);
+		ss_buf_addc(out, ' ');
+		put_cut(out, st.data ? st.data : "", st.len, box_total(bc) - 4, utf8);
+		ss_buf_addc(out, ' ');
+		ss_buf_adds(out, v);
+		ss_buf_addc(out, '\n');
+		ss_buf_release(&st);
+	}
 	for (size_t c = 0; c < bc->n; c++) {
 		const char *s = span(e, ends, first + c, &n);
 
+		if (bc->v[c] != V_SHOW)
+			continue;
 		ss_buf_adds(out, v);
 		pad_cell(out, s, n, bc->w[c], !t->cols[bc->idx[c]].left, bold);
 	}
 	ss_buf_adds(out, v);
 	ss_buf_addc(out, '\n');
+}
+
+static size_t shown_count(const struct box_cols *bc, bool right_only, const struct ss_tab *t)
+{
+	size_t k = 0;
+
+	for (size_t c = 0; c < bc->n; c++)
+		k += bc->v[c] == V_SHOW && !(right_only && t->cols[bc->idx[c]].left);
+	return k;
+}
+
+/* Stack the left-aligned columns when a right-aligned one stays, and
+ * note the widest stacked line. */
+static void stack_left(struct box_cols *bc, const struct ss_tab *t, const struct ss_buf *e,
+		       const size_t *ends)
+{
+	size_t nrows = ss_tab_rows(t);
+	struct ss_buf st = SS_BUF_INIT;
+
+	if (shown_count(bc, true, t) == 0 || shown_count(bc, false, t) == shown_count(bc, true, t))
+		return;
+	for (size_t c = 0; c < bc->n; c++)
+		if (bc->v[c] == V_SHOW && t->cols[bc->idx[c]].left)
+			bc->v[c] = V_STACK;
+	for (size_t r = 1; r <= nrows; r++) {
+		ss_buf_reset(&st);
+		stack_text(&st, bc, e, ends, r * bc->n);
+		if (width_of(st.data ? st.data : "", st.len) > bc->stack_w)
+			bc->stack_w = width_of(st.data ? st.data : "", st.len);
+	}
+	ss_buf_release(&st);
+}
+
+/* Leave out the columns with a priority, the largest first, until the
+ * box fits; how many went. */
+static size_t drop_by_priority(struct box_cols *bc, const struct ss_tab *t, size_t limit)
+{
+	size_t k = 0;
+
+	while (box_total(bc) > limit) {
+		size_t best = bc->n;
+
+		for (size_t c = 0; c < bc->n; c++) {
+			unsigned p = t->priority ? t->priority[bc->idx[c]] : 0;
+
+			if (bc->v[c] == V_SHOW && p && (best == bc->n || p >= t->priority[bc->idx[best]]))
+				best = c;
+		}
+		if (best == bc->n)
+			break;
+		bc->v[best] = V_DROP;
+		k++;
+	}
+	return k;
+}
+
+/*
+ * Fit the box to `limit` columns (tabular.h's order): of "leave out by
+ * priority" and "stack the names, then leave out by priority", the one
+ * that leaves out fewer columns (one line per row on a tie); then from
+ * the right; then the box widened, within the limit, to hold the
+ * stacked lines.
+ */
+static void fit(struct box_cols *bc, const struct ss_tab *t, size_t limit, const struct ss_buf *e,
+		const size_t *ends)
+{
+	struct box_cols stacked = *bc;
+	size_t k1, k2, last = 0, inner;
+	bool fit1, fit2;
+
+	if (box_total(bc) <= limit)
+		return;
+	k1 = drop_by_priority(bc, t, limit);
+	fit1 = box_total(bc) <= limit;
+	stack_left(&stacked, t, e, ends);
+	k2 = drop_by_priority(&stacked, t, limit);
+	fit2 = box_total(&stacked) <= limit;
+	/* a row on two lines costs about what a column left out does */
+	if (stacked.stack_w && (!fit1 || (fit2 && k2 + 1 < k1)))
+		*bc = stacked;
+	for (size_t c = bc->n; c-- > 0 && box_total(bc) > limit && shown_count(bc, false, t) > 1;)
+		if (bc->v[c] == V_SHOW)
+			bc->v[c] = V_DROP;
+	for (size_t c = 0; c < bc->n; c++)
+		if (bc->v[c] == V_SHOW)
+			last = c;
+	inner = box_total(bc) - 4;
+	if (bc->stack_w > inner && box_total(bc) < limit) {
+		size_t more = bc->stack_w - inner, room = limit - box_total(bc);
+
+		bc->w[last] += more < room ? more : room;
+	}
+}
+
+/* Words of `s` after `indent`, wrapped at `limit` columns (0: none). */
+static void wrapped(struct ss_buf *out, const char *s, size_t n, const char *indent,
+		    size_t limit)
+{
+	size_t col = 0, i = 0;
+
+	while (i < n) {
+		size_t j = i, w;
+
+		while (j < n && s[j] != ' ')
+			j++;
+		w = width_of(s + i, j - i);
+		if (col == 0) {
+			ss_buf_adds(out, indent);
+			col = strlen(indent);
+		} else if (limit && col + 1 + w > limit) {
+			ss_buf_addc(out, '\n');
+			ss_buf_adds(out, indent);
+			col = strlen(indent);
+		} else {
+			ss_buf_addc(out, ' ');
+			col++;
+		}
+		ss_buf_add(out, s + i, j - i);
+		col += w;
+		i = j < n ? j + 1 : j;
+	}
+	if (col)
+		ss_buf_addc(out, '\n');
+}
+
+void ss_tab_wrap(struct ss_buf *out, const char *s, size_t n, const char *indent)
+{
+	wrapped(out, s, n, indent, console_width);
+}
+
+/* The line under a fitted table: which columns it leaves out. */
+static void dropped_note(struct ss_buf *out, const struct box_cols *bc, const struct ss_buf *e,
+			 const size_t *ends, size_t limit)
+{
+	struct ss_buf note = SS_BUF_INIT;
+	size_t k = 0, n;
+
+	for (size_t c = 0; c < bc->n; c++) {
+		const char *s = span(e, ends, c, &n);
+
+		if (bc->v[c] != V_DROP)
+			continue;
+		ss_buf_adds(&note, k++ ? ", " : "Not shown, to fit ");
+		if (k == 1)
+			ss_buf_addf(&note, "%zu columns: ", limit);
+		ss_buf_add(&note, s, n);
+	}
+	if (k) {
+		ss_buf_adds(&note, " (a wider terminal, COLUMNS=N or -f markdown shows ");
+		ss_buf_adds(&note, k == 1 ? "it)" : "them)");
+		out->failed |= note.failed;
+		wrapped(out, note.data ? note.data : "", note.len, "  ", limit);
+	}
+	ss_buf_release(&note);
 }
 
 void ss_tab_box(struct ss_buf *out, const struct ss_tab *t, const char *title, bool utf8,
@@ -330,19 +584,20 @@ void ss_tab_box(struct ss_buf *out, const struct ss_tab *t, const char *title, b
 		if (k < bc.n || cw > bc.w[c])
 			bc.w[c] = cw;
 	}
-	total = bc.n + 1;
-	for (size_t c = 0; c < bc.n; c++)
-		total += bc.w[c] + 2;
+	if (console_width && !t->fixed)
+		fit(&bc, t, console_width, &e, ends);
+	total = box_total(&bc);
 	n = width_of(tt.data ? tt.data : "", tt.len);
 	spaces(out, total > n ? (total - n) / 2 : 0);
 	ss_buf_add(out, tt.data ? tt.data : "", tt.len);
 	ss_buf_addc(out, '\n');
 	rule(out, utf8 ? &u_top : &a_rule, &bc);
-	box_line(out, t, &bc, &e, ends, 0, utf8 ? "┃" : "|", color);
+	box_line(out, t, &bc, &e, ends, 0, utf8 ? "┃" : "|", color, utf8);
 	rule(out, utf8 ? &u_head : &a_rule, &bc);
 	for (size_t r = 0; r < nrows; r++)
-		box_line(out, t, &bc, &e, ends, (r + 1) * bc.n, utf8 ? "│" : "|", false);
+		box_line(out, t, &bc, &e, ends, (r + 1) * bc.n, utf8 ? "│" : "|", false, utf8);
 	rule(out, utf8 ? &u_bot : &a_rule, &bc);
+	dropped_note(out, &bc, &e, ends, console_width);
 done:
 	ss_free(ends);
 	ss_buf_release(&e);
@@ -452,7 +707,8 @@ void ss_tab_csv(struct ss_buf *out, const struct ss_tab *t, bool head)
 			raw_cell(&raw, t, r * t->ncols + c, SS_TAB_CSV);
 			out->failed |= raw.failed;
 			ss_tab_csv_field(out, raw.data ? raw.data : "", raw.len,
-				  t->cols[c].kind == SS_COL_NAME);
+				  t->cols[c].kind == SS_COL_NAME &&
+					  t->cells[r * t->ncols + c].type == C_TEXT);
 		}
 		ss_buf_adds(out, "\r\n");
 	}

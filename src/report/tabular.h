@@ -19,6 +19,11 @@
  *                     digits beyond 64 bits or below 0).
  *   FIX2              a number with two decimals, `,` separators except in
  *                     CSV (and in HTML when the column says `html_plain`).
+ *   REAL              a number as it is, unrounded, in CSV and HTML (the
+ *                     shortest text that reads back, as the JSON writes
+ *                     it: 2.8181818181818183, 8.0); FIX2's text elsewhere.
+ * The formula guard of a NAME column's CSV cell (SPEC 7.3) is for text: a
+ * number in it is written as the number.
  * A missing value (ss_tab_na) reads "N/A", empty in CSV; an empty cell
  * (ss_tab_empty) is empty everywhere, on the page a <td> without a class.
  *
@@ -48,7 +53,10 @@ enum {
 	SS_TAB_ALL = 15,
 };
 
-enum ss_tab_kind { SS_COL_TEXT, SS_COL_NAME, SS_COL_CODE, SS_COL_INT, SS_COL_COUNT, SS_COL_FIX2 };
+enum ss_tab_kind {
+	SS_COL_TEXT, SS_COL_NAME, SS_COL_CODE, SS_COL_INT, SS_COL_COUNT, SS_COL_FIX2,
+	SS_COL_REAL
+};
 
 struct ss_tab_col {
 	const char *head;      /* box and Markdown (escaped), CSV unless csv_head */
@@ -70,6 +78,11 @@ struct ss_tab {
 	struct ss_buf text;            /* the text cells' bytes */
 	bool failed;
 	const char *row_class;         /* the next row's class (ss_tab_row_class) */
+	bool fixed;                    /* the box keeps its layout at any width (SPEC 4.3) */
+	/* The box on a console narrower than the table (ss_tab_set_width),
+	 * one per column (borrowed; NULL: all 0): 0 always shown; 1.. left
+	 * out, the largest first (the rightmost on a tie), until it fits. */
+	const unsigned char *priority;
 };
 
 void ss_tab_init(struct ss_tab *t, const struct ss_tab_col *cols, size_t ncols);
@@ -93,11 +106,31 @@ void ss_tab_row_class(struct ss_tab *t, const char *cls);
 struct ss_buf *ss_tab_begin(struct ss_tab *t);
 void ss_tab_end(struct ss_tab *t);
 
+/*
+ * The console's width in columns for the box (0, the default: no limit).
+ * The command line sets it once, before any report is drawn, from the
+ * terminal the table goes to (COLUMNS, else the terminal's width, else 80).
+ */
+void ss_tab_set_width(size_t cols);
+
 /* The box table with `title` centred over it (nothing when no row): heavy
  * head and light body in UTF-8, `+ - |` otherwise; bold heads with
- * `color`. Heads, cells and title escaped for the terminal. */
+ * `color`. Heads, cells and title escaped for the terminal.
+ *
+ * A table wider than the console's width (and not `fixed`) is fitted to
+ * it, never wrapped, as ls and ps do: first the columns with a priority
+ * are left out, the largest priority first; then the left-aligned columns
+ * (the names, the group keys) are stacked: each row's go on a line of their
+ * own above its other cells (`head: value`, a name too long for the line
+ * cut in the middle with an ellipsis); then the rightmost columns are left
+ * out, keeping one. A line under the table names the columns left out and
+ * how to see them. */
 void ss_tab_box(struct ss_buf *out, const struct ss_tab *t, const char *title, bool utf8,
 		bool color);
+/* Prose under a box (a legend): the words of `s` (n bytes, one
+ * paragraph) after `indent`, wrapped at the console's width (none when it
+ * is 0), ending with a newline. Not escaped: the caller's text. */
+void ss_tab_wrap(struct ss_buf *out, const char *s, size_t n, const char *indent);
 /* The Markdown table (nothing when no row). */
 void ss_tab_md(struct ss_buf *out, const struct ss_tab *t);
 /* The CSV rows, CRLF; with `head`, first an empty line when `out` holds

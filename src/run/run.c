@@ -10,6 +10,7 @@
 #include "json/json.h"
 #include "metrics/drafted.h"
 #include "metrics/values.h"
+#include "report/flat.h"
 #include "report/report.h"
 #include "run/pool.h"
 #include "run/progress.h"
@@ -52,6 +53,7 @@ struct slot {
 	size_t nouts, outs_cap;
 	struct ss_outcome_arena views;   /* what the outcomes keep of their lines */
 	struct ss_buf jsonl;
+	struct ss_buf flat;        /* --table-csv rows */
 	struct ss_keybuf keys;     /* --group-by values, one tuple per outcome */
 	bool nomem;
 	bool big;                  /* batch.len > BIG_BATCH */
@@ -88,6 +90,7 @@ static void slot_release(struct slot *s)
 	ss_free(s->srv);
 	ss_outcome_arena_release(&s->views);
 	ss_buf_release(&s->jsonl);
+	ss_buf_release(&s->flat);
 	ss_keybuf_release(&s->keys);
 }
 
@@ -103,6 +106,7 @@ static void slot_clear(struct slot *s)
 	s->nouts = s->nsrv = 0;
 	ss_outcome_arena_reset(&s->views);
 	ss_buf_reset(&s->jsonl);
+	ss_buf_reset(&s->flat);
 	ss_keybuf_reset(&s->keys);
 }
 
@@ -222,6 +226,16 @@ static void process_slot(struct worker *w, struct slot *s, const struct ss_run_c
 		    !ss_keybuf_add(&s->keys, cfg->group_by, s->name, o,
 				   ss_processor_document(w->proc)))
 			goto nomem;
+		if (cfg->flat) {
+			struct ss_kv key[SS_GROUP_MAX_KEYS];
+			bool keyed = cfg->group_by && cfg->group_by->n;
+
+			if (keyed)
+				ss_keybuf_tuple(&s->keys, cfg->group_by->n, s->nouts, key);
+			ss_flat_row(cfg->flat, &s->flat, s->name, o, keyed ? key : NULL);
+			if (s->flat.failed)
+				goto nomem;
+		}
 		if (cfg->drafted && o->status == SS_ST_OK && o->record) {
 			w->drafted.len = 0;
 			if (!ss_drafted_summarize(o->record, &w->drafted, &o->drafted_state,
@@ -436,6 +450,9 @@ static bool collect_slot(const struct ss_run_cfg *cfg, struct slot *s, struct ss
 	if (cfg->want_jsonl && s->jsonl.len &&
 	    !cfg->sink(cfg->sink_ctx, s->jsonl.data, s->jsonl.len))
 		*sink_failed = true;
+	if (cfg->flat && s->flat.len &&
+	    !cfg->flat_sink(cfg->sink_ctx, s->flat.data, s->flat.len))
+		*sink_failed = true;
 	if (s->input_failed) {
 		ss_agg_fail_input(agg);
 		/* A read cut by SIGINT/SIGTERM is the interruption, said once. */
@@ -546,6 +563,7 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 				 * the ring comes round to this slot again. */
 				ss_batch_reset(&s->batch);
 				ss_buf_release(&s->jsonl);
+				ss_buf_release(&s->flat);
 				big_inflight--;
 				s->big = false;
 			}

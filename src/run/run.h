@@ -44,6 +44,8 @@ enum ss_run_status {
 	SS_RUN_SINK_FAILED     /* the records sink refused data */
 };
 
+struct ss_flat;
+
 struct ss_run_cfg {
 	const char *const *paths;
 	size_t npaths;
@@ -56,6 +58,10 @@ struct ss_run_cfg {
 	bool want_jsonl;               /* call `sink` with enriched lines */
 	bool (*sink)(void *ctx, const char *data, size_t len);
 	void *sink_ctx;
+	/* --table-csv: the flat table's rows (report/flat.h), each batch's
+	 * to flat_sink (with sink_ctx), in input order; NULL: none */
+	const struct ss_flat *flat;
+	bool (*flat_sink)(void *ctx, const char *data, size_t len);
 	bool progress;
 	volatile sig_atomic_t *stop;   /* set by a signal handler */
 	unsigned zstd_window_log;      /* 0: libzstd's default */

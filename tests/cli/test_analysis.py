@@ -394,7 +394,8 @@ class Groups(Case):
         with TempDir() as d:
             a = write(os.path.join(d, "a.jsonl"), [body_line(SPEC_A)])
             b = write(os.path.join(d, "b.jsonl"), [body_line(SPEC_B)])
-            res = run(["--group-by", "input", "-f", "table", a, b])
+            # wide enough for one line per group (test_width.py fits it)
+            res = run(["--group-by", "input", "-f", "table", a, b], env={"COLUMNS": "200"})
         self.assertRan(res)
         text = res.text
         self.assertIn("Spec Decode by input\n", text)

@@ -113,6 +113,24 @@ def parse(page_text):
 
 
 class Html(Case):
+    def test_groups_answer_first(self):
+        """--group-by without --compare (issue 34 item 3): the group chart
+        and table open the page, right after the key figures; the pooled
+        sections follow, folded in one <details>."""
+        with TempDir() as tmp:
+            _, data = self.page(["--group-by", "meta.category",
+                                 td("flat", "categories.jsonl")], tmp)
+        text = data.decode("utf-8")
+        cards, groups = text.index('class="cards"'), text.index('<section id="groups">')
+        fold = text.index('<details class="rest">')
+        self.assertLess(cards, groups)
+        self.assertLess(groups, fold)
+        end = text.index("</details>", fold)
+        for sec in ("read", "spec-decode", "histogram", "distribution"):
+            at = text.index('<section id="%s">' % sec)
+            self.assertTrue(fold < at < end, sec)
+        self.assertIn("<summary>All requests pooled:", text)
+
     def page(self, args, tmp, name="page.html", rc=0):
         path = os.path.join(tmp, name)
         res = run(["-f", "none", "--html", path] + args)

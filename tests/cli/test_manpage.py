@@ -28,7 +28,9 @@ SPEC5 = ["format", "json", "csv", "records", "html", "output-dir", "table", "no-
          # SPEC 8.2
          "shard", "list-inputs",
          # issue 34 item 6: -o without its records file
-         "no-records"]
+         "no-records",
+         # issue 34 item 4: the flat per-request table
+         "table-csv"]
 
 
 def help_options():

@@ -170,14 +170,17 @@ class HostileNames(Case):
 
     def test_table_on_stdout(self):
         for key in ("input", "model", "meta.tag"):
-            res = run(["-f", "table", "--group-by", key, "h.tar"], cwd=self.dir)
+            # wide: every name whole (a narrow console cuts long ones)
+            res = run(["-f", "table", "--group-by", key, "h.tar"], cwd=self.dir,
+                      env={"COLUMNS": "400"})
             self.assertRan(res)
             self.assertEqual(safe_for_terminal(res.out), [], key)
             self.check_table(res.text, key)
 
     def test_table_on_stderr(self):
         """--table: the group table and the messages, on stderr."""
-        res = run(["-f", "none", "--table", "--group-by", "input", "h.tar"], cwd=self.dir)
+        res = run(["-f", "none", "--table", "--group-by", "input", "h.tar"], cwd=self.dir,
+                  env={"COLUMNS": "400"})
         self.assertRan(res)
         self.assertEqual(safe_for_terminal(res.err), [])
         self.check_table(res.errtext, "input")

@@ -240,6 +240,189 @@ static void test_csv_field(void **state)
 	ss_buf_release(&out);
 }
 
+/*
+ * Fitting the box to the console (tabular.h). A long name, a count with
+ * priority 2, a number with priority 1 and an integer that always stays:
+ * natural widths 16, 5, 4 and 1, the box 1 + 19 + 8 + 7 + 4 = 39 wide.
+ */
+static const struct ss_tab_col fit_cols[] = {
+	{"Name", SS_COL_NAME, true, 0, NULL, NULL, false},
+	{"A", SS_COL_COUNT, false, 0, NULL, NULL, false},
+	{"B", SS_COL_FIX2, false, 0, NULL, NULL, false},
+	{"C", SS_COL_INT, false, 0, NULL, NULL, false},
+};
+static const unsigned char fit_prio[] = {0, 2, 1, 0};
+
+static void fill_fit(struct ss_tab *t)
+{
+	ss_tab_init(t, fit_cols, 4);
+	t->priority = fit_prio;
+	ss_tab_text(t, "alpha-beta-gamma");
+	ss_tab_int(t, 1234);
+	ss_tab_num(t, 1.5);
+	ss_tab_int(t, 7);
+	ss_tab_text(t, "b");
+	ss_tab_int(t, 5);
+	ss_tab_na(t);
+	ss_tab_int(t, 8);
+}
+
+/* Wide enough: unchanged, whatever the priorities. */
+static void test_fit_wide(void **state)
+{
+	struct ss_tab t;
+	struct ss_buf out = SS_BUF_INIT;
+
+	(void)state;
+	fill_fit(&t);
+	ss_tab_set_width(39);
+	ss_tab_box(&out, &t, "T", false, false);
+	ss_tab_set_width(0);
+	expect(&out, "                   T\n"
+		     "+------------------+-------+------+---+\n"
+		     "| Name             |     A |    B | C |\n"
+		     "+------------------+-------+------+---+\n"
+		     "| alpha-beta-gamma | 1,234 | 1.50 | 7 |\n"
+		     "| b                |     5 |  N/A | 8 |\n"
+		     "+------------------+-------+------+---+\n");
+	ss_buf_release(&out);
+	ss_tab_release(&t);
+}
+
+/*
+ * 30 columns: on one line A and B must go (31, then 24); stacked, the
+ * name's line above the row leaves 1 + 8 + 7 + 4 = 20 with nothing left
+ * out, and the box grows to hold `Name: alpha-beta-gamma` (22 > 16
+ * inside): C by 6, 26 wide, the title after (26 - 1) / 2 = 12 spaces.
+ */
+static void test_fit_stack(void **state)
+{
+	struct ss_tab t;
+	struct ss_buf out = SS_BUF_INIT;
+
+	(void)state;
+	fill_fit(&t);
+	ss_tab_set_width(30);
+	ss_tab_box(&out, &t, "T", false, false);
+	ss_tab_set_width(0);
+	expect(&out, "            T\n"
+		     "+-------+------+---------+\n"
+		     "|     A |    B |       C |\n"
+		     "+-------+------+---------+\n"
+		     "| Name: alpha-beta-gamma |\n"
+		     "| 1,234 | 1.50 |       7 |\n"
+		     "| Name: b                |\n"
+		     "|     5 |  N/A |       8 |\n"
+		     "+-------+------+---------+\n");
+	ss_buf_release(&out);
+	ss_tab_release(&t);
+}
+
+/* 20 columns: stacked, 20 wide exactly; the name's line (16 inside) is
+ * cut in the middle: 13 characters kept, 7 before `...`, 6 after. */
+static void test_fit_cut(void **state)
+{
+	struct ss_tab t;
+	struct ss_buf out = SS_BUF_INIT;
+
+	(void)state;
+	fill_fit(&t);
+	ss_tab_set_width(20);
+	ss_tab_box(&out, &t, "T", false, false);
+	ss_tab_set_width(0);
+	expect(&out, "         T\n"
+		     "+-------+------+---+\n"
+		     "|     A |    B | C |\n"
+		     "+-------+------+---+\n"
+		     "| Name: a...-gamma |\n"
+		     "| 1,234 | 1.50 | 7 |\n"
+		     "| Name: b          |\n"
+		     "|     5 |  N/A | 8 |\n"
+		     "+-------+------+---+\n");
+	ss_buf_release(&out);
+	ss_tab_release(&t);
+}
+
+/*
+ * A short name: at 24 columns, B's priority is lower than A's... A (2)
+ * goes first: 1 + 8 + 7 + 4 with Name 5 wide = 20 fits on one line, and
+ * stacking would save only that one column. The note names A, wrapped
+ * at 24 columns after two spaces.
+ */
+static void test_fit_drop(void **state)
+{
+	struct ss_tab t;
+	struct ss_buf out = SS_BUF_INIT;
+
+	(void)state;
+	ss_tab_init(&t, fit_cols, 4);
+	t.priority = fit_prio;
+	ss_tab_text(&t, "alpha");
+	ss_tab_int(&t, 1234);
+	ss_tab_num(&t, 1.5);
+	ss_tab_int(&t, 7);
+	ss_tab_set_width(24);
+	ss_tab_box(&out, &t, "T", false, false);
+	ss_tab_set_width(0);
+	expect(&out, "         T\n"
+		     "+-------+------+---+\n"
+		     "| Name  |    B | C |\n"
+		     "+-------+------+---+\n"
+		     "| alpha | 1.50 | 7 |\n"
+		     "+-------+------+---+\n"
+		     "  Not shown, to fit 24\n"
+		     "  columns: A (a wider\n"
+		     "  terminal, COLUMNS=N or\n"
+		     "  -f markdown shows it)\n");
+	ss_buf_release(&out);
+	ss_tab_release(&t);
+}
+
+/* A fixed table (SPEC 4.3's) keeps its layout at any width. */
+static void test_fit_fixed(void **state)
+{
+	struct ss_tab t;
+	struct ss_buf a = SS_BUF_INIT, b = SS_BUF_INIT;
+
+	(void)state;
+	fill_fit(&t);
+	ss_tab_box(&a, &t, "T", true, false);
+	t.fixed = true;
+	ss_tab_set_width(10);
+	ss_tab_box(&b, &t, "T", true, false);
+	ss_tab_set_width(0);
+	assert_int_equal(a.len, b.len);
+	assert_memory_equal(a.data, b.data, a.len);
+	ss_buf_release(&a);
+	ss_buf_release(&b);
+	ss_tab_release(&t);
+}
+
+/* CSV: REAL cells unrounded; a NAME column's numbers are not guarded. */
+static void test_csv_real(void **state)
+{
+	static const struct ss_tab_col rc[] = {
+		{"n", SS_COL_NAME, true, 0, NULL, NULL, false},
+		{"r", SS_COL_REAL, false, 0, NULL, NULL, false},
+	};
+	struct ss_tab t;
+	struct ss_buf out = SS_BUF_INIT;
+
+	(void)state;
+	ss_tab_init(&t, rc, 2);
+	ss_tab_int(&t, -3);
+	ss_tab_num(&t, 31.0 / 11.0);
+	ss_tab_text(&t, "-3");
+	ss_tab_num(&t, 8.0);
+	ss_tab_csv(&out, &t, false);
+	expect(&out, "-3,2.8181818181818183\r\n'-3,8.0\r\n");
+	ss_buf_reset(&out);
+	ss_tab_md(&out, &t);
+	expect(&out, "| n | r |\n| :--- | ---: |\n| -3 | 2.82 |\n| -3 | 8.00 |\n");
+	ss_buf_release(&out);
+	ss_tab_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -251,6 +434,12 @@ int main(void)
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_markup_rows),
 		cmocka_unit_test(test_csv_field),
+		cmocka_unit_test(test_fit_wide),
+		cmocka_unit_test(test_fit_stack),
+		cmocka_unit_test(test_fit_cut),
+		cmocka_unit_test(test_fit_drop),
+		cmocka_unit_test(test_fit_fixed),
+		cmocka_unit_test(test_csv_real),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
