@@ -25,7 +25,8 @@ enum ss_gkey {
 	SS_GK_MODEL,
 	SS_GK_META,
 	SS_GK_OSL,
-	SS_GK_ISL
+	SS_GK_ISL,
+	SS_GK_CONCURRENCY
 };
 
 struct ss_group_key {

@@ -178,6 +178,7 @@ void ss_report_groups_grid(struct ss_grid *g, const struct ss_agg *a,
 	if (an->has_baseline)
 		for (int k = 0; k < SS_BS_COUNT; k++)
 			ss_grid_col(g, utf8 ? u_heads[k] : a_heads[k], true);
+	ss_sec_speedup_grid_cols(g, an);
 
 	for (size_t i = 0; i < a->groups.n; i++) {
 		size_t id = a->group_order[i];
@@ -233,6 +234,7 @@ void ss_report_groups_grid(struct ss_grid *g, const struct ss_agg *a,
 				add_delta(&g->text, &an->group[id].vs[k]);
 			ss_grid_end(g);
 		}
+		ss_sec_speedup_grid_cells(g, an, id);
 	}
 }
 

@@ -10,6 +10,13 @@
 #include "report/section.h"
 #include "report/server_report.h"
 
+/* Whether `analysis` has a member: --speedup alone writes only `timing`. */
+static bool has_analysis_key(const struct ss_analysis_opts *o)
+{
+	return o->positions || o->ci || o->group_by.n || o->windows || o->outliers ||
+	       o->definitions;
+}
+
 void ss_report_json(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an,
 		    const struct ss_server_results *srv, const char *version)
 {
@@ -24,7 +31,9 @@ void ss_report_json(struct ss_buf *out, const struct ss_agg *a, const struct ss_
 		ss_report_add_metrics(&w, &a->warmup);
 		ss_jsonw_end_object(&w);
 	}
-	if (an && an->any)
+	if (an && an->any && an->opts->speedup)
+		ss_sec_timing_json(&w, &an->main);
+	if (an && an->any && has_analysis_key(an->opts))
 		ss_report_json_analysis(&w, a, an);
 	if (srv)
 		ss_report_json_server(&w, srv);   /* last (SPEC 10.4) */
@@ -51,6 +60,8 @@ void ss_report_table(struct ss_buf *out, const struct ss_agg *a, const struct ss
 	ss_report_accounting_line(out, a, "  ");
 	if (an && an->any && an->opts->group_by.n)
 		ss_report_text_groups(out, a, an, utf8, color);
+	if (an && an->any && an->opts->speedup)
+		ss_sec_speedup_text(out, &(struct ss_report_ctx){a, an, utf8, color});
 	if (an && an->any && an->opts->outliers)
 		ss_sec_outliers_text(out, &(struct ss_report_ctx){a, an, utf8, color});
 	if (an && an->any && an->opts->definitions)
