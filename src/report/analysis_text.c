@@ -259,6 +259,7 @@ void ss_report_groups_legend(struct ss_buf *out, const struct ss_analysis *an, c
 			ss_buf_adds(out, "% interval of the difference excludes 0");
 		}
 	}
+	ss_sec_speedup_legend(out, an);
 	ss_buf_addc(out, '\n');
 }
 

@@ -248,6 +248,17 @@ void ss_sec_speedup_grid_cols(struct ss_grid *g, const struct ss_analysis *an)
 	ss_grid_col(g, "Draft Cost", true);
 }
 
+void ss_sec_speedup_legend(struct ss_buf *out, const struct ss_analysis *an)
+{
+	if (!has_speedup_cols(an))
+		return;
+	ss_buf_adds(out, "; Speedup: the baseline's decode time per token over the group's");
+	if (an->opts->ci)
+		ss_buf_adds(out, " (* where its interval excludes 1)");
+	ss_buf_adds(out, "; Draft Cost: the cost of one draft token, in target passes, "
+			 "that it implies");
+}
+
 void ss_sec_speedup_grid_cells(struct ss_grid *g, const struct ss_analysis *an, size_t id)
 {
 	const struct ss_speedup *sp = &an->group[id].speedup;

@@ -62,6 +62,8 @@ void ss_sec_speedup_text(struct ss_buf *out, const struct ss_report_ctx *c);
 void ss_sec_speedup_md(struct ss_buf *out, const struct ss_report_ctx *c);
 void ss_sec_speedup_csv(struct ss_buf *out, const struct ss_report_ctx *c);
 void ss_sec_speedup_grid_cols(struct ss_grid *g, const struct ss_analysis *an);
+/* The group table's legend of those columns (nothing without them). */
+void ss_sec_speedup_legend(struct ss_buf *out, const struct ss_analysis *an);
 void ss_sec_speedup_grid_cells(struct ss_grid *g, const struct ss_analysis *an, size_t id);
 void ss_sec_speedup_html(struct ss_buf *out, const struct ss_report_ctx *c);
 void ss_sec_timing_html(struct ss_buf *out, const struct ss_report_ctx *c);
