@@ -76,6 +76,10 @@ static bool set_positions(struct ss_set_analysis *s, const struct ss_results *r,
 			  const struct ss_analysis_opts *o)
 {
 	const struct ss_positions *p = &r->positions;
+	double cost = o->cost;
+	/* SPEC 11.3: without --draft-cost, a group's measured cost */
+	enum ss_cost_source src = ss_cost_choose(o->has_cost, o->cost,
+						 s->has_speedup ? &s->speedup : NULL, &cost);
 
 	if (!ss_drafted_compute(&r->drafted, &s->drafted))
 		return false;
@@ -85,7 +89,7 @@ static bool set_positions(struct ss_set_analysis *s, const struct ss_results *r,
 	if (!s->pos)
 		return false;
 	for (size_t i = 0; i < p->nk; i++) {
-		if (!ss_pos_compute(&p->ks[i], o->has_cost, o->cost, &s->pos[i]))
+		if (!ss_pos_compute_cost(&p->ks[i], src, cost, &s->pos[i]))
 			return false;
 		s->npos++;
 	}
@@ -362,7 +366,7 @@ enum ss_an_status ss_analysis_run(struct ss_analysis *an, const struct ss_agg *a
 	memset(an, 0, sizeof(*an));
 	an->opts = o;
 	an->any = o->positions || o->ci || o->group_by.n || o->windows || o->outliers ||
-		  o->definitions;
+		  o->definitions || o->speedup;
 	if (o->definitions)
 		set_definitions(an->defs, &a->main.defs);
 	if (o->compare) {
@@ -392,6 +396,8 @@ enum ss_an_status ss_analysis_run(struct ss_analysis *an, const struct ss_agg *a
 		an->ngroups = a->groups.n;
 	}
 	if (an->has_baseline && !set_partners(an, a, a->groups.nkeys))
+		goto nomem;
+	if (!ss_analysis_speedup(an, a, o))
 		goto nomem;
 	if (need_pos) {
 		if (!set_positions(&an->main, &a->main, o))

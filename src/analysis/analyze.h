@@ -27,6 +27,8 @@
 #include "analysis/expect.h"
 #include "analysis/groupkey.h"
 #include "analysis/positions.h"
+#include "analysis/speedup.h"
+#include "analysis/timestats.h"
 #include "analysis/windows.h"
 #include "metrics/aggregate.h"
 
@@ -41,6 +43,7 @@ struct ss_analysis_opts {
 	struct ss_group_spec group_by; /* n = 0: no groups */
 	const char *compare;      /* --compare VALUE, NULL: none */
 	bool definitions;         /* --definitions (7.12) */
+	bool speedup;             /* --speedup (11.2, 11.3) */
 	struct ss_expect *expects; /* owned */
 	size_t nexpects, expects_cap;
 	bool windows;             /* --windows DURATION (7.8) */
@@ -77,6 +80,10 @@ struct ss_set_analysis {
 	bool has_ci[SS_BS_COUNT];
 	double lo[SS_BS_COUNT], hi[SS_BS_COUNT];
 	struct ss_delta vs[SS_BS_COUNT]; /* --compare, groups but the baseline */
+	bool has_timing;           /* --speedup (11.2) */
+	struct ss_timing_stats timing;
+	bool has_speedup;          /* --speedup --compare, groups but the baseline (11.3) */
+	struct ss_speedup speedup;
 };
 
 /* SPEC 7.12: the definitions of acceptance length, in this order. */
@@ -135,6 +142,13 @@ enum ss_an_status { SS_AN_OK = 0, SS_AN_NOMEM, SS_AN_NO_BASELINE, SS_AN_TOO_MANY
 enum ss_an_status ss_analysis_run(struct ss_analysis *an, const struct ss_agg *a,
 				  const struct ss_analysis_opts *o);
 void ss_analysis_release(struct ss_analysis *an);
+/*
+ * SPEC 11.2-11.3 (speedup_run.c, called by ss_analysis_run before the
+ * positions): with --speedup each set's timing, and with a baseline each
+ * group's speedup. false when out of memory.
+ */
+bool ss_analysis_speedup(struct ss_analysis *an, const struct ss_agg *a,
+			 const struct ss_analysis_opts *o);
 
 /* The value a --expect gate compares: false (has) when it is absent. */
 void ss_analysis_expect_value(const struct ss_analysis *an, const struct ss_agg *a,

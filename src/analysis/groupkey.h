@@ -26,7 +26,8 @@ enum ss_gkey {
 	SS_GK_META,
 	SS_GK_OSL,
 	SS_GK_ISL,
-	SS_GK_DIR      /* the input's directory (util/text.h's ss_name_dir) */
+	SS_GK_DIR,     /* the input's directory (util/text.h's ss_name_dir) */
+	SS_GK_CONCURRENCY
 };
 
 struct ss_group_key {

@@ -10,5 +10,5 @@ libspecscan_la_SOURCES += \
 	src/analysis/windows.c src/analysis/windows.h \
 	src/analysis/analyze.c src/analysis/analyze.h \
 	src/analysis/timestats.c src/analysis/timestats.h \
-	src/analysis/speedup.c src/analysis/speedup.h \
+	src/analysis/speedup.c src/analysis/speedup.h src/analysis/speedup_run.c \
 	src/analysis/profile.c src/analysis/profile.h

@@ -458,6 +458,7 @@ static int run(const struct ss_options *o, struct ss_outputs *outs, struct ss_ag
 	cfg.group_by = &o->analysis.group_by;
 	cfg.keep_models = o->analysis.outliers > 0;
 	cfg.want_time = o->analysis.windows;
+	cfg.want_timing = o->analysis.speedup;
 	/* what the aggregate pools for acceptance by position (main() keeps it) */
 	cfg.drafted = ss_analysis_needs_positions(&o->analysis) || ss_outputs_want(outs, SS_OUT_HTML);
 	cfg.zstd_window_log = o->zstd_window_log;
@@ -759,6 +760,8 @@ int main(int argc, char **argv)
 	}
 	if (o.analysis.definitions)
 		ss_agg_keep_definitions(&agg);
+	if (o.analysis.speedup)
+		ss_agg_keep_timing(&agg);
 	memset(&an, 0, sizeof(an));
 	memset(&an_html, 0, sizeof(an_html));
 	html_opts = o.analysis;          /* shallow: borrows the group keys */

@@ -76,12 +76,13 @@ const struct ss_option_desc ss_option_table[] = {
 	{"ci", 0, SS_OPT_CI, "LEVEL", "bootstrap intervals at LEVEL % (e.g. 95)", NULL, NULL, NULL},
 	{"bootstrap", 0, SS_OPT_BOOTSTRAP, "B", "resamples for --ci (default 1000, at most 1000000)", NULL, NULL, NULL},
 	{"seed", 0, SS_OPT_SEED, "S", "seed of the resamples (default 1)", NULL, NULL, NULL},
-	{"group-by", 0, SS_OPT_GROUP_BY, "KEYS", "results per group of input, dir, engine, k, phase, model, osl, isl, meta.NAME", NULL, NULL, NULL},
+	{"group-by", 0, SS_OPT_GROUP_BY, "KEYS", "results per group of input, dir, engine, k, phase, model, osl, isl, concurrency, meta.NAME", NULL, NULL, NULL},
 	{"compare", 0, SS_OPT_COMPARE, "VALUE", "differences against the group VALUE of the first --group-by key", NULL, NULL, NULL},
 	{"expect", 0, SS_OPT_EXPECT, "EXPR", "exit 4 unless TAG>=VALUE holds (>, <=, < too; repeatable)", NULL, NULL, NULL},
 	{"windows", 0, SS_OPT_WINDOWS, "DURATION", "acceptance per time window of N seconds (Ns, Nm, Nh)", NULL, NULL, NULL},
 	{"outliers", 0, SS_OPT_OUTLIERS, "N", "the N requests of lowest and highest acceptance length (1 to 1000)", NULL, NULL, NULL},
 	{"definitions", 0, SS_OPT_DEFINITIONS, NULL, "acceptance length by each tool's definition, side by side", NULL, NULL, NULL},
+	{"speedup", 0, SS_OPT_SPEEDUP, NULL, "timing per request; with --compare, the speedup over the baseline and the draft cost it implies", NULL, NULL, NULL},
 	{"acceptance-profile", 0, OPT_PROFILE, "FILE", "write the per-position acceptance as simulator inputs to FILE", NULL, NULL, NULL},
 	{"shard", 0, OPT_SHARD, "I/N", "read only block I of N of the resolved inputs (0 <= I < N)", NULL, NULL, NULL},
 	{"list-inputs", 0, OPT_LIST_INPUTS, NULL, "print the resolved inputs (of the shard), one a line, and exit", NULL, NULL, NULL},
@@ -394,7 +395,7 @@ bool ss_options_parse(struct ss_options *o, int argc, char **argv, FILE *err)
 		case SS_OPT_POSITIONS: case SS_OPT_DRAFT_COST: case SS_OPT_CI:
 		case SS_OPT_BOOTSTRAP: case SS_OPT_SEED: case SS_OPT_GROUP_BY:
 		case SS_OPT_COMPARE: case SS_OPT_EXPECT: case SS_OPT_WINDOWS:
-		case SS_OPT_OUTLIERS: case SS_OPT_DEFINITIONS:
+		case SS_OPT_OUTLIERS: case SS_OPT_DEFINITIONS: case SS_OPT_SPEEDUP:
 			if (!ss_options_analysis(&o->analysis, c, optarg, err))
 				return false;
 			break;

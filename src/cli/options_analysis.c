@@ -125,6 +125,9 @@ bool ss_options_analysis(struct ss_analysis_opts *a, int id, const char *arg, FI
 	case SS_OPT_DEFINITIONS:
 		a->definitions = true;
 		return true;
+	case SS_OPT_SPEEDUP:
+		a->speedup = true;
+		return true;
 	case SS_OPT_EXPECT: {
 		const char *tags[SS_M_COUNT];
 

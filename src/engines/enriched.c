@@ -11,6 +11,7 @@
 #include "engines/adapters.h"
 #include "engines/processor.h"
 #include "json/unescape.h"
+#include "model/timing.h"
 
 int ss_source_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 {
@@ -33,6 +34,11 @@ int ss_source_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 			k->bad = "source.line is not a line number";
 		else
 			k->line = (uint64_t)x;
+	} else if (ss_key_is(key, n, "concurrency")) {
+		/* SPEC 11.4: its value when read back (an integer >= 1, else none) */
+		k->has_concurrency = t == SSJ_NUMBER &&
+				     ssj_value_number_text(v, &s, &len) == SSJ_OK &&
+				     ss_concurrency_of(s, len, &k->concurrency);
 	} else if (ss_key_is(key, n, "kind")) {
 		k->has_kind = false;
 		if (t == SSJ_STRING && ssj_value_string(v, &s, &len) == SSJ_OK) {
@@ -212,6 +218,8 @@ static bool decide_enriched(struct ss_processor *p, struct ss_outcome *o, const 
 	}
 	o->kind = src->kind;
 	o->line = src->line;
+	o->has_concurrency = src->has_concurrency;
+	o->concurrency = src->concurrency;
 	o->input = p->input.data;
 	o->input_len = p->input.len;
 	o->verbatim = rewrite ? NULL : text;

@@ -80,7 +80,14 @@ static int response_field(void *ctx, const char *key, size_t n, struct ssj_value
 	struct line_scan *ls = ctx;
 	enum ssj_type t = ssj_value_type(v);
 
-	if (ss_key_is(key, n, "packets") && t == SSJ_ARRAY) {
+	if (ss_key_is(key, n, "perf_ns")) {
+		const char *s;
+		size_t len;
+
+		ls->elem_has_perf = t == SSJ_NUMBER &&
+				    ssj_value_number_text(v, &s, &len) == SSJ_OK &&
+				    ss_parse_i64(s, len, &ls->elem_perf);
+	} else if (ss_key_is(key, n, "packets") && t == SSJ_ARRAY) {
 		ls->elem_packets = true;
 		if (ssj_array_foreach(v, packet_elem, ls) != SSJ_OK && !ls->nomem)
 			ls->failed = true;
@@ -130,6 +137,20 @@ static bool feed_element(struct ss_processor *p)
 	return s != SSJ_OK || ss_capture_object(&p->cap, p->inner);
 }
 
+/* An element passed over unvisited: it holds no content token (the key
+ * scan says so), but SPEC 11.1 still needs its perf_ns. */
+static int skipped_elem(struct line_scan *ls, struct ss_span raw)
+{
+	int64_t perf = 0;
+	bool has;
+
+	if (!ls->p->opts.want_timing && !ls->p->opts.raw_timing)
+		return 0;
+	has = ss_elem_perf_ns(ls->p->outer, raw.p, raw.n, &perf);
+	ss_raw_timer_element(&ls->timer, has, perf, false, false, 0);
+	return 0;
+}
+
 /*
  * One element of `responses`. Most elements of a stream are content chunks
  * that can change nothing once content was seen: the element's text is
@@ -142,10 +163,14 @@ static int response_elem(void *ctx, size_t index, enum ssj_type type, const char
 	struct line_scan *ls = ctx;
 	struct ss_processor *p = ls->p;
 	struct ss_span raw = {text, len};
+	bool content_before;
 
 	(void)index;
-	if (type != SSJ_OBJECT)
+	if (type != SSJ_OBJECT) {
+		/* SPEC 11.1: every element has a perf_ns */
+		ss_raw_timer_element(&ls->timer, false, 0, false, false, 0);
 		return 0;
+	}
 	ls->nresponses++;
 	p->nparts = 0;
 	if (!p->opts.full_parse) {
@@ -180,13 +205,14 @@ static int response_elem(void *ctx, size_t index, enum ssj_type type, const char
 				}
 			}
 			if (ls->hit == SIZE_MAX || ls->hit >= b)
-				return 0;
+				return skipped_elem(ls, raw);
 			ls->scanned = b;  /* past the hit: look again after it */
 		}
 		if (!ss_keyscan_worth(p->cap.content, raw.p, raw.n))
-			return 0;
+			return skipped_elem(ls, raw);
 	}
-	ls->elem_packets = ls->elem_text = false;
+	ls->elem_packets = ls->elem_text = ls->elem_has_perf = false;
+	content_before = p->cap.content;
 	if (ssj_visit_span(p->outer, raw.p, raw.n, response_field, ls) != SSJ_OK && !ls->nomem) {
 		ls->failed = true;
 		return 1;
@@ -203,6 +229,11 @@ static int response_elem(void *ctx, size_t index, enum ssj_type type, const char
 		ls->nomem = true;
 		return 1;
 	}
+	/* 11.1's content test is the capture's own (2.2), so TTFT and
+	 * no_content agree */
+	if (p->opts.want_timing || p->opts.raw_timing)
+		ss_raw_timer_element(&ls->timer, ls->elem_has_perf, ls->elem_perf,
+				     !content_before && p->cap.content, false, 0);
 	return 0;
 }
 
@@ -254,11 +285,18 @@ static int line_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 		}
 		ls->has_responses = false;
 		ls->nresponses = 0;
+		ss_raw_timer_init(&ls->timer);
 		if (t == SSJ_ARRAY && (force == SS_KIND_UNKNOWN || force == SS_KIND_RAW)) {
 			ls->has_responses = true;
 			if (ssj_array_foreach_span(v, response_elem, ls) != SSJ_OK && !ls->nomem)
 				ls->failed = true;
 		}
+	} else if (ss_key_is(key, n, "start_perf_ns")) {
+		const char *s;
+		size_t len;
+
+		ls->has_start = t == SSJ_NUMBER && ssj_value_number_text(v, &s, &len) == SSJ_OK &&
+				ss_parse_i64(s, len, &ls->start);
 	} else if (ss_key_is(key, n, "metadata")) {
 		/* Copied verbatim whatever its type (SPEC 4.4); only an object
 		 * gives a phase or makes a records line. */
@@ -326,6 +364,7 @@ enum ssj_status ss_line_walk(struct ss_processor *p, const char *text, size_t le
 	ls->len = len;
 	ls->hit = SIZE_MAX;
 	ls->meta = none;
+	ss_raw_timer_init(&ls->timer);
 	s = ssj_open(p->outer, text, len);
 	if (s == SSJ_OK)
 		s = ssj_visit(p->outer, line_field, ls);

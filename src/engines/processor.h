@@ -34,6 +34,8 @@
 struct ss_source_scan {
 	struct ss_span input;   /* escaped */
 	bool has_input, has_line, has_kind;
+	bool has_concurrency;   /* SPEC 11.4 */
+	int64_t concurrency;
 	const char *bad;        /* what is wrong, or NULL */
 	uint64_t line;
 	enum ss_kind kind;
@@ -73,6 +75,12 @@ struct line_scan {
 	size_t scanned;                /* the line is scanned up to here */
 	bool failed;                   /* a visit below the top level failed */
 	bool nomem;
+	/* SPEC 11.1 (want_timing): a raw line's start and its elements */
+	bool has_start;
+	int64_t start;
+	struct ss_raw_timer timer;
+	bool elem_has_perf;            /* the visited element's perf_ns */
+	int64_t elem_perf;
 };
 
 struct ss_processor {
@@ -101,6 +109,23 @@ struct ss_processor {
  * ran out, p->scan.failed that a visit below the top level failed.
  */
 enum ssj_status ss_line_walk(struct ss_processor *p, const char *text, size_t len);
+
+/* ---- timing_read.c ---- */
+
+/*
+ * SPEC 11.1: the timing in a records or enriched line's `metrics` object
+ * (its text at m, n bytes, inside the document open on `doc`): each
+ * time's {value, unit} in ms, and output_sequence_length. A time that
+ * cannot be read is absent. false only when the object cannot be visited.
+ */
+bool ss_metrics_timing(struct ssj_parser *doc, const char *m, size_t n, struct ss_timing *t);
+/*
+ * An element of a raw line that the fast path passes over unvisited: its
+ * perf_ns (an integer), read from its text; false: none.
+ */
+bool ss_elem_perf_ns(struct ssj_parser *doc, const char *text, size_t n, int64_t *perf);
+/* A JSON integer literal (any sign) that fits int64_t. */
+bool ss_parse_i64(const char *s, size_t n, int64_t *out);
 
 /* ---- enriched.c ---- */
 

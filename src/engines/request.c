@@ -280,6 +280,27 @@ static enum ss_kind detect(const struct ss_processor *p)
 	return SS_KIND_UNKNOWN;
 }
 
+/*
+ * SPEC 11.1: a records or enriched line's timing from its metrics, a raw
+ * line's from the perf_ns its walk fed the timer, with c the completion
+ * tokens the capture kept (those of the last object that has them).
+ */
+static void line_timing(struct ss_processor *p, enum ss_kind kind, struct ss_outcome *o)
+{
+	struct line_scan *ls = &p->scan;
+
+	if ((kind == SS_KIND_RECORDS || kind == SS_KIND_ENRICHED) && ls->metrics.p &&
+	    p->opts.want_timing) {
+		(void)ss_metrics_timing(p->outer, ls->metrics.p, ls->metrics.n, &o->timing);
+	} else if (kind == SS_KIND_RAW && ls->has_responses) {
+		if (ls->has_start)
+			ss_raw_timer_start(&ls->timer, ls->start);
+		ls->timer.has_c = p->cap.has_completion_tokens;
+		ls->timer.c = p->cap.completion_tokens;
+		ss_raw_timer_finish(&ls->timer, &o->timing);
+	}
+}
+
 /* One JSONL line, in the order of SPEC 2.1. */
 static bool process_line(struct ss_processor *p, const char *text, size_t len,
 			 struct ss_outcome *o)
@@ -298,6 +319,8 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 		return true;
 	}
 	kind = detect(p);
+	if (p->opts.want_timing || p->opts.raw_timing)
+		line_timing(p, kind, o);
 	/* SPEC 7.8: any line's metadata times it (an enriched line's as written) */
 	o->timed = p->opts.want_time && ss_meta_time(&ls->meta, &o->time_ns);
 	if (kind == SS_KIND_ENRICHED)

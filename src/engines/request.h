@@ -20,6 +20,8 @@ struct ss_process_opts {
 	enum ss_engine only_engine; /* SS_ENGINE_NONE: all adapters */
 	bool full_parse;           /* parse every chunk (no substring filter) */
 	bool want_time;            /* read SPEC 7.8's time (outcome.timed) */
+	bool want_timing;          /* read SPEC 11.1's timing (outcome.timing) */
+	bool raw_timing;           /* only a raw line's (its enriched line, 4.4) */
 };
 
 struct ss_processor;

@@ -22,6 +22,7 @@
 
 #include "model/metric.h"
 #include "model/record.h"
+#include "model/timing.h"
 #include "util/buf.h"
 
 #define SS_REASON_MAX 160
@@ -61,6 +62,13 @@ struct ss_outcome {
 	bool timed;
 	int64_t time_ns;
 	struct ss_req_values values;     /* set by ss_outcome_values() */
+	/* SPEC 11.1, when the processor was asked for it (want_timing): a
+	 * records or enriched line's metrics, a raw line's perf_ns. */
+	struct ss_timing timing;
+	/* SPEC 11.4: its input's AIPerf concurrency (an enriched line's
+	 * source.concurrency) */
+	bool has_concurrency;
+	int64_t concurrency;
 	const int64_t *hist; /* dense histogram, borrowed (see ss_process) */
 	size_t hist_len;     /* 0 when the record has none */
 	/* SPEC 7.9, when the run asks for it (metrics/drafted.h), borrowed like hist: */

@@ -242,4 +242,6 @@ void ss_report_csv_analysis(struct ss_buf *out, const struct ss_agg *a,
 		ss_sec_outliers_csv(out, &(struct ss_report_ctx){a, an, false, false});
 	if (o->definitions)
 		ss_sec_defs_csv(out, &(struct ss_report_ctx){a, an, false, false});
+	if (o->speedup)
+		ss_sec_speedup_csv(out, &(struct ss_report_ctx){a, an, false, false});
 }

@@ -33,7 +33,7 @@ static void add_key_obj(struct ss_jsonw *w, const char *key, const struct ss_gro
 	ss_jsonw_end_object(w);
 }
 
-static void add_pos_result(struct ss_jsonw *w, const struct ss_pos_result *p)
+static void add_pos_result(struct ss_jsonw *w, const struct ss_pos_result *p, bool speedup)
 {
 	ss_jsonw_begin_object(w, NULL);
 	ss_jsonw_u64(w, "k", p->k);
@@ -63,7 +63,7 @@ static void add_pos_result(struct ss_jsonw *w, const struct ss_pos_result *p)
 		ss_jsonw_u64(w, "k", i + 1);
 		ss_jsonw_double(w, "acceptance_length", wi->acceptance_length);
 		ss_jsonw_double(w, "draft_acceptance_rate", wi->draft_acceptance_rate);
-		if (p->has_cost)
+		if (p->has_cost && wi->has_speedup)
 			ss_jsonw_double(w, "speedup", wi->speedup);
 		ss_jsonw_end_object(w);
 	}
@@ -71,6 +71,9 @@ static void add_pos_result(struct ss_jsonw *w, const struct ss_pos_result *p)
 	if (p->has_cost) {
 		ss_jsonw_double(w, "draft_cost", p->draft_cost);
 		ss_jsonw_u64(w, "suggested_k", p->suggested_k);
+		/* SPEC 11.3: with --speedup, where the cost came from */
+		if (speedup || p->cost_source == SS_COST_MEASURED)
+			ss_jsonw_str(w, "draft_cost_source", ss_cost_source_name(p->cost_source));
 	}
 	ss_jsonw_str(w, "model", "chain");
 	ss_jsonw_end_object(w);
@@ -105,7 +108,7 @@ static void add_drafted(struct ss_jsonw *w, const struct ss_drafted_result *d)
 }
 
 static void add_positions(struct ss_jsonw *w, const struct ss_results *r,
-			  const struct ss_set_analysis *s)
+			  const struct ss_set_analysis *s, bool speedup)
 {
 	ss_jsonw_begin_object(w, "positions");
 	ss_jsonw_begin_object(w, "excluded");
@@ -116,7 +119,7 @@ static void add_positions(struct ss_jsonw *w, const struct ss_results *r,
 	ss_jsonw_end_object(w);
 	ss_jsonw_begin_array(w, "by_k");
 	for (size_t i = 0; i < s->npos; i++)
-		add_pos_result(w, &s->pos[i]);
+		add_pos_result(w, &s->pos[i], speedup);
 	ss_jsonw_end_array(w);
 	if (s->drafted.present)
 		add_drafted(w, &s->drafted);
@@ -131,6 +134,7 @@ static void add_vs(struct ss_jsonw *w, const struct ss_set_analysis *s)
 
 	for (int k = 0; k < SS_BS_COUNT; k++)
 		any |= s->vs[k].has;
+	any |= ss_sec_speedup_vs_any(s);
 	if (!any)
 		return;
 	ss_jsonw_begin_object(w, "vs_baseline");
@@ -147,6 +151,7 @@ static void add_vs(struct ss_jsonw *w, const struct ss_set_analysis *s)
 		}
 		ss_jsonw_end_object(w);
 	}
+	ss_sec_speedup_vs_json(w, s);
 	ss_jsonw_end_object(w);
 }
 
@@ -161,8 +166,10 @@ static void add_group_row(struct ss_jsonw *w, const struct ss_agg *a,
 	add_key_obj(w, "key", &o->group_by, ss_group_table_key(&a->groups, g));
 	ss_report_add_accounting(w, "requests", gr->total, gr->status);
 	ss_report_add_results(w, &gr->res);
+	if (o->speedup)
+		ss_sec_timing_json(w, s);
 	if (o->positions)
-		add_positions(w, &gr->res, s);
+		add_positions(w, &gr->res, s, o->speedup);
 	if (o->ci)
 		ss_sec_intervals_json_set(w, o, s);
 	if (ss_analysis_partner(an, g, &(size_t){0}))
@@ -199,7 +206,7 @@ void ss_report_json_analysis(struct ss_jsonw *w, const struct ss_agg *a,
 
 	ss_jsonw_begin_object(w, "analysis");
 	if (o->positions)
-		add_positions(w, &a->main, &an->main);
+		add_positions(w, &a->main, &an->main, o->speedup);
 	if (o->ci)
 		ss_sec_intervals_json(w, &(struct ss_report_ctx){a, an, false, false});
 	if (o->group_by.n)

@@ -171,6 +171,7 @@ void ss_report_groups_grid(struct ss_grid *g, const struct ss_agg *a,
 			ss_grid_col(g, utf8 ? u_heads[k] : a_heads[k], true);
 			ss_grid_priority(g, d_prio[k]);
 		}
+	ss_sec_speedup_grid_cols(g, an);
 
 	for (size_t i = 0; i < a->groups.n; i++) {
 		size_t id = a->group_order[i];
@@ -240,6 +241,7 @@ void ss_report_groups_grid(struct ss_grid *g, const struct ss_agg *a,
 				ss_buf_adds(&g->text, k == 0 ? "no baseline" : "");
 			ss_grid_end(g);
 		}
+		ss_sec_speedup_grid_cells(g, an, id);
 	}
 }
 
@@ -271,6 +273,7 @@ void ss_report_groups_legend(struct ss_buf *out, const struct ss_analysis *an, c
 					 "(e.g. --ci 95)");
 		}
 	}
+	ss_sec_speedup_legend(out, an);
 	ss_buf_addc(out, '\n');
 }
 

@@ -137,6 +137,8 @@ static void header(struct ss_buf *b, const struct ss_agg *a, const struct ss_ana
 
 	/* SPEC 9.1: with --compare the answer comes first, and the pooled
 	 * figures say that they are */
+	if (an && an->opts && an->opts->speedup)
+		ss_sec_speedup_html(b, &(struct ss_report_ctx){a, an, false, false});
 	ss_html_compare(b, a, an);
 	if (!ss_results_any(r))
 		return;
@@ -218,6 +220,8 @@ void ss_report_html(struct ss_buf *out, const struct ss_agg *a, const struct ss_
 		ss_buf_adds(out, "</details>\n");
 	else if (an && a->groups.n)
 		ss_html_groups(out, a, an);
+	if (an && an->opts && an->opts->speedup)
+		ss_sec_timing_html(out, &(struct ss_report_ctx){a, an, false, false});
 	if (an && an->opts && an->opts->windows && o->server)
 		ss_html_windows_server(out, an, o->server);   /* one time axis (SPEC 7.8) */
 	else if (an && an->opts && an->opts->windows)

@@ -69,6 +69,48 @@ static void add_own_metrics(struct ss_buf *b, const struct ss_outcome *o,
 	}
 }
 
+/* SPEC 11.1: timing is taken from these requests. */
+static bool timing_status(enum ss_status s)
+{
+	return s == SS_ST_OK || s == SS_ST_ZERO_STEP || s == SS_ST_NO_STATS;
+}
+
+/* A raw request's timing (SPEC 4.4, 11.1), when it has a time: after the
+ * spec-decode metrics, in 11.2's order, the output length last. */
+static bool has_raw_timing(const struct ss_outcome *o)
+{
+	return o->kind == SS_KIND_RAW && !o->input && timing_status(o->status) &&
+	       ss_timing_any(&o->timing);
+}
+
+static void add_raw_timing(struct ss_buf *b, const struct ss_outcome *o, bool *first)
+{
+	const struct ss_timing *t = &o->timing;
+
+	if (!has_raw_timing(o))
+		return;
+	for (int i = 0; i < SS_T_COUNT; i++) {
+		if (!t->has[i])
+			continue;
+		if (!*first)
+			ss_buf_addc(b, ',');
+		*first = false;
+		add_key(b, ss_time_tags[i]);
+		ss_buf_adds(b, "{\"value\":");
+		ss_buf_add_double(b, t->ms[i]);
+		ss_buf_adds(b, ",\"unit\":\"ms\"}");
+	}
+	if (t->has_output) {
+		if (!*first)
+			ss_buf_addc(b, ',');
+		*first = false;
+		add_key(b, "output_sequence_length");
+		ss_buf_adds(b, "{\"value\":");
+		ss_buf_add_i64(b, t->output_tokens);
+		ss_buf_adds(b, ",\"unit\":\"tokens\"}");
+	}
+}
+
 struct rewrite {
 	struct ss_buf *b;
 	bool first;
@@ -111,7 +153,7 @@ static void add_metrics(struct ss_buf *b, struct ssj_parser *parser,
 	size_t mark = b->len;
 	struct rewrite rw = {b, true};
 
-	if (o->metrics_len == 0 && !has_own_metrics(o))
+	if (o->metrics_len == 0 && !has_own_metrics(o) && !has_raw_timing(o))
 		return;
 	ss_buf_adds(b, ",\"metrics\":{");
 	if (o->metrics_len && parser) {
@@ -128,6 +170,7 @@ static void add_metrics(struct ss_buf *b, struct ssj_parser *parser,
 		}
 	}
 	add_own_metrics(b, o, &rw.first);
+	add_raw_timing(b, o, &rw.first);
 	if (rw.first && o->metrics_len == 0) {
 		ss_buf_setlen(b, mark); /* nothing to say */
 		return;
@@ -252,6 +295,10 @@ void ss_report_jsonl(struct ss_buf *out, struct ssj_parser *parser,
 	ss_buf_add_u64(out, o->line);
 	ss_buf_adds(out, ",\"kind\":");
 	ss_buf_add_json_string(out, kind, strlen(kind));
+	if (o->has_concurrency) {   /* SPEC 11.4 */
+		ss_buf_adds(out, ",\"concurrency\":");
+		ss_buf_add_i64(out, o->concurrency);
+	}
 	ss_buf_addc(out, '}');
 	if (o->model) {
 		ss_buf_adds(out, ",\"model\":");

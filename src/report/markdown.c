@@ -188,6 +188,8 @@ void ss_report_md_body(struct ss_buf *out, const struct ss_agg *a, const struct 
 		ss_sec_intervals_md(out, &(struct ss_report_ctx){a, an, true, false});
 	if (o->group_by.n && a->groups.n)
 		add_groups(out, a, an);
+	if (o->speedup)
+		ss_sec_speedup_md(out, &(struct ss_report_ctx){a, an, true, false});
 	if (o->windows)
 		ss_sec_windows_md(out, &(struct ss_report_ctx){a, an, true, false});
 	if (o->outliers)

@@ -10,6 +10,13 @@
 #include "report/section.h"
 #include "report/server_report.h"
 
+/* Whether `analysis` has a member: --speedup alone writes only `timing`. */
+static bool has_analysis_key(const struct ss_analysis_opts *o)
+{
+	return o->positions || o->ci || o->group_by.n || o->windows || o->outliers ||
+	       o->definitions;
+}
+
 void ss_report_json(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an,
 		    const struct ss_server_results *srv, const char *version)
 {
@@ -19,7 +26,9 @@ void ss_report_json(struct ss_buf *out, const struct ss_agg *a, const struct ss_
 	ss_jsonw_begin_object(&w, NULL);
 	ss_sec_read_json(&w, &(struct ss_report_ctx){a, an, false, false}, version);
 	ss_sec_results_json(&w, &(struct ss_report_ctx){a, an, false, false});
-	if (an && an->any)
+	if (an && an->any && an->opts->speedup)
+		ss_sec_timing_json(&w, &an->main);
+	if (an && an->any && has_analysis_key(an->opts))
 		ss_report_json_analysis(&w, a, an);
 	if (srv)
 		ss_report_json_server(&w, srv);   /* last (SPEC 10.4) */
@@ -56,6 +65,8 @@ void ss_report_table(struct ss_buf *out, const struct ss_agg *a, const struct ss
 	ss_sec_read_text(out, &(struct ss_report_ctx){a, an, utf8, color});
 	if (an && an->any && an->opts->group_by.n && !lead)
 		ss_report_text_groups(out, a, an, utf8, color);
+	if (an && an->any && an->opts->speedup)
+		ss_sec_speedup_text(out, &(struct ss_report_ctx){a, an, utf8, color});
 	if (an && an->any && an->opts->outliers)
 		ss_sec_outliers_text(out, &(struct ss_report_ctx){a, an, utf8, color});
 	if (an && an->any && an->opts->definitions)

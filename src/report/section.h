@@ -88,5 +88,23 @@ void ss_sec_server_groups_text(struct ss_buf *out, const struct ss_server_result
 void ss_sec_server_groups_md(struct ss_buf *out, const struct ss_server_results *srv);
 void ss_sec_server_groups_csv(struct ss_buf *out, const struct ss_server_results *srv);
 void ss_sec_server_groups_html(struct ss_buf *out, const struct ss_server_results *srv);
+/* SPEC 11.2-11.3, timing and the speedup over the baseline (sec_speedup.c):
+ * a set's `timing` object (with --speedup), the speedup keys inside a
+ * group's `vs_baseline`, the Timing table in each format, the group
+ * table's Speedup and Draft Cost columns, and the page's speedup chart
+ * (with a baseline; the page opens with it). */
+struct ss_grid;
+void ss_sec_timing_json(struct ss_jsonw *w, const struct ss_set_analysis *s);
+bool ss_sec_speedup_vs_any(const struct ss_set_analysis *s);
+void ss_sec_speedup_vs_json(struct ss_jsonw *w, const struct ss_set_analysis *s);
+void ss_sec_speedup_text(struct ss_buf *out, const struct ss_report_ctx *c);
+void ss_sec_speedup_md(struct ss_buf *out, const struct ss_report_ctx *c);
+void ss_sec_speedup_csv(struct ss_buf *out, const struct ss_report_ctx *c);
+void ss_sec_speedup_grid_cols(struct ss_grid *g, const struct ss_analysis *an);
+/* The group table's legend of those columns (nothing without them). */
+void ss_sec_speedup_legend(struct ss_buf *out, const struct ss_analysis *an);
+void ss_sec_speedup_grid_cells(struct ss_grid *g, const struct ss_analysis *an, size_t id);
+void ss_sec_speedup_html(struct ss_buf *out, const struct ss_report_ctx *c);
+void ss_sec_timing_html(struct ss_buf *out, const struct ss_report_ctx *c);
 
 #endif

@@ -178,6 +178,11 @@ bool ss_keybuf_add(struct ss_keybuf *kb, const struct ss_group_spec *spec, const
 			if (r && r->has_completion_tokens && r->completion_tokens >= 1)
 				set_int(v, ss_osl_bucket(r->completion_tokens));
 			break;
+		case SS_GK_CONCURRENCY:
+			/* SPEC 11.4: the input's artifact directory, or source.concurrency */
+			if (o->has_concurrency)
+				set_int(v, o->concurrency);
+			break;
 		case SS_GK_ISL:
 			/* SPEC 7.10: the same buckets; 0 prompt tokens is null */
 			if (r && r->has_prompt_tokens && r->prompt_tokens >= 1)

@@ -6,6 +6,7 @@
 #include "run/reqkeys.h"
 #include "io/batch.h"
 #include "io/framer.h"
+#include "io/aiperf_conf.h"
 #include "io/inputs.h"
 #include "json/json.h"
 #include "metrics/drafted.h"
@@ -47,6 +48,8 @@ struct slot {
 	struct ss_batch batch;
 	char *name;                /* the input these requests come from */
 	bool first_of_input;
+	bool has_conc;             /* SPEC 11.4: the input's concurrency */
+	int64_t conc;
 	bool input_failed;         /* the input broke after these requests */
 	char *fail_reason;
 	struct ss_outcome *outs;
@@ -136,6 +139,9 @@ static void *worker_new(void *ctx)
 	po.only_engine = cfg->only_engine;
 	po.full_parse = cfg->full_parse;
 	po.want_time = cfg->want_time;
+	po.want_timing = cfg->want_timing;
+	/* SPEC 4.4: a raw request's enriched line carries its timing */
+	po.raw_timing = cfg->want_jsonl;
 	w->proc = ss_processor_new(&po);
 	if (!w->proc) {
 		worker_free(ctx, w);
@@ -216,6 +222,10 @@ static void process_slot(struct worker *w, struct slot *s, const struct ss_run_c
 		if (taken)
 			continue;   /* the outcome's place is the next request's */
 		ss_outcome_values(o);
+		if (!o->input) {   /* an enriched line keeps its source.concurrency */
+			o->has_concurrency = s->has_conc;
+			o->concurrency = s->conc;
+		}
 		if (cfg->want_jsonl) {
 			/* the line is still open on the processor's parser */
 			ss_report_jsonl(&s->jsonl, ss_processor_document(w->proc), s->name, o);
@@ -291,6 +301,9 @@ struct reader {
 	struct ss_server_feed *feed;
 	enum ss_server_feed_kind kind;    /* what the current input is */
 	char *name;
+	bool has_conc;              /* the current input's concurrency (11.4) */
+	int64_t conc;
+	size_t max_record;
 	bool done;
 	bool fatal;
 	unsigned opened, failed;
@@ -322,6 +335,33 @@ static bool fill_server(struct reader *r, struct slot *s, struct ss_msg *msg)
 	}
 	if (s->last_of_input)
 		r->stream = NULL;
+	return true;
+}
+
+/*
+ * SPEC 11.4: the concurrency of the input just opened, from its artifact
+ * directory's configuration; a file that is there but cannot give it is
+ * named (escaped by the message). false: out of memory.
+ */
+static bool input_concurrency(struct reader *r, struct ss_msg *msg)
+{
+	char file[512], why[160];
+
+	r->has_conc = false;
+	switch (ss_artifact_concurrency(r->name, r->max_record, &r->conc, file, sizeof(file), why,
+					sizeof(why))) {
+	case SS_CONC_OK:
+		r->has_conc = true;
+		break;
+	case SS_CONC_NONE:
+		break;
+	case SS_CONC_BAD:
+		ss_msg_warn(msg, "%s: %s; concurrency is null for %s", file, why, r->name);
+		break;
+	case SS_CONC_NOMEM:
+		ss_msg_error(msg, "out of memory");
+		return false;
+	}
 	return true;
 }
 
@@ -369,10 +409,17 @@ static bool fill_slot(struct reader *r, struct slot *s, struct ss_msg *msg)
 			r->stream = NULL;
 			continue;
 		}
-		if (r->kind == SS_SERVER_FEED_REQUESTS)
+		if (r->kind == SS_SERVER_FEED_REQUESTS) {
 			ss_framer_start(r->framer, r->stream);
+			if (!input_concurrency(r, msg)) {
+				r->fatal = r->done = true;
+				return false;
+			}
+		}
 		s->first_of_input = true;
 	}
+	s->has_conc = r->has_conc;
+	s->conc = r->conc;
 	s->name = ss_strdup(r->name);
 	if (!s->name) {
 		r->fatal = r->done = true;
@@ -427,9 +474,11 @@ static bool collect_slot(const struct ss_run_cfg *cfg, struct slot *s, struct ss
 			struct ss_kv key[SS_GROUP_MAX_KEYS];
 
 			ss_keybuf_tuple(&s->keys, cfg->group_by->n, i, key);
-			if (!ss_agg_add_keyed(agg, o, key))
+			if (!ss_agg_add_keyed(agg, o, key) ||
+			    (cfg->want_timing && !ss_agg_add_timing(agg, o, &o->timing, key)))
 				return false;
-		} else if (!ss_agg_add(agg, o)) {
+		} else if (!ss_agg_add(agg, o) ||
+			   (cfg->want_timing && !ss_agg_add_timing(agg, o, &o->timing, NULL))) {
 			return false;
 		}
 		if (o->status != SS_ST_OK) {
@@ -496,6 +545,7 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 			    cfg->max_record);
 	ss_server_feed_by_dir(&feed, cfg->server_bydir);
 	r.feed = &feed;
+	r.max_record = cfg->max_record;
 	rc.cfg = cfg;
 	rc.slots = ss_calloc(nslots, sizeof(*rc.slots));
 	memset(&ops, 0, sizeof(ops));

@@ -70,6 +70,7 @@ struct ss_run_cfg {
 	bool full_parse;               /* testing: no substring filter */
 	const struct ss_group_spec *group_by; /* SPEC 7.3; NULL or no key: none */
 	bool want_time;                /* SPEC 7.8: outcomes carry their time */
+	bool want_timing;              /* SPEC 11.1: outcomes carry their timing */
 	bool keep_models;              /* SPEC 7.11: ok outcomes reach the aggregate with their model */
 	bool drafted;                  /* what SPEC 7.9 pools (with --positions) */
 	/*

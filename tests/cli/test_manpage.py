@@ -21,6 +21,8 @@ SPEC5 = ["format", "json", "csv", "records", "html", "output-dir", "table", "no-
          "positions", "draft-cost", "ci", "bootstrap", "seed", "group-by", "compare", "expect",
          "windows", "outliers",
          "definitions",
+         # SPEC 11.2
+         "speedup",
          # SPEC 11.5
          "acceptance-profile",
          # issue 13 (docs/BEHAVIOUR.md "Reliability"): resource limits

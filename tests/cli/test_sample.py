@@ -260,11 +260,32 @@ class Sample(Case):
                 self.assertNotIn("metadata", o, where)
         self.assertIn("histogram", out[6]["spec_decode_reason"])
         self.assertIn("caf\\u00e9", r.text.split("\n")[1])
+        # SPEC 4.4, 11.1: a raw request's timing after the spec-decode
+        # metrics, from the fixture's perf_ns (start 1000 ns): line 1 TTFT at
+        # 1200, last response 1600, 5 completion tokens; line 2 TTFT 1200 (its
+        # second response's data packets hold "Paris is the"), last 1600, 26
+        # tokens; line 4 TTFT 1200, last 1500, 4 tokens (its usage is split
+        # over two data packets of the response at 1400).
+        ms = lambda ns: ns / 1e6
+        timing = {1: [("time_to_first_token", ms(200)),
+                      ("inter_token_latency", (ms(600) - ms(200)) / 4),
+                      ("request_latency", ms(600)), ("output_sequence_length", 5)],
+                  2: [("time_to_first_token", ms(200)),
+                      ("inter_token_latency", (ms(600) - ms(200)) / 25),
+                      ("request_latency", ms(600)), ("output_sequence_length", 26)],
+                  4: [("time_to_first_token", ms(200)),
+                      ("inter_token_latency", (ms(500) - ms(200)) / 3),
+                      ("request_latency", ms(500)), ("output_sequence_length", 4)]}
         for line, rec in ((1, W), (2, A), (4, B)):
             o = out[line - 1]
             self.assertRecord(o["spec_decode_acceptance"], rec, "line %d" % line)
             want = rec.per_request()
-            self.assertEqual(list(o["metrics"]), [t for t, _, _ in PER_REQUEST if t in want])
+            self.assertEqual(list(o["metrics"]), [t for t, _, _ in PER_REQUEST if t in want]
+                             + [t for t, _ in timing[line]])
+            for t, v in timing[line]:
+                self.assertEqual(o["metrics"][t]["unit"],
+                                 "tokens" if t == "output_sequence_length" else "ms")
+                self.assertNum(o["metrics"][t]["value"], v, "line %d %s" % (line, t))
             for t, v in want.items():
                 self.assertEqual(list(o["metrics"][t]), ["value", "unit"])
                 self.assertEqual(o["metrics"][t]["unit"], UNITS[t])
