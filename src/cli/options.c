@@ -35,6 +35,7 @@ static const struct ss_option_value phases[] = {
 static const struct ss_option_value engines[] = {
 	{"vllm", SS_ENGINE_VLLM, false}, {"tensorrt_llm", SS_ENGINE_TRTLLM, false},
 	{"llamacpp", SS_ENGINE_LLAMACPP, false}, {"sglang", SS_ENGINE_SGLANG, false},
+	{"spec_bench", SS_ENGINE_SPEC_BENCH, false}, {"eagle", SS_ENGINE_EAGLE, false},
 	{NULL, 0, false},
 };
 
@@ -43,7 +44,8 @@ static const struct ss_option_value input_kinds[] = {
 	{"auto", SS_KIND_UNKNOWN, false}, {"raw", SS_KIND_RAW, false},
 	{"records", SS_KIND_RECORDS, false}, {"body", SS_KIND_BODY, false},
 	{"sse", SS_KIND_SSE, false}, {"enriched", SS_KIND_ENRICHED, false},
-	{"scrape", SS_KIND_SCRAPE, false}, {NULL, 0, false},
+	{"scrape", SS_KIND_SCRAPE, false}, {"log", SS_KIND_LOG, false},
+	{"harness", SS_KIND_HARNESS, false}, {NULL, 0, false},
 };
 
 const struct ss_option_desc ss_option_table[] = {

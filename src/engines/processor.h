@@ -46,6 +46,7 @@ struct line_scan {
 	bool has_responses;
 	size_t nresponses;             /* objects in `responses` */
 	bool has_choices, has_meta_info, has_timings;
+	bool has_question_id;          /* with choices: maybe a harness line (SPEC 12.5) */
 	struct ss_span metadata;       /* any JSON type (SPEC 4.4: copied verbatim) */
 	bool metadata_object;
 	struct ss_meta_scan meta;      /* what that object says */
@@ -86,6 +87,7 @@ struct ss_processor {
 	struct line_scan scan;
 	struct ss_buf model;           /* the outcome's model name */
 	struct ss_buf input;           /* an enriched line's source.input */
+	struct ss_buf logtext;         /* a log request's metadata and metrics (logreq.c) */
 	/* one response element: the raw spans of its data packets */
 	struct ss_span *parts;
 	size_t nparts, parts_cap;
@@ -101,6 +103,15 @@ struct ss_processor {
  * ran out, p->scan.failed that a visit below the top level failed.
  */
 enum ssj_status ss_line_walk(struct ss_processor *p, const char *text, size_t len);
+
+/* ---- harness.c's caller, logreq.c ---- */
+
+/*
+ * A line with `question_id` and `choices` (open on p->outer), read as a
+ * harness answer line (SPEC 12.5): false in *taken when it is not one (the
+ * line goes on as a body); else o holds its request. false: out of memory.
+ */
+bool ss_harness_line(struct ss_processor *p, struct ss_outcome *o, bool *taken);
 
 /* ---- enriched.c ---- */
 

@@ -41,6 +41,9 @@ struct ss_results {
 	__int128 sum_steps, sum_accepted, sum_drafted;
 	uint64_t ok_with_steps;   /* ok records that have a step count */
 	__int128 sum_accepted_with_steps;
+	/* over the ok records that have drafted tokens (SPEC 12.5, 13) */
+	uint64_t ok_with_drafted;
+	__int128 sum_accepted_with_drafted;
 	uint64_t ok;                        /* ok records of the set */
 	uint64_t zero_step;
 	__int128 *hist;                     /* pooled, dense */
@@ -86,6 +89,8 @@ struct ss_input_info {
 	bool empty_stream;   /* listed only because a stream of that name held nothing */
 	bool server;         /* it held snapshots of the server's counters (SPEC 10.1) */
 	uint64_t snapshots;  /* how many (increments included) */
+	bool log;            /* a server log (SPEC 12.1): its lines' counts below */
+	uint64_t log_lines, bad_lines, refused_lines;
 };
 
 struct ss_agg {
@@ -167,6 +172,9 @@ bool ss_agg_begin_input(struct ss_agg *a, const char *name);
  * requests) and its count. false when out of memory.
  */
 bool ss_agg_input_snapshots(struct ss_agg *a, uint64_t snapshots);
+/* The current input was a server log (SPEC 12.1, 13): its lines' counts. */
+bool ss_agg_input_log(struct ss_agg *a, uint64_t log_lines, uint64_t bad_lines,
+		      uint64_t refused_lines);
 /* Mark the current input as failed (it could not be read to its end). */
 void ss_agg_fail_input(struct ss_agg *a);
 /*

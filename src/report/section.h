@@ -16,6 +16,7 @@
 #include "analysis/analyze.h"
 #include "metrics/aggregate.h"
 #include "report/jsonw.h"
+#include "server/server.h"
 #include "util/buf.h"
 
 /* What a section reads: the aggregate, the analysis and how the console
@@ -48,5 +49,11 @@ void ss_sec_outliers_text(struct ss_buf *out, const struct ss_report_ctx *c);
 void ss_sec_outliers_md(struct ss_buf *out, const struct ss_report_ctx *c);
 void ss_sec_outliers_csv(struct ss_buf *out, const struct ss_report_ctx *c);
 void ss_sec_outliers_html(struct ss_buf *out, const struct ss_report_ctx *c);
+
+/* SPEC 12.2-12.3, the log families of the server section (sec_logs.c):
+ * the whole JSON entry of `server.families`, the console and Markdown
+ * lines with their notes. */
+void ss_sec_logs_json(struct ss_jsonw *w, const struct ss_server_family *f);
+void ss_sec_logs_text(struct ss_buf *out, const struct ss_server_family *f, bool md);
 
 #endif

@@ -8,6 +8,7 @@
 #include "report/jsonw.h"
 #include "report/numfmt.h"
 #include "report/report.h"
+#include "report/section.h"
 #include "report/server_report.h"
 #include "report/tabular.h"
 
@@ -114,6 +115,10 @@ static void add_reconciliation(struct ss_jsonw *w, const struct ss_server_reconc
 
 static void add_family(struct ss_jsonw *w, const struct ss_server_family *f)
 {
+	if (f->log) {
+		ss_sec_logs_json(w, f);
+		return;
+	}
 	ss_jsonw_begin_object(w, NULL);
 	ss_jsonw_str(w, "engine", ss_engine_name(f->row->engine));
 	ss_jsonw_str(w, "counters", f->row->counters);

@@ -15,4 +15,5 @@ libspecscan_la_SOURCES += \
 	src/server/server_json.c src/server/server_json.h src/server/server_json_int.h \
 	src/server/server_json_aiperf.c src/server/server_json_engines.c \
 	src/server/server_json_prom.c \
-	src/server/feed.c src/server/feed.h
+	src/server/feed.c src/server/feed.h \
+	src/server/server_log.c src/server/server_log.h

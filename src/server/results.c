@@ -29,6 +29,11 @@ void ss_server_results_release(struct ss_server_results *r)
 		ss_free(f->histogram);
 		ss_free(f->what_if);
 		ss_free(f->intervals);
+		if (f->log) {
+			ss_free(f->log->buckets);
+			ss_free(f->log->iv);
+			ss_free(f->log);
+		}
 	}
 	ss_free(r->families);
 	memset(r, 0, sizeof(*r));
@@ -358,14 +363,18 @@ bool ss_server_finish(struct ss_server *s, const struct ss_server_requests req[S
 		ss_msg_warn(s->msg, "%llu more bad lines of server inputs not shown (%llu in all)",
 			    (unsigned long long)(s->bad_lines - s->bad_shown),
 			    (unsigned long long)s->bad_lines);
-	if (s->nfe) {
-		fes = ss_calloc(s->nfe, sizeof(*fes));
+	if (s->nfe || s->log) {
+		fes = ss_calloc(s->nfe + 1, sizeof(*fes));
 		out->families = ss_calloc(ss_family_count, sizeof(*out->families));
 		ok = fes && out->families;
 	}
 	for (size_t r = 0; ok && r < ss_family_count; r++) {
-		size_t n = 0;
+		size_t n = 0, cap = ss_family_count;
 
+		if (ss_family_rows[r].source == SS_SRC_LOG) {
+			ok = ss_server_log_families(s->log, ss_family_rows[r].engine, out, &cap, s->msg);
+			continue;
+		}
 		/* The row's fes in endpoint order (intervals are listed so). */
 		for (size_t e = 0; e < s->endpoints.n; e++) {
 			uint32_t f = s->fe_of[e * ss_family_count + r];

@@ -59,6 +59,7 @@ void ss_server_free(struct ss_server *s)
 	ss_keymap_release(&s->series_map);
 	ss_keymap_release(&s->endpoints);
 	ss_buf_release(&s->key);
+	ss_server_log_free(s->log);
 	ss_free(s);
 }
 
