@@ -144,8 +144,9 @@ void ss_options_help(FILE *out)
 	      "Report speculative-decoding acceptance from captured responses\n"
 	      "(AIPerf raw or records exports, response bodies, SSE captures;\n"
 	      "plain, compressed or archived), and the server's own counters from\n"
-	      "saved Prometheus /metrics pages (kind scrape). No INPUT, or -, reads\n"
-	      "standard input.\n\n",
+	      "saved Prometheus /metrics pages (kind scrape), server logs (kind log:\n"
+	      "vLLM, SGLang, llama.cpp) and Spec-Bench or EAGLE answer files (kind\n"
+	      "harness). No INPUT, or -, reads standard input.\n\n",
 	      out);
 	for (const struct ss_option_desc *d = ss_option_table; d->long_name; d++) {
 		char left[48], text[512];

@@ -250,3 +250,29 @@ void ss_sec_logs_text(struct ss_buf *out, const struct ss_server_family *f, bool
 		ss_buf_addc(out, '\n');
 	notes(out, f, md ? "- " : "  note: ");
 }
+
+void ss_sec_logs_html(struct ss_buf *out, const struct ss_server_family *f)
+{
+	struct ss_buf t = SS_BUF_INIT;
+
+	/* the console's words (specscan's own text: numbers and fixed words) */
+	ss_sec_logs_text(&t, f, true);
+	ss_buf_adds(out, "<h3>");
+	ss_buf_adds(out, ss_engine_name(f->row->engine));
+	ss_buf_adds(out, " <span class=\"note\">(log lines)</span></h3>\n<pre>");
+	for (size_t i = 0; i < t.len; i++) {
+		char c = t.data[i];
+
+		if (c == '<')
+			ss_buf_adds(out, "&lt;");
+		else if (c == '>')
+			ss_buf_adds(out, "&gt;");
+		else if (c == '&')
+			ss_buf_adds(out, "&amp;");
+		else
+			ss_buf_addc(out, c);
+	}
+	ss_buf_adds(out, "</pre>\n");
+	out->failed |= t.failed;
+	ss_buf_release(&t);
+}

@@ -55,5 +55,6 @@ void ss_sec_outliers_html(struct ss_buf *out, const struct ss_report_ctx *c);
  * lines with their notes. */
 void ss_sec_logs_json(struct ss_jsonw *w, const struct ss_server_family *f);
 void ss_sec_logs_text(struct ss_buf *out, const struct ss_server_family *f, bool md);
+void ss_sec_logs_html(struct ss_buf *out, const struct ss_server_family *f);
 
 #endif

@@ -417,7 +417,8 @@ static bool log_task(void *ctx, const struct ss_llama_task *t)
 		if (!lr->proc)
 			return false;
 	}
-	if (!ss_process_llama_task(lr->proc, t, t->last_line, &o))
+	/* SPEC 13: its `total time` line, else its last */
+	if (!ss_process_llama_task(lr->proc, t, t->total_line ? t->total_line : t->last_line, &o))
 		return false;
 	ss_outcome_values(&o);
 	if (cfg->want_jsonl) {

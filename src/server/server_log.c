@@ -348,15 +348,19 @@ static bool one_line(struct ss_server *s, struct ss_server_log *l, const char *r
 		     const struct ss_server_log_sink *sink)
 {
 	struct ss_log_anchor a;
-	bool dirty = memchr(raw, '\033', n) != NULL, found;
+	bool found;
 
 	l->line++;
 	if (n > l->max_line) {
 		bad(s, l, "longer than --max-record-size");
 		return true;
 	}
-	/* most lines: no anchor and no open block, not counted, not copied */
-	if (!dirty && !l->blocks.open && !ss_log_find_anchor(raw, n, &a))
+	/*
+	 * Most lines: no anchor and no open block, not counted, not copied.
+	 * (No anchor holds an escape or a CR, so a colour code never hides
+	 * one: the raw line is searched before it is cleaned.)
+	 */
+	if (!l->blocks.open && !ss_log_find_anchor(raw, n, &a))
 		return true;
 	if (n + 1 > l->clean_cap) {
 		char *c = ss_realloc(l->clean, n + 1);

@@ -176,7 +176,7 @@ class LlamaLog(Case):
         self.assertEqual(len(recs), 1)
         rec = recs[0]
         self.assertEqual(rec["source"]["kind"], "log")
-        self.assertEqual(rec["source"]["line"], 5)   # the draft line closes the block
+        self.assertEqual(rec["source"]["line"], 4)   # SPEC 13: its total time line
         self.assertEqual(rec["metadata"], {"slot": 1, "task": 0})
         sda = rec["spec_decode_acceptance"]
         self.assertEqual((sda["engine"], sda["num_spec_steps"], sda["num_spec_tokens"]),
@@ -267,6 +267,10 @@ class Harness(Case):
             r2 = run(["-f", "json", "--records", os.path.join(d, "r.jsonl"), p])
             with open(os.path.join(d, "r.jsonl")) as f:
                 rec = json.loads(f.readline())
+            # the enriched lines read back (SPEC 8.1): the same requests
+            back = doc(run(["-f", "json", os.path.join(d, "r.jsonl")]))
+        self.assertEqual(back["specscan"]["requests"]["ok"], 13)
+        self.assertEqual(back["spec_decode_acceptance_length"]["avg"], 15 / 7)
         self.assertEqual(j["specscan"]["requests"]["ok"], 13)
         self.assertEqual(j["specscan"]["inputs"][0]["kind"], "harness")
         rows = j["analysis"]["groups"]["rows"]
