@@ -51,6 +51,9 @@ CLI_TESTS += \
 # The log readers of SPEC 12 through their driver:
 CLI_TESTS += \
 	tests/cli/test_log_tool.py
+# ... and through specscan (logs, harness answer files, SPEC 12.7's vectors):
+CLI_TESTS += \
+	tests/cli/test_logs.py
 # Bad data and bounds (README, Reliability): hostile inputs and I/O faults,
 # memory, spool and signals, untrusted names, outputs all or nothing:
 CLI_TESTS += \

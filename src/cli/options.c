@@ -36,6 +36,7 @@ static const struct ss_option_value phases[] = {
 static const struct ss_option_value engines[] = {
 	{"vllm", SS_ENGINE_VLLM, false}, {"tensorrt_llm", SS_ENGINE_TRTLLM, false},
 	{"llamacpp", SS_ENGINE_LLAMACPP, false}, {"sglang", SS_ENGINE_SGLANG, false},
+	{"spec_bench", SS_ENGINE_SPEC_BENCH, false}, {"eagle", SS_ENGINE_EAGLE, false},
 	{NULL, 0, false},
 };
 
@@ -44,7 +45,8 @@ static const struct ss_option_value input_kinds[] = {
 	{"auto", SS_KIND_UNKNOWN, false}, {"raw", SS_KIND_RAW, false},
 	{"records", SS_KIND_RECORDS, false}, {"body", SS_KIND_BODY, false},
 	{"sse", SS_KIND_SSE, false}, {"enriched", SS_KIND_ENRICHED, false},
-	{"scrape", SS_KIND_SCRAPE, false}, {NULL, 0, false},
+	{"scrape", SS_KIND_SCRAPE, false}, {"log", SS_KIND_LOG, false},
+	{"harness", SS_KIND_HARNESS, false}, {NULL, 0, false},
 };
 
 const struct ss_option_desc ss_option_table[] = {
@@ -145,8 +147,9 @@ void ss_options_help(FILE *out)
 	      "Report speculative-decoding acceptance from captured responses\n"
 	      "(AIPerf raw or records exports, response bodies, SSE captures;\n"
 	      "plain, compressed or archived), and the server's own counters from\n"
-	      "saved Prometheus /metrics pages (kind scrape). No INPUT, or -, reads\n"
-	      "standard input.\n\n",
+	      "saved Prometheus /metrics pages (kind scrape), server logs (kind log:\n"
+	      "vLLM, SGLang, llama.cpp) and Spec-Bench or EAGLE answer files (kind\n"
+	      "harness). No INPUT, or -, reads standard input.\n\n",
 	      out);
 	for (const struct ss_option_desc *d = ss_option_table; d->long_name; d++) {
 		char left[48], text[512];

@@ -9,7 +9,7 @@
 bool ss_cli_server_read(const struct ss_agg *a)
 {
 	for (size_t i = 0; i < a->ninputs; i++)
-		if (a->inputs[i].server)
+		if (a->inputs[i].server || a->inputs[i].log)
 			return true;
 	return false;
 }

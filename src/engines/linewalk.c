@@ -348,6 +348,8 @@ static int line_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 		ls->has_meta_info = true;
 	} else if (ss_key_is(key, n, "timings")) {
 		ls->has_timings = true;
+	} else if (ss_key_is(key, n, "question_id")) {
+		ls->has_question_id = true;
 	}
 	return ls->failed || ls->nomem;
 }

@@ -2,9 +2,16 @@
  * logreq.c - a llama.cpp task block as a record (SPEC 12.4).
  */
 #include <stdio.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "engines/logreq.h"
+
+#include "engines/processor.h"
+#include "json/json.h"
+#include "logs/harness.h"
+#include "model/outcome.h"
 
 enum ss_status ss_record_from_llama_task(const struct ss_llama_task *t, struct ss_record *r,
 					 char *why, size_t whylen)
@@ -52,4 +59,181 @@ enum ss_status ss_record_from_llama_task(const struct ss_llama_task *t, struct s
 	if (!ss_record_check(r, why, whylen))
 		return SS_ST_MALFORMED;
 	return ss_record_status(r);
+}
+
+/* A double as the shortest text that reads back the same. */
+static void add_num(struct ss_buf *b, double v)
+{
+	char t[40];
+
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(t, sizeof(t), "%.*g", prec, v);
+		if (strtod(t, NULL) == v)
+			break;
+	}
+	ss_buf_adds(b, t);
+}
+
+static void add_time(struct ss_buf *b, bool *first, const char *tag, double ms)
+{
+	ss_buf_adds(b, *first ? "{\"" : ",\"");
+	*first = false;
+	ss_buf_adds(b, tag);
+	ss_buf_adds(b, "\":{\"value\":");
+	add_num(b, ms);
+	ss_buf_adds(b, ",\"unit\":\"ms\"}");
+}
+
+/* Whether a prefix time is plain RFC 3339 text (nothing to escape). */
+static bool plain_time(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= '0' && *s <= '9') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= 'a' && *s <= 'z') || *s == ':' || *s == '.' || *s == '+' || *s == '-'))
+			return false;
+	return true;
+}
+
+bool ss_process_llama_task(struct ss_processor *p, const struct ss_llama_task *t, uint64_t line,
+			   struct ss_outcome *o)
+{
+	struct ss_buf *b = &p->logtext;
+	enum ss_status st;
+	size_t meta_len, metrics_at;
+	bool first = true;
+
+	memset(o, 0, sizeof(*o));
+	o->kind = SS_KIND_LOG;
+	o->phase = SS_PHASE_PROFILING;
+	o->line = line;
+	st = ss_record_from_llama_task(t, &p->rec, o->reason, sizeof(o->reason));
+	if (st == SS_ST_ERROR && strcmp(o->reason, "out of memory") == 0)
+		return false;
+	o->status = st == SS_ST_OK || st == SS_ST_ZERO_STEP ? SS_ST_OK : st;
+	ss_outcome_record(p, o);
+	if (o->status != SS_ST_OK && o->status != SS_ST_ZERO_STEP)
+		o->record = NULL;
+
+	ss_buf_reset(b);
+	ss_buf_adds(b, "{\"slot\":");
+	ss_buf_add_i64(b, t->slot);
+	ss_buf_adds(b, ",\"task\":");
+	ss_buf_add_i64(b, t->task);
+	if (plain_time(t->time)) {
+		ss_buf_adds(b, ",\"time\":\"");
+		ss_buf_adds(b, t->time);
+		ss_buf_addc(b, '"');
+	}
+	ss_buf_addc(b, '}');
+	meta_len = b->len;
+	/* SPEC 12.4 with 11.1: the block's times */
+	metrics_at = b->len;
+	if (t->has_prompt)
+		add_time(b, &first, "time_to_first_token", t->prompt_ms);
+	if (t->has_itl)
+		add_time(b, &first, "inter_token_latency", t->itl_ms);
+	if (t->has_total)
+		add_time(b, &first, "request_latency", t->total_ms);
+	if (t->has_eval) {
+		ss_buf_adds(b, first ? "{" : ",");
+		ss_buf_adds(b, "\"output_sequence_length\":{\"value\":");
+		ss_buf_add_u64(b, t->eval_tokens);
+		ss_buf_adds(b, ",\"unit\":\"tokens\"}");
+		first = false;
+	}
+	if (!first)
+		ss_buf_addc(b, '}');
+	if (!ss_buf_grow(b, SSJ_PADDING) || b->failed)
+		return false;
+	memset(b->data + b->len, ' ', SSJ_PADDING);
+	o->metadata = b->data;
+	o->metadata_len = meta_len;
+	if (b->len > metrics_at) {
+		o->metrics = b->data + metrics_at;
+		o->metrics_len = b->len - metrics_at;
+	}
+	return true;
+}
+
+bool ss_harness_line(struct ss_processor *p, struct ss_outcome *o, bool *taken)
+{
+	struct ss_harness_req h;
+	enum ss_harness_status st = ss_harness_visit(p->outer, &h);
+	struct ss_record *r = &p->rec;
+	struct ss_buf *b = &p->logtext;
+	size_t meta_len;
+
+	*taken = st != SS_HARNESS_NOT;
+	if (!*taken)
+		return true;
+	o->kind = SS_KIND_HARNESS;
+	/* metadata {"question_id", "category"}: the values as written */
+	ss_buf_reset(b);
+	ss_buf_addc(b, '{');
+	if (h.question_id_len) {
+		ss_buf_adds(b, "\"question_id\":");
+		ss_buf_add(b, h.question_id, h.question_id_len);
+	}
+	if (h.category_len) {
+		ss_buf_adds(b, h.question_id_len ? ",\"category\":" : "\"category\":");
+		ss_buf_add(b, h.category, h.category_len);
+	}
+	ss_buf_addc(b, '}');
+	meta_len = b->len;
+	if (h.has_latency && isfinite(h.latency_s * 1000.0)) {
+		/* SPEC 12.5 with 11.1: the turns' wall time is the request's latency */
+		ss_buf_adds(b, "{\"request_latency\":{\"value\":");
+		add_num(b, h.latency_s * 1000.0);
+		ss_buf_adds(b, ",\"unit\":\"ms\"}");
+		if (h.has_completion) {
+			ss_buf_adds(b, ",\"output_sequence_length\":{\"value\":");
+			ss_buf_add_u64(b, h.completion_tokens);
+			ss_buf_adds(b, ",\"unit\":\"tokens\"}");
+		}
+		ss_buf_addc(b, '}');
+	}
+	if (!ss_buf_grow(b, SSJ_PADDING) || b->failed)
+		return false;
+	memset(b->data + b->len, ' ', SSJ_PADDING);
+	o->metadata = b->data;
+	o->metadata_len = meta_len;
+	if (b->len > meta_len) {
+		o->metrics = b->data + meta_len;
+		o->metrics_len = b->len - meta_len;
+	}
+	if (h.model_len && !ss_outcome_model(p, o, (struct ss_span){h.model, h.model_len}))
+		return false;
+	if (st == SS_HARNESS_MALFORMED || st == SS_HARNESS_UNRECOGNIZED) {
+		ss_outcome_set(o, st == SS_HARNESS_MALFORMED ? SS_ST_MALFORMED : SS_ST_UNRECOGNIZED,
+			       h.why);
+		return true;
+	}
+	if (p->opts.only_engine != SS_ENGINE_NONE &&
+	    p->opts.only_engine != (h.engine == SS_HARNESS_SPEC_BENCH ? SS_ENGINE_SPEC_BENCH
+								      : SS_ENGINE_EAGLE)) {
+		ss_outcome_set(o, SS_ST_UNRECOGNIZED, "record of an engine excluded by --engine");
+		return true;
+	}
+	ss_record_reset(r);
+	strcpy(r->engine, h.engine == SS_HARNESS_SPEC_BENCH ? "spec_bench" : "eagle");
+	r->has_num_draft_tokens = false;   /* SPEC 2.4: neither harness records them */
+	r->has_steps = true;
+	r->num_spec_steps = (int64_t)h.steps;
+	r->num_accepted_draft_tokens = (int64_t)h.accepted;
+	if (h.has_completion && h.completion_tokens <= INT64_MAX) {
+		r->has_completion_tokens = true;
+		r->completion_tokens = (int64_t)h.completion_tokens;
+	}
+	if (h.has_hist) {
+		for (size_t j = 0; j <= h.k; j++)
+			if (!SS_VEC_PUSH(&r->histogram, (int64_t)h.hist[j]))
+				return false;
+		r->has_histogram = true;
+	}
+	ss_record_compute_mean(r);
+	o->status = SS_ST_OK;
+	ss_outcome_record(p, o);
+	return true;
 }

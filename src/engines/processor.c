@@ -24,6 +24,7 @@ struct ss_processor *ss_processor_new(const struct ss_process_opts *opts)
 	ss_record_init(&p->rec);
 	ss_buf_init(&p->model);
 	ss_buf_init(&p->input);
+	ss_buf_init(&p->logtext);
 	p->outer = ssj_parser_new();
 	p->inner = ssj_parser_new();
 	if (!p->outer || !p->inner) {
@@ -67,6 +68,7 @@ void ss_processor_free(struct ss_processor *p)
 	ss_record_release(&p->rec);
 	ss_buf_release(&p->model);
 	ss_buf_release(&p->input);
+	ss_buf_release(&p->logtext);
 	ss_free(p->parts);
 	ss_free(p);
 }
@@ -110,6 +112,7 @@ void ss_outcome_record(struct ss_processor *p, struct ss_outcome *o)
 	o->steps = p->rec.num_spec_steps;
 	o->accepted = p->rec.num_accepted_draft_tokens;
 	o->drafted = p->rec.num_draft_tokens;
+	o->no_drafted = !p->rec.has_num_draft_tokens;
 	if (o->status == SS_ST_ZERO_STEP) {
 		ss_copy_str(o->reason, sizeof(o->reason),
 			    p->rec.has_steps ? "no verify steps" : "no drafts");

@@ -48,6 +48,7 @@ struct line_scan {
 	bool has_responses;
 	size_t nresponses;             /* objects in `responses` */
 	bool has_choices, has_meta_info, has_timings;
+	bool has_question_id;          /* with choices: maybe a harness line (SPEC 12.5) */
 	struct ss_span metadata;       /* any JSON type (SPEC 4.4: copied verbatim) */
 	bool metadata_object;
 	struct ss_meta_scan meta;      /* what that object says */
@@ -94,6 +95,7 @@ struct ss_processor {
 	struct line_scan scan;
 	struct ss_buf model;           /* the outcome's model name */
 	struct ss_buf input;           /* an enriched line's source.input */
+	struct ss_buf logtext;         /* a log request's metadata and metrics (logreq.c) */
 	/* one response element: the raw spans of its data packets */
 	struct ss_span *parts;
 	size_t nparts, parts_cap;
@@ -126,6 +128,15 @@ bool ss_metrics_timing(struct ssj_parser *doc, const char *m, size_t n, struct s
 bool ss_elem_perf_ns(struct ssj_parser *doc, const char *text, size_t n, int64_t *perf);
 /* A JSON integer literal (any sign) that fits int64_t. */
 bool ss_parse_i64(const char *s, size_t n, int64_t *out);
+
+/* ---- harness.c's caller, logreq.c ---- */
+
+/*
+ * A line with `question_id` and `choices` (open on p->outer), read as a
+ * harness answer line (SPEC 12.5): false in *taken when it is not one (the
+ * line goes on as a body); else o holds its request. false: out of memory.
+ */
+bool ss_harness_line(struct ss_processor *p, struct ss_outcome *o, bool *taken);
 
 /* ---- enriched.c ---- */
 

@@ -35,7 +35,16 @@ bool ss_records_line_map(struct ss_reader *rd, struct ss_record *r)
 
 	ss_read_count(rd, SS_F_NUM_ACCEPTED_DRAFT_TOKENS, true, NULL,
 		      &r->num_accepted_draft_tokens);
-	ss_read_count(rd, SS_F_NUM_DRAFT_TOKENS, true, NULL, &r->num_draft_tokens);
+	/* SPEC 2.4, 12.5: the harness engines alone may leave drafted tokens out */
+	bool harness = strcmp(ss_record_engine(r), "spec_bench") == 0 ||
+		       strcmp(ss_record_engine(r), "eagle") == 0;
+	bool has_rate = true;
+
+	if (harness)
+		ss_read_count(rd, SS_F_NUM_DRAFT_TOKENS, false, &r->has_num_draft_tokens,
+			      &r->num_draft_tokens);
+	else
+		ss_read_count(rd, SS_F_NUM_DRAFT_TOKENS, true, NULL, &r->num_draft_tokens);
 	ss_read_count(rd, SS_F_NUM_SPEC_STEPS, false, &r->has_steps, &r->num_spec_steps);
 	ss_read_count(rd, SS_F_NUM_SPEC_TOKENS, false, &r->has_spec_tokens,
 		      &r->num_spec_tokens);
@@ -44,7 +53,8 @@ bool ss_records_line_map(struct ss_reader *rd, struct ss_record *r)
 	ss_read_count(rd, SS_F_PROMPT_TOKENS, false, &r->has_prompt_tokens, &r->prompt_tokens);
 	ss_read_double(rd, SS_F_MEAN_ACCEPTANCE_LENGTH, false, &r->has_mean_acceptance_length,
 		       &r->mean_acceptance_length);
-	ss_read_double(rd, SS_F_DRAFT_ACCEPTANCE_RATE, true, NULL, &r->draft_acceptance_rate);
+	ss_read_double(rd, SS_F_DRAFT_ACCEPTANCE_RATE, !harness, harness ? &has_rate : NULL,
+		       &r->draft_acceptance_rate);
 	if (!rd->bad && ss_field_given(pl, SS_F_ACCEPTANCE_HISTOGRAM)) {
 		if (hist->type != SSJ_OBJECT) {
 			ss_reader_fail(rd, "acceptance_histogram is not an object");

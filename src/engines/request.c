@@ -275,6 +275,9 @@ static enum ss_kind detect(const struct ss_processor *p)
 		return SS_KIND_RAW;
 	if (ls->metadata.p && ls->metadata_object && ls->metrics.p)
 		return SS_KIND_RECORDS;
+	/* SPEC 12.5: checked before body (a harness line has choices) */
+	if (ls->has_question_id && ls->has_choices)
+		return SS_KIND_HARNESS;
 	if (ls->has_choices || ls->has_meta_info || ls->has_timings)
 		return SS_KIND_BODY;
 	return SS_KIND_UNKNOWN;
@@ -319,6 +322,22 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 		return true;
 	}
 	kind = detect(p);
+	if (kind == SS_KIND_HARNESS) {
+		bool taken;
+
+		if (!ss_harness_line(p, o, &taken))
+			return false;
+		if (taken)
+			return true;
+		if (p->opts.force_kind == SS_KIND_HARNESS) {
+			ss_outcome_set(o, SS_ST_UNRECOGNIZED, "not a harness answer line (a question_id "
+				       "and a first choice with turns; read as harness: --input-kind "
+				       "harness)");
+			return true;
+		}
+		kind = ls->has_choices || ls->has_meta_info || ls->has_timings ? SS_KIND_BODY
+									       : SS_KIND_UNKNOWN;
+	}
 	if (p->opts.want_timing || p->opts.raw_timing)
 		line_timing(p, kind, o);
 	/* SPEC 7.8: any line's metadata times it (an enriched line's as written) */

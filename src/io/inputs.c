@@ -395,7 +395,7 @@ static enum step open_file(struct ss_inputs *it, struct ss_file_entry *fe)
 static bool server_file(const struct ss_inputs *it, const char *path, bool *fatal)
 {
 	struct ss_stream *s, *top;
-	bool archive = false, scrape = false;
+	bool archive = false, scrape = false, log = false;
 	int fd;
 
 	do
@@ -413,7 +413,8 @@ static bool server_file(const struct ss_inputs *it, const char *path, bool *fata
 		*fatal = true;
 		return false;
 	}
-	if (!archive && !ss_sniff_scrape(top, &scrape))
+	/* a log is no server file: split like requests (SPEC 12.6) */
+	if (!archive && (!ss_sniff_log(top, &log) || (!log && !ss_sniff_scrape(top, &scrape))))
 		*fatal = true;
 	ss_stream_free(top);
 	return scrape;

@@ -5,6 +5,8 @@
  */
 #include "io/sniff.h"
 
+#include "logs/logline.h"
+
 #include <stdbool.h>
 #include <string.h>
 
@@ -250,4 +252,44 @@ bool ss_sniff_scrape(struct ss_stream *s, bool *scrape)
 		if (want > SS_SNIFF_SCRAPE_PEEK)
 			want = SS_SNIFF_SCRAPE_PEEK;
 	}
+}
+
+/* Whether the first non-blank line claims the input for JSON or SSE. */
+static bool claimed(const unsigned char *p, size_t n)
+{
+	size_t i = 0;
+
+	if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF)
+		i = 3;
+	while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
+		i++;
+	if (i == n)
+		return false;
+	if (p[i] == '{' || p[i] == ':')
+		return true;
+	if (p[i] == '[') {
+		/* a JSON array of objects (TensorRT-LLM's iterations), not
+		 * SGLang's `[2026-07-21 15:00:13 TP0] ` prefix */
+		for (i++; i < n && (p[i] == ' ' || p[i] == '\t'); i++)
+			;
+		return i < n && (p[i] == '{' || p[i] == ']');
+	}
+	return (n - i >= 5 && memcmp(p + i, "data:", 5) == 0) ||
+	       (n - i >= 6 && memcmp(p + i, "event:", 6) == 0) ||
+	       (n - i >= 3 && memcmp(p + i, "id:", 3) == 0);
+}
+
+bool ss_sniff_log(struct ss_stream *s, bool *log)
+{
+	const unsigned char *p;
+	size_t n;
+	struct ss_log_anchor a;
+
+	*log = false;
+	if (!ss_stream_peek(s, SS_SNIFF_SCRAPE_PEEK, &p, &n))
+		return false;
+	if (n == 0 || claimed(p, n))
+		return true;
+	*log = ss_log_find_anchor((const char *)p, n, &a);
+	return true;
 }

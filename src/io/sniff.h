@@ -33,4 +33,15 @@ bool ss_decode_layers(struct ss_stream *s, struct ss_stream **out, bool *archive
 #define SS_SNIFF_SCRAPE_PEEK ((size_t)64 << 10)
 bool ss_sniff_scrape(struct ss_stream *s, bool *scrape);
 
+/*
+ * Whether a decoded stream that is not an archive is a server log (SPEC
+ * 12.1): its first SS_SNIFF_SCRAPE_PEEK bytes hold an anchor of a log
+ * format (logs/logline.h: vLLM's, SGLang's, llama.cpp's, or llama.cpp's
+ * slot prefix), and its first non-blank line (after a byte-order mark) is
+ * neither JSON (`{`, `[`) nor an SSE field line (1.2). Asked before
+ * ss_sniff_scrape(): a log's `INFO 06-06 ...` lines look like samples.
+ * false: out of memory.
+ */
+bool ss_sniff_log(struct ss_stream *s, bool *log);
+
 #endif

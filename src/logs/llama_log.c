@@ -403,8 +403,10 @@ enum ss_log_status ss_llama_blocks_feed(struct ss_llama_blocks *b, const char *s
 	}
 	put(&b->cur, &bd);
 	b->cur.last_line = b->line;
-	if (bd.kind == B_TOTAL)
+	if (bd.kind == B_TOTAL) {
 		b->closing = true;
+		b->cur.total_line = b->line;
+	}
 	return SS_LOG_OK;
 }
 

@@ -23,6 +23,7 @@ struct ss_llama_task {
 	bool has_ids;
 	char time[48];            /* the first line's prefix time ("" if none) */
 	uint64_t first_line, last_line; /* 1-based line numbers in the feed */
+	uint64_t total_line;      /* its `total time` line (0: none) */
 
 	bool has_prompt, has_eval, has_total;
 	double prompt_ms, eval_ms, total_ms;

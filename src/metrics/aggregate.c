@@ -208,6 +208,28 @@ void ss_agg_input_look(struct ss_agg *a, unsigned look)
 		a->inputs[a->stream_entry].look = (unsigned char)look;
 }
 
+bool ss_agg_input_log(struct ss_agg *a, uint64_t log_lines, uint64_t bad_lines,
+		      uint64_t refused_lines)
+{
+	struct ss_input_info *in;
+
+	if (!a->stream_name)
+		return true;
+	if (a->stream_entry == SIZE_MAX) {
+		a->stream_entry = new_input(a, a->stream_name, strlen(a->stream_name));
+		if (a->stream_entry == SIZE_MAX)
+			return false;
+		a->inputs[a->stream_entry].failed = a->stream_failed;
+	}
+	in = &a->inputs[a->stream_entry];
+	in->log = true;
+	in->kinds |= 1u << SS_KIND_LOG;
+	in->log_lines += log_lines;
+	in->bad_lines += bad_lines;
+	in->refused_lines += refused_lines;
+	return true;
+}
+
 void ss_agg_fail_input(struct ss_agg *a)
 {
 	a->stream_failed = true;
@@ -303,7 +325,12 @@ static bool results_add_ok(struct ss_results *r, const struct ss_outcome *o)
 		ss_timekeep_note_k(&r->timing, o->has_k, o->k);
 	r->ok++;
 	r->sum_accepted += o->accepted;
-	r->sum_drafted += o->drafted;
+	if (!o->no_drafted) {
+		/* SPEC 13: the rate over the records that have both counts */
+		r->ok_with_drafted++;
+		r->sum_accepted_with_drafted += o->accepted;
+		r->sum_drafted += o->drafted;
+	}
 	if (o->has_steps) {
 		r->ok_with_steps++;
 		r->sum_steps += o->steps;
@@ -601,7 +628,7 @@ static bool results_finish(struct ss_results *r, unsigned threads)
 				       (unsigned __int128)r->sum_steps));
 	if (r->sum_drafted > 0)
 		set_run(r, SS_M_OVERALL_DAR,
-			ss_ratio((unsigned __int128)r->sum_accepted,
+			ss_ratio((unsigned __int128)r->sum_accepted_with_drafted,
 				 (unsigned __int128)r->sum_drafted) * 100.0);
 	if (r->zero_step > 0)
 		set_run(r, SS_M_ZERO_STEP_REQUESTS, (double)r->zero_step);
@@ -611,7 +638,8 @@ static bool results_finish(struct ss_results *r, unsigned threads)
 		set_run(r, SS_M_TOTAL_STEPS, (double)r->sum_steps);
 	if (r->ok > 0) {
 		set_run(r, SS_M_TOTAL_ACCEPTED, (double)r->sum_accepted);
-		set_run(r, SS_M_TOTAL_DRAFT, (double)r->sum_drafted);
+		if (r->ok_with_drafted > 0)
+			set_run(r, SS_M_TOTAL_DRAFT, (double)r->sum_drafted);
 	}
 	return true;
 }

@@ -41,6 +41,9 @@ struct ss_results {
 	__int128 sum_steps, sum_accepted, sum_drafted;
 	uint64_t ok_with_steps;   /* ok records that have a step count */
 	__int128 sum_accepted_with_steps;
+	/* over the ok records that have drafted tokens (SPEC 12.5, 13) */
+	uint64_t ok_with_drafted;
+	__int128 sum_accepted_with_drafted;
 	uint64_t ok;                        /* ok records of the set */
 	uint64_t zero_step;
 	__int128 *hist;                     /* pooled, dense */
@@ -87,6 +90,8 @@ struct ss_input_info {
 	bool server;         /* it held snapshots of the server's counters (SPEC 10.1) */
 	uint64_t snapshots;  /* how many (increments included) */
 	unsigned char look;  /* what its first line looks like (io/looks.h), set by the run */
+	bool log;            /* a server log (SPEC 12.1): its lines' counts below */
+	uint64_t log_lines, bad_lines, refused_lines;
 };
 
 struct ss_agg {
@@ -171,6 +176,9 @@ bool ss_agg_input_snapshots(struct ss_agg *a, uint64_t snapshots);
 /* What the current input's first line looks like (io/looks.h's enum ss_look): kept
  * once the input is listed, for SPEC 5's message about an input of no request. */
 void ss_agg_input_look(struct ss_agg *a, unsigned look);
+/* The current input was a server log (SPEC 12.1, 13): its lines' counts. */
+bool ss_agg_input_log(struct ss_agg *a, uint64_t log_lines, uint64_t bad_lines,
+		      uint64_t refused_lines);
 /* Mark the current input as failed (it could not be read to its end). */
 void ss_agg_fail_input(struct ss_agg *a);
 /*

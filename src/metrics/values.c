@@ -46,6 +46,13 @@ void ss_req_values_of(const struct ss_record *r, struct ss_req_values *out)
 		out->has[SS_M_ACCEPTANCE_LENGTH] = true;
 		out->v[SS_M_ACCEPTANCE_LENGTH] = r->mean_acceptance_length;
 	}
+	if (!r->has_num_draft_tokens) {
+		/* SPEC 12.5: no drafted tokens, so no rate and no accepted per verified */
+		if (r->has_steps)
+			set_int(out, SS_M_STEPS, r->num_spec_steps);
+		set_int(out, SS_M_ACCEPTED_DRAFT_TOKENS, r->num_accepted_draft_tokens);
+		return;
+	}
 	out->has[SS_M_DRAFT_ACCEPTANCE_RATE] = true;
 	out->v[SS_M_DRAFT_ACCEPTANCE_RATE] = r->draft_acceptance_rate * 100.0;
 

@@ -51,6 +51,7 @@ struct ss_outcome {
 	/* For ok records: what the aggregation needs. */
 	bool has_steps;
 	int64_t steps, accepted, drafted;
+	bool no_drafted;     /* the record has no num_draft_tokens (SPEC 12.5): `drafted` is 0 */
 	bool has_k;          /* num_spec_tokens (SPEC 7.1; set by ss_outcome_values) */
 	int64_t k;
 	bool has_completion; /* completion_tokens (SPEC 7.11, 7.12; set by ss_outcome_values) */

@@ -55,13 +55,14 @@ enum ss_nostats_cause ss_nostats_cause_of(const char *reason)
 const char *ss_kind_name(enum ss_kind k)
 {
 	static const char *const names[SS_KIND_COUNT] = {
-		"unknown", "raw", "records", "body", "sse", "enriched", "scrape",
+		"unknown", "raw", "records", "body", "sse", "enriched", "scrape", "log",
+		"harness",
 	};
 	return (unsigned)k < SS_KIND_COUNT ? names[k] : "unknown";
 }
 
 static const char *const engine_names[SS_ENGINE_COUNT] = {
-	"", "vllm", "tensorrt_llm", "llamacpp", "sglang",
+	"", "vllm", "tensorrt_llm", "llamacpp", "sglang", "spec_bench", "eagle",
 };
 
 const char *ss_engine_name(enum ss_engine e)
@@ -80,6 +81,7 @@ enum ss_engine ss_engine_from_name(const char *name)
 void ss_record_init(struct ss_record *r)
 {
 	memset(r, 0, sizeof(*r));
+	r->has_num_draft_tokens = true;
 }
 
 void ss_record_reset(struct ss_record *r)
@@ -96,6 +98,7 @@ void ss_record_reset(struct ss_record *r)
 	r->per_step_accepted = a;
 	r->per_step_drafted = d;
 	r->by_draft_length = b;
+	r->has_num_draft_tokens = true;
 }
 
 void ss_record_release(struct ss_record *r)
@@ -130,7 +133,7 @@ bool ss_record_check(const struct ss_record *r, char *why, size_t whylen)
 {
 	int64_t sum;
 
-	if (r->num_accepted_draft_tokens > r->num_draft_tokens) {
+	if (r->has_num_draft_tokens && r->num_accepted_draft_tokens > r->num_draft_tokens) {
 		snprintf(why, whylen,
 			 "num_accepted_draft_tokens %lld exceeds num_draft_tokens %lld",
 			 (long long)r->num_accepted_draft_tokens,

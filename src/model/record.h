@@ -69,6 +69,8 @@ enum ss_kind {
 	SS_KIND_SSE,
 	SS_KIND_ENRICHED,   /* specscan's own per-request line, read back (SPEC 8.1) */
 	SS_KIND_SCRAPE,     /* a server input: no request, snapshots (SPEC 10.1) */
+	SS_KIND_LOG,        /* a server log (SPEC 12.1): llama.cpp task blocks are requests */
+	SS_KIND_HARNESS,    /* a Spec-Bench or EAGLE answer line (SPEC 12.5) */
 	SS_KIND_COUNT
 };
 const char *ss_kind_name(enum ss_kind k);
@@ -80,6 +82,8 @@ enum ss_engine {
 	SS_ENGINE_TRTLLM,
 	SS_ENGINE_LLAMACPP,
 	SS_ENGINE_SGLANG,
+	SS_ENGINE_SPEC_BENCH, /* harness answer files (SPEC 12.5): no drafted tokens */
+	SS_ENGINE_EAGLE,
 	SS_ENGINE_COUNT
 };
 const char *ss_engine_name(enum ss_engine e);
@@ -104,6 +108,13 @@ struct ss_record {
 	bool has_histogram;
 	struct ss_vec_i64 histogram;      /* dense: index j = accepted drafts */
 	int64_t num_accepted_draft_tokens;
+	/*
+	 * false only for the harness engines (SPEC 2.4, 12.5): neither file
+	 * records drafted tokens, so num_draft_tokens is 0 and means nothing
+	 * (no draft acceptance rate, no accepted per verified, no 7.1).
+	 * ss_record_init() and ss_record_reset() set it true.
+	 */
+	bool has_num_draft_tokens;
 	int64_t num_draft_tokens;
 	bool has_steps;
 	int64_t num_spec_steps;

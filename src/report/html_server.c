@@ -10,6 +10,7 @@
 
 #include "report/chart.h"
 #include "report/html_int.h"
+#include "report/section.h"
 #include "report/htmlesc.h"
 #include "report/numfmt.h"
 #include "report/server_report.h"
@@ -243,6 +244,10 @@ void ss_report_html_server(struct ss_buf *b, const struct ss_server_results *r)
 	for (size_t i = 0; i < r->nfamilies; i++) {
 		const struct ss_server_family *f = &r->families[i];
 
+		if (f->log) {
+			ss_sec_logs_html(b, f);
+			continue;
+		}
 		ss_buf_adds(b, "<h3>");
 		ss_buf_adds(b, ss_engine_name(f->row->engine));
 		ss_buf_addf(b, " <span class=\"note\">(%s counters)</span></h3>\n", f->row->counters);

@@ -207,9 +207,11 @@ static void add_record(struct ss_buf *b, const struct ss_record *r)
 		add_key(b, "mean_acceptance_length");
 		ss_buf_add_double(b, r->mean_acceptance_length);
 	}
-	ss_buf_addc(b, ',');
-	add_key(b, "draft_acceptance_rate");
-	ss_buf_add_double(b, r->draft_acceptance_rate);
+	if (r->has_num_draft_tokens) {
+		ss_buf_addc(b, ',');
+		add_key(b, "draft_acceptance_rate");
+		ss_buf_add_double(b, r->draft_acceptance_rate);
+	}
 	if (r->has_histogram) {
 		bool first = true;
 
@@ -230,7 +232,8 @@ static void add_record(struct ss_buf *b, const struct ss_record *r)
 		ss_buf_addc(b, '}');
 	}
 	add_i64_field(b, "num_accepted_draft_tokens", r->num_accepted_draft_tokens);
-	add_i64_field(b, "num_draft_tokens", r->num_draft_tokens);
+	if (r->has_num_draft_tokens)   /* SPEC 2.4: the harness engines have none */
+		add_i64_field(b, "num_draft_tokens", r->num_draft_tokens);
 	if (r->has_steps)
 		add_i64_field(b, "num_spec_steps", r->num_spec_steps);
 	if (r->has_spec_tokens)

@@ -46,6 +46,11 @@ void ss_sec_read_json(struct ss_jsonw *w, const struct ss_report_ctx *c, const c
 		ss_jsonw_u64(w, "requests", in->requests);
 		if (in->server)
 			ss_jsonw_u64(w, "snapshots", in->snapshots);
+		if (in->log) {   /* SPEC 12.1, 13 */
+			ss_jsonw_u64(w, "log_lines", in->log_lines);
+			ss_jsonw_u64(w, "bad_lines", in->bad_lines);
+			ss_jsonw_u64(w, "refused_lines", in->refused_lines);
+		}
 		ss_jsonw_end_object(w);
 	}
 	ss_jsonw_end_array(w);

@@ -106,5 +106,11 @@ void ss_sec_speedup_legend(struct ss_buf *out, const struct ss_analysis *an);
 void ss_sec_speedup_grid_cells(struct ss_grid *g, const struct ss_analysis *an, size_t id);
 void ss_sec_speedup_html(struct ss_buf *out, const struct ss_report_ctx *c);
 void ss_sec_timing_html(struct ss_buf *out, const struct ss_report_ctx *c);
+/* SPEC 12.2-12.3, the log families of the server section (sec_logs.c):
+ * the whole JSON entry of `server.families`, the console and Markdown
+ * lines with their notes. */
+void ss_sec_logs_json(struct ss_jsonw *w, const struct ss_server_family *f);
+void ss_sec_logs_text(struct ss_buf *out, const struct ss_server_family *f, bool md);
+void ss_sec_logs_html(struct ss_buf *out, const struct ss_server_family *f);
 
 #endif

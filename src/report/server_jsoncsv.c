@@ -137,6 +137,10 @@ static void add_reconciliation(struct ss_jsonw *w, const struct ss_server_reconc
 
 static void add_family(struct ss_jsonw *w, const struct ss_server_family *f)
 {
+	if (f->log) {
+		ss_sec_logs_json(w, f);
+		return;
+	}
 	ss_jsonw_begin_object(w, NULL);
 	ss_jsonw_str(w, "engine", ss_engine_name(f->row->engine));
 	ss_jsonw_str(w, "counters", f->row->counters);
@@ -240,10 +244,13 @@ void ss_report_server_csv(struct ss_buf *out, const struct ss_server_results *r)
 			csv_row(&t, f, "Acceptance Length (ratio)", f->acceptance_length);
 		if (f->has_rate)
 			csv_row(&t, f, "Draft Acceptance Rate (%)", f->draft_acceptance_rate);
-		csv_row(&t, f, "Steps", (double)f->steps);
+		/* a log family has the counts it has (SPEC 12.2, 12.3) */
+		if (!f->log || f->log->assumes_full)
+			csv_row(&t, f, "Steps", (double)f->steps);
 		if (f->has_draft_tokens)
 			csv_row(&t, f, "Draft Tokens (tokens)", (double)f->draft_tokens);
-		csv_row(&t, f, "Accepted Draft Tokens (tokens)", (double)f->accepted_tokens);
+		if (!f->log || f->has_draft_tokens)
+			csv_row(&t, f, "Accepted Draft Tokens (tokens)", (double)f->accepted_tokens);
 	}
 	ss_tab_csv(out, &t, true);
 	ss_tab_release(&t);

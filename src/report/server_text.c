@@ -11,6 +11,7 @@
 #include "report/grid.h"
 #include "report/numfmt.h"
 #include "report/report.h"
+#include "report/section.h"
 #include "report/server_report.h"
 
 static void add_signed(struct ss_buf *b, __int128 v)
@@ -303,6 +304,10 @@ static void family(struct ss_buf *out, const struct ss_server_family *f, bool md
 {
 	const char *lead = md ? "" : "  ";
 
+	if (f->log) {
+		ss_sec_logs_text(out, f, md);
+		return;
+	}
 	ss_buf_adds(out, md ? "\n" : lead);
 	ss_report_server_family_line(out, f);
 	ss_buf_addc(out, '\n');

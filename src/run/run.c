@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "run/reqkeys.h"
+#include "engines/logreq.h"
 #include "io/batch.h"
 #include "io/framer.h"
 #include "io/aiperf_conf.h"
@@ -156,6 +157,7 @@ static enum ss_server_feed_mode feed_mode(const struct ss_run_cfg *cfg)
 	if (!cfg->server)
 		return SS_SERVER_FEED_OFF;
 	return cfg->force_kind == SS_KIND_SCRAPE    ? SS_SERVER_FEED_FORCED
+	       : cfg->force_kind == SS_KIND_LOG     ? SS_SERVER_FEED_LOGS
 	       : cfg->force_kind == SS_KIND_UNKNOWN ? SS_SERVER_FEED_DETECT
 						    : SS_SERVER_FEED_OFF;
 }
@@ -451,8 +453,83 @@ static bool fill_slot(struct reader *r, struct slot *s, struct ss_msg *msg)
 
 /* ---- the collector: slots, in order, into the aggregate ---- */
 
+/* What the collector keeps for the llama.cpp requests of log inputs (SPEC 12.4). */
+struct log_reqs {
+	const struct ss_run_cfg *cfg;
+	struct ss_agg *agg;
+	struct ss_msg *msg;
+	const char *name;              /* the log input being fed */
+	struct ss_processor *proc;     /* made at the first task block */
+	struct ss_buf jsonl;
+	struct ss_keybuf keys;
+	bool sink_failed;
+};
+
+/* One finished task block: a request like any other, in input order. */
+static bool log_task(void *ctx, const struct ss_llama_task *t)
+{
+	struct log_reqs *lr = ctx;
+	const struct ss_run_cfg *cfg = lr->cfg;
+	struct ss_outcome o;
+
+	if (!lr->proc) {
+		struct ss_process_opts po = {.force_kind = SS_KIND_LOG};
+
+		lr->proc = ss_processor_new(&po);
+		if (!lr->proc)
+			return false;
+	}
+	/* SPEC 13: its `total time` line, else its last */
+	if (!ss_process_llama_task(lr->proc, t, t->total_line ? t->total_line : t->last_line, &o))
+		return false;
+	ss_outcome_values(&o);
+	if (cfg->want_jsonl) {
+		ss_buf_reset(&lr->jsonl);
+		ss_report_jsonl(&lr->jsonl, ss_processor_document(lr->proc), lr->name, &o);
+		if (lr->jsonl.failed)
+			return false;
+		if (!cfg->sink(cfg->sink_ctx, lr->jsonl.data, lr->jsonl.len))
+			lr->sink_failed = true;
+	}
+	if (cfg->group_by && cfg->group_by->n) {
+		struct ss_kv key[SS_GROUP_MAX_KEYS];
+
+		ss_keybuf_reset(&lr->keys);
+		if (!ss_keybuf_add(&lr->keys, cfg->group_by, lr->name, &o,
+				   ss_processor_document(lr->proc)))
+			return false;
+		ss_keybuf_tuple(&lr->keys, cfg->group_by->n, 0, key);
+		if (!ss_agg_add_keyed(lr->agg, &o, key))
+			return false;
+	} else if (!ss_agg_add(lr->agg, &o)) {
+		return false;
+	}
+	if (o.status != SS_ST_OK && (is_problem(o.status) || lr->msg->verbosity > 0))
+		ss_msg_request(lr->msg, (unsigned)o.status, ss_status_name(o.status), lr->name,
+			       o.line, o.reason);
+	return true;
+}
+
+/* A log input's batch: its lines read, its task blocks added as requests. */
+static bool collect_log(struct slot *s, struct ss_agg *agg, struct ss_server_feed *feed,
+			struct log_reqs *lr, bool *sink_failed)
+{
+	struct ss_server_log_sink sink = {log_task, lr};
+	struct ss_server_log_counts lc;
+	bool counted;
+
+	lr->name = s->name;
+	if (!ss_server_feed_log(feed, s->name, s->first_of_input, s->last_of_input, s->batch.buf,
+				s->batch.len, &sink, &counted, &lc))
+		return false;
+	if (lr->sink_failed)
+		*sink_failed = true;
+	return !counted || ss_agg_input_log(agg, lc.log_lines, lc.bad_lines, lc.refused_lines);
+}
+
 static bool collect_slot(const struct ss_run_cfg *cfg, struct slot *s, struct ss_agg *agg,
-			 struct ss_msg *msg, bool *sink_failed, struct ss_server_feed *feed)
+			 struct ss_msg *msg, bool *sink_failed, struct ss_server_feed *feed,
+			 struct log_reqs *lr)
 {
 	bool counted;
 	uint64_t n;
@@ -461,7 +538,10 @@ static bool collect_slot(const struct ss_run_cfg *cfg, struct slot *s, struct ss
 		return false;
 	if (s->first_of_input && !ss_agg_begin_input(agg, s->name))
 		return false;
-	if (!ss_server_feed_batch(feed, s->name, s->first_of_input, s->kind, s->last_of_input,
+	if (s->kind == SS_SERVER_FEED_LOG) {
+		if (!collect_log(s, agg, feed, lr, sink_failed))
+			return false;
+	} else if (!ss_server_feed_batch(feed, s->name, s->first_of_input, s->kind, s->last_of_input,
 				  s->input_failed, s->batch.buf, s->batch.len, s->srv, s->nsrv, msg,
 				  &counted, &n) ||
 	    (counted && !ss_agg_input_snapshots(agg, n)))
@@ -530,6 +610,7 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 	struct ss_pool *pool = NULL;
 	struct ss_progress prog;
 	struct ss_server_feed feed;
+	struct log_reqs lr = {.cfg = cfg, .agg = agg, .msg = msg};
 	size_t nthreads = cfg->threads > 1 ? (size_t)cfg->threads : 1;
 	size_t nslots = nthreads * (QUEUE_AHEAD + 1) + 2;
 	bool fatal = false, sink_failed = false, interrupted = false;
@@ -538,6 +619,8 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 				  : cfg->force_kind == SS_KIND_UNKNOWN ? SS_FRAMING_AUTO
 								       : SS_FRAMING_JSONL;
 
+	ss_buf_init(&lr.jsonl);
+	ss_keybuf_init(&lr.keys);
 	ss_progress_init(&prog, cfg->progress ? stderr : NULL);
 	ss_progress_attach(&prog, msg);
 	memset(&r, 0, sizeof(r));
@@ -603,7 +686,7 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 		{
 			struct slot *s = &rc.slots[ss_pool_wait_oldest(pool)];
 
-			if (!fatal && !collect_slot(cfg, s, agg, msg, &sink_failed, &feed)) {
+			if (!fatal && !collect_slot(cfg, s, agg, msg, &sink_failed, &feed, &lr)) {
 				ss_msg_error(msg, "out of memory");
 				fatal = true;
 			}
@@ -622,6 +705,9 @@ enum ss_run_status ss_run(const struct ss_run_cfg *cfg, struct ss_agg *agg,
 	}
 out:
 	ss_server_feed_release(&feed);   /* a reader stopped in the middle */
+	ss_processor_free(lr.proc);
+	ss_buf_release(&lr.jsonl);
+	ss_keybuf_release(&lr.keys);
 	ss_pool_free(pool);   /* drops queued work when stopping early */
 	ss_progress_end(&prog);
 	if (rc.slots)

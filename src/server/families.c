@@ -20,6 +20,8 @@ const struct ss_family_row ss_family_rows[] = {
 		},
 		.position_label = "position",
 	},
+	/* SPEC 12.2: vLLM's interval lines in its log */
+	{.engine = SS_ENGINE_VLLM, .source = SS_SRC_LOG, .counters = "log"},
 	{
 		.engine = SS_ENGINE_TRTLLM, .source = SS_SRC_PROMETHEUS, .counters = "prometheus",
 		.names = {
@@ -72,6 +74,8 @@ const struct ss_family_row ss_family_rows[] = {
 		.only_label = "tp_rank", .only_value = "0",
 		.accepted_from = SS_ACC_TOTAL_LESS_STEPS,
 	},
+	/* SPEC 12.3: SGLang's decode batch lines in its log (estimated, no counts) */
+	{.engine = SS_ENGINE_SGLANG, .source = SS_SRC_LOG, .counters = "log", .estimated = true},
 };
 
 const size_t ss_family_count = sizeof(ss_family_rows) / sizeof(ss_family_rows[0]);

@@ -22,6 +22,7 @@ enum ss_server_source {
 	SS_SRC_PROMETHEUS = 0, /* exposition text, Prometheus API results, AIPerf's files */
 	SS_SRC_ITERATIONS,     /* TensorRT-LLM iteration statistics */
 	SS_SRC_SERVER_INFO,    /* SGLang get_server_info */
+	SS_SRC_LOG,            /* a server log's lines (SPEC 12.2, 12.3): no named counters */
 	SS_SRC_COUNT
 };
 

@@ -52,7 +52,7 @@ static struct ss_server *dir_server(struct ss_server_feed *f, const char *name, 
 bool ss_server_feed_input(struct ss_server_feed *f, const char *name, struct ss_stream *st,
 			  struct ss_msg *msg, enum ss_server_feed_kind *kind)
 {
-	bool scrape = false;
+	bool scrape = false, log = false;
 
 	*kind = SS_SERVER_FEED_REQUESTS;
 	/* the document's name rule holds whatever --input-kind says (10.5) */
@@ -60,15 +60,21 @@ bool ss_server_feed_input(struct ss_server_feed *f, const char *name, struct ss_
 		*kind = SS_SERVER_FEED_DOCUMENT;
 	else if (f->mode == SS_SERVER_FEED_FORCED)
 		*kind = SS_SERVER_FEED_SCRAPE;
+	else if (f->mode == SS_SERVER_FEED_LOGS)
+		*kind = SS_SERVER_FEED_LOG;
 	else if (f->mode == SS_SERVER_FEED_DETECT) {
-		if (!ss_sniff_scrape(st, &scrape)) {
+		/* SPEC 12.1, 13: log detection comes before the Prometheus one */
+		if (!ss_sniff_log(st, &log) || (!log && !ss_sniff_scrape(st, &scrape))) {
 			ss_msg_error(msg, "out of memory");
 			return false;
 		}
-		if (scrape)
+		if (log)
+			*kind = SS_SERVER_FEED_LOG;
+		else if (scrape)
 			*kind = SS_SERVER_FEED_SCRAPE;
 	}
-	if (*kind != SS_SERVER_FEED_REQUESTS && f->shard) {
+	/* a log is split into shards like requests (SPEC 12.6): whole inputs */
+	if (*kind != SS_SERVER_FEED_REQUESTS && *kind != SS_SERVER_FEED_LOG && f->shard) {
 		ss_msg_warn(msg, "%s: a server input, left out under --shard "
 			    "(give it to the merge run)", name);
 		*kind = SS_SERVER_FEED_LEFT_OUT;
@@ -260,4 +266,17 @@ bool ss_server_feed_batch(struct ss_server_feed *f, const char *name, bool first
 		       (!g || ss_server_json_document(g, name, dir_len(name), name, bytes, len, &gn));
 	}
 	return feed_lines(f, name, first, bytes, lines, nlines, msg, counted, n);
+}
+
+bool ss_server_feed_log(struct ss_server_feed *f, const char *name, bool first, bool last,
+			const char *bytes, size_t len, const struct ss_server_log_sink *sink,
+			bool *counted, struct ss_server_log_counts *counts)
+{
+	*counted = false;
+	if (first && !ss_server_log_begin(f->srv, name, f->max_record))
+		return false;
+	if (!ss_server_log_feed(f->srv, bytes, len, last, sink, counts))
+		return false;
+	*counted = last;
+	return true;
 }

@@ -30,13 +30,15 @@
 #include "server/expo.h"
 #include "server/server.h"
 #include "server/server_json.h"
+#include "server/server_log.h"
 #include "util/msg.h"
 
 /* How the server's inputs are told (--input-kind). */
 enum ss_server_feed_mode {
 	SS_SERVER_FEED_OFF = 0,   /* no server inputs */
 	SS_SERVER_FEED_DETECT,    /* told by name and content */
-	SS_SERVER_FEED_FORCED     /* every input is one (the document's name aside) */
+	SS_SERVER_FEED_FORCED,    /* every input is one (the document's name aside) */
+	SS_SERVER_FEED_LOGS       /* every input is a server log (--input-kind log) */
 };
 
 /* What an input just opened is. */
@@ -44,7 +46,8 @@ enum ss_server_feed_kind {
 	SS_SERVER_FEED_REQUESTS = 0,  /* not the server's: framed into requests */
 	SS_SERVER_FEED_SCRAPE,        /* exposition text, read raw */
 	SS_SERVER_FEED_DOCUMENT,      /* AIPerf's JSON document, read whole */
-	SS_SERVER_FEED_LEFT_OUT       /* the server's, left out under --shard */
+	SS_SERVER_FEED_LEFT_OUT,      /* the server's, left out under --shard */
+	SS_SERVER_FEED_LOG            /* a server log (SPEC 12.1), read raw, line by line */
 };
 
 /* A line of a JSON server shape found among a batch's requests. */
@@ -124,5 +127,15 @@ bool ss_server_feed_batch(struct ss_server_feed *f, const char *name, bool first
 			  enum ss_server_feed_kind kind, bool last, bool failed, const char *bytes,
 			  size_t len, const struct ss_server_feed_line *lines, size_t nlines,
 			  struct ss_msg *msg, bool *counted, uint64_t *n);
+
+/*
+ * A log input's next bytes (kind SS_SERVER_FEED_LOG; `first` begins it,
+ * `last` ends it): its lines read (server/server_log.h), each finished
+ * llama.cpp task block handed to sink. *counted: the input ended, and
+ * *counts holds its lines' counts. false: out of memory.
+ */
+bool ss_server_feed_log(struct ss_server_feed *f, const char *name, bool first, bool last,
+			const char *bytes, size_t len, const struct ss_server_log_sink *sink,
+			bool *counted, struct ss_server_log_counts *counts);
 
 #endif

@@ -16,4 +16,5 @@ libspecscan_la_SOURCES += \
 	src/server/server_json_aiperf.c src/server/server_json_engines.c \
 	src/server/server_json_prom.c \
 	src/server/feed.c src/server/feed.h \
-	src/server/bydir.c src/server/bydir.h
+	src/server/bydir.c src/server/bydir.h \
+	src/server/server_log.c src/server/server_log.h

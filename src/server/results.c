@@ -33,6 +33,11 @@ void ss_server_results_release(struct ss_server_results *r)
 		for (size_t j = 0; j < f->nprocess_names; j++)
 			ss_free(f->process_names[j]);
 		ss_free(f->process_names);
+		if (f->log) {
+			ss_free(f->log->buckets);
+			ss_free(f->log->iv);
+			ss_free(f->log);
+		}
 	}
 	ss_free(r->families);
 	memset(r, 0, sizeof(*r));
@@ -635,8 +640,12 @@ bool ss_server_finish(struct ss_server *s, const struct ss_server_requests req[S
 	out->families = ss_calloc(ss_family_count, sizeof(*out->families));
 	ok = v && out->families;
 	for (size_t r = 0; ok && r < ss_family_count; r++) {
-		size_t n = 0;
+		size_t n = 0, cap = ss_family_count;
 
+		if (ss_family_rows[r].source == SS_SRC_LOG) {
+			ok = ss_server_log_families(s->log, ss_family_rows[r].engine, out, &cap, s->msg);
+			continue;
+		}
 		/* The row's fes in process order. */
 		for (size_t p = 0; p < s->procmap.n; p++) {
 			uint32_t f = s->fe_of[p * ss_family_count + r];

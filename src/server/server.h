@@ -223,6 +223,34 @@ struct ss_server_reconciliation {
 	bool steps_off, accepted_off; /* a ratio off 1 by more than 1% (the note's cue) */
 };
 
+/* A batch-size bucket of an SGLang log family (SPEC 12.3). */
+struct ss_server_logbucket {
+	uint64_t running_req, lines;
+	double mean;
+};
+
+/* An SGLang log line with a time: its interval (SPEC 12.3). */
+struct ss_server_loginterval {
+	bool has_start, has_end;
+	int64_t start_ns, end_ns;
+	double accept_len;
+	uint64_t running_req;
+};
+
+/* What a log family (`"counters": "log"`, SPEC 12.2-12.3) says beyond 10.4's fields. */
+struct ss_server_logfam {
+	uint64_t lines, processes, unknown_items;
+	uint64_t unpinned;          /* vLLM: lines with D > 0 whose steps are unknown */
+	bool assumes_full;          /* vLLM: steps stand, "assuming full-length drafts" */
+	bool has_accept_len;        /* SGLang: the printed acceptance length as a series */
+	uint64_t al_lines;
+	double mean, weighted_mean, min, max, last;
+	struct ss_server_logbucket *buckets;
+	size_t nbuckets;
+	struct ss_server_loginterval *iv;
+	size_t niv;
+};
+
 /* One family, every field of SPEC 10.4's JSON; has_* flags mark the absent parts. */
 /* A process whose last intervals had no verify steps (SPEC 10.3, "Speculation that stops"). */
 struct ss_server_idle {
@@ -269,6 +297,7 @@ struct ss_server_family {
 	size_t nintervals;
 	bool has_reconciliation;
 	struct ss_server_reconciliation reconciliation;
+	struct ss_server_logfam *log;  /* a log family's own fields; NULL for the others */
 };
 
 struct ss_server_results {

@@ -15,6 +15,7 @@
 
 #include "server/keymap.h"
 #include "server/server.h"
+#include "server/server_log.h"
 #include "util/buf.h"
 
 #define SS_SERVER_NONE SS_SERVER_NO_HANDLE
@@ -210,6 +211,7 @@ struct ss_server {
 	/* counts */
 	uint64_t snapshots, bad_lines, bad_shown;
 	struct ss_buf key;           /* scratch: the key being built */
+	struct ss_server_log *log;   /* the log inputs' state (server_log.c), made at the first */
 };
 
 #endif

@@ -71,6 +71,7 @@ void ss_server_free(struct ss_server *s)
 	ss_buf_release(&s->key);
 	ss_buf_release(&s->pend_name);
 	ss_buf_release(&s->pend_input);
+	ss_server_log_free(s->log);
 	ss_free(s);
 }
 

@@ -112,8 +112,8 @@ static void test_unknown_value(void **state)
 	} cases[] = {
 		{"--format", "specscan: unknown format 'x' (json, csv, table, markdown, jsonl, none)\n"},
 		{"--phase", "specscan: unknown phase 'x' (profiling, warmup, all)\n"},
-		{"--engine", "specscan: unknown engine 'x' (vllm, tensorrt_llm, llamacpp, sglang)\n"},
-		{"--input-kind", "specscan: unknown input kind 'x' (auto, raw, records, body, sse, enriched, scrape)\n"},
+		{"--engine", "specscan: unknown engine 'x' (vllm, tensorrt_llm, llamacpp, sglang, spec_bench, eagle)\n"},
+		{"--input-kind", "specscan: unknown input kind 'x' (auto, raw, records, body, sse, enriched, scrape, log, harness)\n"},
 	};
 
 	(void)state;
@@ -172,10 +172,11 @@ static void test_help_lists_values(void **state)
 		"                                 or all\n"));
 	assert_non_null(strstr(text,
 		"\n      --engine NAME              accept payloads of this engine only: vllm,\n"
-		"                                 tensorrt_llm, llamacpp, sglang\n"));
+		"                                 tensorrt_llm, llamacpp, sglang, spec_bench,\n"
+		"                                 eagle\n"));
 	assert_non_null(strstr(text,
 		"\n      --input-kind KIND          skip detection: auto, raw, records, body, sse,\n"
-		"                                 enriched, scrape\n"));
+		"                                 enriched, scrape, log, harness\n"));
 	/* the one-stdout rule (docs/GUIDE.md, "Outputs") */
 	assert_non_null(strstr(text, "A FILE of - is standard output. At most one output goes there"));
 	/* no line wider than 79 columns */
