@@ -86,7 +86,6 @@ struct ss_input_info {
 	bool empty_stream;   /* listed only because a stream of that name held nothing */
 	bool server;         /* it held snapshots of the server's counters (SPEC 10.1) */
 	uint64_t snapshots;  /* how many (increments included) */
-	unsigned char look;  /* what its first line looks like (io/looks.h), set by the run */
 };
 
 struct ss_agg {
@@ -168,9 +167,6 @@ bool ss_agg_begin_input(struct ss_agg *a, const char *name);
  * requests) and its count. false when out of memory.
  */
 bool ss_agg_input_snapshots(struct ss_agg *a, uint64_t snapshots);
-/* What the current input's first line looks like (io/looks.h's enum ss_look): kept
- * once the input is listed, for SPEC 5's message about an input of no request. */
-void ss_agg_input_look(struct ss_agg *a, unsigned look);
 /* Mark the current input as failed (it could not be read to its end). */
 void ss_agg_fail_input(struct ss_agg *a);
 /*
