@@ -202,12 +202,6 @@ bool ss_agg_input_snapshots(struct ss_agg *a, uint64_t snapshots)
 	return true;
 }
 
-void ss_agg_input_look(struct ss_agg *a, unsigned look)
-{
-	if (a->stream_entry != SIZE_MAX)
-		a->inputs[a->stream_entry].look = (unsigned char)look;
-}
-
 bool ss_agg_input_log(struct ss_agg *a, uint64_t log_lines, uint64_t bad_lines,
 		      uint64_t refused_lines)
 {

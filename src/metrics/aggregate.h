@@ -89,7 +89,6 @@ struct ss_input_info {
 	bool empty_stream;   /* listed only because a stream of that name held nothing */
 	bool server;         /* it held snapshots of the server's counters (SPEC 10.1) */
 	uint64_t snapshots;  /* how many (increments included) */
-	unsigned char look;  /* what its first line looks like (io/looks.h), set by the run */
 	bool log;            /* a server log (SPEC 12.1): its lines' counts below */
 	uint64_t log_lines, bad_lines, refused_lines;
 };
@@ -173,9 +172,6 @@ bool ss_agg_begin_input(struct ss_agg *a, const char *name);
  * requests) and its count. false when out of memory.
  */
 bool ss_agg_input_snapshots(struct ss_agg *a, uint64_t snapshots);
-/* What the current input's first line looks like (io/looks.h's enum ss_look): kept
- * once the input is listed, for SPEC 5's message about an input of no request. */
-void ss_agg_input_look(struct ss_agg *a, unsigned look);
 /* The current input was a server log (SPEC 12.1, 13): its lines' counts. */
 bool ss_agg_input_log(struct ss_agg *a, uint64_t log_lines, uint64_t bad_lines,
 		      uint64_t refused_lines);

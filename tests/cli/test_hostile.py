@@ -653,7 +653,9 @@ class Hostile(sslib.Case):
         for d in dirs:
             # SPEC 1.1: -r reads only artifact directories; a tree without one
             # is an input error that says so (nothing readable: exit 3).
-            has_art = any(f in ("profile_export_raw.jsonl", "profile_export.jsonl")
+            # (SPEC 10.8: a directory of a server-metrics export alone is one)
+            has_art = any(f in ("profile_export_raw.jsonl", "profile_export.jsonl",
+                                "server_metrics_export.json", "server_metrics_export.jsonl")
                           for _, _, fs in os.walk(d) for f in fs)
             if has_art:
                 accounting(c, os.path.relpath(d, top) + "/ -r", ["-r", d])
