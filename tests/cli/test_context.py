@@ -309,7 +309,8 @@ class Definitions(Case):
     def test_tables(self):
         with TempDir() as d:
             path = self.fixture(d)
-            table = run(["-f", "table", "--definitions", path])
+            # wide enough for every column (test_width.py fits the tables)
+            table = run(["-f", "table", "--definitions", path], env={"COLUMNS": "300"})
             csv = run(["-f", "csv", "--definitions", path])
             md = run(["-f", "markdown", "--definitions", path])
             page = os.path.join(d, "p.html")

@@ -81,7 +81,8 @@ NUL = ("nul\x00byte", r"nul\000byte", r"nul\\000byte")
 # Only a member name: invalid UTF-8 (a JSON text cannot hold it).
 BAD = (b"bad\xff\xfe".decode("utf-8", "surrogateescape"), r"bad\377\376", r"bad\\377\\376")
 
-RAW_MARKUP = [b"<img", b"<a href", b"<details", b"<b>"]
+# the name "<details>" itself (the page folds its pooled part in <details class="rest">)
+RAW_MARKUP = [b"<img", b"<a href", b"<details>", b"<b>"]
 
 
 def safe_for_terminal(data, tab=False):
