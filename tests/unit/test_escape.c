@@ -349,7 +349,7 @@ static void check_html(const struct ss_agg *a, const struct ss_analysis *an)
 {
 	struct ss_buf out = SS_BUF_INIT;
 	struct ss_html_opts o = {"0.0-test", NULL, NULL};
-	static const char *const raw[] = {"<img", "<a href", "<details", "<b>", "<i>"};
+	static const char *const raw[] = {"<img", "<a href", "<details>", "<b>", "<i>"};
 
 	ss_report_html(&out, a, an, &o);
 	assert_false(out.failed);
