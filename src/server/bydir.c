@@ -94,7 +94,8 @@ bool ss_server_groups_finish(struct ss_server_bydir *d, bool has_cost, double co
 		if (!ss_server_finish(d->rows[i].srv, NULL, has_cost, cost, &g->res))
 			goto nomem;
 	}
-	qsort(out->rows, out->n, sizeof(*out->rows), cmp_rows);
+	if (out->n > 1)
+		qsort(out->rows, out->n, sizeof(*out->rows), cmp_rows);
 	if (compare) {
 		size_t n = strlen(compare);
 

@@ -500,7 +500,8 @@ static int entry_cmp(const void *a, const void *b)
 /* The kept entries as increments, one per endpoint, in endpoint order. */
 static void doc_feed(struct sj_feed *f, struct doc_entry *e, size_t ne)
 {
-	qsort(e, ne, sizeof(*e), entry_cmp);
+	if (ne > 1) /* qsort wants a non-null base even for none */
+		qsort(e, ne, sizeof(*e), entry_cmp);
 	for (size_t i = 0; i < ne && !f->nomem;) {
 		size_t j = i;
 
@@ -543,7 +544,8 @@ static int slice_cmp(const void *a, const void *b)
 /* The timeslices as intervals: one per endpoint and distinct (start_ns, end_ns), by start. */
 static void slices_feed(struct sj_feed *f, struct doc_slice *e, size_t ne)
 {
-	qsort(e, ne, sizeof(*e), slice_cmp);
+	if (ne > 1)
+		qsort(e, ne, sizeof(*e), slice_cmp);
 	for (size_t i = 0; i < ne && !f->nomem;) {
 		size_t j = i;
 

@@ -233,7 +233,8 @@ static void feed(struct prom_scan *ps)
 	struct sj_feed *f = ps->f;
 	struct prom_entry *e = ps->e;
 
-	qsort(e, ps->ne, sizeof(*e), entry_cmp);
+	if (ps->ne > 1) /* qsort wants a non-null base even for none */
+		qsort(e, ps->ne, sizeof(*e), entry_cmp);
 	for (size_t i = 0; i < ps->ne && !f->nomem;) {
 		size_t j = i;
 

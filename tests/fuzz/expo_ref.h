@@ -624,6 +624,15 @@ static void ref_sample_line(struct ref_state *st, const char *p, size_t n)
 	}
 	key = ref_key(s, &klen);
 	x = ref_lookup(s);
+	/* SPEC 10.2: SGLang's counter series of a tp_rank other than "0" are
+	 * left out (the ranks report the same batch): no value read */
+	if (x >= 0 && ref_names[x].kind != REF_GAUGE && s->nlen > 7 &&
+	    memcmp(s->name, "sglang:", 7) == 0) {
+		const struct ref_label *tp = ref_label_of(s, "tp_rank");
+
+		if (tp && !(tp->vlen == 1 && tp->value[0] == '0'))
+			x = -1;
+	}
 	if (x >= 0 && ref_names[x].kind != REF_GAUGE) {
 		bad = ref_count(s->value, s->vlen, &v) != 0;
 		if (ref_names[x].kind == REF_POS_COUNTER) {

@@ -10,8 +10,11 @@
  *    is a shortcut, never another answer);
  *  - counts hold together: bad lines and samples within the lines,
  *    snapshots within the samples, resets within the snapshots;
- *  - a family's intervals add up to its window (one endpoint, so when it
- *    has intervals its sums are theirs);
+ *  - a family's intervals add up to its window when every one of its
+ *    processes has intervals and none started inside the window (SPEC
+ *    10.3: intervals only for a process with three or more snapshots,
+ *    the window over those with two; a process that started inside the
+ *    window counts from 0, its intervals from its first snapshot);
  *  - a rebuilt histogram sums to the steps and its Σ j·H[j] to the
  *    accepted tokens; positions of a consistent family never rise.
  */
@@ -35,10 +38,20 @@ struct outcome {
 	struct ss_buf sum;
 };
 
+/* How many processes have intervals (listed process by process). */
+static size_t interval_processes(const struct ss_server_family *f)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < f->nintervals; i++)
+		n += i == 0 || f->intervals[i].process != f->intervals[i - 1].process;
+	return n;
+}
+
 static void check_family(const struct ss_server_family *f)
 {
 	CHECK(f->resets <= f->snapshots);
-	if (f->nintervals) {
+	if (f->nintervals && f->started_in_window == 0 && interval_processes(f) == f->processes) {
 		unsigned __int128 s = 0, d = 0;
 		__int128 a = 0;
 
