@@ -400,5 +400,37 @@ class SeveralPartners(Case):
                         self.assertNum(vs["speedup"]["ci"][1], x, cat)
 
 
+class BestKMeasured(Case):
+    def test_best_k_from_measured_cost(self):
+        """--group-by k --speedup --compare null: each k judged at its own
+        measured cost. Baseline (k null) X 25. k 4: SPEC 11.6's two
+        requests, X 10, tau 3.0: speedup 2.5, c = (3.0 / 2.5 - 1) / 4,
+        expected 3.0 / (1 + 4c) = 2.5. k 2: steps 10 accepting 0,0,1,1,
+        2 x6 = 14, tau 2.4, X (1200 - 200) / 80 = 12.5: speedup 2.0,
+        c = (2.4 / 2.0 - 1) / 2 = 0.1, expected 2.4 / 1.2 = 2.0. Best k 4.
+        With --draft-cost 0.5: k 2 2.4 / 2 = 1.2, k 4 3.0 / 3 = 1.0: k 2."""
+        h2 = {"0": 2, "1": 2, "2": 6}
+        k2 = json.loads(records_line(3, {"request_latency": tv(1200, "ms"),
+                                         "time_to_first_token": tv(200, "ms"),
+                                         "output_sequence_length": tv(81, "tokens")},
+                                     h2, k=2))
+        with TempDir() as d:
+            path = write(d, "k.jsonl", SPEC_LINES + [json.dumps(k2)] + BASE_LINES)
+            c4 = (3.0 / 2.5 - 1) / 4
+            args = ["--speedup", "--group-by", "k", "--compare", "null", "-q", path]
+            want = ("Best k: 4 (expected speedup 2.50x over no speculation at its "
+                    "measured draft cost of %r target passes per draft token)" % c4)
+            for fmt, env in (("markdown", None), ("table", {"COLUMNS": "400"})):
+                res = run(["-f", fmt] + args, env=env)
+                self.assertRan(res)
+                best = [ln.strip() for ln in res.text.splitlines() if "Best k" in ln]
+                self.assertEqual(best, [want], fmt)
+            res = run(["-f", "markdown", "--draft-cost", "0.5"] + args)
+            self.assertRan(res)
+            best = [ln for ln in res.text.splitlines() if "Best k" in ln]
+            self.assertEqual(best, ["Best k: 2 (expected speedup 1.20x over no speculation at "
+                                    "a draft cost of 0.5 target passes per draft token)"])
+
+
 if __name__ == "__main__":
     main()
