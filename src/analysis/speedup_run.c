@@ -1,7 +1,7 @@
 /*
  * speedup_run.c - SPEC 11.2 and 11.3 over a finished aggregate: each
- * result set's timing statistics, and each group's speedup against the
- * baseline group (with --ci, the intervals of its ratios over 7.2's
+ * result set's timing statistics, and each group's speedup against its
+ * partner, the baseline of 7.4 (with --ci, the intervals of its ratios over 7.2's
  * resamples: each side's timing on its own stream). Runs before the
  * positions, whose 7.1 tables may use the measured draft cost.
  */
@@ -36,17 +36,21 @@ static double *timing_rows(const struct ss_timekeep *tk, uint32_t g,
 	return rows;
 }
 
+/*
+ * Each group against its own partner (7.4: with several keys, the
+ * baseline of the same other keys' values); a baseline and a group
+ * without a partner get none. With --ci a baseline's rows are resampled
+ * once, when a group first needs them, and kept until the end.
+ */
 static bool group_speedups(struct ss_analysis *an, const struct ss_agg *a,
 			   const struct ss_analysis_opts *o)
 {
-	const struct ss_set_analysis *bs = &an->group[an->baseline];
-	double *base_rows = NULL, *rows = NULL, *scratch = NULL;
+	double **base_rows = NULL, *rows = NULL, *scratch = NULL;
 	bool ok = true;
 
 	if (o->ci) {
 		scratch = ss_reallocarray(NULL, o->resamples, sizeof(double));
-		base_rows = scratch ? timing_rows(&a->group[an->baseline].res.timing,
-						  stream_of(a, an->baseline), o)
+		base_rows = scratch ? ss_calloc(an->ngroups ? an->ngroups : 1, sizeof(*base_rows))
 				    : NULL;
 		if (!base_rows) {
 			ss_free(scratch);
@@ -58,22 +62,27 @@ static bool group_speedups(struct ss_analysis *an, const struct ss_agg *a,
 		struct ss_set_analysis *s = &an->group[g];
 		int64_t k = 0;
 		bool has_k = ss_timekeep_k(&r->timing, &k);
+		size_t b;
 
-		if (g == an->baseline)
+		if (!ss_analysis_partner(an, g, &b))
 			continue;
-		ss_speedup_compute(&s->timing, &bs->timing, r->has[SS_M_TOKEN_WEIGHTED_AL],
+		ss_speedup_compute(&s->timing, &an->group[b].timing, r->has[SS_M_TOKEN_WEIGHTED_AL],
 				   r->stats[SS_M_TOKEN_WEIGHTED_AL].avg, has_k, k, &s->speedup);
 		s->has_speedup = true;
 		if (!o->ci)
 			continue;
-		rows = timing_rows(&r->timing, stream_of(a, g), o);
+		if (!base_rows[b])
+			base_rows[b] = timing_rows(&a->group[b].res.timing, stream_of(a, b), o);
+		rows = base_rows[b] ? timing_rows(&r->timing, stream_of(a, g), o) : NULL;
 		if (!rows) {
 			ok = false;
 			break;
 		}
-		ss_speedup_ci(&s->speedup, rows, base_rows, o->resamples, o->level, scratch);
+		ss_speedup_ci(&s->speedup, rows, base_rows[b], o->resamples, o->level, scratch);
 		ss_free(rows);
 	}
+	for (size_t g = 0; base_rows && g < an->ngroups; g++)
+		ss_free(base_rows[g]);
 	ss_free(base_rows);
 	ss_free(scratch);
 	return ok;

@@ -260,7 +260,8 @@ void ss_report_groups_legend(struct ss_buf *out, const struct ss_analysis *an, c
 	}
 	if (ss_bestk_column(an))
 		ss_buf_adds(out, "; exp. speedup: TWAL / (1 + C k), the speedup over no speculation "
-				 "this acceptance implies at draft cost C (--draft-cost)");
+				 "this acceptance implies at draft cost C (--draft-cost, else the "
+				 "group's measured Draft Cost)");
 	if (an->has_baseline) {
 		ss_buf_adds(out, "; differences against the baseline (pp: percentage points)");
 		if (o->ci) {

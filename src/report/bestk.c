@@ -17,19 +17,31 @@ static size_t k_index(const struct ss_analysis *an)
 	return i;
 }
 
-/* The cost group `id` is judged at (the hook of bestk.h: a measured
- * speedup of the group goes where NULL is). */
-static bool group_cost(const struct ss_analysis *an, size_t id, double *cost)
+/* The cost group `id` is judged at: --draft-cost when given, else the
+ * group's measured draft cost (SPEC 11.3) when it has one. */
+static enum ss_cost_source group_cost(const struct ss_analysis *an, size_t id, double *cost)
 {
-	(void)id;
-	return ss_cost_choose(an->opts->has_cost, an->opts->cost, NULL, cost) != SS_COST_NONE;
+	const struct ss_speedup *sp = id < an->ngroups && an->group[id].has_speedup
+					      ? &an->group[id].speedup
+					      : NULL;
+
+	return ss_cost_choose(an->opts->has_cost, an->opts->cost, sp, cost);
+}
+
+/* Whether some group has a cost (every one when it is given). */
+static bool any_cost(const struct ss_analysis *an)
+{
+	double c;
+
+	for (size_t id = 0; id < an->ngroups; id++)
+		if (group_cost(an, id, &c) != SS_COST_NONE)
+			return true;
+	return an->opts->has_cost;
 }
 
 bool ss_bestk_column(const struct ss_analysis *an)
 {
-	double c;
-
-	return k_index(an) < an->opts->group_by.n && group_cost(an, 0, &c);
+	return k_index(an) < an->opts->group_by.n && any_cost(an);
 }
 
 bool ss_bestk_speedup(const struct ss_agg *a, const struct ss_analysis *an, size_t id,
@@ -40,7 +52,7 @@ bool ss_bestk_speedup(const struct ss_agg *a, const struct ss_analysis *an, size
 	const struct ss_kv *key;
 	double c, den;
 
-	if (ki == an->opts->group_by.n || !group_cost(an, id, &c) ||
+	if (ki == an->opts->group_by.n || group_cost(an, id, &c) == SS_COST_NONE ||
 	    !gr->res.has[SS_M_TOKEN_WEIGHTED_AL])
 		return false;
 	key = &ss_group_table_key(&a->groups, id)[ki];
@@ -63,7 +75,7 @@ void ss_bestk_line(struct ss_buf *out, const struct ss_agg *a, const struct ss_a
 	if (spec->n != 1 || spec->keys[0].kind != SS_GK_K || a->groups.n == 0)
 		return;
 	ss_buf_adds(out, prefix);
-	if (!group_cost(an, 0, &c)) {
+	if (!any_cost(an)) {
 		ss_buf_adds(out, "No best k without a draft cost: give --draft-cost C (C: the time of "
 				 "one draft token over one target forward pass), or measure it with "
 				 "--speedup and --compare against a run without speculation (its "
@@ -81,15 +93,22 @@ void ss_bestk_line(struct ss_buf *out, const struct ss_agg *a, const struct ss_a
 	}
 	if (best == a->groups.n || !(best_s > 1.0)) {
 		ss_buf_adds(out, "Best k: none; no k is expected to beat decoding without "
-				 "speculation at a draft cost of ");
-		ss_buf_add_double(out, c);
+				 "speculation at ");
+		if (an->opts->has_cost) {
+			ss_buf_adds(out, "a draft cost of ");
+			ss_buf_add_double(out, an->opts->cost);
+		} else {
+			ss_buf_adds(out, "its measured draft cost");
+		}
 		ss_buf_addc(out, '\n');
 		return;
 	}
+	(void)group_cost(an, best, &c);
 	ss_buf_addf(out, "Best k: %lld (expected speedup ",
 		    (long long)ss_group_table_key(&a->groups, best)[0].i);
 	ss_buf_add_fixed2_grouped(out, best_s);
-	ss_buf_adds(out, "x over no speculation at a draft cost of ");
+	ss_buf_adds(out, an->opts->has_cost ? "x over no speculation at a draft cost of "
+					    : "x over no speculation at its measured draft cost of ");
 	ss_buf_add_double(out, c);
 	ss_buf_adds(out, " target passes per draft token)\n");
 }

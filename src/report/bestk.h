@@ -6,9 +6,9 @@
  * and the one "best k" line of the console and Markdown reports.
  *
  * The draft cost C is the one SPEC 11.3 lets a group's 7.1 tables use:
- * --draft-cost when given (analysis/speedup.h's ss_cost_choose); a
- * measured cost joins there when the analysis carries the group's
- * speedup (the hook: group_speedup() passes it).
+ * --draft-cost when given (analysis/speedup.h's ss_cost_choose), else
+ * the group's own measured cost (--speedup --compare), so with measured
+ * costs each group is judged at its own C.
  *
  * Ownership: borrows everything for the call, keeps nothing.
  */
@@ -23,7 +23,7 @@
 #include "util/buf.h"
 
 /* Whether the group table has the Speedup column: `k` is a group key
- * and a draft cost is known. */
+ * and a draft cost is known (given, or measured for some group). */
 bool ss_bestk_column(const struct ss_analysis *an);
 /* Group `id`'s expected speedup; false when its k, its tau or the cost is
  * unknown, or 1 + C k is not positive. */

@@ -105,14 +105,19 @@ static void bytes(struct ss_tab *t, const char *s, size_t n)
 }
 
 /*
- * The request's timing (SPEC 11.1), when the outcome carries it: the
- * hook for the timing the run takes from the engines' lines; until then
- * every time is unknown and its cells are empty.
+ * The request's timing (SPEC 11.1) as the outcome carries it, for the
+ * statuses timing is taken from (ok, zero_step, no_stats): a records or
+ * enriched line's with --speedup, a raw line's always (run.c asks the
+ * processor for it when there is a flat table). Otherwise every time is
+ * unknown and its cells are empty.
  */
 static void request_timing(const struct ss_outcome *o, struct ss_timing *tm)
 {
-	(void)o;
-	ss_timing_clear(tm);
+	if (o->status == SS_ST_OK || o->status == SS_ST_ZERO_STEP ||
+	    o->status == SS_ST_NO_STATS)
+		*tm = o->timing;
+	else
+		ss_timing_clear(tm);
 }
 
 /* The cells of the record: engine .. prompt_tokens. */

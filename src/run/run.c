@@ -140,8 +140,9 @@ static void *worker_new(void *ctx)
 	po.full_parse = cfg->full_parse;
 	po.want_time = cfg->want_time;
 	po.want_timing = cfg->want_timing;
-	/* SPEC 4.4: a raw request's enriched line carries its timing */
-	po.raw_timing = cfg->want_jsonl;
+	/* SPEC 4.4: a raw request's enriched line carries its timing, and
+	 * so does its flat table row */
+	po.raw_timing = cfg->want_jsonl || cfg->flat;
 	w->proc = ss_processor_new(&po);
 	if (!w->proc) {
 		worker_free(ctx, w);

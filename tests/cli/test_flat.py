@@ -88,7 +88,7 @@ class FlatTable(Case):
                                       "completion_tokens", "prompt_tokens",
                                       "key.meta.category")]
             self.assertEqual(cells, [w or "" for w in want[1:]], "row %d" % i)
-            # no timing is taken yet; reasoning tokens are not kept yet
+            # no times in these records lines; reasoning tokens are not kept yet
             self.assertEqual([got[c] for c in TIME + ["reasoning_tokens", "model"]],
                              [""] * 6, "row %d" % i)
 
@@ -146,6 +146,54 @@ class FlatTable(Case):
         by_cat = {r["key"]["meta.category"]: r["spec_decode_acceptance_length"]["avg"]
                   for r in rows if "spec_decode_acceptance_length" in r}
         self.assertEqual(by_cat, {"code": 8.5 / 3, "chat": 2.25, "=cmd": 2.25})
+
+    def test_timing_columns(self):
+        # SPEC 11.6's raw line: start 1000 ns, content first at 1200 ns,
+        # last element 1500 ns, 54 completion tokens: TTFT 200 ns = 0.0002
+        # ms, latency 500 ns = 0.0005 ms, ITL (0.0005 - 0.0002) / 53 ms.
+        # Its row has the times with or without --speedup (no_stats: no
+        # spec-decode record in the chunks).
+        chunk = lambda d: json.dumps({"choices": [{"index": 0, "delta": d}]})
+        raw = {"start_perf_ns": 1000, "responses": [
+            {"perf_ns": 1100, "text": chunk({"role": "assistant", "content": ""})},
+            {"perf_ns": 1200, "text": chunk({"content": "Paris is the"})},
+            {"perf_ns": 1300, "text": chunk({"content": " capital"})},
+            {"perf_ns": 1400, "text": json.dumps({"choices": [], "usage": {
+                "prompt_tokens": 5, "completion_tokens": 54}})},
+            {"perf_ns": 1500, "text": "[DONE]"}]}
+        # a records line: latency 1.0 s, TTFT 200000 us, ITL 10 ms, 81
+        # tokens -> 1000, 200, 10 ms and 81, only with --speedup
+        rec = {"metadata": {"benchmark_phase": "profiling"},
+               "metrics": {"request_latency": {"value": 1.0, "unit": "s"},
+                           "time_to_first_token": {"value": 200000, "unit": "us"},
+                           "inter_token_latency": {"value": 10.0, "unit": "ms"},
+                           "output_sequence_length": {"value": 81, "unit": "tokens"}}}
+        with TempDir() as d:
+            path = os.path.join(d, "t.jsonl")
+            with open(path, "w") as f:
+                f.write(json.dumps(raw) + "\n" + json.dumps(rec) + "\n")
+            for speedup in (False, True):
+                extra = ["--speedup"] if speedup else []
+                res = run(["-f", "none", "--table-csv", "-"] + extra + [path])
+                self.assertRan(res, 0)
+                rows = list(csv.reader(io.StringIO(res.text, newline="")))
+                self.assertEqual(len(rows), 3)
+                raw_row, rec_row = (dict(zip(rows[0], r)) for r in rows[1:])
+                self.assertEqual((raw_row["kind"], raw_row["status"]), ("raw", "no_stats"))
+                self.assertAlmostEqual(float(raw_row["time_to_first_token_ms"]), 0.0002,
+                                       places=15)
+                self.assertAlmostEqual(float(raw_row["request_latency_ms"]), 0.0005,
+                                       places=15)
+                self.assertAlmostEqual(float(raw_row["inter_token_latency_ms"]),
+                                       0.0003 / 53, places=15)
+                self.assertEqual(raw_row["output_tokens"], "54")
+                self.assertEqual(rec_row["kind"], "records")
+                got = [rec_row[c] for c in TIME]
+                if speedup:
+                    self.assertEqual([float(x) for x in got[:3]], [200.0, 10.0, 1000.0])
+                    self.assertEqual(got[3], "81")
+                else:
+                    self.assertEqual(got, [""] * 4)
 
 
 if __name__ == "__main__":

@@ -360,5 +360,77 @@ class Concurrency(Case):
             self.assertIn("max-record-size", res.errtext)
 
 
+def timed_line(n, cat, lat, ttft, c, hist=None):
+    """A records line of category `cat`: latency and TTFT in ms, c tokens."""
+    doc = json.loads(records_line(n, {"request_latency": tv(lat, "ms"),
+                                      "time_to_first_token": tv(ttft, "ms"),
+                                      "output_sequence_length": tv(c, "tokens")}, hist))
+    doc["metadata"]["category"] = cat
+    return json.dumps(doc)
+
+
+class SeveralPartners(Case):
+    def test_each_group_against_its_own_partner(self):
+        """--group-by input,meta.category --compare BASE: each category of
+        the speculative run against the same category of the baseline
+        (7.4). X = (latency - TTFT) / (c - 1): baseline a (2200 - 200) / 80
+        = 25, b (1200 - 200) / 50 = 20; speculative a (1000 - 200) / 80 = 10,
+        b (600 - 100) / 50 = 10: speedups 2.5 and 2.0 (b against a's
+        baseline would read 2.5). Latency speedups 2200 / 1000 and
+        1200 / 600."""
+        with TempDir() as d:
+            base = write(d, "base.jsonl", [timed_line(1, "a", 2200, 200, 81),
+                                           timed_line(2, "b", 1200, 200, 51)])
+            spec = write(d, "spec.jsonl", [timed_line(1, "a", 1000, 200, 81, H1),
+                                           timed_line(2, "b", 600, 100, 51, H2)])
+            for ci in ([], ["--ci", "95", "--bootstrap", "50"]):
+                res = run([spec, base, "--speedup", "--group-by", "input,meta.category",
+                           "--compare", base, "-f", "json", "-q"] + ci)
+                self.assertRan(res)
+                rows = {(r["key"]["input"], r["key"]["meta.category"]): r
+                        for r in loads(res.out)["analysis"]["groups"]["rows"]}
+                self.assertNotIn("vs_baseline", rows[(base, "a")])
+                self.assertNotIn("vs_baseline", rows[(base, "b")])
+                for cat, x, lat in (("a", 2.5, 2200.0 / 1000.0), ("b", 2.0, 1200.0 / 600.0)):
+                    vs = rows[(spec, cat)]["vs_baseline"]
+                    self.assertNum(vs["speedup"]["value"], x, cat)
+                    self.assertNum(vs["latency_speedup"]["value"], lat, cat)
+                    if ci:   # one request a side: every resample the same
+                        self.assertNum(vs["speedup"]["ci"][0], x, cat)
+                        self.assertNum(vs["speedup"]["ci"][1], x, cat)
+
+
+class BestKMeasured(Case):
+    def test_best_k_from_measured_cost(self):
+        """--group-by k --speedup --compare null: each k judged at its own
+        measured cost. Baseline (k null) X 25. k 4: SPEC 11.6's two
+        requests, X 10, tau 3.0: speedup 2.5, c = (3.0 / 2.5 - 1) / 4,
+        expected 3.0 / (1 + 4c) = 2.5. k 2: steps 10 accepting 0,0,1,1,
+        2 x6 = 14, tau 2.4, X (1200 - 200) / 80 = 12.5: speedup 2.0,
+        c = (2.4 / 2.0 - 1) / 2 = 0.1, expected 2.4 / 1.2 = 2.0. Best k 4.
+        With --draft-cost 0.5: k 2 2.4 / 2 = 1.2, k 4 3.0 / 3 = 1.0: k 2."""
+        h2 = {"0": 2, "1": 2, "2": 6}
+        k2 = json.loads(records_line(3, {"request_latency": tv(1200, "ms"),
+                                         "time_to_first_token": tv(200, "ms"),
+                                         "output_sequence_length": tv(81, "tokens")},
+                                     h2, k=2))
+        with TempDir() as d:
+            path = write(d, "k.jsonl", SPEC_LINES + [json.dumps(k2)] + BASE_LINES)
+            c4 = (3.0 / 2.5 - 1) / 4
+            args = ["--speedup", "--group-by", "k", "--compare", "null", "-q", path]
+            want = ("Best k: 4 (expected speedup 2.50x over no speculation at its "
+                    "measured draft cost of %r target passes per draft token)" % c4)
+            for fmt, env in (("markdown", None), ("table", {"COLUMNS": "400"})):
+                res = run(["-f", fmt] + args, env=env)
+                self.assertRan(res)
+                best = [ln.strip() for ln in res.text.splitlines() if "Best k" in ln]
+                self.assertEqual(best, [want], fmt)
+            res = run(["-f", "markdown", "--draft-cost", "0.5"] + args)
+            self.assertRan(res)
+            best = [ln for ln in res.text.splitlines() if "Best k" in ln]
+            self.assertEqual(best, ["Best k: 2 (expected speedup 1.20x over no speculation at "
+                                    "a draft cost of 0.5 target passes per draft token)"])
+
+
 if __name__ == "__main__":
     main()
