@@ -781,6 +781,8 @@ int main(int argc, char **argv)
 		ss_msg_error(&msg, "out of memory");
 		status = EXIT_NOTHING;
 	}
+	if (status == EXIT_OK && ss_hints_unreadable(&agg, &msg))
+		status = EXIT_PARTIAL;   /* SPEC 5: an input no line of which was read */
 	/* SPEC 10.4: the server's results only when a server input was read */
 	if (status != EXIT_NOTHING && ss_cli_server_read(&agg) &&
 	    !finish_server(server, &bydir, &agg, &o, &srv, &sgroups, &outs, &msg))
