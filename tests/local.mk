@@ -64,7 +64,8 @@ CLI_TESTS += \
 # Groups by directory and comparisons with several keys (SPEC 7.3, 7.4):
 CLI_TESTS += \
 	tests/cli/test_groups_dir.py \
-	tests/cli/test_artifact_names.py
+	tests/cli/test_artifact_names.py \
+	tests/cli/test_unreadable.py
 
 TESTS += $(CLI_TESTS)
 

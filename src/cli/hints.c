@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "io/looks.h"
+
 /* What each cause says, after "N of them". */
 static const char *const advice[SS_NOSTATS_COUNT] = {
 	[SS_NOSTATS_VLLM_FLAG] =
@@ -49,6 +51,26 @@ static void no_stats(const struct ss_agg *a, struct ss_msg *msg)
 			    "frontend that strips the field (NVIDIA Dynamo): read the "
 			    "server's own counters instead (its Prometheus /metrics)",
 			    specific ? "the others" : "likely causes");
+}
+
+size_t ss_hints_unreadable(struct ss_agg *a, struct ss_msg *msg)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < a->ninputs; i++) {
+		struct ss_input_info *in = &a->inputs[i];
+
+		if (!in->requests || in->server || in->failed ||
+		    (in->kinds & ~(1u << SS_KIND_UNKNOWN)) != 0)
+			continue;
+		in->failed = true;
+		n++;
+		ss_msg_error(msg, "%s: cannot be read: none of its %llu %s is a request or a "
+			     "server line; %s", in->name, (unsigned long long)in->requests,
+			     in->requests == 1 ? "line" : "lines",
+			     ss_look_words((enum ss_look)in->look));
+	}
+	return n;
 }
 
 /* --group-by meta.NAME that gave every request the null value. */

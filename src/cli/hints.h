@@ -22,6 +22,13 @@
  */
 void ss_hints_input_order(const struct ss_options *o, struct ss_msg *msg);
 
+/*
+ * SPEC 5: every input with at least one line of which no line is a
+ * request of a known kind or a server line could not be read: it is
+ * marked failed and named, with what it looks like. Returns how many.
+ */
+size_t ss_hints_unreadable(struct ss_agg *a, struct ss_msg *msg);
+
 /* The hints a finished run calls for, if any. */
 void ss_hints_after_run(const struct ss_agg *a, const struct ss_options *o,
 			struct ss_msg *msg);

@@ -656,6 +656,18 @@ static bool finish_server(struct ss_server *server, struct ss_server_bydir *bydi
 }
 
 /* Parse the options, open the outputs, run, write the reports. */
+/* The run's totals finished; SPEC 5: an input no line of which was read fails the run. */
+static int finish_agg(struct ss_agg *agg, struct ss_msg *msg, int status)
+{
+	if (status != EXIT_NOTHING && !ss_agg_finish(agg)) {
+		ss_msg_error(msg, "out of memory");
+		return EXIT_NOTHING;
+	}
+	if (status == EXIT_OK && ss_hints_unreadable(agg, msg))
+		return EXIT_PARTIAL;
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct ss_options o;
@@ -777,10 +789,7 @@ int main(int argc, char **argv)
 		ss_server_set_budget(server, ss_server_budget_for(o.max_record));
 	ss_server_bydir_init(&bydir, ss_server_budget_for(o.max_record));
 	status = server ? run(&o, &outs, &agg, server, &bydir, &msg) : EXIT_NOTHING;
-	if (status != EXIT_NOTHING && !ss_agg_finish(&agg)) {
-		ss_msg_error(&msg, "out of memory");
-		status = EXIT_NOTHING;
-	}
+	status = finish_agg(&agg, &msg, status);
 	/* SPEC 10.4: the server's results only when a server input was read */
 	if (status != EXIT_NOTHING && ss_cli_server_read(&agg) &&
 	    !finish_server(server, &bydir, &agg, &o, &srv, &sgroups, &outs, &msg))

@@ -8,6 +8,7 @@ libspecscan_la_SOURCES += \
 	src/io/spool.c src/io/spool.h \
 	src/io/sniff.c src/io/sniff.h src/io/dirwalk.c src/io/dirwalk.h \
 	src/io/artifacts.c src/io/artifacts.h src/io/aiperf_conf.c src/io/aiperf_conf.h \
+	src/io/looks.c src/io/looks.h \
 	src/io/container.c src/io/container.h \
 	src/io/framer.c src/io/framer.h \
 	src/io/compress.c src/io/compress.h

@@ -224,6 +224,12 @@ bool ss_agg_input_log(struct ss_agg *a, uint64_t log_lines, uint64_t bad_lines,
 	return true;
 }
 
+void ss_agg_input_look(struct ss_agg *a, unsigned look)
+{
+	if (a->stream_entry != SIZE_MAX)
+		a->inputs[a->stream_entry].look = (unsigned char)look;
+}
+
 void ss_agg_fail_input(struct ss_agg *a)
 {
 	a->stream_failed = true;

@@ -91,6 +91,7 @@ struct ss_input_info {
 	uint64_t snapshots;  /* how many (increments included) */
 	bool log;            /* a server log (SPEC 12.1): its lines' counts below */
 	uint64_t log_lines, bad_lines, refused_lines;
+	unsigned char look;  /* what its first line looks like (io/looks.h), set by the run */
 };
 
 struct ss_agg {
@@ -175,6 +176,9 @@ bool ss_agg_input_snapshots(struct ss_agg *a, uint64_t snapshots);
 /* The current input was a server log (SPEC 12.1, 13): its lines' counts. */
 bool ss_agg_input_log(struct ss_agg *a, uint64_t log_lines, uint64_t bad_lines,
 		      uint64_t refused_lines);
+/* What the current input's first line looks like (io/looks.h's enum ss_look): kept
+ * once the input is listed, for SPEC 5's message about an input of no request. */
+void ss_agg_input_look(struct ss_agg *a, unsigned look);
 /* Mark the current input as failed (it could not be read to its end). */
 void ss_agg_fail_input(struct ss_agg *a);
 /*

@@ -16,6 +16,7 @@
 #include "report/report.h"
 #include "run/pool.h"
 #include "run/progress.h"
+#include "io/looks.h"
 #include "server/feed.h"
 #include "util/alloc.h"
 #include "util/grow.h"
@@ -568,6 +569,15 @@ static bool collect_slot(const struct ss_run_cfg *cfg, struct slot *s, struct ss
 					       o->input ? o->input : s->name, o->line,
 					       o->reason);
 		}
+	}
+	/* SPEC 5: what the input looks like, for an input of no request (cli/hints.c) */
+	if (s->first_of_input && s->batch.nunits && s->batch.units[0].oversize) {
+		ss_agg_input_look(agg, SS_LOOK_OVERSIZE);
+	} else if (s->first_of_input && s->batch.nunits && s->batch.units[0].nparts) {
+		size_t p = s->batch.units[0].first_part;
+
+		ss_agg_input_look(agg, ss_look_of(s->batch.buf + s->batch.part_off[p],
+						  s->batch.part_len[p]));
 	}
 	if (cfg->want_jsonl && s->jsonl.len &&
 	    !cfg->sink(cfg->sink_ctx, s->jsonl.data, s->jsonl.len))

@@ -133,6 +133,9 @@ def on_pty(args):
 
 
 class HostileNames(Case):
+    # SPEC 5: the member BAD, one line of no request, could not be read: exit 1
+    RC = 1
+
     @classmethod
     def setUpClass(cls):
         cls.tmp = TempDir()
@@ -174,7 +177,7 @@ class HostileNames(Case):
             # wide: every name whole (a narrow console cuts long ones)
             res = run(["-f", "table", "--group-by", key, "h.tar"], cwd=self.dir,
                       env={"COLUMNS": "400"})
-            self.assertRan(res)
+            self.assertRan(res, self.RC)
             self.assertEqual(safe_for_terminal(res.out), [], key)
             self.check_table(res.text, key)
 
@@ -182,7 +185,7 @@ class HostileNames(Case):
         """--table: the group table and the messages, on stderr."""
         res = run(["-f", "none", "--table", "--group-by", "input", "h.tar"], cwd=self.dir,
                   env={"COLUMNS": "400"})
-        self.assertRan(res)
+        self.assertRan(res, self.RC)
         self.assertEqual(safe_for_terminal(res.err), [])
         self.check_table(res.errtext, "input")
         self.assertIn("specscan: h.tar:%s:1: unparsable" % BAD[1], res.errtext)
@@ -190,7 +193,7 @@ class HostileNames(Case):
     def test_markdown(self):
         for key in ("input", "model", "meta.tag"):
             res = run(["-f", "markdown", "--group-by", key, "h.tar"], cwd=self.dir)
-            self.assertRan(res)
+            self.assertRan(res, self.RC)
             self.assertEqual(safe_for_terminal(res.out), [], key)
             for tag in RAW_MARKUP:
                 self.assertNotIn(tag, res.out, key)
@@ -208,7 +211,7 @@ class HostileNames(Case):
     def test_html(self):
         out = os.path.join(self.dir, "p.html")
         res = run(["-f", "none", "--force", "--html", out, "--group-by", "model", self.tar])
-        self.assertRan(res)
+        self.assertRan(res, self.RC)
         with open(out, "rb") as f:
             page = f.read()
         self.assertEqual(safe_for_terminal(page, tab=True), [])
@@ -223,7 +226,7 @@ class HostileNames(Case):
     def test_json_carries_the_names(self):
         """JSON is data: each name exactly, as a JSON string."""
         res = run(["--group-by", "model", self.tar])
-        self.assertRan(res)
+        self.assertRan(res, self.RC)
         keys = [r["key"]["model"] for r in json.loads(res.out)["analysis"]["groups"]["rows"]]
         self.assertEqual(sorted(k for k in keys if k is not None),
                          sorted(n for n, _, _ in NAMES + [NUL]))
@@ -291,7 +294,7 @@ class EscapedMessages(FaultCase):
         name = "a\x1b[31mred\nspecscan: forged \u00e9.jsonl"
         tb = t.file("names.tar", faults.tar_bytes([(name, b"not json\n")], tarfile.GNU_FORMAT))
         r = faults.run([tb])
-        want_rc(r, 0)
+        want_rc(r, 1)   # SPEC 5: its one line is no request, it could not be read
         want("\x1b" not in r.err, "no raw ESC", r)
         want(not any(ln.startswith("specscan: forged") for ln in r.err.splitlines()),
              "no forged line", r)

@@ -28,7 +28,7 @@ def line(*parts):
 
 
 class RecordsParts(Case):
-    def enrich(self, lines, *extra):
+    def enrich(self, lines, *extra, rc=0):
         with TempDir() as d:
             src = os.path.join(d, "profile_export.jsonl")
             out = os.path.join(d, "out.jsonl")
@@ -37,7 +37,7 @@ class RecordsParts(Case):
             for j in ("1", "2"):
                 res = run(["-q", "--no-progress", "-j", j, "-f", "none", "--force",
                            "--records", out, *extra, src])
-                self.assertRan(res)
+                self.assertRan(res, rc)
                 with open(out) as f:
                     got = jsonl_lines(f.read())
                 if j == "1":
@@ -88,7 +88,7 @@ class RecordsParts(Case):
                  ("spec_decode_acceptance", SDA_VLLM)),
             line(("metadata", META), ("metrics", METRICS.replace("241.5", "241.")),
                  ("spec_decode_acceptance", SDA_VLLM)),
-        ])
+        ], rc=1)   # SPEC 5: no line is a request, the input could not be read
         self.assertEqual([r["spec_decode_status"] for r in rs], ["unparsable"] * 3)
 
     def test_payload_not_a_record(self):

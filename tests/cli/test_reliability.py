@@ -178,7 +178,9 @@ class VsBaseline(Case):
             b = write(os.path.join(d, "b.jsonl"), '{"no": "record"}\n')
             c = write(os.path.join(d, "c.jsonl"), records_line(REC_C))
             res = run(["--group-by", "input", "--compare", a, a, b, c])
-        self.assertRan(res)
+        # SPEC 5: b's one line is no request, so b could not be read (exit 1);
+        # it is still a row, with nothing to compare
+        self.assertRan(res, 1)
         g = loads(res.out)["analysis"]["groups"]
         self.assertEqual(g["baseline"], {"input": a})
         rows = {r["key"]["input"]: r for r in g["rows"]}
