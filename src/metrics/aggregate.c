@@ -183,19 +183,31 @@ bool ss_agg_begin_input(struct ss_agg *a, const char *name)
 	return a->stream_name != NULL;
 }
 
-bool ss_agg_input_snapshots(struct ss_agg *a, uint64_t snapshots)
+/* The current stream's entry, listed on first use; NULL with *ok false: out of
+ * memory; NULL with *ok true: no current stream. */
+static struct ss_input_info *stream_info(struct ss_agg *a, bool *ok)
 {
-	struct ss_input_info *in;
-
+	*ok = true;
 	if (!a->stream_name)
-		return true;
+		return NULL;
 	if (a->stream_entry == SIZE_MAX) {
 		a->stream_entry = new_input(a, a->stream_name, strlen(a->stream_name));
-		if (a->stream_entry == SIZE_MAX)
-			return false;
+		if (a->stream_entry == SIZE_MAX) {
+			*ok = false;
+			return NULL;
+		}
 		a->inputs[a->stream_entry].failed = a->stream_failed;
 	}
-	in = &a->inputs[a->stream_entry];
+	return &a->inputs[a->stream_entry];
+}
+
+bool ss_agg_input_snapshots(struct ss_agg *a, uint64_t snapshots)
+{
+	bool ok;
+	struct ss_input_info *in = stream_info(a, &ok);
+
+	if (!in)
+		return ok;
 	in->server = true;
 	in->kinds |= 1u << SS_KIND_SCRAPE;
 	in->snapshots += snapshots;
@@ -205,17 +217,11 @@ bool ss_agg_input_snapshots(struct ss_agg *a, uint64_t snapshots)
 bool ss_agg_input_log(struct ss_agg *a, uint64_t log_lines, uint64_t bad_lines,
 		      uint64_t refused_lines)
 {
-	struct ss_input_info *in;
+	bool ok;
+	struct ss_input_info *in = stream_info(a, &ok);
 
-	if (!a->stream_name)
-		return true;
-	if (a->stream_entry == SIZE_MAX) {
-		a->stream_entry = new_input(a, a->stream_name, strlen(a->stream_name));
-		if (a->stream_entry == SIZE_MAX)
-			return false;
-		a->inputs[a->stream_entry].failed = a->stream_failed;
-	}
-	in = &a->inputs[a->stream_entry];
+	if (!in)
+		return ok;
 	in->log = true;
 	in->kinds |= 1u << SS_KIND_LOG;
 	in->log_lines += log_lines;
