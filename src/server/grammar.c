@@ -260,14 +260,17 @@ const char *ss_expo_value(const char *q, const char *end, const char **v, size_t
 		return "a value that is not a number";
 	while (is_blank(*++q))
 		;
-	if (*q == '-') {
-		neg = true;
-		q++;
-	}
+	if (*q == '-' || *q == '+')
+		neg = *q++ == '-';
+	/*
+	 * Integer milliseconds (Prometheus' int64, with its optional sign),
+	 * held as nanoseconds: |ms| at most SS_EXPO_MAX_TS_MS (years
+	 * 1677-2262, docs/BEHAVIOUR.md); more is a bad line.
+	 */
 	for (s = q; digit(*q); q++) {
-		if (t > (INT64_MAX / 1000000 - 9) / 10)
-			return "a timestamp out of range";
 		t = t * 10 + (*q - '0');
+		if (t > SS_EXPO_MAX_TS_MS)
+			return "a timestamp out of range (more than 9,223,372,036,854 ms from 1970)";
 	}
 	if (q == s || q != end)
 		return "a timestamp that is not integer milliseconds";
@@ -284,10 +287,11 @@ bool ss_expo_time(const char *p, size_t len, int64_t *ns)
 
 	if (q == end || *q < '0' || *q > '9')
 		return false;
+	/* Any number of digits, as long as the time in ns fits (SS_EXPO_MAX_TIME_S). */
 	for (; q < end && *q >= '0' && *q <= '9'; q++) {
-		if (sec > (INT64_MAX / 1000000000 - 9) / 10)
-			return false;
 		sec = sec * 10 + (*q - '0');
+		if (sec > SS_EXPO_MAX_TIME_S)
+			return false;
 	}
 	if (q < end && *q == '.') {
 		for (q++; q < end && *q >= '0' && *q <= '9'; q++)
@@ -300,6 +304,8 @@ bool ss_expo_time(const char *p, size_t len, int64_t *ns)
 		return false;
 	for (; fd < 9; fd++)
 		frac *= 10;
+	if (sec == SS_EXPO_MAX_TIME_S && frac > INT64_MAX % 1000000000)
+		return false;
 	*ns = sec * 1000000000 + frac;
 	return true;
 }

@@ -53,6 +53,15 @@ void ss_expo_labels_fix(struct ss_expo_labels *l);
 const char *ss_expo_value(const char *q, const char *end, const char **v, size_t *vlen,
 			  bool *has_ts, int64_t *ts);
 
+/*
+ * The times that are read: a sample's timestamp of at most this many ms
+ * either side of 1970, a `# time:` of at most INT64_MAX ns (the seconds
+ * below, and a fraction up to .854775807 on the last one). Later ones do
+ * not fit a time in nanoseconds and make a bad line (docs/BEHAVIOUR.md).
+ */
+#define SS_EXPO_MAX_TS_MS INT64_C(9223372036854)
+#define SS_EXPO_MAX_TIME_S INT64_C(9223372036)
+
 /* T of `# time: T`: Unix seconds, digits and an optional fraction, in ns (digits past the ninth dropped). */
 bool ss_expo_time(const char *p, size_t len, int64_t *ns);
 

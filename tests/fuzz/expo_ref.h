@@ -18,7 +18,7 @@
  *    a byte-order mark before the first line is dropped; blanks (space,
  *    tab) around a line are dropped (BEHAVIOUR), an empty line is nothing;
  *  - `#` lines: `# EOF` ends the snapshot; `# time: T` (T digits with an
- *    optional fraction) sets the time and, after a sample, ends the
+ *    optional fraction, at most 2^63 - 1 ns) sets the time and, after a sample, ends the
  *    snapshot, another T makes a bad line; `# endpoint: NAME` ends the
  *    snapshot after a sample; every other `#` line is a comment;
  *  - a sample line: NAME (`[a-zA-Z_:][a-zA-Z0-9_:]*`), optional blanks
@@ -27,7 +27,8 @@
  *    trailing comma, the escapes `\\`, `\"`, `\n` only, values valid
  *    UTF-8, no label name twice), blanks, VALUE (a decimal number, or NaN,
  *    Inf, Infinity in any case with an optional sign), optionally blanks
- *    and an integer TIMESTAMP; anything else is a bad line;
+ *    and an integer TIMESTAMP (an optional sign, at most 9223372036854 ms:
+ *    its ns fit 64 bits); anything else is a bad line;
  *  - a snapshot ends just before a sample whose series (name without one
  *    `_total`, and label set) already appeared in it; a snapshot is
  *    counted when it holds a sample line;
@@ -157,6 +158,23 @@ static double ref_double(const char *p, size_t n)
 	d = strtod(s, NULL);
 	free(s);
 	return d;
+}
+
+/*
+ * Whether the decimal digits [p, p+n) (leading zeros allowed) are at most
+ * those of `max` (no leading zero): compared as texts, by length then
+ * digit by digit. Times must fit in nanoseconds as a signed 64-bit
+ * integer (docs/BEHAVIOUR.md: a later one is a bad line).
+ */
+static bool ref_digits_le(const char *p, size_t n, const char *max)
+{
+	size_t m = strlen(max);
+
+	while (n && *p == '0')
+		p++, n--;
+	if (n != m)
+		return n < m;
+	return memcmp(p, max, n) <= 0;
 }
 
 /* ---- one sample line ---- */
@@ -315,10 +333,17 @@ static bool ref_parse_sample(const char *p, size_t n, struct ref_sample *s)
 				k++;
 			if (k == n || !ref_digit(p[k]))
 				return false;
-			while (k < n && ref_digit(p[k]))
-				k++;
-			if (k != n)
-				return false;
+			{
+				size_t ds = k;
+
+				while (k < n && ref_digit(p[k]))
+					k++;
+				if (k != n)
+					return false;
+				/* ms whose ns fit: |ms| <= 9223372036854 */
+				if (!ref_digits_le(p + ds, k - ds, "9223372036854"))
+					return false;
+			}
 			s->has_ts = true;
 			s->ts_ms = ref_double(p + ts, n - ts);
 		}
@@ -590,7 +615,8 @@ static bool ref_time(const char *p, size_t n, double *t)
 	if (i == n)
 		return false;
 	{
-		size_t s = i;
+		size_t s = i, nn = 0, f = 0;
+		char ns[64];
 
 		while (i < n && ref_digit(p[i]))
 			i++, d++;
@@ -598,6 +624,20 @@ static bool ref_time(const char *p, size_t n, double *t)
 			for (i++; i < n && ref_digit(p[i]); i++)
 				;
 		if (d == 0 || i != n)
+			return false;
+		/* the time in ns (nine decimals, more dropped) must fit INT64_MAX */
+		while (d > 1 && p[s] == '0')
+			s++, d--;
+		if (d > 19)
+			return false;
+		memcpy(ns, p + s, d);
+		nn = d;
+		if (s + d < n)
+			for (size_t k = s + d + 1; k < n && f < 9; k++, f++)
+				ns[nn++] = p[k];
+		for (; f < 9; f++)
+			ns[nn++] = '0';
+		if (!ref_digits_le(ns, nn, "9223372036854775807"))
 			return false;
 		*t = ref_double(p + s, n - s);
 	}

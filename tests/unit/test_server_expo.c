@@ -427,6 +427,49 @@ static void test_timestamps(void **state)
 	run_release(&x);
 }
 
+/*
+ * Times that fit nanoseconds in 64 bits are read, later ones make a bad
+ * line (docs/BEHAVIOUR.md): a timestamp of at most 9,223,372,036,854 ms
+ * either side of 1970, with Prometheus' optional sign; a `# time:` of at
+ * most 9,223,372,036.854775807 s, however many leading zeros.
+ */
+static void test_time_bounds(void **state)
+{
+	struct run x;
+	const struct ss_server_family *f;
+
+	(void)state;
+	read_all("vllm:spec_decode_num_drafts 10 +9223372036854\n"        /* 1: read */
+		 "vllm:spec_decode_num_drafts 11 9223372036855\n"          /* 2: bad */
+		 "vllm:spec_decode_num_drafts 12 -9223372036855\n"         /* 3: bad */
+		 "vllm:spec_decode_num_draft_tokens 1 -9223372036854\n"    /* 4: read */
+		 "vllm:spec_decode_num_accepted_tokens 1 1"
+		 "0000000000000000000000000000000000000000"
+		 "00000000000000000000000000000000000000000000000000000000000000000000000000000000"
+		 "000000000000000000000000000000\n"                        /* 5: 151 digits, bad */
+		 "# time: 9223372036.854775808\n"                          /* 6: bad */
+		 "# time: 000000000000009223372037\n"                      /* 7: bad */
+		 "# time: 0009223372036.854775807\n"                       /* 8: ends snapshot 1 */
+		 "vllm:spec_decode_num_drafts 14\n"
+		 "vllm:spec_decode_num_draft_tokens 3\n",
+		 &x);
+	assert_int_equal(x.st.lines, 10);
+	assert_int_equal(x.st.bad_lines, 5);
+	assert_int_equal(x.st.samples, 4);
+	assert_int_equal(x.st.snapshots, 2);
+	f = only(&x);
+	/* snapshot 1's time: its largest timestamp, 9223372036854 ms */
+	assert_true(f->has_start);
+	assert_int_equal(f->start_ns, INT64_C(9223372036854000000));
+	assert_true(f->has_end);
+	assert_int_equal(f->end_ns, INT64_MAX);
+	assert_u128(f->steps, 4);        /* 10 -> 14 */
+	assert_u128(f->draft_tokens, 2); /* 1 -> 3 */
+	assert_non_null(strstr(x.msgs, "t:2: bad line: a timestamp out of range"));
+	assert_non_null(strstr(x.msgs, "t:6: bad line: `# time:` is not followed by Unix seconds"));
+	run_release(&x);
+}
+
 /* OpenMetrics' `# EOF` ends a page; `# UNIT` and other comments are comments. */
 static void test_eof(void **state)
 {
@@ -1013,6 +1056,7 @@ int main(void)
 		cmocka_unit_test(test_long_number_texts),
 		cmocka_unit_test(test_hash_collisions),
 		cmocka_unit_test(test_bad_lines_no_cap),
+		cmocka_unit_test(test_time_bounds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
