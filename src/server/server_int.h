@@ -78,17 +78,8 @@ struct ss_server_fe {
 	int64_t min_time, max_time;
 	__int128 min_sum, max_sum;
 	__int128 snap_sum;        /* the closing snapshot's sum */
-	/*
-	 * Series not in a snapshot count 0 there (SPEC 10.3) without a walk
-	 * over them: `nonsparse` counts the fe's snapshots where that holds,
-	 * and a series whose mark is behind it was missing from one (its
-	 * previous value is 0 now). `npositive` counts the series with a
-	 * previous value above 0 that are up to date: fewer of them in a
-	 * snapshot means one went to 0, a reset.
-	 */
-	uint64_t nonsparse, npositive;
 	/* the closing snapshot's scratch */
-	uint64_t t, present_pos, new_pos;
+	uint64_t t;
 	bool reset;
 	struct ss_server_iv_sums ivs;
 	struct ss_server_acc first;  /* s_0's values: since the server started */
@@ -125,7 +116,6 @@ struct ss_server_pseries {
 	uint8_t role;
 	bool has_prev;
 	bool baseline;       /* its first sample was bad: its first good value is no difference */
-	uint64_t mark;       /* its fe's `nonsparse` when it was last diffed (or made) */
 	uint64_t prev;
 	struct ss_server_track by_time, by_sum;
 };
@@ -200,8 +190,9 @@ struct ss_server {
 	int64_t slice_start;
 	struct ss_server_proc_info pend; /* the process it belongs to (ss_server_set_process) */
 	struct ss_buf pend_name, pend_input;
-	/* the memory budget (ss_server_set_budget) */
+	/* the memory budget (ss_server_set_budget; with a pool, shared) */
 	uint64_t budget, charged;
+	uint64_t *pool;              /* the bytes charged by every state sharing it, or NULL */
 	const char *told[8];         /* the bounds told so far */
 	size_t ntold;
 	/* per row */
@@ -213,5 +204,8 @@ struct ss_server {
 	struct ss_buf key;           /* scratch: the key being built */
 	struct ss_server_log *log;   /* the log inputs' state (server_log.c), made at the first */
 };
+
+/* Count n bytes against the budget (its pool's when shared) whatever is left. */
+void ss_server_charge_anyway(struct ss_server *s, uint64_t n);
 
 #endif

@@ -80,13 +80,31 @@ void ss_server_set_budget(struct ss_server *s, uint64_t bytes)
 	s->budget = bytes;
 }
 
+void ss_server_share_budget(struct ss_server *s, uint64_t bytes, uint64_t *pool)
+{
+	s->budget = bytes;
+	s->pool = pool;
+}
+
+bool ss_server_bounded(const struct ss_server *s)
+{
+	return s->ntold > 0;
+}
+
 /* Count n more bytes against the budget; false (nothing counted) past it. */
 bool ss_server_charge(struct ss_server *s, uint64_t n)
 {
-	if (s->budget && n > s->budget - (s->charged < s->budget ? s->charged : s->budget))
+	uint64_t *c = s->pool ? s->pool : &s->charged;
+
+	if (s->budget && n > s->budget - (*c < s->budget ? *c : s->budget))
 		return false;
-	s->charged += n;
+	*c += n;
 	return true;
+}
+
+void ss_server_charge_anyway(struct ss_server *s, uint64_t n)
+{
+	*(s->pool ? s->pool : &s->charged) += n;
 }
 
 void ss_server_bound(struct ss_server *s, const char *place, uint64_t line, const char *what)
