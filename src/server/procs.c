@@ -532,6 +532,8 @@ void ss_server_end(struct ss_server *s, bool has_time, int64_t time_ns)
 		if (s->series[se->series].valued == s->snap_id)
 			s->fe[se->fe].snap_sum += s->series[se->series].cur;
 	}
+	if (!incr)
+		ss_server_points_add(s, s->tps, n, has_time, time_ns);
 	for (size_t i = 0; i < n; i++) {
 		struct ss_server_pseries *se = &s->ps[s->tps[i]];
 		const struct ss_server_series *g = &s->series[se->series];

@@ -55,6 +55,24 @@ struct ss_server_track {
 	uint64_t lo, hi;
 };
 
+/*
+ * One closed snapshot of an fe, kept for SPEC 10.3's order (order.c): its
+ * time, the sum of the fe's counters in it, its number in input order and
+ * its values (n of them from `off` in the fe's vals).
+ */
+struct ss_server_point {
+	bool has_time;
+	int64_t t_ns;
+	__int128 sum;
+	uint32_t nth;
+	size_t off, n;
+};
+
+struct ss_server_pval {
+	uint32_t ps;       /* the pseries */
+	uint64_t v;
+};
+
 struct ss_server_fe {
 	uint32_t row, process;
 	uint32_t head, tail;      /* the fe's series, in order of first sight */
@@ -88,6 +106,13 @@ struct ss_server_fe {
 	struct ss_server_raw_interval *iv;
 	size_t niv, ivcap;
 	struct ss_server_raw_interval pending; /* `stride` raw intervals make one kept */
+	/* its snapshots kept for the order (order.c); let go past the bounds */
+	struct ss_server_point *pts;
+	size_t npts, pts_cap;
+	struct ss_server_pval *vals;
+	size_t nvals, vals_cap;
+	uint64_t pts_charged;
+	bool pts_dropped;
 	uint64_t pend_n, stride;
 };
 
@@ -207,5 +232,22 @@ struct ss_server {
 
 /* Count n bytes against the budget (its pool's when shared) whatever is left. */
 void ss_server_charge_anyway(struct ss_server *s, uint64_t n);
+/* Give back n bytes counted before. */
+void ss_server_refund(struct ss_server *s, uint64_t n);
+
+/*
+ * order.c: keep the closing snapshot's points (its n pseries tps, each
+ * touched fe's point); free an fe's. At the end, for an fe whose input
+ * order was not its order: whether every pair of neighbours in counter
+ * order holds (1; 0 a counter went down; -1 out of memory; 1 too when
+ * the points were let go), and its intervals in its order (by time or by
+ * the counters' sum; none when the points were let go), owned by the caller.
+ */
+void ss_server_points_add(struct ss_server *s, const uint32_t *tps, size_t n, bool has_time,
+			  int64_t t_ns);
+void ss_server_points_free(struct ss_server_fe *f);
+int ss_server_order_check(const struct ss_server *s, const struct ss_server_fe *f);
+bool ss_server_order_intervals(const struct ss_server *s, const struct ss_server_fe *f,
+			       bool by_time, struct ss_server_raw_interval **out, size_t *nout);
 
 #endif
