@@ -50,6 +50,11 @@ bool ss_cli_server_groups(struct ss_server_bydir *d, const struct ss_analysis_op
 	if (d->full)
 		ss_msg_warn(msg, "--group-by dir: more than %d directories of server inputs; "
 			    "the others' are pooled only", SS_SERVER_BYDIR_MAX);
+	if (ss_server_bydir_bounded(d))
+		ss_msg_warn(msg, "--group-by dir: the directories' server counters reached their "
+			    "bound (the memory limit's share, which they share, see --memory-limit, "
+			    "or a count's cap): some series, endpoints or intervals of the groups "
+			    "are left out of them (the pooled results have their own)");
 	if (!ss_server_groups_finish(d, o->has_cost, o->cost, o->compare, groups))
 		return false;
 	r->groups = groups;

@@ -55,7 +55,7 @@ struct ss_server *ss_server_bydir_of(struct ss_server_bydir *d, const char *name
 		goto nomem;
 	}
 	if (d->budget)
-		ss_server_set_budget(r->srv, d->budget);
+		ss_server_share_budget(r->srv, d->budget, &d->charged);
 	r->dir = dir;
 	r->len = n;
 	d->n++;
@@ -63,6 +63,14 @@ struct ss_server *ss_server_bydir_of(struct ss_server_bydir *d, const char *name
 nomem:
 	*nomem = true;
 	return NULL;
+}
+
+bool ss_server_bydir_bounded(const struct ss_server_bydir *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (ss_server_bounded(d->rows[i].srv))
+			return true;
+	return false;
 }
 
 static int cmp_rows(const void *a, const void *b)

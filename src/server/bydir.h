@@ -31,7 +31,8 @@ struct ss_server_bydir_row {
 struct ss_server_bydir {
 	struct ss_server_bydir_row *rows;
 	size_t n, cap;
-	uint64_t budget;         /* each state's (ss_server_set_budget) */
+	uint64_t budget;         /* all the states' together (ss_server_share_budget) */
+	uint64_t charged;        /* what they have taken of it */
 	bool full;               /* SS_SERVER_BYDIR_MAX was reached */
 };
 
@@ -44,6 +45,9 @@ void ss_server_bydir_release(struct ss_server_bydir *d);
  * NULL when out of memory (*nomem) or past SS_SERVER_BYDIR_MAX.
  */
 struct ss_server *ss_server_bydir_of(struct ss_server_bydir *d, const char *name, bool *nomem);
+
+/* Whether a directory's state reached a bound (the shared budget, a count's cap). */
+bool ss_server_bydir_bounded(const struct ss_server_bydir *d);
 
 /* One directory's results. */
 struct ss_server_group {

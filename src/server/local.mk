@@ -8,7 +8,7 @@ libspecscan_la_SOURCES += \
 	src/server/number.c src/server/number.h \
 	src/server/keymap.c src/server/keymap.h \
 	src/server/server.h src/server/server_int.h \
-	src/server/window.c src/server/procs.c \
+	src/server/window.c src/server/procs.c src/server/order.c \
 	src/server/results.c \
 	src/server/grammar.c src/server/grammar.h \
 	src/server/expo.c src/server/expo.h \

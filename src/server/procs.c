@@ -222,7 +222,7 @@ uint32_t ss_server_ps_get(struct ss_server *s, uint32_t h, uint32_t p)
 	 * are counted then but never refused (the series was kept).
 	 */
 	if (g->prepaid) {
-		s->charged += cost;
+		ss_server_charge_anyway(s, cost);
 	} else if (!ss_server_charge(s, cost)) {
 		ss_server_bound(s, NULL, 0, "more series of the known families than are kept "
 					    "(100,000, or the memory limit's share, see "
@@ -246,7 +246,6 @@ uint32_t ss_server_ps_get(struct ss_server *s, uint32_t h, uint32_t p)
 	ps->series = h;
 	ps->position = g->position;
 	ps->role = g->role;
-	ps->mark = s->fe[fe].nonsparse;
 	if (s->fe[fe].tail == SS_SERVER_NONE)
 		s->fe[fe].head = idx;
 	else
@@ -353,13 +352,10 @@ static void push_interval(struct ss_server *s, struct ss_server_fe *f,
 static void fe_open(struct ss_server_fe *f, bool sparse)
 {
 	f->t = f->snaps++;
-	f->present_pos = f->new_pos = 0;
 	f->reset = false;
 	f->snap_sum = 0;
 	memset(&f->ivs, 0, sizeof(f->ivs));
-	if (!sparse)
-		f->nonsparse++;
-	else
+	if (sparse)
 		f->sparse = true;
 }
 
@@ -383,28 +379,19 @@ static void track(struct ss_server_track *t, __int128 k, uint64_t v)
 
 /*
  * One series of a closing snapshot (s_0 kept as it is, s_t diffed with
- * its s_{t-1}). A snapshot where it was missing counted it 0 (SPEC 10.3):
- * its previous value is 0 from then on (a sparse snapshot keeps it).
+ * its value in the last snapshot of its process that held it: SPEC 10.3,
+ * a snapshot without it says nothing of it, no drop to 0, no reset).
  */
 static void series_snapshot(struct ss_server *s, struct ss_server_fe *f,
 			    struct ss_server_pseries *se, const struct ss_server_series *g,
 			    bool sparse, bool has_time, int64_t t_ns)
 {
 	uint64_t v, d;
-	uint64_t done = f->nonsparse - !sparse; /* the fe's nonsparse snapshots before this one */
 
-	if (se->mark < done) {
-		se->prev = 0;        /* missing from one since: 0 there */
-		se->has_prev = true;
-	} else if (se->has_prev && se->prev > 0) {
-		f->present_pos++;    /* counted in npositive */
-	}
-	se->mark = f->nonsparse;
 	if (g->valued != s->snap_id) {
 		/* A bad sample holds its series; bad from the start, it starts at its first good value. */
 		if (!se->has_prev)
 			se->baseline = true;
-		f->new_pos += se->has_prev && se->prev > 0;
 		return;
 	}
 	v = g->cur;
@@ -426,23 +413,14 @@ static void series_snapshot(struct ss_server *s, struct ss_server_fe *f,
 	}
 	se->prev = v;
 	se->has_prev = true;
-	f->new_pos += v > 0;
 }
 
 /* The fe's part of a closed snapshot, once its series are in. */
-static void fe_close(struct ss_server *s, struct ss_server_fe *f, bool sparse, bool has_time,
+static void fe_close(struct ss_server *s, struct ss_server_fe *f, bool has_time,
 		     int64_t t_ns)
 {
 	struct ss_server_raw_interval r;
 
-	/* A series above 0 before and missing now went to 0: a reset. */
-	if (!sparse) {
-		if (f->present_pos < f->npositive)
-			f->reset = true;
-		f->npositive = f->new_pos;
-	} else {
-		f->npositive = f->npositive - f->present_pos + f->new_pos;
-	}
 	if (has_time) {
 		f->time_back |= f->timed > 0 && t_ns < f->max_time;
 		if (!f->timed || t_ns > f->max_time)
@@ -554,6 +532,8 @@ void ss_server_end(struct ss_server *s, bool has_time, int64_t time_ns)
 		if (s->series[se->series].valued == s->snap_id)
 			s->fe[se->fe].snap_sum += s->series[se->series].cur;
 	}
+	if (!incr)
+		ss_server_points_add(s, s->tps, n, has_time, time_ns);
 	for (size_t i = 0; i < n; i++) {
 		struct ss_server_pseries *se = &s->ps[s->tps[i]];
 		const struct ss_server_series *g = &s->series[se->series];
@@ -567,7 +547,7 @@ void ss_server_end(struct ss_server *s, bool has_time, int64_t time_ns)
 			acc_add(&f->incr, se, g->cur);
 	}
 	for (size_t i = 0; !incr && i < s->ntouched; i++)
-		fe_close(s, &s->fe[s->touched[i]], sparse, has_time, time_ns);
+		fe_close(s, &s->fe[s->touched[i]], has_time, time_ns);
 	gauges_close(s);
 	if (proc != SS_SERVER_NONE)
 		s->procs[proc].used = true;

@@ -253,8 +253,21 @@ static bool intervals(const struct ss_server *s, struct ss_server_family *fam,
 	for (size_t i = 0; i < nfes; i++) {
 		const struct ss_server_fe *f = &s->fe[v[i].fe];
 
-		if ((f->snaps < 3 && !f->slices) || v[i].tracked)
+		if (f->snaps < 3 && !f->slices)
 			continue;
+		if (v[i].tracked) {
+			/* given out of its order: its snapshots sorted into it */
+			struct ss_server_raw_interval *r;
+			size_t nr;
+			bool ok = ss_server_order_intervals(s, f, v[i].by_time, &r, &nr);
+
+			for (size_t j = 0; ok && j < nr; j++)
+				ok = add_interval(fam, &cap, (uint32_t)i, &r[j]);
+			ss_free(r);
+			if (!ok)
+				return false;
+			continue;
+		}
 		for (size_t j = 0; j < f->niv; j++)
 			if (!add_interval(fam, &cap, (uint32_t)i, &f->iv[j]))
 				return false;
@@ -365,24 +378,33 @@ static bool acc_put(struct ss_server_acc *a, const struct ss_server_pseries *se,
  * that order (a series first seen after the first snapshot counts from
  * 0, a value that went down counts as a reset).
  */
-static void fe_order(const struct ss_server *s, struct fe_view *v)
+static bool fe_order(const struct ss_server *s, struct fe_view *v)
 {
 	const struct ss_server_fe *f = &s->fe[v->fe];
+	int c;
 
 	v->tracked = v->by_time = v->unordered = false;
 	if (f->snaps < 2)
-		return;
+		return true;
 	if (f->timed == f->snaps) {
 		v->by_time = true;
 		v->tracked = f->time_back;
-		return;
+		return true;
 	}
 	if (!s->procs[f->process].has_start)
-		return;
+		return true;
 	for (uint32_t j = f->head; j != SS_SERVER_NONE; j = s->ps[j].next)
 		if (s->ps[j].by_sum.broken)
 			v->unordered = true; /* input order stands */
+	if (!v->unordered && f->sum_back) {
+		/* every pair of neighbours in counter order, not only the ends */
+		c = ss_server_order_check(s, f);
+		if (c < 0)
+			return false;
+		v->unordered = c == 0;
+	}
 	v->tracked = !v->unordered && f->sum_back;
+	return true;
 }
 
 /* The window of a tracked fe into delta and first; *reset when a series went down. */
@@ -472,7 +494,8 @@ static bool processes(const struct ss_server *s, struct ss_server_family *fam, s
 
 		all_single &= f->snaps <= 1;
 		untimed |= f->snaps > f->timed;
-		fe_order(s, &v[i]);
+		if (!fe_order(s, &v[i]))
+			return false;
 		fam->unordered |= v[i].unordered;
 		/* started inside the window: its start is after the earliest snapshot */
 		v[i].started = f->snaps > 0 && p->has_start && has_e && p->start_s * 1e9 > (double)e;

@@ -98,6 +98,16 @@ void ss_server_free(struct ss_server *s);
  */
 void ss_server_set_budget(struct ss_server *s, uint64_t bytes);
 
+/*
+ * The same, for a state that shares `bytes` with others (SPEC 5's one
+ * memory bound: --group-by dir's directories): *pool counts what all of
+ * them have taken; the caller owns it, zeroed, for as long as they live.
+ */
+void ss_server_share_budget(struct ss_server *s, uint64_t bytes, uint64_t *pool);
+
+/* Whether a bound (series, endpoints, processes, intervals, the budget) was reached. */
+bool ss_server_bounded(const struct ss_server *s);
+
 /* The budget for a run whose record limit is max_record (README "Reliability"). */
 static inline uint64_t ss_server_budget_for(uint64_t max_record)
 {

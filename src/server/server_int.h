@@ -55,6 +55,24 @@ struct ss_server_track {
 	uint64_t lo, hi;
 };
 
+/*
+ * One closed snapshot of an fe, kept for SPEC 10.3's order (order.c): its
+ * time, the sum of the fe's counters in it, its number in input order and
+ * its values (n of them from `off` in the fe's vals).
+ */
+struct ss_server_point {
+	bool has_time;
+	int64_t t_ns;
+	__int128 sum;
+	uint32_t nth;
+	size_t off, n;
+};
+
+struct ss_server_pval {
+	uint32_t ps;       /* the pseries */
+	uint64_t v;
+};
+
 struct ss_server_fe {
 	uint32_t row, process;
 	uint32_t head, tail;      /* the fe's series, in order of first sight */
@@ -78,17 +96,8 @@ struct ss_server_fe {
 	int64_t min_time, max_time;
 	__int128 min_sum, max_sum;
 	__int128 snap_sum;        /* the closing snapshot's sum */
-	/*
-	 * Series not in a snapshot count 0 there (SPEC 10.3) without a walk
-	 * over them: `nonsparse` counts the fe's snapshots where that holds,
-	 * and a series whose mark is behind it was missing from one (its
-	 * previous value is 0 now). `npositive` counts the series with a
-	 * previous value above 0 that are up to date: fewer of them in a
-	 * snapshot means one went to 0, a reset.
-	 */
-	uint64_t nonsparse, npositive;
 	/* the closing snapshot's scratch */
-	uint64_t t, present_pos, new_pos;
+	uint64_t t;
 	bool reset;
 	struct ss_server_iv_sums ivs;
 	struct ss_server_acc first;  /* s_0's values: since the server started */
@@ -97,6 +106,13 @@ struct ss_server_fe {
 	struct ss_server_raw_interval *iv;
 	size_t niv, ivcap;
 	struct ss_server_raw_interval pending; /* `stride` raw intervals make one kept */
+	/* its snapshots kept for the order (order.c); let go past the bounds */
+	struct ss_server_point *pts;
+	size_t npts, pts_cap;
+	struct ss_server_pval *vals;
+	size_t nvals, vals_cap;
+	uint64_t pts_charged;
+	bool pts_dropped;
 	uint64_t pend_n, stride;
 };
 
@@ -125,7 +141,6 @@ struct ss_server_pseries {
 	uint8_t role;
 	bool has_prev;
 	bool baseline;       /* its first sample was bad: its first good value is no difference */
-	uint64_t mark;       /* its fe's `nonsparse` when it was last diffed (or made) */
 	uint64_t prev;
 	struct ss_server_track by_time, by_sum;
 };
@@ -200,8 +215,9 @@ struct ss_server {
 	int64_t slice_start;
 	struct ss_server_proc_info pend; /* the process it belongs to (ss_server_set_process) */
 	struct ss_buf pend_name, pend_input;
-	/* the memory budget (ss_server_set_budget) */
+	/* the memory budget (ss_server_set_budget; with a pool, shared) */
 	uint64_t budget, charged;
+	uint64_t *pool;              /* the bytes charged by every state sharing it, or NULL */
 	const char *told[8];         /* the bounds told so far */
 	size_t ntold;
 	/* per row */
@@ -213,5 +229,25 @@ struct ss_server {
 	struct ss_buf key;           /* scratch: the key being built */
 	struct ss_server_log *log;   /* the log inputs' state (server_log.c), made at the first */
 };
+
+/* Count n bytes against the budget (its pool's when shared) whatever is left. */
+void ss_server_charge_anyway(struct ss_server *s, uint64_t n);
+/* Give back n bytes counted before. */
+void ss_server_refund(struct ss_server *s, uint64_t n);
+
+/*
+ * order.c: keep the closing snapshot's points (its n pseries tps, each
+ * touched fe's point); free an fe's. At the end, for an fe whose input
+ * order was not its order: whether every pair of neighbours in counter
+ * order holds (1; 0 a counter went down; -1 out of memory; 1 too when
+ * the points were let go), and its intervals in its order (by time or by
+ * the counters' sum; none when the points were let go), owned by the caller.
+ */
+void ss_server_points_add(struct ss_server *s, const uint32_t *tps, size_t n, bool has_time,
+			  int64_t t_ns);
+void ss_server_points_free(struct ss_server_fe *f);
+int ss_server_order_check(const struct ss_server *s, const struct ss_server_fe *f);
+bool ss_server_order_intervals(const struct ss_server *s, const struct ss_server_fe *f,
+			       bool by_time, struct ss_server_raw_interval **out, size_t *nout);
 
 #endif

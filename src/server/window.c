@@ -51,6 +51,7 @@ void ss_server_free(struct ss_server *s)
 		acc_release(&s->fe[i].delta);
 		acc_release(&s->fe[i].incr);
 		ss_free(s->fe[i].iv);
+		ss_server_points_free(&s->fe[i]);
 	}
 	for (size_t i = 0; i < s->procmap.n; i++)
 		ss_free(s->procs[i].name);
@@ -80,13 +81,38 @@ void ss_server_set_budget(struct ss_server *s, uint64_t bytes)
 	s->budget = bytes;
 }
 
+void ss_server_share_budget(struct ss_server *s, uint64_t bytes, uint64_t *pool)
+{
+	s->budget = bytes;
+	s->pool = pool;
+}
+
+bool ss_server_bounded(const struct ss_server *s)
+{
+	return s->ntold > 0;
+}
+
 /* Count n more bytes against the budget; false (nothing counted) past it. */
 bool ss_server_charge(struct ss_server *s, uint64_t n)
 {
-	if (s->budget && n > s->budget - (s->charged < s->budget ? s->charged : s->budget))
+	uint64_t *c = s->pool ? s->pool : &s->charged;
+
+	if (s->budget && n > s->budget - (*c < s->budget ? *c : s->budget))
 		return false;
-	s->charged += n;
+	*c += n;
 	return true;
+}
+
+void ss_server_charge_anyway(struct ss_server *s, uint64_t n)
+{
+	*(s->pool ? s->pool : &s->charged) += n;
+}
+
+void ss_server_refund(struct ss_server *s, uint64_t n)
+{
+	uint64_t *c = s->pool ? s->pool : &s->charged;
+
+	*c -= n < *c ? n : *c;
 }
 
 void ss_server_bound(struct ss_server *s, const char *place, uint64_t line, const char *what)

@@ -6,11 +6,13 @@
  *
  * It counts what the reader's ss_scrape_stats count (lines, sample lines,
  * bad lines with bad samples, snapshots) and, for vLLM's three counters
- * (S, D, A), the window of one unnamed process in input order. Where the
- * window would need what this reader leaves out (process start times,
- * `# endpoint:`, times that go back, per-position series, a bad value or a
- * value of 2^53 or more of those counters, a `position` label on them), it
- * says so (`window_ok` false) and the caller compares the counts only.
+ * (S, D, A), the window of the processes `# endpoint:` names (SPEC 10.3:
+ * each in input order, a process with one snapshot adding nothing unless
+ * every one has one). Where the window would need what this reader leaves
+ * out (process start times, times that go back, per-position series, a bad
+ * value or a value of 2^53 or more of those counters, a `position` label
+ * on them), it says so (`window_ok` false) and the caller compares the
+ * counts only.
  *
  * The rules, in the contract's words:
  *  - lines end at LF; one CR before the LF is dropped, any other CR is the
@@ -20,7 +22,8 @@
  *  - `#` lines: `# EOF` ends the snapshot; `# time: T` (T digits with an
  *    optional fraction, at most 2^63 - 1 ns) sets the time and, after a sample, ends the
  *    snapshot, another T makes a bad line; `# endpoint: NAME` ends the
- *    snapshot after a sample; every other `#` line is a comment;
+ *    snapshot after a sample and names the process of the snapshots after
+ *    it; every other `#` line is a comment;
  *  - a sample line: NAME (`[a-zA-Z_:][a-zA-Z0-9_:]*`), optional blanks
  *    and braces with `name="value"` pairs (label names
  *    `[a-zA-Z_][a-zA-Z0-9_]*`, blanks around `{`, `}`, `,` and `=`, a
@@ -519,13 +522,30 @@ static void ref_keys_free(struct ref_keys *t)
 
 /* ---- the reader ---- */
 
+/*
+ * A process of SPEC 10.3 as far as this reader knows them: the `# endpoint:`
+ * name that holds for its snapshots (none: the unnamed process). Pages with
+ * process_start_time_seconds are not compared (window_ok false).
+ */
+#define REF_MAX_PROCS 4096
+
+struct ref_proc {
+	char *name;            /* NULL: the unnamed process */
+	size_t nlen;
+	struct ref_keys prev;  /* its last value of each series */
+	struct ref_keys first; /* its first snapshot (since_start) */
+	uint64_t fam_snaps;
+};
+
 struct ref_state {
 	struct ref_counts *c;
 	struct ref_keys seen;  /* series of the open snapshot */
 	struct ref_keys seen_raw; /* their texts, in the same order */
 	struct ref_keys cur;   /* the vLLM S/D/A values of the open snapshot (role last) */
-	struct ref_keys prev;  /* the family's last value of each series */
-	struct ref_keys first; /* the family's first snapshot (since_start) */
+	struct ref_proc *procs; /* the family's processes, in order of first sight */
+	size_t nprocs;
+	char *ep;              /* the `# endpoint:` name holding now, or NULL */
+	size_t eplen;
 	bool in_snap;          /* a sample line in the open snapshot */
 	bool pend_time;        /* a `# time:` for the next snapshot */
 	double pend;
@@ -533,8 +553,36 @@ struct ref_state {
 	double snap_time;
 	bool last_timed;       /* the family's snapshot before */
 	double last_time;
-	uint64_t fam_snaps;
+	uint64_t fam_snaps;    /* over all its processes */
 };
+
+static char *ref_dup(const char *k, size_t len);
+
+/* The process of the `# endpoint:` name holding now, made when new. */
+static struct ref_proc *ref_proc_of(struct ref_state *st)
+{
+	struct ref_proc *p;
+
+	for (size_t i = 0; i < st->nprocs; i++) {
+		p = &st->procs[i];
+		if ((p->name == NULL) == (st->ep == NULL) &&
+		    (!p->name || (p->nlen == st->eplen && memcmp(p->name, st->ep, p->nlen) == 0)))
+			return p;
+	}
+	if (st->nprocs == REF_MAX_PROCS) {
+		st->c->window_ok = false; /* past the reader's cap: not compared */
+		return &st->procs[0];
+	}
+	if (!st->procs && !(st->procs = calloc(REF_MAX_PROCS, sizeof(*st->procs))))
+		abort();
+	p = &st->procs[st->nprocs++];
+	memset(p, 0, sizeof(*p));
+	if (st->ep) {
+		p->name = ref_dup(st->ep, st->eplen);
+		p->nlen = st->eplen;
+	}
+	return p;
+}
 
 static char *ref_dup(const char *k, size_t len)
 {
@@ -562,6 +610,8 @@ static void ref_end(struct ref_state *st)
 	struct ref_counts *c = st->c;
 
 	if (st->in_snap && st->cur.n) {
+		struct ref_proc *pr = ref_proc_of(st);
+
 		/* times: all timed and never going back, or none */
 		if (st->fam_snaps && (st->snap_timed != st->last_timed ||
 				      (st->snap_timed && st->snap_time < st->last_time)))
@@ -569,32 +619,29 @@ static void ref_end(struct ref_state *st)
 		st->last_timed = st->snap_timed;
 		st->last_time = st->snap_time;
 		/*
-		 * SPEC 10.3 diffs a series between the snapshots that hold it;
-		 * the window counts one missing from a snapshot as 0 there
-		 * (window.c, test_disappearing_series). Where they part, the
-		 * window is not compared (the divergence is in the report).
+		 * SPEC 10.3 diffs a series between the snapshots that hold it:
+		 * one missing from a snapshot keeps its last value in prev.
 		 */
-		for (size_t i = 0; i < st->prev.n; i++)
-			if (ref_keys_find(&st->cur, st->prev.k[i], st->prev.len[i]) < 0)
-				c->window_ok = false;
 		for (size_t i = 0; i < st->cur.n; i++) {
 			const char *k = st->cur.k[i];
 			size_t len = st->cur.len[i];
-			ptrdiff_t j = ref_keys_find(&st->prev, k, len);
+			ptrdiff_t j = ref_keys_find(&pr->prev, k, len);
 			double v = st->cur.v[i], d;
 
-			if (st->fam_snaps == 0)
-				ref_keys_add(&st->first, ref_dup(k, len), len, v);
+			if (pr->fam_snaps == 0)
+				ref_keys_add(&pr->first, ref_dup(k, len), len, v);
+			/* a process's first snapshot is its baseline: nothing added */
 			if (j < 0)
-				d = st->fam_snaps ? v : 0.0; /* new in a later snapshot: from 0 */
+				d = pr->fam_snaps ? v : 0.0; /* new in a later snapshot: from 0 */
 			else
-				d = v < st->prev.v[j] ? v : v - st->prev.v[j]; /* a reset: v */
+				d = v < pr->prev.v[j] ? v : v - pr->prev.v[j]; /* a reset: v */
 			ref_add_role(c, (unsigned char)k[len - 1], d);
 			if (j < 0)
-				ref_keys_add(&st->prev, ref_dup(k, len), len, v);
+				ref_keys_add(&pr->prev, ref_dup(k, len), len, v);
 			else
-				st->prev.v[j] = v;
+				pr->prev.v[j] = v;
 		}
+		pr->fam_snaps++;
 		st->fam_snaps++;
 	}
 	if (st->in_snap)
@@ -800,15 +847,19 @@ static void ref_line(struct ref_state *st, const char *p, size_t n, bool termina
 		st->pend = t;
 	} else if (n >= 11 && memcmp(p, "# endpoint:", 11) == 0) {
 		/*
-		 * SPEC 10.1: it ends the snapshot after a sample. The reader
-		 * learns `# endpoint:` with 10.3's processes (another branch):
-		 * until then the snapshots are not compared past one.
+		 * SPEC 10.1: it ends the snapshot after a sample; 10.3: the
+		 * name holds for the snapshots after it, until the next one
+		 * (nothing after it: the unnamed process again).
 		 */
-		c->window_ok = false;
-		if (st->in_snap) {
-			c->snapshots_ok = false;
+		size_t k = 11;
+
+		if (st->in_snap)
 			ref_end(st);
-		}
+		while (k < n && ref_blank(p[k]))
+			k++;
+		free(st->ep);
+		st->ep = k < n ? ref_dup(p + k, n - k) : NULL;
+		st->eplen = n - k;
 	}
 }
 
@@ -831,26 +882,33 @@ static void ref_read(const char *text, size_t n, struct ref_counts *c)
 		at += len + (nl != NULL);
 	}
 	ref_end(&st);
-	if (st.fam_snaps == 1) {
-		/* one snapshot: the counters since the server started */
+	if (st.nprocs && st.fam_snaps == st.nprocs) {
+		/* one snapshot in each process: the counters since the servers started */
 		c->ds = c->dd = c->da = 0;
-		for (size_t i = 0; i < st.first.n; i++) {
-			int role = (unsigned char)st.first.k[i][st.first.len[i] - 1];
-			uint64_t v = (uint64_t)st.first.v[i];
+		for (size_t p = 0; p < st.nprocs; p++)
+			for (size_t i = 0; i < st.procs[p].first.n; i++) {
+				const struct ref_keys *f = &st.procs[p].first;
+				int role = (unsigned char)f->k[i][f->len[i] - 1];
+				uint64_t v = (uint64_t)f->v[i];
 
-			if (role == 1)
-				c->ds += v;
-			else if (role == 2)
-				c->dd += v;
-			else
-				c->da += v;
-		}
+				if (role == 1)
+					c->ds += v;
+				else if (role == 2)
+					c->dd += v;
+				else
+					c->da += v;
+			}
 	}
+	for (size_t p = 0; p < st.nprocs; p++) {
+		free(st.procs[p].name);
+		ref_keys_free(&st.procs[p].prev);
+		ref_keys_free(&st.procs[p].first);
+	}
+	free(st.procs);
+	free(st.ep);
 	ref_keys_free(&st.seen);
 	ref_keys_free(&st.seen_raw);
 	ref_keys_free(&st.cur);
-	ref_keys_free(&st.prev);
-	ref_keys_free(&st.first);
 }
 
 #endif

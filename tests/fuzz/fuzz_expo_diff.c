@@ -13,8 +13,8 @@
  *
  * Where the reader and SPEC's words part on purpose or by another
  * branch's pending work, the reference says so and that part is not
- * compared (expo_ref.h: `# endpoint:`, series of other metrics and bad
- * samples compared by their text, a series missing from a snapshot).
+ * compared (expo_ref.h: series of other metrics and bad samples compared
+ * by their text).
  * Built with -DEXPO_DIFF_DEBUG it prints both sides' figures.
  */
 #include <stdint.h>

@@ -431,6 +431,170 @@ static void test_process_names(void **state)
 	ss_server_free(s);
 }
 
+/* ---- SPEC 10.3's order for pages given out of it (round 10) ---- */
+
+/* Page i of one process: drafts, draft tokens, accepted. */
+struct page3 {
+	int s, d, a;
+};
+
+static void page_of(struct ss_server *s, bool has_start, bool has_time, int64_t t_ns,
+		    const struct page3 *p)
+{
+	char v[3][80];
+
+	snprintf(v[0], sizeof(v[0]), "vllm:spec_decode_num_drafts %d", p->s);
+	snprintf(v[1], sizeof(v[1]), "vllm:spec_decode_num_draft_tokens %d", p->d);
+	snprintf(v[2], sizeof(v[2]), "vllm:spec_decode_num_accepted_tokens %d", p->a);
+	if (has_start)
+		psnap(s, true, 100, NULL, has_time, t_ns, v[0], v[1], v[2], NULL);
+	else
+		snap_at(s, 0, SS_SRC_PROMETHEUS, 0, has_time, t_ns, v[0], v[1], v[2], NULL);
+}
+
+/*
+ * Four untimed pages of one process (start 100), in three orders: the
+ * window and the intervals are those of the process's own order, each
+ * interval naming the process. By hand: drafts 10, 14, 20, 30; draft
+ * tokens 20, 28, 40, 60; accepted 5, 8, 12, 20 -> intervals (4, 8, 3),
+ * (6, 12, 4), (10, 20, 8); window 20, 40, 15.
+ */
+static void test_intervals_in_counter_order(void **state)
+{
+	static const struct page3 pg[4] = {{10, 20, 5}, {14, 28, 8}, {20, 40, 12}, {30, 60, 20}};
+	static const int orders[3][4] = {{2, 0, 3, 1}, {3, 2, 1, 0}, {1, 3, 0, 2}};
+	static const int want[3][3] = {{4, 8, 3}, {6, 12, 4}, {10, 20, 8}};
+
+	(void)state;
+	for (int o = 0; o < 3; o++) {
+		struct ss_server *s = new_server();
+		struct ss_server_results r;
+		const struct ss_server_family *f;
+
+		for (int i = 0; i < 4; i++)
+			page_of(s, true, false, 0, &pg[orders[o][i]]);
+		f = finish(s, &r, 1);
+		assert_false(f->unordered);
+		assert_u128(f->steps, 20);
+		assert_u128(f->draft_tokens, 40);
+		assert_i128(f->accepted_tokens, 15);
+		assert_int_equal(f->nintervals, 3);
+		for (int i = 0; i < 3; i++) {
+			assert_u128(f->intervals[i].steps, want[i][0]);
+			assert_u128(f->intervals[i].draft_tokens, want[i][1]);
+			assert_i128(f->intervals[i].accepted_tokens, want[i][2]);
+			assert_false(f->intervals[i].has_start);
+			assert_string_equal(f->process_names[f->intervals[i].process], "page.prom");
+		}
+		ss_server_results_release(&r);
+		ss_server_free(s);
+	}
+}
+
+/*
+ * Three timed pages of the unnamed process given at times 3, 1, 2 s: the
+ * intervals in time order. Drafts 5, 9, 12; draft tokens 10, 18, 24;
+ * accepted 2, 4, 7 at 1, 2, 3 s -> (4, 8, 2) from 1 to 2 s, (3, 6, 3)
+ * from 2 to 3 s.
+ */
+static void test_intervals_in_time_order(void **state)
+{
+	static const struct page3 pg[3] = {{5, 10, 2}, {9, 18, 4}, {12, 24, 7}};
+	static const int order[3] = {2, 0, 1};
+	struct ss_server *s = new_server();
+	struct ss_server_results r;
+	const struct ss_server_family *f;
+
+	(void)state;
+	for (int i = 0; i < 3; i++)
+		page_of(s, false, true, (order[i] + 1) * S_NS, &pg[order[i]]);
+	f = finish(s, &r, 1);
+	assert_u128(f->steps, 7);
+	assert_int_equal(f->nintervals, 2);
+	assert_u128(f->intervals[0].steps, 4);
+	assert_u128(f->intervals[0].draft_tokens, 8);
+	assert_i128(f->intervals[0].accepted_tokens, 2);
+	assert_int_equal(f->intervals[0].start_ns, 1 * S_NS);
+	assert_int_equal(f->intervals[0].end_ns, 2 * S_NS);
+	assert_u128(f->intervals[1].steps, 3);
+	assert_i128(f->intervals[1].accepted_tokens, 3);
+	assert_int_equal(f->intervals[1].start_ns, 2 * S_NS);
+	assert_int_equal(f->intervals[1].end_ns, 3 * S_NS);
+	assert_null(f->process_names[f->intervals[0].process]);
+	ss_server_results_release(&r);
+	ss_server_free(s);
+}
+
+/*
+ * A counter that goes down between two inner pages in counter order is
+ * found whatever the input order (SPEC 10.3: such pages cannot be
+ * ordered; input order stands, `unordered`). Four pages, sums of the
+ * counters 25, 55, 59, 85 (drafts + draft tokens + accepted 5): draft
+ * tokens 30 then 29 between the second and the third; against the first
+ * and the last every page is in order. Five pages: a fifth, larger
+ * still, and the conflict between the third and the fourth.
+ */
+static void test_inner_conflict(void **state)
+{
+	static const struct page3 four[4] = {{10, 10, 5}, {20, 30, 5}, {25, 29, 5}, {40, 40, 5}};
+	static const int o4[4][4] = {{0, 3, 1, 2}, {3, 0, 2, 1}, {0, 3, 2, 1}, {2, 1, 0, 3}};
+	static const struct page3 five[5] = {{10, 10, 5}, {15, 20, 5}, {25, 35, 5},
+					     {32, 34, 5}, {50, 50, 5}};
+	static const int o5[4][5] = {{0, 4, 2, 3, 1}, {4, 0, 1, 3, 2}, {1, 4, 0, 2, 3},
+				     {0, 4, 1, 2, 3}};
+
+	(void)state;
+	for (int o = 0; o < 8; o++) {
+		struct ss_server *s = new_server();
+		struct ss_server_results r;
+		const struct ss_server_family *f;
+
+		if (o < 4)
+			for (int i = 0; i < 4; i++)
+				page_of(s, true, false, 0, &four[o4[o][i]]);
+		else
+			for (int i = 0; i < 5; i++)
+				page_of(s, true, false, 0, &five[o5[o - 4][i]]);
+		f = finish(s, &r, 1);
+		assert_true(f->unordered);
+		ss_server_results_release(&r);
+		ss_server_free(s);
+	}
+}
+
+/* Five pages without a conflict, in four orders: ordered, the window of the ends. */
+static void test_five_in_order(void **state)
+{
+	static const struct page3 five[5] = {{10, 10, 5}, {15, 20, 6}, {25, 35, 9},
+					     {32, 44, 12}, {50, 50, 20}};
+	static const int o5[4][5] = {{0, 4, 2, 3, 1}, {4, 0, 1, 3, 2}, {1, 4, 0, 2, 3},
+				     {3, 2, 4, 1, 0}};
+
+	(void)state;
+	for (int o = 0; o < 4; o++) {
+		struct ss_server *s = new_server();
+		struct ss_server_results r;
+		const struct ss_server_family *f;
+
+		for (int i = 0; i < 5; i++)
+			page_of(s, true, false, 0, &five[o5[o][i]]);
+		f = finish(s, &r, 1);
+		assert_false(f->unordered);
+		/* 10 -> 50, 10 -> 50, 5 -> 20 */
+		assert_u128(f->steps, 40);
+		assert_u128(f->draft_tokens, 40);
+		assert_i128(f->accepted_tokens, 15);
+		assert_int_equal(f->resets, 0);
+		assert_int_equal(f->nintervals, 4);
+		assert_u128(f->intervals[0].steps, 5);
+		assert_u128(f->intervals[1].steps, 10);
+		assert_u128(f->intervals[2].steps, 7);
+		assert_u128(f->intervals[3].steps, 18);
+		ss_server_results_release(&r);
+		ss_server_free(s);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -447,6 +611,10 @@ int main(void)
 		cmocka_unit_test(test_missing_rules),
 		cmocka_unit_test(test_idle),
 		cmocka_unit_test(test_process_names),
+		cmocka_unit_test(test_intervals_in_counter_order),
+		cmocka_unit_test(test_intervals_in_time_order),
+		cmocka_unit_test(test_inner_conflict),
+		cmocka_unit_test(test_five_in_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -248,8 +248,9 @@ static void test_reset_vector(void **state)
 }
 
 /*
- * A series that disappears counts 0 (a reset); when it comes back it
- * counts from 0. Engines "0" and "1" (data parallel) are summed.
+ * A series missing from a snapshot is diffed between the snapshots that
+ * hold it (SPEC 10.3): no drop to 0, no reset. Engines "0" and "1" (data
+ * parallel) are summed.
  */
 static void test_disappearing_series(void **state)
 {
@@ -264,13 +265,13 @@ static void test_disappearing_series(void **state)
 	SNAP(s, "vllm:spec_decode_num_drafts{engine=0} 12");
 	SNAP(s, "vllm:spec_decode_num_drafts{engine=0} 15", "vllm:spec_decode_num_drafts{engine=1} 7");
 	f = finish(s, &r, 1);
-	/* t=1: 2 + (0: below 5, a reset: d = 0); t=2: 3 + (7 - 0) */
-	assert_u128(f->steps, 12);
-	assert_int_equal(f->resets, 1);
+	/* t=1: 2 (engine 1 not there: nothing); t=2: 3 + (7 - 5) */
+	assert_u128(f->steps, 7);
+	assert_int_equal(f->resets, 0);
 	assert_int_equal(f->series, 2);
 	assert_int_equal(f->nintervals, 2);
 	assert_u128(f->intervals[0].steps, 2);
-	assert_u128(f->intervals[1].steps, 10);
+	assert_u128(f->intervals[1].steps, 5);
 	assert_false(f->intervals[0].has_start); /* no times given */
 	ss_server_results_release(&r);
 	ss_server_free(s);
@@ -717,8 +718,8 @@ static void test_gauge_no_overflow(void **state)
  * Times that go back (`# time:` lines out of order): times 1000, 3000,
  * 2000, 4000 with drafts 10, 35, 30, 45. SPEC 10.3 takes a timed
  * process in time order: 10, 30, 35, 45, so 35 steps and no reset. The
- * window spans 1000 to 4000. Intervals are listed only for a process whose
- * snapshots came in its order (docs/BEHAVIOUR.md): none here.
+ * window spans 1000 to 4000, and the intervals are listed in that order
+ * (round ten): 20 from 1000 to 2000, 5 to 3000, 10 to 4000.
  */
 static void test_time_backwards(void **state)
 {
@@ -738,7 +739,14 @@ static void test_time_backwards(void **state)
 	assert_true(f->has_start && f->has_end);
 	assert_int_equal(f->start_ns, 1000);
 	assert_int_equal(f->end_ns, 4000);
-	assert_int_equal(f->nintervals, 0);
+	assert_int_equal(f->nintervals, 3);
+	assert_u128(f->intervals[0].steps, 20);
+	assert_u128(f->intervals[1].steps, 5);
+	assert_u128(f->intervals[2].steps, 10);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(f->intervals[i].start_ns, 1000 * (i + 1));
+		assert_int_equal(f->intervals[i].end_ns, 1000 * (i + 2));
+	}
 	ss_server_results_release(&r);
 	ss_server_free(s);
 
