@@ -39,6 +39,7 @@ CLI_TESTS += \
 	tests/cli/test_context.py \
 	tests/cli/test_acceptance_profile.py \
 	tests/cli/test_speedup.py \
+	tests/cli/test_reasoning.py \
 	tests/cli/test_shard.py
 # The server's own counters (SPEC 10): the stage through its driver, the
 # same through specscan, the fixture pages themselves:

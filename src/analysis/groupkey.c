@@ -14,6 +14,7 @@ static const struct {
 	{"input", SS_GK_INPUT}, {"engine", SS_GK_ENGINE}, {"k", SS_GK_K},
 	{"phase", SS_GK_PHASE}, {"model", SS_GK_MODEL},   {"osl", SS_GK_OSL},
 	{"isl", SS_GK_ISL},     {"dir", SS_GK_DIR}, {"concurrency", SS_GK_CONCURRENCY},
+	{"reasoning", SS_GK_REASONING},
 };
 
 void ss_group_spec_release(struct ss_group_spec *s)
@@ -71,7 +72,7 @@ enum ss_gparse ss_group_spec_parse(const char *text, struct ss_group_spec *out, 
 		if (!known) {
 			snprintf(err, errlen,
 				 "--group-by: unknown key '%s' (keys: input, engine, k, phase, "
-				 "model, osl, isl, dir, concurrency, meta.NAME)",
+				 "model, osl, isl, dir, concurrency, reasoning, meta.NAME)",
 				 k->name);
 			goto usage;
 		}

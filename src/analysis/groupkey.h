@@ -1,6 +1,6 @@
 /*
  * groupkey.h - the `--group-by` key list (SPEC 7.3): input, engine, k,
- * phase, model, osl, isl and meta.NAME. The values and the group table are the
+ * phase, model, osl, isl, dir, concurrency, reasoning and meta.NAME. The values and the group table are the
  * aggregate's (metrics/groups.h).
  *
  * Ownership: a parsed struct ss_group_spec owns its key array and the keys'
@@ -27,7 +27,8 @@ enum ss_gkey {
 	SS_GK_OSL,
 	SS_GK_ISL,
 	SS_GK_DIR,     /* the input's directory (util/text.h's ss_name_dir) */
-	SS_GK_CONCURRENCY
+	SS_GK_CONCURRENCY,
+	SS_GK_REASONING  /* SPEC 11.4: a number in quarters (SS_KV_QUARTERS) */
 };
 
 struct ss_group_key {
@@ -45,7 +46,7 @@ enum ss_gparse { SS_GP_OK = 0, SS_GP_USAGE, SS_GP_NOMEM };
 
 /*
  * Parse a --group-by list: KEY[,KEY...], each one of input, engine, k,
- * phase, model, osl, isl, dir or meta.NAME (NAME non-empty, any bytes but a comma).
+ * phase, model, osl, isl, dir, concurrency, reasoning or meta.NAME (NAME non-empty, any bytes but a comma).
  * Empty keys and a key given twice are usage errors; the message (without
  * a "specscan: " prefix) goes to err. `out` is empty unless SS_GP_OK.
  */

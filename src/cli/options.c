@@ -78,7 +78,7 @@ const struct ss_option_desc ss_option_table[] = {
 	{"ci", 0, SS_OPT_CI, "LEVEL", "bootstrap intervals at LEVEL % (e.g. 95)", NULL, NULL, NULL},
 	{"bootstrap", 0, SS_OPT_BOOTSTRAP, "B", "resamples for --ci (default 1000, at most 1000000)", NULL, NULL, NULL},
 	{"seed", 0, SS_OPT_SEED, "S", "seed of the resamples (default 1)", NULL, NULL, NULL},
-	{"group-by", 0, SS_OPT_GROUP_BY, "KEYS", "results per group of input, dir, engine, k, phase, model, osl, isl, concurrency, meta.NAME", NULL, NULL, NULL},
+	{"group-by", 0, SS_OPT_GROUP_BY, "KEYS", "results per group of input, dir, engine, k, phase, model, osl, isl, concurrency, reasoning, meta.NAME", NULL, NULL, NULL},
 	{"compare", 0, SS_OPT_COMPARE, "VALUE", "differences against the group VALUE of the first --group-by key", NULL, NULL, NULL},
 	{"expect", 0, SS_OPT_EXPECT, "EXPR", "exit 4 unless TAG>=VALUE holds (>, <=, < too; repeatable)", NULL, NULL, NULL},
 	{"windows", 0, SS_OPT_WINDOWS, "DURATION", "acceptance per time window of N seconds (Ns, Nm, Nh)", NULL, NULL, NULL},

@@ -9,7 +9,6 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "cli/profile_out.h"
 #include "json/json.h"
 #include "report/html.h"
 #include "report/report.h"
@@ -51,7 +50,7 @@ static void render_profile(struct ss_buf *out, const struct ss_agg *a,
 {
 	(void)srv;
 	(void)version;
-	ss_profile_render(out, a, an);
+	ss_report_profile(out, a, an);
 }
 
 /* One row per kind, indexed by enum ss_out_kind. */

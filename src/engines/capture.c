@@ -60,6 +60,7 @@ struct object_scan {
 	struct ss_span output_tokens;
 	struct ss_span prompt_tokens;
 	struct ss_span input_tokens;
+	struct ss_span reasoning_tokens;   /* completion_tokens_details's */
 	struct ss_span model;              /* a string's escaped text */
 	bool failed;                    /* a walk error: treat as invalid */
 };
@@ -200,12 +201,34 @@ static int sglext_field(void *ctx, const char *key, size_t n, struct ssj_value *
 	return o->failed;
 }
 
+/* usage.completion_tokens_details (SPEC 11.4): its reasoning_tokens. */
+static int details_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
+{
+	struct object_scan *o = ctx;
+
+	if (ss_key_is(key, n, "reasoning_tokens")) {
+		o->reasoning_tokens.p = NULL;
+		if (ssj_value_type(v) == SSJ_NUMBER &&
+		    ssj_value_number_text(v, &o->reasoning_tokens.p, &o->reasoning_tokens.n) !=
+			    SSJ_OK)
+			o->reasoning_tokens.p = NULL;
+	}
+	return 0;
+}
+
 static int usage_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 {
 	struct object_scan *o = ctx;
 	struct ss_span *dst = NULL;
 
 	o->usage_nonempty = true;
+	if (ss_key_is(key, n, "completion_tokens_details")) {
+		o->reasoning_tokens.p = NULL;
+		if (ssj_value_type(v) == SSJ_OBJECT &&
+		    ssj_object_foreach(v, details_field, o) != SSJ_OK)
+			o->failed = true;
+		return o->failed;
+	}
 	if (ss_key_is(key, n, "completion_tokens"))
 		dst = &o->completion_tokens;
 	else if (ss_key_is(key, n, "output_tokens"))
@@ -262,6 +285,7 @@ static int object_field(void *ctx, const char *key, size_t n, struct ssj_value *
 		o->usage_nonempty = false;
 		o->completion_tokens.p = o->output_tokens.p = NULL;
 		o->prompt_tokens.p = o->input_tokens.p = NULL;
+		o->reasoning_tokens.p = NULL;
 		if (t == SSJ_OBJECT)
 			s = ssj_object_foreach(v, usage_field, o);
 	} else if (ss_key_is(key, n, "text") || ss_key_is(key, n, "content")) {
@@ -361,6 +385,12 @@ static bool capture_scanned(struct ss_capture *c, struct ssj_parser *parser,
 			c->has_prompt_tokens = true;
 			c->prompt_tokens = v;
 		}
+		/* SPEC 11.4: t of the same object, an integer >= 0 */
+		c->has_reasoning_tokens =
+			o.reasoning_tokens.p &&
+			ss_parse_count(o.reasoning_tokens.p, o.reasoning_tokens.n, &v) == SS_INT_OK;
+		if (c->has_reasoning_tokens)
+			c->reasoning_tokens = v;
 	}
 
 	/* Multi-choice signals (SPEC 2.1 order 4, 2.3 points 2 and 4). */

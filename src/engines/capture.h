@@ -55,6 +55,8 @@ struct ss_capture {
 	bool saw_usage;          /* some object has a `usage` key */
 	bool has_prompt_tokens;  /* SPEC 7.10: from the same usage object */
 	int64_t prompt_tokens;
+	bool has_reasoning_tokens; /* SPEC 11.4: usage.completion_tokens_details. */
+	int64_t reasoning_tokens;  /* reasoning_tokens of the same usage object */
 	bool has_model;          /* the first object with a string `model` ... */
 	struct ss_buf model;     /* ... gave this name (unescaped) */
 	bool nomem;

@@ -21,7 +21,8 @@
 	X("spec_accept_token_num") X("spec_num_proposed_drafts")                    \
 	X("spec_proposed_drafts") X("spec_draft_token_num")                         \
 	X("spec_correct_drafts_histogram") X("spec_accept_histogram") X("engine")   \
-	X("completion_tokens") X("prompt_tokens") X("acceptance_histogram_by_draft_length")
+	X("completion_tokens") X("prompt_tokens") X("acceptance_histogram_by_draft_length") \
+	X("reasoning_tokens")
 #define FIELD_NAME(lit) lit,
 #define FIELD_LEN(lit) sizeof(lit) - 1,
 

@@ -55,6 +55,8 @@ enum ss_field_id {
 	SS_F_PROMPT_TOKENS,
 	/* vLLM, optional (SPEC 7.9) */
 	SS_F_BY_DRAFT_LENGTH,
+	/* AIPerf records line and enriched line, optional (SPEC 11.4) */
+	SS_F_REASONING_TOKENS,
 	SS_F_COUNT
 };
 

@@ -82,6 +82,9 @@ struct line_scan {
 	struct ss_raw_timer timer;
 	bool elem_has_perf;            /* the visited element's perf_ns */
 	int64_t elem_perf;
+	/* SPEC 11.4 (want_reasoning): a records line's reasoning_token_count */
+	bool has_reasoning;
+	int64_t reasoning;
 };
 
 struct ss_processor {
@@ -114,13 +117,22 @@ enum ssj_status ss_line_walk(struct ss_processor *p, const char *text, size_t le
 
 /* ---- timing_read.c ---- */
 
+/* What a records or enriched line's `metrics` give, in one visit. */
+struct ss_metrics_read {
+	struct ss_timing timing;   /* SPEC 11.1 */
+	bool has_reasoning;        /* SPEC 11.4: reasoning_token_count */
+	int64_t reasoning;
+};
+
 /*
- * SPEC 11.1: the timing in a records or enriched line's `metrics` object
- * (its text at m, n bytes, inside the document open on `doc`): each
- * time's {value, unit} in ms, and output_sequence_length. A time that
- * cannot be read is absent. false only when the object cannot be visited.
+ * SPEC 11.1 and 11.4: the timing in a records or enriched line's `metrics`
+ * object (its text at m, n bytes, inside the document open on `doc`):
+ * each time's {value, unit} in ms, and output_sequence_length; and
+ * reasoning_token_count (integral value >= 0, unit `tokens`, as the
+ * output length). A value that cannot be read is absent. false only when
+ * the object cannot be visited.
  */
-bool ss_metrics_timing(struct ssj_parser *doc, const char *m, size_t n, struct ss_timing *t);
+bool ss_metrics_read(struct ssj_parser *doc, const char *m, size_t n, struct ss_metrics_read *mr);
 /*
  * An element of a raw line that the fast path passes over unvisited: its
  * perf_ns (an integer), read from its text; false: none.

@@ -51,6 +51,9 @@ bool ss_records_line_map(struct ss_reader *rd, struct ss_record *r)
 	ss_read_count(rd, SS_F_COMPLETION_TOKENS, false, &r->has_completion_tokens,
 		      &r->completion_tokens);
 	ss_read_count(rd, SS_F_PROMPT_TOKENS, false, &r->has_prompt_tokens, &r->prompt_tokens);
+	/* SPEC 11.4: an enriched line's (a records line's metrics win, request.c) */
+	ss_read_count(rd, SS_F_REASONING_TOKENS, false, &r->has_reasoning_tokens,
+		      &r->reasoning_tokens);
 	ss_read_double(rd, SS_F_MEAN_ACCEPTANCE_LENGTH, false, &r->has_mean_acceptance_length,
 		       &r->mean_acceptance_length);
 	ss_read_double(rd, SS_F_DRAFT_ACCEPTANCE_RATE, !harness, harness ? &has_rate : NULL,

@@ -128,6 +128,10 @@ static bool map_payload(struct ss_processor *p, struct ss_outcome *o, bool in_li
 		p->rec.has_prompt_tokens = true;
 		p->rec.prompt_tokens = p->cap.prompt_tokens;
 	}
+	if (p->cap.has_reasoning_tokens) {
+		p->rec.has_reasoning_tokens = true;
+		p->rec.reasoning_tokens = p->cap.reasoning_tokens;
+	}
 	o->status = SS_ST_OK;
 	return true;
 }
@@ -251,6 +255,11 @@ static bool decide_records(struct ss_processor *p, struct ss_outcome *o)
 		o->status = SS_ST_MALFORMED;
 		return true;
 	}
+	/* SPEC 11.4: the line's metrics.reasoning_token_count gives t */
+	if (ls->has_reasoning) {
+		p->rec.has_reasoning_tokens = true;
+		p->rec.reasoning_tokens = ls->reasoning;
+	}
 	if (p->opts.only_engine != SS_ENGINE_NONE &&
 	    ss_engine_from_name(ss_record_engine(&p->rec)) != p->opts.only_engine) {
 		ss_outcome_set(o, SS_ST_UNRECOGNIZED, "record of an engine excluded by --engine");
@@ -284,7 +293,8 @@ static enum ss_kind detect(const struct ss_processor *p)
 }
 
 /*
- * SPEC 11.1: a records or enriched line's timing from its metrics, a raw
+ * SPEC 11.1: a records or enriched line's timing from its metrics (and a
+ * records line's reasoning tokens, SPEC 11.4, in the same visit), a raw
  * line's from the perf_ns its walk fed the timer, with c the completion
  * tokens the capture kept (those of the last object that has them).
  */
@@ -293,8 +303,15 @@ static void line_timing(struct ss_processor *p, enum ss_kind kind, struct ss_out
 	struct line_scan *ls = &p->scan;
 
 	if ((kind == SS_KIND_RECORDS || kind == SS_KIND_ENRICHED) && ls->metrics.p &&
-	    p->opts.want_timing) {
-		(void)ss_metrics_timing(p->outer, ls->metrics.p, ls->metrics.n, &o->timing);
+	    (p->opts.want_timing || (kind == SS_KIND_RECORDS && p->opts.want_reasoning))) {
+		struct ss_metrics_read mr;
+
+		/* one visit gives the times and SPEC 11.4's reasoning tokens */
+		(void)ss_metrics_read(p->outer, ls->metrics.p, ls->metrics.n, &mr);
+		if (p->opts.want_timing)
+			o->timing = mr.timing;
+		ls->has_reasoning = mr.has_reasoning;
+		ls->reasoning = mr.reasoning;
 	} else if (kind == SS_KIND_RAW && ls->has_responses) {
 		if (ls->has_start)
 			ss_raw_timer_start(&ls->timer, ls->start);
@@ -338,7 +355,7 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 		kind = ls->has_choices || ls->has_meta_info || ls->has_timings ? SS_KIND_BODY
 									       : SS_KIND_UNKNOWN;
 	}
-	if (p->opts.want_timing || p->opts.raw_timing)
+	if (p->opts.want_timing || p->opts.raw_timing || p->opts.want_reasoning)
 		line_timing(p, kind, o);
 	/* SPEC 7.8: any line's metadata times it (an enriched line's as written) */
 	o->timed = p->opts.want_time && ss_meta_time(&ls->meta, &o->time_ns);

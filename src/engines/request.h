@@ -22,6 +22,7 @@ struct ss_process_opts {
 	bool want_time;            /* read SPEC 7.8's time (outcome.timed) */
 	bool want_timing;          /* read SPEC 11.1's timing (outcome.timing) */
 	bool raw_timing;           /* only a raw line's (its enriched line, 4.4) */
+	bool want_reasoning;       /* a records line's reasoning tokens (SPEC 11.4) */
 };
 
 struct ss_processor;

@@ -44,7 +44,10 @@ static int vu_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 	return 0;
 }
 
-/* The tags read, with the time each fills (SS_T_COUNT: the output length). */
+/* The tags read, with the time each fills (SS_T_COUNT: the output length,
+ * TAG_REASONING: SPEC 11.4's reasoning tokens). */
+#define TAG_REASONING (SS_T_COUNT + 1)
+
 static int tag_of(const char *key, size_t n)
 {
 	if (ss_key_is(key, n, "time_to_first_token"))
@@ -55,12 +58,15 @@ static int tag_of(const char *key, size_t n)
 		return SS_T_LATENCY;
 	if (ss_key_is(key, n, "output_sequence_length"))
 		return SS_T_COUNT;
+	if (ss_key_is(key, n, "reasoning_token_count"))
+		return TAG_REASONING;
 	return -1;
 }
 
 static int metrics_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 {
-	struct ss_timing *t = ctx;
+	struct ss_metrics_read *mr = ctx;
+	struct ss_timing *t = &mr->timing;
 	struct vu_scan k;
 	int tag;
 
@@ -68,7 +74,9 @@ static int metrics_field(void *ctx, const char *key, size_t n, struct ssj_value 
 	if (n < 15 || (tag = tag_of(key, n)) < 0)
 		return 0;
 	/* SPEC 1.2: a repeated key counts its last value */
-	if (tag == SS_T_COUNT)
+	if (tag == TAG_REASONING)
+		mr->has_reasoning = false;
+	else if (tag == SS_T_COUNT)
 		t->has_output = false;
 	else
 		t->has[tag] = false;
@@ -77,18 +85,22 @@ static int metrics_field(void *ctx, const char *key, size_t n, struct ssj_value 
 	memset(&k, 0, sizeof(k));
 	if (ssj_object_foreach(v, vu_field, &k) != SSJ_OK || !k.has_value || !k.has_unit)
 		return 0;
-	if (tag == SS_T_COUNT)
+	if (tag == TAG_REASONING)
+		mr->has_reasoning = ss_tokens_of(k.value, k.unit, k.unit_len, &mr->reasoning);
+	else if (tag == SS_T_COUNT)
 		t->has_output = ss_tokens_of(k.value, k.unit, k.unit_len, &t->output_tokens);
 	else
 		t->has[tag] = ss_time_to_ms(k.value, k.unit, k.unit_len, &t->ms[tag]);
 	return 0;
 }
 
-bool ss_metrics_timing(struct ssj_parser *doc, const char *m, size_t n, struct ss_timing *t)
+bool ss_metrics_read(struct ssj_parser *doc, const char *m, size_t n, struct ss_metrics_read *mr)
 {
-	ss_timing_clear(t);
-	if (ssj_visit_span(doc, m, n, metrics_field, t) != SSJ_OK) {
-		ss_timing_clear(t);
+	ss_timing_clear(&mr->timing);
+	mr->has_reasoning = false;
+	if (ssj_visit_span(doc, m, n, metrics_field, mr) != SSJ_OK) {
+		ss_timing_clear(&mr->timing);
+		mr->has_reasoning = false;
 		return false;
 	}
 	return true;

@@ -17,7 +17,7 @@ static int cmp_bytes(const char *a, size_t na, const char *b, size_t nb)
 	return (na > nb) - (na < nb);
 }
 
-/* null < false < true < integers < strings: one rank per type and boolean. */
+/* null < false < true < numbers < strings: one rank per type and boolean. */
 static int rank(const struct ss_kv *v)
 {
 	switch (v->type) {
@@ -26,6 +26,7 @@ static int rank(const struct ss_kv *v)
 	case SS_KV_BOOL:
 		return v->b ? 2 : 1;
 	case SS_KV_INT:
+	case SS_KV_QUARTERS:
 		return 3;
 	case SS_KV_STR:
 		break;
@@ -39,8 +40,15 @@ int ss_kv_cmp(const struct ss_kv *a, const struct ss_kv *b)
 
 	if (ra != rb)
 		return ra < rb ? -1 : 1;
-	if (a->type == SS_KV_INT)
+	if (a->type == SS_KV_INT && b->type == SS_KV_INT)
 		return (a->i > b->i) - (a->i < b->i);
+	if (ra == 3) {
+		/* a number: both in quarters, wide enough for 4 * INT64_MAX */
+		__int128 x = (__int128)a->i * (a->type == SS_KV_INT ? 4 : 1);
+		__int128 y = (__int128)b->i * (b->type == SS_KV_INT ? 4 : 1);
+
+		return (x > y) - (x < y);
+	}
 	if (a->type == SS_KV_STR)
 		return cmp_bytes(a->s, a->len, b->s, b->len);
 	return 0;
@@ -79,6 +87,19 @@ static bool parse_int(const char *text, int64_t *out)
 	return true;
 }
 
+/* A decimal number, the whole text, equal to q / 4 (exact in a double). */
+static bool quarters_match(const char *text, int64_t q)
+{
+	char *end;
+	double d;
+
+	if (!(*text >= '0' && *text <= '9') && *text != '.' && *text != '-' && *text != '+')
+		return false;   /* no inf, nan or leading space */
+	errno = 0;
+	d = strtod(text, &end);
+	return !errno && *end == '\0' && end != text && d == (double)q / 4.0;
+}
+
 bool ss_kv_matches_text(const struct ss_kv *v, const char *text)
 {
 	int64_t i;
@@ -90,6 +111,8 @@ bool ss_kv_matches_text(const struct ss_kv *v, const char *text)
 		return strcmp(text, v->b ? "true" : "false") == 0;
 	case SS_KV_INT:
 		return parse_int(text, &i) && i == v->i;
+	case SS_KV_QUARTERS:
+		return quarters_match(text, v->i);
 	case SS_KV_STR:
 		break;
 	}
@@ -108,6 +131,16 @@ void ss_kv_add_text(struct ss_buf *b, const struct ss_kv *v)
 	case SS_KV_INT:
 		ss_buf_add_i64(b, v->i);
 		break;
+	case SS_KV_QUARTERS: {
+		static const char *const frac[4] = {".0", ".25", ".5", ".75"};
+		uint64_t m = v->i < 0 ? -(uint64_t)v->i : (uint64_t)v->i;
+
+		if (v->i < 0)
+			ss_buf_addc(b, '-');
+		ss_buf_add_u64(b, m / 4);
+		ss_buf_adds(b, frac[m % 4]);
+		break;
+	}
 	case SS_KV_STR:
 		ss_buf_add(b, v->s, v->len);
 		break;
@@ -149,10 +182,16 @@ static uint64_t hash_tuple(const struct ss_kv *v, size_t n)
 		unsigned char r = (unsigned char)rank(&v[i]);
 
 		h = (h ^ r) * UINT64_C(0x100000001b3);
-		if (v[i].type == SS_KV_INT)
+		/* a whole quarters value hashes as the integer it equals */
+		if (v[i].type == SS_KV_INT || v[i].type == SS_KV_QUARTERS) {
+			uint64_t x = (uint64_t)v[i].i;
+
+			if (v[i].type == SS_KV_QUARTERS)
+				x = v[i].i % 4 ? x ^ UINT64_C(0x9e3779b97f4a7c15)
+					       : (uint64_t)(v[i].i / 4);
 			for (int s = 0; s < 64; s += 8)
-				h = (h ^ (((uint64_t)v[i].i >> s) & 0xff)) *
-				    UINT64_C(0x100000001b3);
+				h = (h ^ ((x >> s) & 0xff)) * UINT64_C(0x100000001b3);
+		}
 		else if (v[i].type == SS_KV_STR)
 			for (size_t j = 0; j < v[i].len; j++)
 				h = (h ^ (unsigned char)v[i].s[j]) * UINT64_C(0x100000001b3);

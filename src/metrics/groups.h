@@ -3,8 +3,9 @@
  * maps each request's key values to its group, the aggregate's group
  * dimension (the keys themselves are parsed by analysis/groupkey.h).
  *
- * A key value is null, a boolean, a 64-bit integer or a byte string, and
- * values order as null < false < true < integers (numerically) < strings
+ * A key value is null, a boolean, a number (a 64-bit integer, or a count
+ * of quarters: SPEC 11.4's `reasoning`, 0.25 is 1) or a byte string, and
+ * values order as null < false < true < numbers (numerically) < strings
  * (byte-wise, a prefix first). Groups are listed in ascending order of
  * their key tuples, keys compared in the order given.
  *
@@ -21,10 +22,11 @@
 
 #include "util/buf.h"
 
-enum ss_kv_type { SS_KV_NULL = 0, SS_KV_BOOL, SS_KV_INT, SS_KV_STR };
+enum ss_kv_type { SS_KV_NULL = 0, SS_KV_BOOL, SS_KV_INT, SS_KV_STR, SS_KV_QUARTERS };
 
 /*
- * One key value. `s` (SS_KV_STR) is borrowed in a value the caller builds
+ * One key value: `b` (SS_KV_BOOL), `i` (SS_KV_INT; SS_KV_QUARTERS: the
+ * value is i / 4), `s` and `len` (SS_KV_STR). `s` is borrowed in a value the caller builds
  * and owned by the table in a value the table returns.
  */
 struct ss_kv {
@@ -42,13 +44,15 @@ int ss_kv_tuple_cmp(const struct ss_kv *a, const struct ss_kv *b, size_t n);
 
 /*
  * Whether `text`, a `--compare` argument, names value v: `null`, `true`,
- * `false`, an integer in decimal (a sign and leading zeros allowed), or a
+ * `false`, an integer in decimal (a sign and leading zeros allowed), a
+ * number equal to a quarters value (`1` and `1.0` name 1.0), or a
  * string's bytes exactly.
  */
 bool ss_kv_matches_text(const struct ss_kv *v, const char *text);
 
 /*
- * Append v as the console shows it: null, true, false, 42, or the bytes
+ * Append v as the console shows it: null, true, false, 42, 0.25, 1.0 (a
+ * quarters value as Python's repr() writes the double), or the bytes
  * (the report stage writes the JSON form, with its UTF-8 checks).
  */
 void ss_kv_add_text(struct ss_buf *b, const struct ss_kv *v);

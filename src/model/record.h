@@ -124,6 +124,8 @@ struct ss_record {
 	int64_t completion_tokens;
 	bool has_prompt_tokens;          /* SPEC 7.10 */
 	int64_t prompt_tokens;
+	bool has_reasoning_tokens;       /* SPEC 11.4: t of the `reasoning` key */
+	int64_t reasoning_tokens;
 	bool has_per_step_accepted;
 	struct ss_vec_i64 per_step_accepted;
 	bool has_per_step_drafted;

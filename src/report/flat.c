@@ -120,7 +120,7 @@ static void request_timing(const struct ss_outcome *o, struct ss_timing *tm)
 		ss_timing_clear(tm);
 }
 
-/* The cells of the record: engine .. prompt_tokens. */
+/* The cells of the record: engine .. reasoning_tokens. */
 static void record_cells(struct ss_tab *t, const struct ss_outcome *o)
 {
 	const struct ss_record *r = o->status == SS_ST_OK || o->status == SS_ST_ZERO_STEP
@@ -145,7 +145,7 @@ static void record_cells(struct ss_tab *t, const struct ss_outcome *o)
 		opt_int(t, o->has_completion, o->completion_tokens);
 		opt_int(t, o->has_prompt, o->prompt_tokens);
 	}
-	ss_tab_empty(t); /* reasoning tokens: the record does not keep them yet */
+	opt_int(t, r && r->has_reasoning_tokens, r ? r->reasoning_tokens : 0); /* SPEC 11.4 */
 }
 
 void ss_flat_row(const struct ss_flat *f, struct ss_buf *out, const char *input_name,

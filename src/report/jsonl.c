@@ -242,6 +242,8 @@ static void add_record(struct ss_buf *b, const struct ss_record *r)
 		add_i64_field(b, "completion_tokens", r->completion_tokens);
 	if (r->has_prompt_tokens)
 		add_i64_field(b, "prompt_tokens", r->prompt_tokens);
+	if (r->has_reasoning_tokens)   /* SPEC 11.4 */
+		add_i64_field(b, "reasoning_tokens", r->reasoning_tokens);
 	if (r->has_per_step_accepted) {
 		ss_buf_addc(b, ',');
 		add_key(b, "per_step_accepted");

@@ -63,6 +63,10 @@ void ss_report_table(struct ss_buf *out, const struct ss_agg *a, const struct ss
 void ss_report_markdown(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an,
 			const struct ss_server_results *srv);
 
+/* The --acceptance-profile document (SPEC 11.5), a file of its own:
+ * report/sec_profile.c. `an` must hold the positions (7.1). */
+void ss_report_profile(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an);
+
 /*
  * The enriched JSONL line (4.4) of one request, newline included.
  * `parser` reads a records line's metrics to rewrite them: best the

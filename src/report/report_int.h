@@ -15,6 +15,7 @@
 #include "analysis/analyze.h"
 #include "metrics/aggregate.h"
 #include "report/jsonw.h"
+#include "report/tabular.h"
 #include "util/buf.h"
 
 /* The JSON of a result set (sec_results.c) and its accounting (sec_read.c),
@@ -27,6 +28,26 @@ void ss_report_add_accounting(struct ss_jsonw *w, const char *key, uint64_t tota
 void ss_report_add_results(struct ss_jsonw *w, const struct ss_results *r);
 /* Only the metric objects. */
 void ss_report_add_metrics(struct ss_jsonw *w, const struct ss_results *r);
+
+/*
+ * One builder for SPEC 3.1's statistics wherever a metric is written
+ * (sec_results.c; the timing of sec_speedup.c too): the JSON object
+ * `"key": {"unit": ..., "avg": ..., "p1" ... "p99", "min", "max", "std",
+ * "count", "sum"}` (with `all` false only unit and avg: a run-level
+ * metric), and a table row's statistic cells, picked by name in the
+ * table's column order.
+ */
+void ss_report_stats_json(struct ss_jsonw *w, const char *key, const char *unit,
+			  const struct ss_stats *st, bool all);
+enum ss_stat_pick {
+	SS_SP_AVG = 0, SS_SP_MIN, SS_SP_MAX, SS_SP_SUM, SS_SP_P1, SS_SP_P5, SS_SP_P10,
+	SS_SP_P25, SS_SP_P50, SS_SP_P75, SS_SP_P90, SS_SP_P95, SS_SP_P99, SS_SP_STD
+};
+/* What the cells hold: every picked value; the first one only, N/A in the
+ * others (a run-level metric); N/A in all (no value). */
+enum ss_stat_fill { SS_SF_ALL = 0, SS_SF_FIRST, SS_SF_NONE };
+void ss_report_stats_cells(struct ss_tab *t, const struct ss_stats *st,
+			   const enum ss_stat_pick *pick, size_t n, enum ss_stat_fill fill);
 
 /* CSV pieces (sec_results.c; a cell's quoting is tabular.h's
  * ss_tab_csv_field): a metric's first cell's text, header + " (unit)"

@@ -18,18 +18,15 @@
 #include "report/section.h"
 #include "report/tabular.h"
 
-/* -- JSON ------------------------------------------------------------------- */
+/* -- SPEC 3.1's statistics, the one builder (report_int.h) -------------------- */
 
-/* A metric's unit-and-values object `{"unit": ..., "avg": ...}` (run-level)
- * or with all statistics (per-request). */
-static void json_metric(struct ss_jsonw *w, const struct ss_results *r, int m)
+void ss_report_stats_json(struct ss_jsonw *w, const char *key, const char *unit,
+			  const struct ss_stats *st, bool all)
 {
-	const struct ss_stats *st = &r->stats[m];
-
-	ss_jsonw_begin_object(w, ss_metric_table[m].tag);
-	ss_jsonw_str(w, "unit", ss_metric_table[m].unit);
+	ss_jsonw_begin_object(w, key);
+	ss_jsonw_str(w, "unit", unit);
 	ss_jsonw_double(w, "avg", st->avg);
-	if (ss_metric_table[m].per_request) {
+	if (all) {
 		ss_jsonw_double(w, "p1", st->p1);
 		ss_jsonw_double(w, "p5", st->p5);
 		ss_jsonw_double(w, "p10", st->p10);
@@ -48,11 +45,46 @@ static void json_metric(struct ss_jsonw *w, const struct ss_results *r, int m)
 	ss_jsonw_end_object(w);
 }
 
+static double stat_value(const struct ss_stats *st, enum ss_stat_pick p)
+{
+	switch (p) {
+	case SS_SP_AVG: return st->avg;
+	case SS_SP_MIN: return st->min;
+	case SS_SP_MAX: return st->max;
+	case SS_SP_SUM: return st->sum;
+	case SS_SP_P1: return st->p1;
+	case SS_SP_P5: return st->p5;
+	case SS_SP_P10: return st->p10;
+	case SS_SP_P25: return st->p25;
+	case SS_SP_P50: return st->p50;
+	case SS_SP_P75: return st->p75;
+	case SS_SP_P90: return st->p90;
+	case SS_SP_P95: return st->p95;
+	case SS_SP_P99: return st->p99;
+	case SS_SP_STD: break;
+	}
+	return st->std;
+}
+
+void ss_report_stats_cells(struct ss_tab *t, const struct ss_stats *st,
+			   const enum ss_stat_pick *pick, size_t n, enum ss_stat_fill fill)
+{
+	for (size_t k = 0; k < n; k++) {
+		if (fill == SS_SF_ALL || (fill == SS_SF_FIRST && k == 0))
+			ss_tab_num(t, stat_value(st, pick[k]));
+		else
+			ss_tab_na(t);
+	}
+}
+
+/* -- JSON ------------------------------------------------------------------- */
+
 void ss_report_add_metrics(struct ss_jsonw *w, const struct ss_results *r)
 {
 	for (int m = 0; m < SS_M_COUNT; m++)
 		if (r->has[m])
-			json_metric(w, r, m);
+			ss_report_stats_json(w, ss_metric_table[m].tag, ss_metric_table[m].unit,
+					     &r->stats[m], ss_metric_table[m].per_request);
 }
 
 static bool hist_empty(const struct ss_results *r)
@@ -130,6 +162,12 @@ static const struct ss_tab_col csv_request_cols[] = {
 	CSV_STAT("p90"), CSV_STAT("p95"), CSV_STAT("p99"), CSV_STAT("std"),
 };
 
+/* the statistics of csv_request_cols, in order; the run's Value is avg */
+static const enum ss_stat_pick csv_picks[] = {
+	SS_SP_AVG, SS_SP_MIN, SS_SP_MAX, SS_SP_SUM, SS_SP_P1,  SS_SP_P5,  SS_SP_P10,
+	SS_SP_P25, SS_SP_P50, SS_SP_P75, SS_SP_P90, SS_SP_P95, SS_SP_P99, SS_SP_STD,
+};
+
 static const struct ss_tab_col csv_run_cols[] = {
 	{"Metric", SS_COL_TEXT, true, SS_TAB_CSV, NULL, NULL, false},
 	CSV_STAT("Value"),
@@ -148,16 +186,11 @@ static void csv_section(struct ss_buf *out, const struct ss_results *r, bool per
 	else
 		ss_tab_init(&t, csv_run_cols, 2);
 	for (int i = 0; i < n; i++) {
-		const struct ss_stats *st = &r->stats[rows[i]];
-		const double v[] = {
-			st->avg, st->min, st->max, st->sum, st->p1,  st->p5,  st->p10,
-			st->p25, st->p50, st->p75, st->p90, st->p95, st->p99, st->std,
-		};
-
 		ss_report_csv_label_text(ss_tab_begin(&t), rows[i]);
 		ss_tab_end(&t);
-		for (size_t c = 0; c < (per_request ? sizeof(v) / sizeof(v[0]) : 1); c++)
-			ss_tab_num(&t, v[c]);
+		ss_report_stats_cells(&t, &r->stats[rows[i]], csv_picks,
+				      per_request ? sizeof(csv_picks) / sizeof(csv_picks[0]) : 1,
+				      SS_SF_ALL);
 	}
 	if (n || t.failed)
 		ss_tab_csv(out, &t, true);
@@ -193,6 +226,9 @@ static const struct ss_tab_col spec_cols[] = {
 	STAT("avg"), STAT("min"), STAT("max"), STAT("p99"), STAT("p90"), STAT("p50"), STAT("std"),
 };
 #define NSTATS 7
+static const enum ss_stat_pick spec_picks[NSTATS] = {
+	SS_SP_AVG, SS_SP_MIN, SS_SP_MAX, SS_SP_P99, SS_SP_P90, SS_SP_P50, SS_SP_STD,
+};
 
 /* With `wrap` (the box), a label longer than LABEL_WRAP characters puts
  * "(unit)" on a row of its own under it, a row of empty cells. */
@@ -202,8 +238,6 @@ static void spec_table(struct ss_tab *t, const struct ss_results *r, bool wrap_l
 	for (size_t i = 0; i < sizeof(table_rows) / sizeof(table_rows[0]); i++) {
 		int m = table_rows[i];
 		const struct ss_metric_info *mi = &ss_metric_table[m];
-		const struct ss_stats *s = &r->stats[m];
-		const double v[NSTATS] = {s->avg, s->min, s->max, s->p99, s->p90, s->p50, s->std};
 		bool wrap = wrap_long && strlen(mi->header) > LABEL_WRAP;
 
 		if (!r->has[m])
@@ -216,12 +250,8 @@ static void spec_table(struct ss_tab *t, const struct ss_results *r, bool wrap_l
 				ss_buf_addf(label, " (%s)", mi->unit);
 			ss_tab_end(t);
 		}
-		for (int k = 0; k < NSTATS; k++) {
-			if (mi->per_request || k == 0)
-				ss_tab_num(t, v[k]);
-			else
-				ss_tab_na(t);
-		}
+		ss_report_stats_cells(t, &r->stats[m], spec_picks, NSTATS,
+				      mi->per_request ? SS_SF_ALL : SS_SF_FIRST);
 		if (!wrap)
 			continue;
 		for (int k = 0; k < 2; k++) {

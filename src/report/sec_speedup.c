@@ -17,6 +17,7 @@
 #include "report/grid.h"
 #include "report/html_int.h"
 #include "report/numfmt.h"
+#include "report/report_int.h"
 #include "report/tabular.h"
 #include "util/alloc.h"
 
@@ -24,28 +25,10 @@
 
 static void json_stats(struct ss_jsonw *w, const char *key, bool has, const struct ss_stats *st)
 {
-	if (!has) {
+	if (has)
+		ss_report_stats_json(w, key, "ms", st, true);
+	else
 		ss_jsonw_null(w, key);
-		return;
-	}
-	ss_jsonw_begin_object(w, key);
-	ss_jsonw_str(w, "unit", "ms");
-	ss_jsonw_double(w, "avg", st->avg);
-	ss_jsonw_double(w, "p1", st->p1);
-	ss_jsonw_double(w, "p5", st->p5);
-	ss_jsonw_double(w, "p10", st->p10);
-	ss_jsonw_double(w, "p25", st->p25);
-	ss_jsonw_double(w, "p50", st->p50);
-	ss_jsonw_double(w, "p75", st->p75);
-	ss_jsonw_double(w, "p90", st->p90);
-	ss_jsonw_double(w, "p95", st->p95);
-	ss_jsonw_double(w, "p99", st->p99);
-	ss_jsonw_double(w, "min", st->min);
-	ss_jsonw_double(w, "max", st->max);
-	ss_jsonw_double(w, "std", st->std);
-	ss_jsonw_u64(w, "count", (uint64_t)st->count);
-	ss_jsonw_double(w, "sum", st->sum);
-	ss_jsonw_end_object(w);
 }
 
 void ss_sec_timing_json(struct ss_jsonw *w, const struct ss_set_analysis *s)
@@ -110,6 +93,9 @@ static const char *const metric_names[SS_T_COUNT + 1] = {
 
 enum { MAX_COLS = SS_GROUP_MAX_KEYS + 4 };
 
+/* the statistics of the avg, p50 and p99 columns */
+static const enum ss_stat_pick timing_picks[3] = {SS_SP_AVG, SS_SP_P50, SS_SP_P99};
+
 /* The columns: the group keys (with groups), Metric, avg, p50, p99. */
 static size_t timing_cols(struct ss_tab_col *cols, const struct ss_analysis *an)
 {
@@ -153,14 +139,9 @@ static void timing_rows(struct ss_tab *t, const struct ss_set_analysis *s, size_
 				ss_tab_na(t);
 			ss_tab_empty(t);
 			ss_tab_empty(t);
-		} else if (ts->has[i]) {
-			ss_tab_num(t, ts->s[i].avg);
-			ss_tab_num(t, ts->s[i].p50);
-			ss_tab_num(t, ts->s[i].p99);
 		} else {
-			ss_tab_na(t);
-			ss_tab_na(t);
-			ss_tab_na(t);
+			ss_report_stats_cells(t, &ts->s[i], timing_picks, 3,
+					      ts->has[i] ? SS_SF_ALL : SS_SF_NONE);
 		}
 	}
 }

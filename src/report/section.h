@@ -106,6 +106,9 @@ void ss_sec_speedup_legend(struct ss_buf *out, const struct ss_analysis *an);
 void ss_sec_speedup_grid_cells(struct ss_grid *g, const struct ss_analysis *an, size_t id);
 void ss_sec_speedup_html(struct ss_buf *out, const struct ss_report_ctx *c);
 void ss_sec_timing_html(struct ss_buf *out, const struct ss_report_ctx *c);
+/* SPEC 11.5, the document of --acceptance-profile (sec_profile.c): the
+ * profiles of the main results and of each group (c->an holds them). */
+void ss_sec_profile_json(struct ss_buf *out, const struct ss_report_ctx *c);
 /* SPEC 12.2-12.3, the log families of the server section (sec_logs.c):
  * the whole JSON entry of `server.families`, the console and Markdown
  * lines with their notes. */

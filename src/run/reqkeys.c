@@ -183,6 +183,18 @@ bool ss_keybuf_add(struct ss_keybuf *kb, const struct ss_group_spec *spec, const
 			if (o->has_concurrency)
 				set_int(v, o->concurrency);
 			break;
+		case SS_GK_REASONING: {
+			/* SPEC 11.4: t / c in quarters; null without a record */
+			int q;
+
+			if (r && ss_reasoning_quarters(r->has_reasoning_tokens, r->reasoning_tokens,
+						       r->has_completion_tokens,
+						       r->completion_tokens, &q)) {
+				set_int(v, q);
+				v->type = SS_KV_QUARTERS;
+			}
+			break;
+		}
 		case SS_GK_ISL:
 			/* SPEC 7.10: the same buckets; 0 prompt tokens is null */
 			if (r && r->has_prompt_tokens && r->prompt_tokens >= 1)

@@ -144,6 +144,11 @@ static void *worker_new(void *ctx)
 	/* SPEC 4.4: a raw request's enriched line carries its timing, and
 	 * so does its flat table row */
 	po.raw_timing = cfg->want_jsonl || cfg->flat;
+	/* SPEC 11.4: a records line's reasoning tokens, for the record the
+	 * enriched line and the flat row write and the `reasoning` key */
+	po.want_reasoning = cfg->want_jsonl || cfg->flat;
+	for (size_t k = 0; cfg->group_by && k < cfg->group_by->n; k++)
+		po.want_reasoning |= cfg->group_by->keys[k].kind == SS_GK_REASONING;
 	w->proc = ss_processor_new(&po);
 	if (!w->proc) {
 		worker_free(ctx, w);

@@ -88,7 +88,7 @@ class FlatTable(Case):
                                       "completion_tokens", "prompt_tokens",
                                       "key.meta.category")]
             self.assertEqual(cells, [w or "" for w in want[1:]], "row %d" % i)
-            # no times in these records lines; reasoning tokens are not kept yet
+            # no times in these records lines; no reasoning tokens either (test_reasoning.py fills them)
             self.assertEqual([got[c] for c in TIME + ["reasoning_tokens", "model"]],
                              [""] * 6, "row %d" % i)
 

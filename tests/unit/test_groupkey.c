@@ -65,6 +65,66 @@ static void test_value_order(void **state)
 		}
 }
 
+static struct ss_kv kv_q(int64_t q)
+{
+	struct ss_kv v = {SS_KV_QUARTERS, false, q, NULL, 0};
+
+	return v;
+}
+
+/* SPEC 11.4, 13 (round 10): `reasoning` values are numbers in quarters,
+ * ordered among numbers and matched by --compare numerically. */
+static void test_quarters(void **state)
+{
+	/* ascending: null < true < 0.0 = int 0 < 0.25 < 0.5 < int 1 = 1.0 < int 2 < "0" */
+	struct ss_kv v[] = {kv_null(), kv_bool(true), kv_q(0), kv_q(1), kv_q(2),
+			    kv_q(4),   kv_int(2),     kv_str("0")};
+	size_t n = sizeof(v) / sizeof(v[0]);
+	struct ss_kv zero = kv_int(0), one = kv_int(1), qmax = kv_q(INT64_MAX);
+	struct ss_buf b = SS_BUF_INIT;
+	const char *want[] = {"0.0", "0.25", "0.5", "0.75", "1.0"};
+
+	(void)state;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++) {
+			int c = ss_kv_cmp(&v[i], &v[j]);
+
+			if (i < j)
+				assert_true(c < 0);
+			else if (i > j)
+				assert_true(c > 0);
+			else
+				assert_int_equal(c, 0);
+		}
+	/* the same number, whatever its form */
+	assert_int_equal(ss_kv_cmp(&v[2], &zero), 0);
+	assert_int_equal(ss_kv_cmp(&v[5], &one), 0);
+	/* INT64_MAX quarters is below INT64_MAX as an integer: no overflow */
+	assert_true(ss_kv_cmp(&qmax, &(struct ss_kv){SS_KV_INT, false, INT64_MAX, NULL, 0}) < 0);
+	/* written as Python writes the doubles 0.0 .. 1.0 */
+	for (int q = 0; q <= 4; q++) {
+		struct ss_kv x = kv_q(q);
+
+		ss_buf_reset(&b);
+		ss_kv_add_text(&b, &x);
+		assert_int_equal(b.len, strlen(want[q]));
+		assert_memory_equal(b.data, want[q], b.len);
+	}
+	ss_buf_release(&b);
+	/* --compare: `1` matches 1.0, `.5` and `0.50` match 0.5 */
+	assert_true(ss_kv_matches_text(&v[5], "1"));
+	assert_true(ss_kv_matches_text(&v[5], "1.0"));
+	assert_true(ss_kv_matches_text(&v[4], "0.50"));
+	assert_true(ss_kv_matches_text(&v[4], ".5"));
+	assert_true(ss_kv_matches_text(&v[2], "0"));
+	assert_false(ss_kv_matches_text(&v[4], "0.4"));
+	assert_false(ss_kv_matches_text(&v[4], " 0.5"));
+	assert_false(ss_kv_matches_text(&v[4], "0.5x"));
+	assert_false(ss_kv_matches_text(&v[4], "null"));
+	assert_false(ss_kv_matches_text(&v[2], "nan"));
+	assert_false(ss_kv_matches_text(&v[2], ""));
+}
+
 static void test_string_with_nul(void **state)
 {
 	struct ss_kv a = {SS_KV_STR, false, 0, "a\0b", 3};
@@ -115,6 +175,11 @@ static void test_spec_parse(void **state)
 
 	assert_int_equal(ss_group_spec_parse("osl", &s, err, sizeof(err)), SS_GP_OK);
 	assert_int_equal(s.n, 1);
+	ss_group_spec_release(&s);
+	assert_int_equal(ss_group_spec_parse("reasoning,concurrency", &s, err, sizeof(err)),
+			 SS_GP_OK);
+	assert_int_equal(s.keys[0].kind, SS_GK_REASONING);
+	assert_int_equal(s.keys[1].kind, SS_GK_CONCURRENCY);
 	ss_group_spec_release(&s);
 
 	assert_int_equal(ss_group_spec_parse("input,bogus", &s, err, sizeof(err)), SS_GP_USAGE);
@@ -273,7 +338,7 @@ int main(void)
 		cmocka_unit_test(test_osl_buckets),  cmocka_unit_test(test_spec_parse),
 		cmocka_unit_test(test_compare_text), cmocka_unit_test(test_text),
 		cmocka_unit_test(test_table),        cmocka_unit_test(test_table_many),
-		cmocka_unit_test(test_table_oom),
+		cmocka_unit_test(test_table_oom),    cmocka_unit_test(test_quarters),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

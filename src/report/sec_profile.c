@@ -1,10 +1,18 @@
-#include "cli/profile_out.h"
-
+/*
+ * sec_profile.c - SPEC 11.5, the acceptance profiles (--acceptance-profile
+ * FILE): one JSON document with an entry per 7.1 `by_k` row of the main
+ * results (key {}) and of each group in key order (its key values), each
+ * entry written by analysis/profile.h with the reports' number form. It is
+ * a file of its own, not a part of the aggregate reports: the cli asks
+ * for it through ss_report_profile() (report.h).
+ */
 #include <string.h>
 
 #include "analysis/profile.h"
 #include "report/jsonw.h"
 #include "report/numfmt.h"
+#include "report/report.h"
+#include "report/section.h"
 
 /* A group's key as one line of JSON: {"k": 4, "meta.category": "coding"}. */
 static void add_key(struct ss_buf *b, const struct ss_group_spec *spec, const struct ss_kv *v)
@@ -25,8 +33,10 @@ static void add_key(struct ss_buf *b, const struct ss_group_spec *spec, const st
 	ss_buf_addc(b, '}');
 }
 
-void ss_profile_render(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an)
+void ss_sec_profile_json(struct ss_buf *out, const struct ss_report_ctx *c)
 {
+	const struct ss_agg *a = c->a;
+	const struct ss_analysis *an = c->an;
 	struct ss_buf key = SS_BUF_INIT;
 	bool first = true;
 
@@ -50,4 +60,11 @@ void ss_profile_render(struct ss_buf *out, const struct ss_agg *a, const struct 
 	}
 	ss_profile_end(out);
 	ss_buf_release(&key);
+}
+
+void ss_report_profile(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an)
+{
+	struct ss_report_ctx c = {a, an, false, false};
+
+	ss_sec_profile_json(out, &c);
 }
