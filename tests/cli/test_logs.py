@@ -225,6 +225,30 @@ class LlamaLog(Case):
         self.assertEqual(j["total_draft_tokens"]["avg"], 259 + 38)
 
 
+    def test_bad_draft_line_makes_block_malformed(self):
+        # SPEC 13: a draft line that does not parse makes its block malformed
+        # (counted and named), not a baseline; the line is a bad line too.
+        # Block 1 is good (A 24, G 38), block 2's draft line has a count of
+        # 19 digits, block 3 has no draft line (no_stats).
+        good = ("draft acceptance = 0.63158 (   24 accepted /    38 generated), "
+                "mean len =  2.85")
+        broken = ("draft acceptance = 0.63158 (   24 accepted / 1234567890123456789 "
+                  "generated), mean len =  2.85")
+        lines = (llama_block(0, 1, 10, 10, 100, 38, good) + llama_block(1, 2, 10, 10, 100, 38, broken)
+                 + llama_block(0, 3, 10, 10, 100, 11))
+        with TempDir() as d:
+            r = run(["-f", "json", write(d, "b.log", lines)])
+        j = doc(r)
+        req = j["specscan"]["requests"]
+        self.assertEqual((req["total"], req["ok"], req["malformed"], req["no_stats"]), (3, 1, 1, 1))
+        inp = j["specscan"]["inputs"][0]
+        self.assertEqual((inp["log_lines"], inp["bad_lines"]), (1, 1))
+        # named: the block's total time line (line 7), and the bad line (8)
+        self.assertIn("b.log:7", r.errtext)
+        self.assertIn("b.log:8", r.errtext)
+        self.assertEqual(j["total_accepted_draft_tokens"]["avg"], 24)
+
+
 class SglangLog(Case):
     def test_vector(self):
         # one line, accept len 3.05, #running-req 24 -> bucket 16
