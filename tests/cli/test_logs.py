@@ -154,6 +154,29 @@ class VllmLog(Case):
         self.assertIn("m.log:3", r.errtext)
 
 
+    def test_intervals_name_their_process(self):
+        # SPEC 12.2 with 10.5: each timed line is an interval naming its
+        # process, the prefix's (NAME pid=N) NAME (null without one); its
+        # start is the previous timed line of the same process.
+        t0 = 1796119200 * 10**9   # 2026-12-01T10:00:00Z
+        lines = ["2026-12-01T10:00:00.000000000Z (APIServer pid=1) INFO x " + V1,
+                 "2026-12-01T10:00:05.000000000Z (APIServer_DP1 pid=2) INFO x " + V1,
+                 "2026-12-01T10:00:10.000000000Z (APIServer pid=1) INFO x " + V1,
+                 "2026-12-01T10:00:20.000000000Z INFO x " + V1]
+        with TempDir() as d:
+            r = run(["-f", "json", write(d, "n.log", lines)])
+        self.assertRan(r)
+        f = family(doc(r), "vllm")
+        self.assertEqual(f["processes"], 3)
+        got = [(iv["process"], iv["start_ns"], iv["end_ns"]) for iv in f["intervals"]]
+        self.assertEqual(got, [("APIServer", None, t0),
+                               ("APIServer_DP1", None, t0 + 5 * 10**9),
+                               ("APIServer", t0, t0 + 10 * 10**9),
+                               (None, None, t0 + 20 * 10**9)])
+        # 10.5's key order: process first
+        self.assertEqual(list(f["intervals"][0])[:3], ["process", "start_ns", "end_ns"])
+
+
 class LlamaLog(Case):
     def test_vector_request(self):
         # A 167, G 259: S 87 (the only S printing 2.92), k 3, n = 70, 55, 42,
@@ -267,6 +290,21 @@ class SglangLog(Case):
         self.assertEqual(f["accept_len"]["weighted_mean"], 3.006)
         self.assertEqual(f["accept_len"]["mean"], 2.5)
         self.assertEqual([b["running_req"] for b in f["by_running_req"]], [1, 16])
+
+
+    def test_intervals_name_their_process(self):
+        # SPEC 12.3: the prefix's tag set names the process (tags sorted:
+        # "TP0 EP0" is "EP0 TP0"); times from docker's -t prefix
+        t0 = 1796119200 * 10**9
+        other = SGLANG.replace("TP0 EP0", "DP1 TP1")
+        lines = ["2026-12-01T10:00:00.000000000Z " + SGLANG,
+                 "2026-12-01T10:00:01.000000000Z " + other,
+                 "2026-12-01T10:00:02.000000000Z " + SGLANG]
+        with TempDir() as d:
+            f = family(doc(run(["-f", "json", write(d, "s.log", lines)])), "sglang")
+        got = [(iv["process"], iv["start_ns"], iv["end_ns"]) for iv in f["intervals"]]
+        self.assertEqual(got, [("EP0 TP0", None, t0), ("DP1 TP1", None, t0 + 10**9),
+                               ("EP0 TP0", t0, t0 + 2 * 10**9)])
 
 
 class Harness(Case):
