@@ -197,11 +197,12 @@ static void notes(struct ss_buf *b, const struct ss_server_family *f, const char
 			ss_buf_addf(b, "%s", lead);
 			plural(b, x->unpinned, "line does", "lines do");
 			ss_buf_adds(b, " not pin their steps (adaptive or batch-size-dependent draft "
-				       "lengths): no steps, acceptance length or positions\n");
+				       "lengths): no steps or acceptance length\n");
 		}
 		if (f->npositions)
 			ss_buf_addf(b, "%sinexact: the position rates come from rates printed with "
-				       "three decimals\n", lead);
+				       "three decimals%s\n", lead,
+				    x->unpinned ? ", of the lines that pin their steps" : "");
 		if (x->unknown_items) {
 			ss_buf_addf(b, "%s", lead);
 			plural(b, x->unknown_items, "unknown item", "unknown items");

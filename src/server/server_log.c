@@ -515,6 +515,9 @@ static bool vllm_family(struct ss_server_log *l, struct ss_server_family *f,
 		f->steps = t->steps;
 		f->has_acceptance_length = true;
 		f->acceptance_length = 1.0 + ss_ratio(t->accepted, t->steps);
+	}
+	/* SPEC 12.2: positions over the lines with steps, whatever the others */
+	if (t->steps) {
 		if (t->k) {
 			f->positions = ss_calloc(t->k, sizeof(*f->positions));
 			if (!f->positions)
@@ -532,10 +535,12 @@ static bool vllm_family(struct ss_server_log *l, struct ss_server_family *f,
 				p->rate = ss_ratio(t->pos_weighted[i], t->steps * 1000);
 			}
 		}
-	} else if (t->unpinned && msg) {
+	}
+	if (t->unpinned && msg) {
 		ss_msg_info(msg, "vllm log: %llu interval lines do not pin their steps (the first at "
 			    "%s:%llu; adaptive or batch-size-dependent draft lengths): no steps or "
-			    "acceptance length", (unsigned long long)t->unpinned,
+			    "acceptance length; positions from the lines that pin them",
+			    (unsigned long long)t->unpinned,
 			    l->unpinned_input ? l->unpinned_input : "?",
 			    (unsigned long long)l->unpinned_line);
 	}

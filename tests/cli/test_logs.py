@@ -105,6 +105,15 @@ class VllmLog(Case):
             self.assertNotIn("acceptance_length", f)
             self.assertEqual((f["draft_tokens"], f["accepted_tokens"]), (3662, 27))
             self.assertEqual(f["unpinned_lines"], 1)
+            # SPEC 12.2: positions over the lines with steps (only a, S 913):
+            # 27 x 913 / (1000 x 913) = 0.027, the rest 0
+            self.assertEqual(f["positions"], [{"position": 1, "rate": 0.027},
+                                              {"position": 2, "rate": 0.0},
+                                              {"position": 3, "rate": 0.0},
+                                              {"position": 4, "rate": 0.0}])
+            r = run(["-f", "table", write(d, "b.log", [a, b])])
+            self.assertIn("by position (printed rates, weighted by steps): 0.027, 0.000", r.text)
+            self.assertIn("of the lines that pin their steps", r.text)
 
     def test_every_prefix_and_colour(self):
         # the same line behind each deployment prefix: the same counts
