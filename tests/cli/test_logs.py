@@ -316,6 +316,56 @@ class SglangLog(Case):
                                ("EP0 TP0", t0, t0 + 2 * 10**9)])
 
 
+class Shards(Case):
+    def test_shards_merge_like_one_run(self):
+        # SPEC 12.6 with 8: logs are split into shards as whole inputs; the
+        # merge run reads the partials and the logs again. The vLLM and
+        # SGLang families and every input's log_lines / bad_lines /
+        # refused_lines come out as one run's, byte for byte, and the
+        # llama.cpp requests the partials brought are not counted twice.
+        # The llama.cpp log: 2 blocks (A 167 of G 259; A 24 of G 38) and a
+        # third whose draft line does not parse (malformed, 1 bad line).
+        broken = ("draft acceptance = 0.5 (1 accepted / 2 generated)")
+        d2 = "draft acceptance = 0.63158 (   24 accepted /    38 generated), mean len =  2.85"
+        llama = (llama_block(1, 0, 120.5, 35, 2000.0, 201, LLAMA[36:]) +
+                 llama_block(0, 3, 10, 10, 100, 38, d2) + llama_block(0, 4, 10, 10, 100, 38, broken))
+        v0 = ("INFO 10-16 19:05:47 metrics.py:367] Speculative metrics: Draft acceptance rate: "
+              "0.642, System efficiency: 0.598, Number of speculative tokens: 3, Number of "
+              "accepted tokens: 8547, Number of draft tokens: 13311, Number of emitted tokens: "
+              "10616.")
+        t = "2026-12-01T10:00:%02d.000000000Z "
+        with TempDir() as d:
+            req = os.path.join(sslib.SRCDIR, "testdata", "engines", "vllm_bodies.jsonl")
+            files = [req, write(d, "l.log", llama),
+                     write(d, "v.log", [t % 0 + VLLM1, t % 10 + VLLM1, v0, t % 20 + VLLM2]),
+                     write(d, "s.log", [t % 1 + SGLANG, t % 2 + SGLANG.replace("24", "3")])]
+            one = run(["-f", "json", req] + files[1:2])
+            self.assertEqual(doc(one)["specscan"]["requests"]["malformed"] -
+                             doc(run(["-f", "json", req]))["specscan"]["requests"]["malformed"], 1)
+            for n in (1, 2, 3, 4):
+                parts = []
+                for i in range(n):
+                    p = os.path.join(d, "part-%d-%d.jsonl" % (n, i))
+                    self.assertRan(run(["--shard", "%d/%d" % (i, n), "-f", "none",
+                                        "--records", p] + files))
+                    parts.append(p)
+                for f in ("json", "csv", "table"):
+                    want = run(["-f", f] + files)
+                    got = run(["-f", f] + parts + files[1:])
+                    self.assertEqual(got.rc, want.rc)
+                    self.assertEqual(got.out.decode(), want.out.decode(), "%d shards, -f %s" % (n, f))
+            j = doc(run(["-f", "json"] + parts + files[1:]))
+        ins = {i["name"]: i for i in j["specscan"]["inputs"]}
+        lg = ins[files[1]]
+        self.assertEqual((lg["requests"], lg["log_lines"], lg["bad_lines"]), (3, 2, 1))
+        self.assertEqual((ins[files[2]]["log_lines"], ins[files[2]]["refused_lines"]), (4, 1))
+        self.assertEqual(ins[files[3]]["log_lines"], 2)
+        # vLLM: D 975 + 975 + 387, A 89 + 89 + 150; SGLang: 2 lines
+        v = family(j, "vllm")
+        self.assertEqual((v["draft_tokens"], v["accepted_tokens"]), (2337, 328))
+        self.assertEqual(family(j, "sglang")["accept_len"]["lines"], 2)
+
+
 class Harness(Case):
     def test_spec_bench_thirteen_categories(self):
         # each line accept_lengths [3,1,4,2,2,2,1], new_tokens [10, 5]:
