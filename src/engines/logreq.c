@@ -26,6 +26,10 @@ enum ss_status ss_record_from_llama_task(const struct ss_llama_task *t, struct s
 		r->has_completion_tokens = true;
 		r->completion_tokens = (int64_t)t->eval_tokens;
 	}
+	if (t->bad_draft) {
+		snprintf(why, whylen, "a draft line of the block does not parse: %s", t->bad_draft);
+		return SS_ST_MALFORMED;
+	}
 	if (!t->has_draft) {
 		snprintf(why, whylen, "a task block without a draft line (no draft model)");
 		return SS_ST_NO_STATS;

@@ -343,6 +343,29 @@ static const char *bare_body(const char *s, const char *end)
 	return NULL;
 }
 
+/*
+ * A draft (or acc per pos) line that does not parse: the block it belongs
+ * to (the open one, or one it opens by its own slot prefix) is malformed.
+ * An unprefixed one that follows no block's total time or prefix-only
+ * line belongs to none.
+ */
+static void bad_draft(struct ss_llama_blocks *b, bool prefixed, long long slot, long long task,
+		      const char *s, const char *hit, const char *why, struct ss_llama_task *out,
+		      bool *done)
+{
+	if (!prefixed) {
+		if (!b->open || !(b->bare || b->closing) || b->cur.has_draft)
+			return;
+	} else if (!b->open || !b->cur.has_ids || b->cur.slot != slot || b->cur.task != task ||
+		   b->cur.has_draft) {
+		close_block(b, out, done);
+		open_block(b, true, slot, task, s, (size_t)(hit - s));
+	}
+	if (!b->cur.bad_draft)
+		b->cur.bad_draft = why;
+	b->cur.last_line = b->line;
+}
+
 enum ss_log_status ss_llama_blocks_feed(struct ss_llama_blocks *b, const char *s, size_t n,
 					struct ss_llama_task *out, bool *done, const char **why)
 {
@@ -375,8 +398,12 @@ enum ss_log_status ss_llama_blocks_feed(struct ss_llama_blocks *b, const char *s
 	}
 	memset(&bd, 0, offsetof(struct body, rate));
 	*why = body_parse(bodyp, end, &bd);
-	if (*why)
+	if (*why) {
+		/* SPEC 13: a draft line that does not parse makes its block malformed */
+		if (bd.kind == B_DRAFT || bd.kind == B_ACCPOS)
+			bad_draft(b, prefixed, slot, task, s, hit, *why, out, done);
 		return SS_LOG_BAD;
+	}
 	if (bd.kind == B_OTHER)
 		return SS_LOG_SKIPPED;
 	if (!prefixed && !(b->open && (b->bare || b->closing))) {

@@ -30,6 +30,8 @@ struct ss_llama_task {
 	uint64_t prompt_tokens, eval_tokens, total_tokens;
 
 	bool has_draft;           /* a draft line: else a baseline request */
+	const char *bad_draft;    /* a draft (or acc per pos) line of the block that
+				     does not parse: why (the block is malformed) */
 	uint64_t accepted, generated; /* A and G */
 	char mean[24];            /* the printed mean length ("" when none) */
 	size_t k;                 /* the position list's length (0: none) */

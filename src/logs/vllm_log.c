@@ -296,7 +296,7 @@ void ss_vllm_tally_add(struct ss_vllm_tally *t, const struct ss_vllm_line *l)
 
 bool ss_vllm_tally_rate(const struct ss_vllm_tally *t, size_t i, double *rate)
 {
-	if (t->unpinned || !t->steps || i >= t->k)
+	if (!t->steps || i >= t->k)
 		return false;
 	*rate = (double)t->pos_weighted[i] / ((double)t->steps * 1000.0);
 	return true;

@@ -37,7 +37,9 @@ enum ss_log_status ss_vllm_line_parse(const char *tail, size_t n, struct ss_vllm
  * The lines of one family (SPEC 12.2), summed: A and D always; the steps,
  * and the printed position rates weighted by them, from the lines whose
  * steps are pinned. Only when every line with D > 0 is pinned (unpinned
- * 0) do the steps and the rates stand, "assuming full-length drafts".
+ * 0) do the family's steps stand, "assuming full-length drafts"; the
+ * position rates are the pinned lines' (SPEC 12.2: "over the lines with
+ * steps") whether or not others are unpinned.
  */
 struct ss_vllm_tally {
 	uint64_t lines;          /* lines read, D = 0 ones too */
@@ -50,7 +52,7 @@ struct ss_vllm_tally {
 
 void ss_vllm_tally_init(struct ss_vllm_tally *t);
 void ss_vllm_tally_add(struct ss_vllm_tally *t, const struct ss_vllm_line *l);
-/* rate_i = sum (r_i x S) / sum S; false when the family has no steps. */
+/* rate_i = sum (r_i x S) / sum S over the pinned lines; false when none has steps. */
 bool ss_vllm_tally_rate(const struct ss_vllm_tally *t, size_t i, double *rate);
 
 #endif

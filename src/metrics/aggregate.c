@@ -214,6 +214,25 @@ bool ss_agg_input_snapshots(struct ss_agg *a, uint64_t snapshots)
 	return true;
 }
 
+bool ss_agg_stream_in_parts(struct ss_agg *a)
+{
+	const struct ss_input_info *in;
+	size_t *slot;
+
+	if (!a->stream_name || !a->by_name_cap)
+		return false;
+	if (a->stream_entry != SIZE_MAX)
+		return a->inputs[a->stream_entry].from_parts;
+	slot = name_slot(a, a->stream_name, strlen(a->stream_name));
+	if (!*slot)
+		return false;
+	in = &a->inputs[*slot - 1];
+	if (!in->from_parts || !(in->kinds & (1u << SS_KIND_LOG)))
+		return false;
+	a->stream_entry = *slot - 1;
+	return true;
+}
+
 bool ss_agg_input_log(struct ss_agg *a, uint64_t log_lines, uint64_t bad_lines,
 		      uint64_t refused_lines)
 {
@@ -258,9 +277,16 @@ static bool entry_of(struct ss_agg *a, const struct ss_outcome *o, size_t *out)
 			return true;
 		}
 		slot = a->by_name_cap ? name_slot(a, o->input, o->input_len) : NULL;
-		*out = slot && *slot ? *slot - 1 : new_input(a, o->input, o->input_len);
+		if (slot && *slot) {
+			*out = *slot - 1;
+		} else {
+			*out = new_input(a, o->input, o->input_len);
+			if (*out == SIZE_MAX)
+				return false;
+			a->inputs[*out].from_parts = true;
+		}
 		a->last_named = *out;
-		return *out != SIZE_MAX;
+		return true;
 	}
 	if (!a->stream_name)
 		return true;  /* counted in no input */

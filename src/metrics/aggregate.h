@@ -92,6 +92,7 @@ struct ss_input_info {
 	bool log;            /* a server log (SPEC 12.1): its lines' counts below */
 	uint64_t log_lines, bad_lines, refused_lines;
 	unsigned char look;  /* what its first line looks like (io/looks.h), set by the run */
+	bool from_parts;     /* listed by enriched lines (a shard's partial results, SPEC 8.1) */
 };
 
 struct ss_agg {
@@ -174,6 +175,15 @@ bool ss_agg_begin_input(struct ss_agg *a, const char *name);
  */
 bool ss_agg_input_snapshots(struct ss_agg *a, uint64_t snapshots);
 /* The current input was a server log (SPEC 12.1, 13): its lines' counts. */
+/*
+ * SPEC 12.6 with 8.1: whether the current stream is a log whose requests
+ * the partial results read before it (enriched lines naming it, kind
+ * `log`) already brought; if so its counts join that entry, and its
+ * llama.cpp task blocks must not be added again (the merge run reads the
+ * logs for their families and counts).
+ */
+bool ss_agg_stream_in_parts(struct ss_agg *a);
+
 bool ss_agg_input_log(struct ss_agg *a, uint64_t log_lines, uint64_t bad_lines,
 		      uint64_t refused_lines);
 /* What the current input's first line looks like (io/looks.h's enum ss_look): kept

@@ -11,14 +11,7 @@
 
 #include "report/numfmt.h"
 #include "report/section.h"
-
-static void opt_time(struct ss_jsonw *w, const char *key, bool has, int64_t v)
-{
-	if (has)
-		ss_jsonw_i64(w, key, v);
-	else
-		ss_jsonw_null(w, key);
-}
+#include "report/server_report.h"
 
 static void vllm_json(struct ss_jsonw *w, const struct ss_server_family *f)
 {
@@ -59,8 +52,9 @@ static void vllm_json(struct ss_jsonw *w, const struct ss_server_family *f)
 		const struct ss_server_interval *iv = &f->intervals[i];
 
 		ss_jsonw_begin_object(w, NULL);
-		opt_time(w, "start_ns", iv->has_start, iv->start_ns);
-		opt_time(w, "end_ns", iv->has_end, iv->end_ns);
+		ss_report_json_server_process(w, f, iv->process);
+		ss_report_json_opt_time(w, "start_ns", iv->has_start, iv->start_ns);
+		ss_report_json_opt_time(w, "end_ns", iv->has_end, iv->end_ns);
 		if (iv->has_acceptance_length)
 			ss_jsonw_i128(w, "steps", (__int128)iv->steps);
 		ss_jsonw_i128(w, "draft_tokens", (__int128)iv->draft_tokens);
@@ -102,8 +96,9 @@ static void sglang_json(struct ss_jsonw *w, const struct ss_server_family *f)
 	ss_jsonw_begin_array(w, "intervals");
 	for (size_t i = 0; i < x->niv; i++) {
 		ss_jsonw_begin_object(w, NULL);
-		opt_time(w, "start_ns", x->iv[i].has_start, x->iv[i].start_ns);
-		opt_time(w, "end_ns", x->iv[i].has_end, x->iv[i].end_ns);
+		ss_report_json_server_process(w, f, x->iv[i].process);
+		ss_report_json_opt_time(w, "start_ns", x->iv[i].has_start, x->iv[i].start_ns);
+		ss_report_json_opt_time(w, "end_ns", x->iv[i].has_end, x->iv[i].end_ns);
 		ss_jsonw_double(w, "accept_len", x->iv[i].accept_len);
 		ss_jsonw_u64(w, "running_req", x->iv[i].running_req);
 		ss_jsonw_end_object(w);
@@ -113,19 +108,7 @@ static void sglang_json(struct ss_jsonw *w, const struct ss_server_family *f)
 
 void ss_sec_logs_json(struct ss_jsonw *w, const struct ss_server_family *f)
 {
-	const struct ss_server_logfam *x = f->log;
-
-	ss_jsonw_begin_object(w, NULL);
-	ss_jsonw_str(w, "engine", ss_engine_name(f->row->engine));
-	ss_jsonw_str(w, "counters", f->row->counters);
-	ss_jsonw_u64(w, "lines", x->lines);
-	ss_jsonw_u64(w, "processes", x->processes);
-	ss_jsonw_bool(w, "inexact", f->inexact);
-	ss_jsonw_bool(w, "estimated", f->estimated);
-	ss_jsonw_begin_object(w, "window");
-	opt_time(w, "start_ns", f->has_start, f->start_ns);
-	opt_time(w, "end_ns", f->has_end, f->end_ns);
-	ss_jsonw_end_object(w);
+	ss_report_json_server_head(w, f);
 	if (f->row->engine == SS_ENGINE_VLLM)
 		vllm_json(w, f);
 	else
@@ -214,11 +197,12 @@ static void notes(struct ss_buf *b, const struct ss_server_family *f, const char
 			ss_buf_addf(b, "%s", lead);
 			plural(b, x->unpinned, "line does", "lines do");
 			ss_buf_adds(b, " not pin their steps (adaptive or batch-size-dependent draft "
-				       "lengths): no steps, acceptance length or positions\n");
+				       "lengths): no steps or acceptance length\n");
 		}
 		if (f->npositions)
 			ss_buf_addf(b, "%sinexact: the position rates come from rates printed with "
-				       "three decimals\n", lead);
+				       "three decimals%s\n", lead,
+				    x->unpinned ? ", of the lines that pin their steps" : "");
 		if (x->unknown_items) {
 			ss_buf_addf(b, "%s", lead);
 			plural(b, x->unknown_items, "unknown item", "unknown items");

@@ -12,7 +12,7 @@
 #include "report/server_report.h"
 #include "report/tabular.h"
 
-static void opt_time(struct ss_jsonw *w, const char *key, bool has, int64_t v)
+void ss_report_json_opt_time(struct ss_jsonw *w, const char *key, bool has, int64_t v)
 {
 	if (has)
 		ss_jsonw_i64(w, key, v);
@@ -77,8 +77,8 @@ static void add_positions(struct ss_jsonw *w, const struct ss_server_family *f)
 	}
 }
 
-/* An interval's or idle entry's process: its name, or null for the unnamed process. */
-static void add_process(struct ss_jsonw *w, const struct ss_server_family *f, uint32_t p)
+void ss_report_json_server_process(struct ss_jsonw *w, const struct ss_server_family *f,
+				   uint32_t p)
 {
 	if (p < f->nprocess_names && f->process_names[p])
 		ss_jsonw_str(w, "process", f->process_names[p]);
@@ -91,8 +91,8 @@ static void add_idle(struct ss_jsonw *w, const struct ss_server_family *f)
 	ss_jsonw_begin_array(w, "idle");
 	for (size_t i = 0; i < f->nidle; i++) {
 		ss_jsonw_begin_object(w, NULL);
-		add_process(w, f, f->idle[i].process);
-		opt_time(w, "from_ns", f->idle[i].has_from, f->idle[i].from_ns);
+		ss_report_json_server_process(w, f, f->idle[i].process);
+		ss_report_json_opt_time(w, "from_ns", f->idle[i].has_from, f->idle[i].from_ns);
 		ss_jsonw_end_object(w);
 	}
 	ss_jsonw_end_array(w);
@@ -105,9 +105,9 @@ static void add_intervals(struct ss_jsonw *w, const struct ss_server_family *f)
 		const struct ss_server_interval *iv = &f->intervals[i];
 
 		ss_jsonw_begin_object(w, NULL);
-		add_process(w, f, iv->process);
-		opt_time(w, "start_ns", iv->has_start, iv->start_ns);
-		opt_time(w, "end_ns", iv->has_end, iv->end_ns);
+		ss_report_json_server_process(w, f, iv->process);
+		ss_report_json_opt_time(w, "start_ns", iv->has_start, iv->start_ns);
+		ss_report_json_opt_time(w, "end_ns", iv->has_end, iv->end_ns);
 		add_u128(w, "steps", iv->steps);
 		if (f->has_draft_tokens)
 			add_u128(w, "draft_tokens", iv->draft_tokens);
@@ -135,35 +135,46 @@ static void add_reconciliation(struct ss_jsonw *w, const struct ss_server_reconc
 	ss_jsonw_end_object(w);
 }
 
+void ss_report_json_server_head(struct ss_jsonw *w, const struct ss_server_family *f)
+{
+	ss_jsonw_begin_object(w, NULL);
+	ss_jsonw_str(w, "engine", ss_engine_name(f->row->engine));
+	ss_jsonw_str(w, "counters", f->row->counters);
+	if (f->log) {
+		/* a log family (SPEC 12.2-12.3): lines, not series or snapshots */
+		ss_jsonw_u64(w, "lines", f->log->lines);
+		ss_jsonw_u64(w, "processes", f->log->processes);
+	} else {
+		ss_jsonw_u64(w, "series", f->series);
+		ss_jsonw_u64(w, "processes", f->processes);
+		if (f->nmissing) {
+			ss_jsonw_begin_array(w, "missing");
+			for (size_t i = 0; i < f->nmissing; i++)
+				ss_jsonw_str(w, NULL, f->missing[i]);
+			ss_jsonw_end_array(w);
+		}
+		if (f->unordered)
+			ss_jsonw_bool(w, "unordered", true);
+		ss_jsonw_u64(w, "resets", f->resets);
+		if (f->started_in_window)
+			ss_jsonw_u64(w, "started_in_window", f->started_in_window);
+		ss_jsonw_bool(w, "since_start", f->since_start);
+	}
+	ss_jsonw_bool(w, "inexact", f->inexact);
+	ss_jsonw_bool(w, "estimated", f->estimated);
+	ss_jsonw_begin_object(w, "window");
+	ss_report_json_opt_time(w, "start_ns", f->has_start, f->start_ns);
+	ss_report_json_opt_time(w, "end_ns", f->has_end, f->end_ns);
+	ss_jsonw_end_object(w);
+}
+
 static void add_family(struct ss_jsonw *w, const struct ss_server_family *f)
 {
 	if (f->log) {
 		ss_sec_logs_json(w, f);
 		return;
 	}
-	ss_jsonw_begin_object(w, NULL);
-	ss_jsonw_str(w, "engine", ss_engine_name(f->row->engine));
-	ss_jsonw_str(w, "counters", f->row->counters);
-	ss_jsonw_u64(w, "series", f->series);
-	ss_jsonw_u64(w, "processes", f->processes);
-	if (f->nmissing) {
-		ss_jsonw_begin_array(w, "missing");
-		for (size_t i = 0; i < f->nmissing; i++)
-			ss_jsonw_str(w, NULL, f->missing[i]);
-		ss_jsonw_end_array(w);
-	}
-	if (f->unordered)
-		ss_jsonw_bool(w, "unordered", true);
-	ss_jsonw_u64(w, "resets", f->resets);
-	if (f->started_in_window)
-		ss_jsonw_u64(w, "started_in_window", f->started_in_window);
-	ss_jsonw_bool(w, "since_start", f->since_start);
-	ss_jsonw_bool(w, "inexact", f->inexact);
-	ss_jsonw_bool(w, "estimated", f->estimated);
-	ss_jsonw_begin_object(w, "window");
-	opt_time(w, "start_ns", f->has_start, f->start_ns);
-	opt_time(w, "end_ns", f->has_end, f->end_ns);
-	ss_jsonw_end_object(w);
+	ss_report_json_server_head(w, f);
 	add_u128(w, "steps", f->steps);
 	if (f->has_draft_tokens)
 		add_u128(w, "draft_tokens", f->draft_tokens);

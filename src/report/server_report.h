@@ -29,6 +29,17 @@ void ss_report_json_server(struct ss_jsonw *w, const struct ss_server_results *r
 /* One family's object, as in `families` (server.groups' rows use it too, 10.7). */
 void ss_report_json_server_family(struct ss_jsonw *w, const struct ss_server_family *f);
 
+/*
+ * Shared with the log families' writer (sec_logs.c): a family object's
+ * opening and head (engine, counters, the counts, flags and window: the
+ * family is left open), an interval's or idle entry's `process` (its name,
+ * null for the unnamed process), a time or null.
+ */
+void ss_report_json_server_head(struct ss_jsonw *w, const struct ss_server_family *f);
+void ss_report_json_server_process(struct ss_jsonw *w, const struct ss_server_family *f,
+				   uint32_t p);
+void ss_report_json_opt_time(struct ss_jsonw *w, const char *key, bool has, int64_t v);
+
 /* The console section (after the Spec Decode section), `markdown`: as Markdown. */
 void ss_report_server_text(struct ss_buf *out, const struct ss_server_results *r,
 			   bool markdown);

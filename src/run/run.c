@@ -469,6 +469,7 @@ struct log_reqs {
 	struct ss_buf jsonl;
 	struct ss_keybuf keys;
 	bool sink_failed;
+	bool in_parts;                 /* its requests came in partial results (SPEC 12.6) */
 };
 
 /* One finished task block: a request like any other, in input order. */
@@ -478,6 +479,8 @@ static bool log_task(void *ctx, const struct ss_llama_task *t)
 	const struct ss_run_cfg *cfg = lr->cfg;
 	struct ss_outcome o;
 
+	if (lr->in_parts)
+		return true;   /* the merge run: the shard's partial brought it */
 	if (!lr->proc) {
 		struct ss_process_opts po = {.force_kind = SS_KIND_LOG};
 
@@ -525,6 +528,8 @@ static bool collect_log(struct slot *s, struct ss_agg *agg, struct ss_server_fee
 	bool counted;
 
 	lr->name = s->name;
+	if (s->first_of_input)
+		lr->in_parts = ss_agg_stream_in_parts(agg);
 	if (!ss_server_feed_log(feed, s->name, s->first_of_input, s->last_of_input, s->batch.buf,
 				s->batch.len, &sink, &counted, &lc))
 		return false;

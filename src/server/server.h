@@ -241,6 +241,7 @@ struct ss_server_logbucket {
 
 /* An SGLang log line with a time: its interval (SPEC 12.3). */
 struct ss_server_loginterval {
+	uint32_t process; /* index into the family's process_names */
 	bool has_start, has_end;
 	int64_t start_ns, end_ns;
 	double accept_len;

@@ -238,6 +238,7 @@ static bool vllm_line(struct ss_server *s, struct ss_server_log *l, const char *
 			return false;
 		iv = &l->viv[l->nviv++];
 		memset(iv, 0, sizeof(*iv));
+		iv->process = (uint32_t)p;
 		iv->has_start = l->vp[p].has_time;
 		iv->start_ns = l->vp[p].last_ns;
 		iv->has_end = true;
@@ -328,6 +329,7 @@ static bool sglang_line(struct ss_server *s, struct ss_server_log *l, const char
 			if (!SS_ALLOC_GROW(l->siv, l->nsiv + 1, l->siv_cap))
 				return false;
 			iv = &l->siv[l->nsiv++];
+			iv->process = (uint32_t)p;
 			iv->has_start = l->sp[p].has_time;
 			iv->start_ns = l->sp[p].last_ns;
 			iv->has_end = true;
@@ -451,6 +453,37 @@ bool ss_server_log_feed(struct ss_server *s, const char *bytes, size_t len, bool
 
 /* ---- the families at the end ---- */
 
+/*
+ * The family's process names, as intervals name them (SPEC 12.2, 12.3 and
+ * 10.5's `process`): vLLM's prefix NAME, SGLang's tag set; NULL (the
+ * unnamed process) for lines whose prefix has none.
+ */
+static bool name_processes(struct ss_server_family *f, size_t n, const char *(*name)(void *, size_t),
+			   void *ctx)
+{
+	f->process_names = ss_calloc(n ? n : 1, sizeof(char *));
+	if (!f->process_names)
+		return false;
+	f->nprocess_names = n;
+	for (size_t i = 0; i < n; i++) {
+		const char *s = name(ctx, i);
+
+		if (*s && !(f->process_names[i] = ss_strdup(s)))
+			return false;
+	}
+	return true;
+}
+
+static const char *vllm_name(void *ctx, size_t i)
+{
+	return ((struct ss_server_log *)ctx)->vp[i].name;
+}
+
+static const char *sglang_name(void *ctx, size_t i)
+{
+	return ((struct ss_server_log *)ctx)->sp[i].tags;
+}
+
 static const struct ss_family_row *row_of(enum ss_engine e)
 {
 	for (size_t r = 0; r < ss_family_count; r++)
@@ -482,6 +515,9 @@ static bool vllm_family(struct ss_server_log *l, struct ss_server_family *f,
 		f->steps = t->steps;
 		f->has_acceptance_length = true;
 		f->acceptance_length = 1.0 + ss_ratio(t->accepted, t->steps);
+	}
+	/* SPEC 12.2: positions over the lines with steps, whatever the others */
+	if (t->steps) {
 		if (t->k) {
 			f->positions = ss_calloc(t->k, sizeof(*f->positions));
 			if (!f->positions)
@@ -499,10 +535,12 @@ static bool vllm_family(struct ss_server_log *l, struct ss_server_family *f,
 				p->rate = ss_ratio(t->pos_weighted[i], t->steps * 1000);
 			}
 		}
-	} else if (t->unpinned && msg) {
+	}
+	if (t->unpinned && msg) {
 		ss_msg_info(msg, "vllm log: %llu interval lines do not pin their steps (the first at "
 			    "%s:%llu; adaptive or batch-size-dependent draft lengths): no steps or "
-			    "acceptance length", (unsigned long long)t->unpinned,
+			    "acceptance length; positions from the lines that pin them",
+			    (unsigned long long)t->unpinned,
 			    l->unpinned_input ? l->unpinned_input : "?",
 			    (unsigned long long)l->unpinned_line);
 	}
@@ -587,6 +625,8 @@ bool ss_server_log_families(struct ss_server_log *l, enum ss_engine engine,
 	f->estimated = f->row->estimated;
 	out->nfamilies++;
 	ok = engine == SS_ENGINE_VLLM ? vllm_family(l, f, x, msg) : sglang_family(l, x);
+	ok = ok && (engine == SS_ENGINE_VLLM ? name_processes(f, l->nvp, vllm_name, l)
+					     : name_processes(f, l->nsp, sglang_name, l));
 	f->snapshots = x->lines;
 	return ok;
 }

@@ -105,6 +105,15 @@ class VllmLog(Case):
             self.assertNotIn("acceptance_length", f)
             self.assertEqual((f["draft_tokens"], f["accepted_tokens"]), (3662, 27))
             self.assertEqual(f["unpinned_lines"], 1)
+            # SPEC 12.2: positions over the lines with steps (only a, S 913):
+            # 27 x 913 / (1000 x 913) = 0.027, the rest 0
+            self.assertEqual(f["positions"], [{"position": 1, "rate": 0.027},
+                                              {"position": 2, "rate": 0.0},
+                                              {"position": 3, "rate": 0.0},
+                                              {"position": 4, "rate": 0.0}])
+            r = run(["-f", "table", write(d, "b.log", [a, b])])
+            self.assertIn("by position (printed rates, weighted by steps): 0.027, 0.000", r.text)
+            self.assertIn("of the lines that pin their steps", r.text)
 
     def test_every_prefix_and_colour(self):
         # the same line behind each deployment prefix: the same counts
@@ -152,6 +161,29 @@ class VllmLog(Case):
         inp = j["specscan"]["inputs"][0]
         self.assertEqual((inp["log_lines"], inp["refused_lines"], inp["bad_lines"]), (3, 1, 0))
         self.assertIn("m.log:3", r.errtext)
+
+
+    def test_intervals_name_their_process(self):
+        # SPEC 12.2 with 10.5: each timed line is an interval naming its
+        # process, the prefix's (NAME pid=N) NAME (null without one); its
+        # start is the previous timed line of the same process.
+        t0 = 1796119200 * 10**9   # 2026-12-01T10:00:00Z
+        lines = ["2026-12-01T10:00:00.000000000Z (APIServer pid=1) INFO x " + V1,
+                 "2026-12-01T10:00:05.000000000Z (APIServer_DP1 pid=2) INFO x " + V1,
+                 "2026-12-01T10:00:10.000000000Z (APIServer pid=1) INFO x " + V1,
+                 "2026-12-01T10:00:20.000000000Z INFO x " + V1]
+        with TempDir() as d:
+            r = run(["-f", "json", write(d, "n.log", lines)])
+        self.assertRan(r)
+        f = family(doc(r), "vllm")
+        self.assertEqual(f["processes"], 3)
+        got = [(iv["process"], iv["start_ns"], iv["end_ns"]) for iv in f["intervals"]]
+        self.assertEqual(got, [("APIServer", None, t0),
+                               ("APIServer_DP1", None, t0 + 5 * 10**9),
+                               ("APIServer", t0, t0 + 10 * 10**9),
+                               (None, None, t0 + 20 * 10**9)])
+        # 10.5's key order: process first
+        self.assertEqual(list(f["intervals"][0])[:3], ["process", "start_ns", "end_ns"])
 
 
 class LlamaLog(Case):
@@ -225,6 +257,30 @@ class LlamaLog(Case):
         self.assertEqual(j["total_draft_tokens"]["avg"], 259 + 38)
 
 
+    def test_bad_draft_line_makes_block_malformed(self):
+        # SPEC 13: a draft line that does not parse makes its block malformed
+        # (counted and named), not a baseline; the line is a bad line too.
+        # Block 1 is good (A 24, G 38), block 2's draft line has a count of
+        # 19 digits, block 3 has no draft line (no_stats).
+        good = ("draft acceptance = 0.63158 (   24 accepted /    38 generated), "
+                "mean len =  2.85")
+        broken = ("draft acceptance = 0.63158 (   24 accepted / 1234567890123456789 "
+                  "generated), mean len =  2.85")
+        lines = (llama_block(0, 1, 10, 10, 100, 38, good) + llama_block(1, 2, 10, 10, 100, 38, broken)
+                 + llama_block(0, 3, 10, 10, 100, 11))
+        with TempDir() as d:
+            r = run(["-f", "json", write(d, "b.log", lines)])
+        j = doc(r)
+        req = j["specscan"]["requests"]
+        self.assertEqual((req["total"], req["ok"], req["malformed"], req["no_stats"]), (3, 1, 1, 1))
+        inp = j["specscan"]["inputs"][0]
+        self.assertEqual((inp["log_lines"], inp["bad_lines"]), (1, 1))
+        # named: the block's total time line (line 7), and the bad line (8)
+        self.assertIn("b.log:7", r.errtext)
+        self.assertIn("b.log:8", r.errtext)
+        self.assertEqual(j["total_accepted_draft_tokens"]["avg"], 24)
+
+
 class SglangLog(Case):
     def test_vector(self):
         # one line, accept len 3.05, #running-req 24 -> bucket 16
@@ -243,6 +299,71 @@ class SglangLog(Case):
         self.assertEqual(f["accept_len"]["weighted_mean"], 3.006)
         self.assertEqual(f["accept_len"]["mean"], 2.5)
         self.assertEqual([b["running_req"] for b in f["by_running_req"]], [1, 16])
+
+
+    def test_intervals_name_their_process(self):
+        # SPEC 12.3: the prefix's tag set names the process (tags sorted:
+        # "TP0 EP0" is "EP0 TP0"); times from docker's -t prefix
+        t0 = 1796119200 * 10**9
+        other = SGLANG.replace("TP0 EP0", "DP1 TP1")
+        lines = ["2026-12-01T10:00:00.000000000Z " + SGLANG,
+                 "2026-12-01T10:00:01.000000000Z " + other,
+                 "2026-12-01T10:00:02.000000000Z " + SGLANG]
+        with TempDir() as d:
+            f = family(doc(run(["-f", "json", write(d, "s.log", lines)])), "sglang")
+        got = [(iv["process"], iv["start_ns"], iv["end_ns"]) for iv in f["intervals"]]
+        self.assertEqual(got, [("EP0 TP0", None, t0), ("DP1 TP1", None, t0 + 10**9),
+                               ("EP0 TP0", t0, t0 + 2 * 10**9)])
+
+
+class Shards(Case):
+    def test_shards_merge_like_one_run(self):
+        # SPEC 12.6 with 8: logs are split into shards as whole inputs; the
+        # merge run reads the partials and the logs again. The vLLM and
+        # SGLang families and every input's log_lines / bad_lines /
+        # refused_lines come out as one run's, byte for byte, and the
+        # llama.cpp requests the partials brought are not counted twice.
+        # The llama.cpp log: 2 blocks (A 167 of G 259; A 24 of G 38) and a
+        # third whose draft line does not parse (malformed, 1 bad line).
+        broken = ("draft acceptance = 0.5 (1 accepted / 2 generated)")
+        d2 = "draft acceptance = 0.63158 (   24 accepted /    38 generated), mean len =  2.85"
+        llama = (llama_block(1, 0, 120.5, 35, 2000.0, 201, LLAMA[36:]) +
+                 llama_block(0, 3, 10, 10, 100, 38, d2) + llama_block(0, 4, 10, 10, 100, 38, broken))
+        v0 = ("INFO 10-16 19:05:47 metrics.py:367] Speculative metrics: Draft acceptance rate: "
+              "0.642, System efficiency: 0.598, Number of speculative tokens: 3, Number of "
+              "accepted tokens: 8547, Number of draft tokens: 13311, Number of emitted tokens: "
+              "10616.")
+        t = "2026-12-01T10:00:%02d.000000000Z "
+        with TempDir() as d:
+            req = os.path.join(sslib.SRCDIR, "testdata", "engines", "vllm_bodies.jsonl")
+            files = [req, write(d, "l.log", llama),
+                     write(d, "v.log", [t % 0 + VLLM1, t % 10 + VLLM1, v0, t % 20 + VLLM2]),
+                     write(d, "s.log", [t % 1 + SGLANG, t % 2 + SGLANG.replace("24", "3")])]
+            one = run(["-f", "json", req] + files[1:2])
+            self.assertEqual(doc(one)["specscan"]["requests"]["malformed"] -
+                             doc(run(["-f", "json", req]))["specscan"]["requests"]["malformed"], 1)
+            for n in (1, 2, 3, 4):
+                parts = []
+                for i in range(n):
+                    p = os.path.join(d, "part-%d-%d.jsonl" % (n, i))
+                    self.assertRan(run(["--shard", "%d/%d" % (i, n), "-f", "none",
+                                        "--records", p] + files))
+                    parts.append(p)
+                for f in ("json", "csv", "table"):
+                    want = run(["-f", f] + files)
+                    got = run(["-f", f] + parts + files[1:])
+                    self.assertEqual(got.rc, want.rc)
+                    self.assertEqual(got.out.decode(), want.out.decode(), "%d shards, -f %s" % (n, f))
+            j = doc(run(["-f", "json"] + parts + files[1:]))
+        ins = {i["name"]: i for i in j["specscan"]["inputs"]}
+        lg = ins[files[1]]
+        self.assertEqual((lg["requests"], lg["log_lines"], lg["bad_lines"]), (3, 2, 1))
+        self.assertEqual((ins[files[2]]["log_lines"], ins[files[2]]["refused_lines"]), (4, 1))
+        self.assertEqual(ins[files[3]]["log_lines"], 2)
+        # vLLM: D 975 + 975 + 387, A 89 + 89 + 150; SGLang: 2 lines
+        v = family(j, "vllm")
+        self.assertEqual((v["draft_tokens"], v["accepted_tokens"]), (2337, 328))
+        self.assertEqual(family(j, "sglang")["accept_len"]["lines"], 2)
 
 
 class Harness(Case):

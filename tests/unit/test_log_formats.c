@@ -246,7 +246,10 @@ static void test_vllm_tally(void **state)
 			 SS_LOG_OK);
 	ss_vllm_tally_add(t, o);
 	assert_true(t->unpinned == 1 && t->accepted == 128 && t->drafted == 1297);
-	assert_false(ss_vllm_tally_rate(t, 0, &r));
+	/* SPEC 12.2: the rates stay those of the lines with steps (S 89) */
+	assert_true(t->steps == 89);
+	assert_true(ss_vllm_tally_rate(t, 0, &r));
+	assert_near(r, 57000.0 / 89000.0, 0);
 	free(o);
 	free(t);
 }

@@ -108,11 +108,91 @@ static void test_other_blocks(void **state)
 	free(t);
 }
 
+/* Feed the lines and an end; how many blocks come back, the last in *t. */
+static size_t blocks(const char *const *lines, size_t n, struct ss_llama_task *t, size_t *nbad)
+{
+	struct ss_llama_blocks b;
+	struct ss_llama_task *tmp = malloc(sizeof(*tmp));
+	size_t got = 0;
+	bool done;
+	const char *why;
+
+	*nbad = 0;
+	ss_llama_blocks_init(&b);
+	for (size_t i = 0; i < n; i++) {
+		if (ss_llama_blocks_feed(&b, lines[i], strlen(lines[i]), tmp, &done, &why) ==
+		    SS_LOG_BAD)
+			(*nbad)++;
+		if (done) {
+			memcpy(t, tmp, sizeof(*t));
+			got++;
+		}
+	}
+	if (ss_llama_blocks_finish(&b, tmp)) {
+		memcpy(t, tmp, sizeof(*t));
+		got++;
+	}
+	free(tmp);
+	return got;
+}
+
+static void test_bad_draft_line(void **state)
+{
+	struct ss_llama_task *t = malloc(sizeof(*t));
+	struct ss_record r;
+	char why[200] = "";
+	size_t nbad;
+
+	(void)state;
+	ss_record_init(&r);
+	/* a prefixed block whose draft line's mean has three decimals: one
+	 * block, malformed (without the rule it was a baseline, no_stats) */
+	static const char *const l3[] = {
+		PFX "prompt eval time =     120.50 ms /    35 tokens (    3.44 ms per token,   290.46 "
+		    "tokens per second)",
+		PFX "      total time =    2120.50 ms /   236 tokens",
+		PFX "draft acceptance = 0.64479 (  167 accepted /   259 generated), mean len =  2.920"};
+	assert_int_equal(blocks(l3, 3, t, &nbad), 1);
+	assert_int_equal(nbad, 1);
+	assert_int_equal(ss_record_from_llama_task(t, &r, why, sizeof(why)), SS_ST_MALFORMED);
+	assert_non_null(strstr(why, "draft line"));
+	assert_true(t->first_line == 1 && t->last_line == 3 && t->total_line == 2);
+	/* an old build's unprefixed draft line with a cut list, right after the
+	 * block's total time: that block is malformed */
+	static const char *const l1[] = {
+		"slot print_timing: id  0 | task 7 | ",
+		"prompt eval time =      10.00 ms /    10 tokens (    1.00 ms per token,  1000.00 "
+		"tokens per second)",
+		"      total time =      20.00 ms /    20 tokens",
+		"draft acceptance rate = 0.50000 (    5 accepted /    10 generated), mean acceptance "
+		"length =  1.50, acceptance rate per position = (0.500, 0.0"};
+	assert_int_equal(blocks(l1, 4, t, &nbad), 1);
+	assert_int_equal(nbad, 1);
+	assert_true(t->slot == 0 && t->task == 7);
+	assert_int_equal(ss_record_from_llama_task(t, &r, why, sizeof(why)), SS_ST_MALFORMED);
+	/* a broken draft line with its own slot prefix after another task's
+	 * block: the first block stays a baseline, the second is malformed */
+	static const char *const two[] = {
+		"slot print_timing: id  0 | task 1 |       total time =      20.00 ms /    20 tokens",
+		PFX "draft acceptance = 0.64479 (  167 accepted /   x generated)"};
+	assert_int_equal(blocks(two, 2, t, &nbad), 2);
+	assert_int_equal(nbad, 1);
+	assert_true(t->slot == 1 && t->task == 0);
+	assert_int_equal(ss_record_from_llama_task(t, &r, why, sizeof(why)), SS_ST_MALFORMED);
+	/* a broken unprefixed draft line outside any block: a bad line, no request */
+	static const char *const alone[] = {"draft acceptance = 0.5 (1 accepted / 2 generated)"};
+	assert_int_equal(blocks(alone, 1, t, &nbad), 0);
+	assert_int_equal(nbad, 1);
+	ss_record_release(&r);
+	free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_spec_block),
 		cmocka_unit_test(test_other_blocks),
+		cmocka_unit_test(test_bad_draft_line),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
