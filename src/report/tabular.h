@@ -118,7 +118,10 @@ void ss_tab_set_width(size_t cols);
  * `color`. Heads, cells and title escaped for the terminal.
  *
  * A table wider than the console's width (and not `fixed`) is fitted to
- * it, never wrapped, as ls and ps do: first the columns with a priority
+ * it, its rows never wrapped by the terminal, as ls and ps do: when that
+ * alone makes it fit, the left-aligned TEXT columns (prose) are narrowed,
+ * the widest first, each cell wrapping at words onto more lines of its row
+ * (no narrower than the column's head, its longest word or 12); else first the columns with a priority
  * are left out, the largest priority first; then the left-aligned columns
  * (the names, the group keys) are stacked: each row's go on a line of their
  * own above its other cells (`head: value`, a name too long for the line
