@@ -672,6 +672,99 @@ void ss_tab_wrap(struct ss_buf *out, const char *s, size_t n, const char *indent
 	wrapped(out, s, n, indent, console_width);
 }
 
+/* Whether a line of the console is a box's (drawn to its own width). */
+static bool box_row(const char *s, size_t n)
+{
+	static const char *const starts[] = {"\xE2\x94", "\xE2\x95", "+", "|"};
+
+	for (size_t i = 0; i < sizeof(starts) / sizeof(starts[0]); i++)
+		if (n >= strlen(starts[i]) && memcmp(s, starts[i], strlen(starts[i])) == 0)
+			return true;
+	return false;
+}
+
+/* One line longer than `limit` (no newline), wrapped: its items (parts
+ * two spaces apart, as in "1: 86%  2: 62%") kept whole when each fits,
+ * else its words; the lines after the first indented two more. */
+static void fit_line(struct ss_buf *out, const char *s, size_t n, size_t limit)
+{
+	size_t ind = 0, col = 0, i, room;
+	bool items = true;
+	char sep[3] = "  ";
+
+	while (ind < n && s[ind] == ' ')
+		ind++;
+	room = limit > ind + 2 ? limit - ind - 2 : 1;
+	for (i = ind; i < n;) {   /* does every item fit a line? */
+		size_t j = i;
+
+		while (j < n && !(s[j] == ' ' && j + 1 < n && s[j + 1] == ' '))
+			j++;
+		items &= width_of(s + i, j - i) <= room;
+		while (j < n && s[j] == ' ')
+			j++;
+		i = j;
+	}
+	if (!items)
+		sep[1] = '\0';
+	ss_buf_add(out, s, ind);
+	col = ind;
+	for (i = ind; i < n;) {
+		size_t j = i, w;
+
+		while (j < n && (items ? !(s[j] == ' ' && j + 1 < n && s[j + 1] == ' ') : s[j] != ' '))
+			j++;
+		w = width_of(s + i, j - i);
+		if (col > ind && col + strlen(sep) + w > limit) {
+			ss_buf_addc(out, '\n');
+			spaces(out, ind + 2);
+			col = ind + 2;
+		} else if (col > ind) {
+			ss_buf_adds(out, sep);
+			col += strlen(sep);
+		}
+		ss_buf_add(out, s + i, j - i);
+		col += w;
+		while (j < n && s[j] == ' ')
+			j++;
+		i = j;
+	}
+}
+
+void ss_tab_fit_lines(struct ss_buf *out, size_t from)
+{
+	struct ss_buf in = SS_BUF_INIT;
+	size_t i = 0;
+
+	if (!console_width || out->failed || from >= out->len)
+		return;
+	ss_buf_add(&in, out->data + from, out->len - from);
+	if (in.failed) {
+		out->failed = true;
+		ss_buf_release(&in);
+		return;
+	}
+	ss_buf_setlen(out, from);
+	while (i < in.len) {
+		const char *s = in.data + i;
+		const char *nl = memchr(s, '\n', in.len - i);
+		size_t n = nl ? (size_t)(nl - s) : in.len - i;
+
+		/* a box's title too is drawn to the box's width */
+		bool title = nl && box_row(nl + 1, in.len - i - n - 1);
+
+		if (width_of(s, n) > console_width && !box_row(s, n) && !title &&
+		    !memchr(s, '\033', n))
+			fit_line(out, s, n, console_width);
+		else
+			ss_buf_add(out, s, n);
+		if (nl)
+			ss_buf_addc(out, '\n');
+		i += n + (nl ? 1 : 0);
+	}
+	ss_buf_release(&in);
+}
+
 /* The line under a fitted table: which columns it leaves out. */
 static void dropped_note(struct ss_buf *out, const struct box_cols *bc, const struct ss_buf *e,
 			 const size_t *ends, size_t limit)
