@@ -59,6 +59,34 @@ static void marker(struct ss_buf *b, size_t i, double x, double y)
 	}
 }
 
+/* The width of series i's legend entry (swatch, name, gap) and its name
+ * as drawn (shortened; NULL when out of memory, the caller frees it). */
+static char *legend_entry(const struct ss_series *s, double *w, bool *sh)
+{
+	char *name = ss_text_shorten(s->name ? s->name : "", 220, SS_CH_FONT, sh);
+
+	*w = 34 + (name ? ss_text_width(name, strlen(name), SS_CH_FONT) : 0) + 18;
+	return name;
+}
+
+/* The rows the legend takes between `left` and `right`. */
+static int legend_rows(const struct ss_series *s, size_t ns, double left, double right)
+{
+	double lx = left;
+	int rows = 1;
+
+	for (size_t i = 0; i < ns; i++) {
+		bool sh;
+		double w;
+
+		ss_free(legend_entry(&s[i], &w, &sh));
+		if (lx + w > right && lx > left)
+			lx = left, rows++;
+		lx += w;
+	}
+	return rows;
+}
+
 /* The plot of a line chart: the frame with its y axis, and the x axis. */
 struct plot {
 	struct ss_frame f;
@@ -91,9 +119,11 @@ static void layout(struct plot *p, const struct ss_chart *c, const struct ss_lin
 	if (ymax <= ymin)
 		ymax = ymin + 1;
 	ss_ticks_nice(&p->f.yt, ymin, ymax, SS_CH_MAX_TICK_INTERVALS);
-	if (ns > 1)
-		top += 20;      /* a legend row under the title */
 	ss_frame_left(&p->f, c, top);
+	if (ns > 1) {   /* the legend's rows under the title */
+		top += 20 + 16 * (legend_rows(s, ns, p->f.left, p->f.right) - 1);
+		ss_frame_left(&p->f, c, top);
+	}
 	p->f.bottom = p->f.h - (8 + SS_CH_FONT_AXIS + 6) - SS_CH_X_TICK_DY - 6;
 	if (o && o->x_integer) {
 		if (xmax - xmin <= 20) {
@@ -220,8 +250,8 @@ static void draw_legend(struct ss_buf *out, const struct plot *p, const struct s
 
 	for (size_t i = 0; i < ns; i++) {
 		bool sh;
-		char *name = ss_text_shorten(s[i].name ? s[i].name : "", 220, SS_CH_FONT, &sh);
-		double w = 34 + (name ? ss_text_width(name, strlen(name), SS_CH_FONT) : 0) + 18;
+		double w;
+		char *name = legend_entry(&s[i], &w, &sh);
 
 		if (lx + w > p->f.right && lx > p->f.left)
 			lx = p->f.left, ly += 16;

@@ -37,17 +37,30 @@ static const char css[] =
 	"th:first-child,td:first-child{text-align:left}\n"
 	"th.l,td.l{text-align:left}\n"
 	"td.name{text-align:left;max-width:520px;overflow-wrap:anywhere}\n"
-	"table.groups td.name{max-width:340px}\n"
 	/* a table wider than the page scrolls by itself, the page never does */
 	".tw{max-width:100%;overflow-x:auto}\n"
 	"tr.total td{font-weight:600}\n"
-	"table.deltas td{white-space:nowrap}\n"
 	".fig{display:flex;flex-wrap:wrap;gap:12px 32px;align-items:flex-start;margin:8px 0 16px}\n"
 	".fig svg{flex:0 1 auto;max-width:100%;height:auto}\n"
 	".fig table{font-size:13px}\n"
 	".note{color:var(--muted);font-size:13px}\n"
 	".missing{border-left:4px solid #E69F00;background:#fff8e6;padding:8px 14px;max-width:90ch}\n"
 	"code{font-size:90%;background:var(--soft);padding:0 3px;border-radius:3px}\n"
+	/* --compare: the groups side by side */
+	".side{display:flex;flex-wrap:wrap;gap:12px 24px;margin:12px 0}\n"
+	".grp{flex:1 1 300px;min-width:0}\n"
+	".grp h3{margin:4px 0 2px;overflow-wrap:anywhere}\n"
+	".grp .cards{margin:6px 0}\n"
+	".grp .card{flex:1 1 110px;padding:6px 12px}\n"
+	".grp .card .v{font-size:24px}\n"
+	".grp svg{max-width:100%;height:auto;display:block;margin:8px 0}\n"
+	".card .d{display:block;font-size:13px;font-variant-numeric:tabular-nums}\n"
+	".card .d.sig{font-weight:600}\n"
+	".tag{font-size:12px;font-weight:600;color:#fff;background:var(--muted);border-radius:4px;"
+	"padding:1px 6px;vertical-align:2px}\n"
+	"#answer ul{margin:8px 0;padding-left:20px}\n"
+	"details.num>summary{color:var(--muted);font-size:13px;cursor:pointer}\n"
+	".tw.groups td.name{max-width:340px}\n"
 	"details.rest>summary{margin:32px 0 8px;font-size:18px;font-weight:600;cursor:pointer}\n"
 	"@media print{details.rest>*{display:block}}\n"
 	"footer{margin-top:48px;border-top:1px solid var(--line);padding-top:8px}\n"
@@ -113,12 +126,9 @@ static void card(struct ss_buf *b, const char *label, const struct ss_results *r
 	ss_buf_adds(b, "</div>\n");
 }
 
-static void header(struct ss_buf *b, const struct ss_agg *a, const struct ss_analysis *an,
+static void header(struct ss_buf *b, const struct ss_agg *a,
 		   const struct ss_html_opts *o)
 {
-	const struct ss_results *r = &a->main;
-	bool pooled;
-
 	ss_buf_adds(b, "<header>\n<h1>Spec Decode report</h1>\n<p class=\"sub\">");
 	ss_buf_add_u64_grouped(b, a->total);
 	ss_buf_adds(b, a->total == 1 ? " request from " : " requests from ");
@@ -135,14 +145,16 @@ static void header(struct ss_buf *b, const struct ss_agg *a, const struct ss_ana
 	ss_buf_add_htmls(b, o->version);
 	ss_buf_adds(b, "</p>\n</header>\n");
 
-	/* SPEC 9.1: with --compare the answer comes first, and the pooled
-	 * figures say that they are */
-	if (an && an->opts && an->opts->speedup)
-		ss_sec_speedup_html(b, &(struct ss_report_ctx){a, an, false, false});
-	ss_html_compare(b, a, an);
+}
+
+/* The key figures of all requests (pooled under --compare, and said). */
+static void pooled_cards(struct ss_buf *b, const struct ss_agg *a, const struct ss_analysis *an)
+{
+	const struct ss_results *r = &a->main;
+	bool pooled = an && an->has_baseline;
+
 	if (!ss_results_any(r))
 		return;
-	pooled = an && an->has_baseline;
 	ss_buf_adds(b, "<div class=\"cards\">\n");
 	card(b, pooled ? "Acceptance length, all groups pooled" : "Acceptance length (mean per request)",
 	     r, an, SS_M_ACCEPTANCE_LENGTH, 2, "");
@@ -193,20 +205,36 @@ void ss_report_html(struct ss_buf *out, const struct ss_agg *a, const struct ss_
 	ss_buf_adds(out, "</title>\n<style>\n");
 	ss_buf_adds(out, css);
 	ss_buf_adds(out, "</style>\n</head>\n<body>\n<main>\n");
-	/* issue 34 item 3: groups without a baseline answer first (the
-	 * chart per group), the pooled sections behind it, folded */
-	bool groups_first = an && a->groups.n && !an->has_baseline;
+	/* issue 34 item 3: the answer first, the rest behind it. Groups
+	 * without a baseline: the chart per group, then the pooled sections
+	 * folded. With --compare (SPEC 9.1): each group's figures and curves
+	 * side by side, then folded the groups' chart and table and the
+	 * pooled sections, labelled as pooled. */
+	bool cmp = an && an->has_baseline, groups_first = an && a->groups.n && !cmp;
 
-	header(out, a, an, o);
+	header(out, a, o);
+	if (an && an->opts && an->opts->speedup)
+		ss_sec_speedup_html(out, &(struct ss_report_ctx){a, an, false, false});
+	if (cmp) {
+		ss_html_compare(out, a, an);
+		ss_html_compare_groups(out, a, an);
+		ss_buf_adds(out, "<details class=\"rest\">\n<summary>More: the groups' chart and "
+				 "table; all requests pooled: what was read, the Spec Decode table, "
+				 "the histogram, acceptance by position, the distribution</summary>\n");
+		ss_html_groups(out, a, an);
+		ss_buf_adds(out, "<div class=\"pooled\">\n");
+	} else {
+		pooled_cards(out, a, an);
+	}
 	if (groups_first) {
 		ss_html_groups(out, a, an);
 		ss_buf_adds(out, "<details class=\"rest\">\n<summary>All requests pooled: what "
 				 "was read, the Spec Decode table, the histogram, acceptance by "
 				 "position, the distribution</summary>\n");
 	}
+	if (cmp)
+		pooled_cards(out, a, an);
 	ss_sec_read_html(out, &(struct ss_report_ctx){a, an, false, false}, o);
-	if (an && an->has_baseline)
-		ss_buf_adds(out, "<div class=\"pooled\">\n");
 	ss_sec_results_html(out, &(struct ss_report_ctx){a, an, false, false});
 	if (ss_results_any(&a->main)) {
 		ss_html_histogram(out, a);
@@ -214,12 +242,10 @@ void ss_report_html(struct ss_buf *out, const struct ss_agg *a, const struct ss_
 			ss_html_positions(out, a, an);
 		ss_html_distribution(out, a);
 	}
-	if (an && an->has_baseline)
+	if (cmp)
 		ss_buf_adds(out, "</div>\n");
-	if (groups_first)
+	if (groups_first || cmp)
 		ss_buf_adds(out, "</details>\n");
-	else if (an && a->groups.n)
-		ss_html_groups(out, a, an);
 	if (an && an->opts && an->opts->speedup)
 		ss_sec_timing_html(out, &(struct ss_report_ctx){a, an, false, false});
 	if (an && an->opts && an->opts->windows && o->server)

@@ -12,8 +12,11 @@
  * the Spec Decode table (4.3) and the warmup table when any; the pooled
  * acceptance histogram (% of steps); acceptance by position and the
  * shorter-draft curve per k (7.1); the distribution of per-request
- * acceptance lengths; groups (7.3, with interval whiskers, and 7.4) when
- * asked for. Each chart has its
+ * acceptance lengths; groups (7.3, with interval whiskers) when asked
+ * for. With --group-by the groups come first and the pooled sections are
+ * folded; with --compare the answer comes first (each group's key figures
+ * and curves side by side, the differences, 7.4) and the groups' section
+ * and the pooled ones are folded. Each chart has its
  * numbers in a table beside it. A part that cannot be drawn (no
  * histogram, no stats at all) is replaced by a sentence saying what is
  * missing and why.

@@ -9,6 +9,7 @@
 #include "report/report_int.h"
 #include "report/section.h"
 #include "report/server_report.h"
+#include "report/tabular.h"
 
 /* Whether `analysis` has a member: --speedup alone writes only `timing`. */
 static bool has_analysis_key(const struct ss_analysis_opts *o)
@@ -53,13 +54,18 @@ void ss_report_table(struct ss_buf *out, const struct ss_agg *a, const struct ss
 	/* issue 34: with --compare the comparison leads; the pooled table is
 	 * said to be pooled (it describes no one group) */
 	bool lead = an && an->any && an->opts->group_by.n && an->has_baseline;
+	size_t from = out->len;
 
 	if (lead) {
 		ss_report_text_groups(out, a, an, utf8, color);
 		ss_buf_addf(out, "\nPooled: every group's requests together (%zu groups); "
 			    "the figures below describe no one group.\n", a->groups.n);
 	}
+	/* prose at the console's width (issue 34), but SPEC 4.3's section,
+	 * which keeps its layout */
+	ss_tab_fit_lines(out, from);
 	ss_sec_results_text(out, &(struct ss_report_ctx){a, an, utf8, color});
+	from = out->len;
 	if (an && an->any)
 		ss_report_text_analysis(out, a, an, utf8);
 	ss_sec_read_text(out, &(struct ss_report_ctx){a, an, utf8, color});
@@ -75,6 +81,7 @@ void ss_report_table(struct ss_buf *out, const struct ss_agg *a, const struct ss
 		ss_report_server_text(out, srv, false);
 		ss_sec_server_groups_text(out, srv, utf8, color);
 	}
+	ss_tab_fit_lines(out, from);
 }
 
 void ss_report_markdown(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an,

@@ -10,6 +10,7 @@
 #include "report/escape.h"
 #include "report/htmlesc.h"
 #include "report/numfmt.h"
+#include "report/textfit.h"
 #include "util/alloc.h"
 #include "util/grow.h"
 
@@ -221,6 +222,7 @@ struct box_cols {
 	size_t idx[64], w[64], n;
 	unsigned char v[64];
 	size_t stack_w; /* the widest stacked line, 0 when none */
+	bool wrap[64];  /* a shown text column narrowed: its cells wrap at words */
 };
 
 /* The console's width (tabular.h); 0: no limit. */
@@ -372,11 +374,57 @@ static void put_cut(struct ss_buf *out, const char *s, size_t n, size_t w, bool 
 	ss_buf_add(out, s + head, n - head);
 }
 
+/* A body row with wrapped columns: as many lines as its longest cell
+ * needs, the other cells on the first. */
+static void wrapped_row(struct ss_buf *out, const struct ss_tab *t, const struct box_cols *bc,
+			const struct ss_buf *e, const size_t *ends, size_t first, const char *v)
+{
+	size_t at[64] = {0};
+	bool more = true;
+
+	for (size_t line = 0; more; line++) {
+		more = false;
+		for (size_t c = 0; c < bc->n; c++) {
+			size_t n, len = 0;
+			const char *s = span(e, ends, first + c, &n);
+
+			if (bc->v[c] != V_SHOW)
+				continue;
+			ss_buf_adds(out, v);
+			if (bc->wrap[c]) {
+				const char *p = s + at[c];
+
+				ss_text_next_line(s, n, bc->w[c], &at[c], &len);
+				pad_cell(out, p, len, bc->w[c], false, false);
+				more |= at[c] < n;
+			} else {
+				pad_cell(out, s, line ? 0 : n, bc->w[c], !t->cols[bc->idx[c]].left,
+					 false);
+			}
+		}
+		ss_buf_adds(out, v);
+		ss_buf_addc(out, '\n');
+	}
+}
+
+static bool any_wrap(const struct box_cols *bc)
+{
+	for (size_t c = 0; c < bc->n; c++)
+		if (bc->wrap[c] && bc->v[c] == V_SHOW)
+			return true;
+	return false;
+}
+
 static void box_line(struct ss_buf *out, const struct ss_tab *t, const struct box_cols *bc,
 		     const struct ss_buf *e, const size_t *ends, size_t first, const char *v,
 		     bool bold, bool utf8)
 {
 	size_t n;
+
+	if (first && any_wrap(bc)) {
+		wrapped_row(out, t, bc, e, ends, first, v);
+		return;
+	}
 
 	if (bc->stack_w && first) {
 		struct ss_buf st = SS_BUF_INIT;
@@ -457,6 +505,68 @@ static size_t drop_by_priority(struct box_cols *bc, const struct ss_tab *t, size
 	return k;
 }
 
+/* The narrowest a wrapped column may be: its head, its longest word, and
+ * at least WRAP_MIN columns. */
+#define WRAP_MIN 12
+
+static size_t wrap_min(const struct box_cols *bc, size_t c, const struct ss_tab *t,
+		       const struct ss_buf *e, const size_t *ends)
+{
+	size_t nrows = ss_tab_rows(t), n, m = WRAP_MIN;
+	const char *s = span(e, ends, c, &n);
+
+	if (width_of(s, n) > m)
+		m = width_of(s, n);
+	for (size_t r = 1; r <= nrows; r++) {
+		s = span(e, ends, r * bc->n + c, &n);
+		for (size_t i = 0; i < n;) {
+			size_t j = i;
+
+			while (j < n && s[j] != ' ')
+				j++;
+			if (width_of(s + i, j - i) > m)
+				m = width_of(s + i, j - i);
+			i = j + 1;
+		}
+	}
+	return m;
+}
+
+/*
+ * First of all, before any column is left out: narrow the left-aligned
+ * text columns (prose: what a definition is, who reports it), the widest
+ * first, their cells wrapping at words, each no narrower than wrap_min().
+ * true when the box then fits (else it is left as it was).
+ */
+static bool wrap_text(struct box_cols *bc, const struct ss_tab *t, size_t limit,
+		      const struct ss_buf *e, const size_t *ends)
+{
+	struct box_cols was = *bc;
+	size_t minw[64];
+
+	for (size_t c = 0; c < bc->n; c++) {
+		const struct ss_tab_col *col = &t->cols[bc->idx[c]];
+
+		minw[c] = 0;
+		if (bc->v[c] == V_SHOW && col->kind == SS_COL_TEXT && col->left)
+			minw[c] = wrap_min(bc, c, t, e, ends);
+	}
+	while (box_total(bc) > limit) {
+		size_t best = bc->n;
+
+		for (size_t c = 0; c < bc->n; c++)
+			if (minw[c] && bc->w[c] > minw[c] && (best == bc->n || bc->w[c] > bc->w[best]))
+				best = c;
+		if (best == bc->n) {
+			*bc = was;
+			return false;
+		}
+		bc->w[best]--;
+		bc->wrap[best] = true;
+	}
+	return true;
+}
+
 /*
  * Fit the box to `limit` columns (tabular.h's order): of "leave out by
  * priority" and "stack the names, then leave out by priority", the one
@@ -471,7 +581,7 @@ static void fit(struct box_cols *bc, const struct ss_tab *t, size_t limit, const
 	size_t k1, k2, last = 0, inner;
 	bool fit1, fit2;
 
-	if (box_total(bc) <= limit)
+	if (box_total(bc) <= limit || wrap_text(bc, t, limit, e, ends))
 		return;
 	k1 = drop_by_priority(bc, t, limit);
 	fit1 = box_total(bc) <= limit;
@@ -495,41 +605,16 @@ static void fit(struct box_cols *bc, const struct ss_tab *t, size_t limit, const
 	}
 }
 
-/* Words of `s` after `indent`, wrapped at `limit` columns (0: none). */
-static void wrapped(struct ss_buf *out, const char *s, size_t n, const char *indent,
-		    size_t limit)
-{
-	size_t col = 0, i = 0;
-
-	while (i < n) {
-		size_t j = i, w;
-
-		while (j < n && s[j] != ' ')
-			j++;
-		w = width_of(s + i, j - i);
-		if (col == 0) {
-			ss_buf_adds(out, indent);
-			col = strlen(indent);
-		} else if (limit && col + 1 + w > limit) {
-			ss_buf_addc(out, '\n');
-			ss_buf_adds(out, indent);
-			col = strlen(indent);
-		} else {
-			ss_buf_addc(out, ' ');
-			col++;
-		}
-		ss_buf_add(out, s + i, j - i);
-		col += w;
-		i = j < n ? j + 1 : j;
-	}
-	if (col)
-		ss_buf_addc(out, '\n');
-}
-
 void ss_tab_wrap(struct ss_buf *out, const char *s, size_t n, const char *indent)
 {
-	wrapped(out, s, n, indent, console_width);
+	ss_text_wrap(out, s, n, indent, console_width);
 }
+
+void ss_tab_fit_lines(struct ss_buf *out, size_t from)
+{
+	ss_text_fit_lines(out, from, console_width);
+}
+
 
 /* The line under a fitted table: which columns it leaves out. */
 static void dropped_note(struct ss_buf *out, const struct box_cols *bc, const struct ss_buf *e,
@@ -552,7 +637,7 @@ static void dropped_note(struct ss_buf *out, const struct box_cols *bc, const st
 		ss_buf_adds(&note, " (a wider terminal, COLUMNS=N or -f markdown shows ");
 		ss_buf_adds(&note, k == 1 ? "it)" : "them)");
 		out->failed |= note.failed;
-		wrapped(out, note.data ? note.data : "", note.len, "  ", limit);
+		ss_text_wrap(out, note.data ? note.data : "", note.len, "  ", limit);
 	}
 	ss_buf_release(&note);
 }

@@ -118,7 +118,10 @@ void ss_tab_set_width(size_t cols);
  * `color`. Heads, cells and title escaped for the terminal.
  *
  * A table wider than the console's width (and not `fixed`) is fitted to
- * it, never wrapped, as ls and ps do: first the columns with a priority
+ * it, its rows never wrapped by the terminal, as ls and ps do: when that
+ * alone makes it fit, the left-aligned TEXT columns (prose) are narrowed,
+ * the widest first, each cell wrapping at words onto more lines of its row
+ * (no narrower than the column's head, its longest word or 12); else first the columns with a priority
  * are left out, the largest priority first; then the left-aligned columns
  * (the names, the group keys) are stacked: each row's go on a line of their
  * own above its other cells (`head: value`, a name too long for the line
@@ -131,6 +134,12 @@ void ss_tab_box(struct ss_buf *out, const struct ss_tab *t, const char *title, b
  * paragraph) after `indent`, wrapped at the console's width (none when it
  * is 0), ending with a newline. Not escaped: the caller's text. */
 void ss_tab_wrap(struct ss_buf *out, const char *s, size_t n, const char *indent);
+/* Every line of `out` from byte `from` on that is wider than the
+ * console's width (none when it is 0) and is not a box's or its title's
+ * (a fixed box keeps its layout), wrapped at spaces: its items (parts two spaces apart)
+ * kept whole when each fits, the lines after the first indented two more.
+ * Nothing is cut. */
+void ss_tab_fit_lines(struct ss_buf *out, size_t from);
 /* The Markdown table (nothing when no row). */
 void ss_tab_md(struct ss_buf *out, const struct ss_tab *t);
 /* The CSV rows, CRLF; with `head`, first an empty line when `out` holds

@@ -36,6 +36,8 @@ DIST_TITLE = "Acceptance length per request"
 POS4_TITLE = "Acceptance by draft position (k=4)"
 WHATIF4_TITLE = "If the draft were shorter (k=4)"
 SPEEDUP_TITLE = "Expected speedup by draft length"
+CMP_POS = "Acceptance by draft position, per group"
+CMP_WHATIF = "If the draft were shorter, per group"
 
 BROWSER = SYSTEM
 try:
@@ -363,28 +365,45 @@ class Html(Case):
                       HIST_TITLE, POS4_TITLE, WHATIF4_TITLE, DIST_TITLE]
             self.browser(path, png="groups20.png", svg_titles=titles)
 
-            # against the first group
+            # against the first group: more than six groups, so no cards
+            # and no charts of each group; the one table of the figures and
+            # their differences, the first eight groups' curves in one chart
             base = sorted(names)[0]
             res = run(["-f", "none", "--html", path, "--force", "--compare", base] + args)
             self.assertRan(res, 0)
             with open(path, encoding="utf-8") as f:
-                doc = parse(f.read())
-            deltas = doc.sections["groups"][1]
-            self.assertEqual(deltas[1][:2], [base, "baseline"])
+                text = f.read()
+            doc = parse(text)
+            self.assertNotIn('<section id="group-positions">', text)
+            self.assertNotIn('<div class="grp">', text)
+            self.assertIn("The charts draw the first 8 groups", text)
+            deltas = doc.sections["answer"][1]
+            self.assertEqual(deltas[1][0], base)
+            self.assertEqual(deltas[1][3], "baseline")
+            self.assertEqual([r[0] for r in deltas[1:]], sorted(names))
             for r in deltas[2:]:
                 want = means[r[0]] - means[base]
-                self.assertTrue(r[1].startswith("%+.2f" % want), (r, want))
-            # with --compare the page keeps its order: pooled charts, then the groups'
-            self.browser(path, svg_titles=titles[1:] + titles[:1] +
-                         ["Acceptance length minus the baseline's"])
+                self.assertTrue(r[3].startswith("%+.2f" % want), (r, want))
+            # shown once: no second table of differences under the groups
+            self.assertEqual(len(doc.sections["groups"]), 1)
+            self.assertEqual(text.count("Key figures and differences from the baseline"), 1)
+            self.browser(path, svg_titles=[CMP_POS, CMP_WHATIF] + titles)
 
     def test_compare_opens_with_the_answer(self):
-        """SPEC 9.1 (issue 23 item 4): with --compare the page opens with the
-        baseline and each group side by side, their differences and
-        significance, before any pooled figure; the pooled ones say so.
+        """SPEC 9.1, issue 34 item 3: with --compare the page opens with the
+        answer: a sentence per group, each group's key figures side by side
+        (the baseline first), the groups' acceptance by position in one
+        chart and their shorter-draft curves in another, the table of the
+        figures and differences (once); then each group's own charts; then,
+        folded, the groups' chart and table and the pooled sections, which
+        say they are pooled.
         A: k=3, accepted 3,3,2,1 in 4 steps: AL 1 + 9/4 = 3.25, DAR 9/12 =
-        75%; B: 0,0,1,2: AL 1.75, DAR 25%. One request a group: every
-        resample is that request, so each interval is the value itself."""
+        75%; S1..S3 = 4, 3, 2 of 4 steps: rates 100, 75, 50 %, conditional
+        4/4, 3/4, 2/3; tau(k') = 1 + (S1+..+Sk')/4 = 2.00, 2.75, 3.25.
+        B: 0,0,1,2: AL 1.75, DAR 25%; S = 2, 1, 0: rates 50, 25, 0 %,
+        conditional 2/4, 1/2, 0/1; tau 1.50, 1.75, 1.75.  One request a
+        group: every resample is that request, so each interval is the
+        value itself."""
         with TempDir() as tmp:
             a, b = os.path.join(tmp, "a.jsonl"), os.path.join(tmp, "b.jsonl")
             with open(a, "w") as f:
@@ -394,24 +413,44 @@ class Html(Case):
             path, data = self.page(["--group-by", "input", "--compare", a, a, b], tmp,
                                    "compare.html")
             text = data.decode("utf-8")
-            answer, cards = text.find('<section id="answer">'), text.find('class="cards"')
-            self.assertGreater(answer, 0)
-            self.assertLess(answer, cards, "the answer comes before the pooled figures")
-            self.assertLess(cards, text.find("<section", answer + 1))
+            at = [text.index(x) for x in (
+                '<section id="answer">', '<div class="grp">', CMP_POS, CMP_WHATIF,
+                "<caption>Key figures and differences from the baseline",
+                '<section id="group-positions">', '<details class="rest">',
+                '<section id="groups">', '<div class="pooled">',
+                "Acceptance length, all groups pooled", '<section id="read">',
+                '<section id="spec-decode">', '<section id="histogram">',
+                '<section id="positions">', '<section id="distribution">', "</div>\n</details>\n<footer")]
+            self.assertEqual(at, sorted(at), "page order")
             self.assertIn("acceptance length 1.75 against 3.25, <strong>-1.50</strong> tokens "
                           "per step (95% interval of the difference -1.50 to -1.50): "
                           "<strong>significant</strong>.", text)
-            self.assertIn("Acceptance length, all groups pooled", text)
-            # the pooled sections, and only those, are marked (their titles
-            # read "... - all groups pooled")
-            pooled = text.index('<div class="pooled">')
-            self.assertLess(text.index('<section id="read">'), pooled)
-            self.assertLess(pooled, text.index('<section id="spec-decode">'))
-            self.assertLess(text.index('<section id="distribution">'),
-                            text.index("</div>\n<section id=\"groups\">"))
+            # the cards: the baseline's, then B's with its differences
+            grp = text.split('<div class="grp">')
+            self.assertEqual(len(grp), 1 + 2 + 2)   # cards, then each group's charts
+            self.assertIn('<span class="tag">baseline</span> %s</h3>' % a, grp[1])
+            self.assertIn('<span class="v">3.25</span>', grp[1])
+            self.assertIn('<span class="v">75.0%</span>', grp[1])
+            self.assertNotIn("&Delta;", grp[1])
+            self.assertIn("<h3>%s</h3>" % b, grp[2])
+            self.assertIn('<span class="v">1.75</span>', grp[2])
+            self.assertIn('<span class="d sig">&Delta; -1.50*</span>', grp[2])
+            self.assertIn('<span class="d sig">&Delta; -50.0 pp*</span>', grp[2])
+            # the comparison is shown once
+            self.assertEqual(text.count("<caption>Key figures and differences"), 1)
+            self.assertEqual(text.count("<th>&Delta; AL</th>"), 1)
+            self.assertNotIn("Differences from the baseline</caption>", text)
+            self.assertNotIn("Acceptance length minus the baseline", text)
             self.assertIn(".pooled h2::after{content:", text)
             self.assertIn("pools the requests of all groups together (2 groups)", text)
-            rows = parse(text).sections["answer"][0]
+            doc = parse(text)
+            over, rows = doc.sections["answer"]
+            self.assertEqual(over[0], ["i = k\u2032", "a (baseline): rate (%)",
+                                       "a (baseline): \u03c4(k\u2032)", "b: rate (%)",
+                                       "b: \u03c4(k\u2032)"])
+            self.assertEqual(over[1:], [["1", "100.00", "2.00", "50.00", "1.50"],
+                                        ["2", "75.00", "2.75", "25.00", "1.75"],
+                                        ["3", "50.00", "3.25", "0.00", "1.75"]])
             self.assertEqual(rows[0], ["Group", "With stats", "AL avg", "\u0394 AL", "TWAL",
                                        "\u0394 TWAL", "DAR avg (%)", "\u0394 DAR (pp)",
                                        "ODAR (%)", "\u0394 ODAR (pp)"])
@@ -422,7 +461,51 @@ class Html(Case):
                                        "1.75 1.75\u20131.75", "-1.50* -1.50 to -1.50",
                                        "25.00 25.00\u201325.00", "-50.00* -50.00 to -50.00",
                                        "25.00 25.00\u201325.00", "-50.00* -50.00 to -50.00"])
-            self.browser(path, png="compare.png")
+            # each group's own numbers, baseline first
+            ga, gb = doc.sections["group-positions"]
+            self.assertEqual(ga[0], ["i = k\u2032", "Rate (%)", "Conditional (%)",
+                                     "\u03c4(k\u2032)"])
+            self.assertEqual(ga[1:], [["1", "100.00", "100.00", "2.00"],
+                                      ["2", "75.00", "75.00", "2.75"],
+                                      ["3", "50.00", "66.67", "3.25"]])
+            self.assertEqual(gb[1:], [["1", "50.00", "50.00", "1.50"],
+                                      ["2", "25.00", "50.00", "1.75"],
+                                      ["3", "0.00", "0.00", "1.75"]])
+            # the groups' table, folded, without the differences
+            self.assertEqual(len(doc.sections["groups"]), 1)
+            k3 = ["Acceptance by draft position (k=3)", "If the draft were shorter (k=3)"]
+            self.browser(path, png="compare.png",
+                         svg_titles=[CMP_POS, CMP_WHATIF] + k3 + k3 +
+                         ["Acceptance length by input (95% intervals)", HIST_TITLE] + k3 +
+                         [DIST_TITLE])
+
+    def test_compare_dirs_hostile_names(self):
+        """--group-by dir --compare with names that are markup: every
+        place a group's name reaches (the heading, the sentence, the cards,
+        the legends, the tables) escapes it; a trailing / on the VALUE is
+        ignored (SPEC 7.4).  Base: k=2, accepted 2,1: AL 2.50; other:
+        1,0: AL 1.50, difference -1.00."""
+        with TempDir() as tmp:
+            base = os.path.join(tmp, "<b>base")
+            other = os.path.join(tmp, "x\"><script>alert(1)")
+            for d, steps in ((base, [2, 1]), (other, [1, 0])):
+                os.mkdir(d)
+                with open(os.path.join(d, "r.jsonl"), "w") as f:
+                    f.write(records_line(steps, 2))
+            path, data = self.page(["--group-by", "dir", "--compare", base + "/",
+                                    os.path.join(base, "r.jsonl"), os.path.join(other, "r.jsonl")],
+                                   tmp, "dirs.html")
+            text = data.decode("utf-8")
+            self.assertNotIn("<script", text)
+            self.assertNotIn("<b>base", text)
+            self.assertIn('<span class="tag">baseline</span> %s&lt;b&gt;base</h3>' % (tmp + "/"),
+                          text)
+            self.assertIn("x&quot;&gt;&lt;script&gt;alert(1)", text)
+            self.assertIn("acceptance length 1.50 against 2.50, <strong>-1.00</strong>", text)
+            self.assertEqual(text.count('<div class="grp">'), 4)
+            facts = self.browser(path, png="compare_dirs.png")
+            if facts:
+                self.assertEqual(facts["svg_titles"][:2], [CMP_POS, CMP_WHATIF])
 
     def test_several_draft_lengths(self):
         """SPEC 9.1 (issue 23 item 6): with several k, each k's curves on
