@@ -37,6 +37,13 @@ static void hkey_init(void)
 	hkey[1] = (uint64_t)ts.tv_sec * UINT64_C(0xff51afd7ed558ccd) ^ (uintptr_t)&ts;
 }
 
+void ss_keymap_fixed_key_for_tests(void)
+{
+	pthread_once(&hkey_once, hkey_init);
+	hkey[0] = UINT64_C(0x0706050403020100);
+	hkey[1] = UINT64_C(0x0f0e0d0c0b0a0908);
+}
+
 static bool collide;
 
 void ss_keymap_collide_for_tests(bool on)

@@ -45,6 +45,14 @@ uint64_t ss_keymap_hash(const void *p, size_t n);
  */
 void ss_keymap_collide_for_tests(bool on);
 
+/*
+ * Tests only: the hash key is a constant from now on instead of a random
+ * one, so that a run's probe sequences, and a fuzzer's coverage, are the
+ * same in every process (a fixed libFuzzer seed then replays the same
+ * inputs). Call before the first hash.
+ */
+void ss_keymap_fixed_key_for_tests(void);
+
 /* The index of the key when held (hash from ss_keymap_hash); nothing is added. */
 bool ss_keymap_find(const struct ss_keymap *m, const void *key, size_t len, uint64_t hash,
 		    uint32_t *index);

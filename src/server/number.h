@@ -1,8 +1,11 @@
 /*
  * number.h - the number texts of the server's counters (SPEC 10.1, 10.2):
- * the float syntax of a sample's value, a counter's exact integer value
- * (the decimal the text denotes, not a double's), and a gauge's double.
- * Pure functions of the text; nothing is allocated.
+ * the float syntax of a sample's value, a counter's value (the nearest
+ * double of its text, SPEC 13, which must be a whole number below 2^64)
+ * and a gauge's double. Pure functions of the text; nothing is allocated:
+ * a text of any length is read in a fixed buffer (its first 800
+ * significant digits, and one sticky digit for the rest, round as the
+ * whole text does).
  */
 #ifndef SS_SERVER_NUMBER_H
 #define SS_SERVER_NUMBER_H

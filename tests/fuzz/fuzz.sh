@@ -6,7 +6,12 @@
 #
 # FUZZ_BUILD names the build folder (default: build-fuzz in the tree);
 # FUZZ_TARGETS the targets to build and run (default: every fuzz_*.c, e.g.
-# FUZZ_TARGETS="fuzz_sse fuzz_inputs").
+# FUZZ_TARGETS="fuzz_sse fuzz_inputs"); FUZZ_SEED=N fixes libFuzzer's
+# random seed (-seed=N, with no reload of the corpus folder, which runs on
+# a timer, and without address-space randomisation, which moves the stack
+# depth libFuzzer counts as coverage): `make fuzz-smoke` sets 1, so that
+# CI runs the same inputs each time, or the start of them on a slower
+# machine; `make fuzz` leaves it random.
 # A crash stops the run with a non-zero exit; the crashing input is left in
 # the build folder (crash-*): add it to tests/fuzz/regressions/<target>/.
 set -euo pipefail
@@ -149,6 +154,18 @@ curve() { # name log
 		}' "$2"
 }
 
+# A fixed seed: the options and the launcher that make a run repeatable.
+fixed=()
+launch=()
+if [ -n "${FUZZ_SEED:-}" ]; then
+	fixed=(-seed="$FUZZ_SEED" -reload=0)
+	# where the personality call is refused (some containers), runs
+	# still repeat but for an input now and then near a depth step
+	if setarch "$(uname -m)" -R true 2>/dev/null; then
+		launch=(setarch "$(uname -m)" -R)
+	fi
+fi
+
 status=0
 targets=${FUZZ_TARGETS:-$(cd "$top/tests/fuzz" && ls fuzz_*.c | sed 's/\.c$//')}
 for name in $targets; do
@@ -180,8 +197,9 @@ for name in $targets; do
 	# The fuzzer's processor time too: on a shared machine, runs per
 	# second of processor time say more than runs per second of wall time.
 	if ! (cd "$out" && TIMEFORMAT='%U %S' &&
-		{ time "./$name" -max_total_time="$secs" -max_len="$maxlen" -rss_limit_mb=2048 \
-			-timeout=10 -print_final_stats=1 "seeds/$name" 2>&1; } 2>"$name.cpu" |
+		{ time ${launch[@]+"${launch[@]}"} "./$name" -max_total_time="$secs" \
+			-max_len="$maxlen" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
+			${fixed[@]+"${fixed[@]}"} "seeds/$name" 2>&1; } 2>"$name.cpu" |
 		stamp >"$log"
 		exit "${PIPESTATUS[0]}"); then
 		echo "fuzz: $name FAILED; see $log" >&2
