@@ -294,7 +294,7 @@ static void line_timing(struct ss_processor *p, enum ss_kind kind, struct ss_out
 
 	if ((kind == SS_KIND_RECORDS || kind == SS_KIND_ENRICHED) && ls->metrics.p &&
 	    p->opts.want_timing) {
-		(void)ss_metrics_timing(p->outer, ls->metrics.p, ls->metrics.n, &o->timing);
+		o->timing = ls->timing;  /* read by the line walk */
 	} else if (kind == SS_KIND_RAW && ls->has_responses) {
 		if (ls->has_start)
 			ss_raw_timer_start(&ls->timer, ls->start);
