@@ -67,6 +67,9 @@ CLI_TESTS += \
 	tests/cli/test_groups_dir.py \
 	tests/cli/test_artifact_names.py \
 	tests/cli/test_unreadable.py
+# Speed work that must not change what is read (bench/README.md):
+CLI_TESTS += \
+	tests/cli/test_metrics_forms.py
 
 TESTS += $(CLI_TESTS)
 

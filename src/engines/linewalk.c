@@ -307,6 +307,19 @@ static int line_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 			ls->failed = true;
 	} else if (ss_key_is(key, n, "metrics")) {
 		ls->metrics.p = NULL;
+		/* SPEC 11.1 and 11.4: its times and reasoning tokens read
+		 * as it is passed (a repeated key: the last object's); a
+		 * walk that fails reads none */
+		if (p->opts.want_timing || p->opts.want_reasoning) {
+			ss_timing_clear(&ls->timing);
+			ls->has_reasoning = false;
+			if (t == SSJ_OBJECT &&
+			    ssj_object_foreach_lens(v, SS_METRICS_TIMING_LENS,
+						    ss_metrics_timing_field, ls) != SSJ_OK) {
+				ss_timing_clear(&ls->timing);
+				ls->has_reasoning = false;
+			}
+		}
 		if (t == SSJ_OBJECT &&
 		    ssj_value_raw_json(v, &ls->metrics.p, &ls->metrics.n) != SSJ_OK)
 			ls->failed = true;

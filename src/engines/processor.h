@@ -53,6 +53,7 @@ struct line_scan {
 	bool metadata_object;
 	struct ss_meta_scan meta;      /* what that object says */
 	struct ss_span metrics;        /* object */
+	struct ss_timing timing;       /* what it says (want_timing): SPEC 11.1 */
 	/* The response element being walked (SPEC 1.4: packets win over text). */
 	bool elem_packets, elem_text;
 	struct ss_span elem_text_span;
@@ -117,22 +118,22 @@ enum ssj_status ss_line_walk(struct ss_processor *p, const char *text, size_t le
 
 /* ---- timing_read.c ---- */
 
-/* What a records or enriched line's `metrics` give, in one visit. */
-struct ss_metrics_read {
-	struct ss_timing timing;   /* SPEC 11.1 */
-	bool has_reasoning;        /* SPEC 11.4: reasoning_token_count */
-	int64_t reasoning;
-};
-
 /*
  * SPEC 11.1 and 11.4: the timing in a records or enriched line's `metrics`
- * object (its text at m, n bytes, inside the document open on `doc`):
- * each time's {value, unit} in ms, and output_sequence_length; and
- * reasoning_token_count (integral value >= 0, unit `tokens`, as the
- * output length). A value that cannot be read is absent. false only when
- * the object cannot be visited.
+ * object and its reasoning tokens, read in the line walk's own pass over
+ * it: an object-field callback for the object's fields, ctx the struct
+ * line_scan whose `timing`, `has_reasoning` and `reasoning` it fills
+ * (cleared first by the caller): each time's {value, unit} in ms,
+ * output_sequence_length and reasoning_token_count (an integral value >= 0,
+ * unit `tokens`, as the output length). A value that cannot be read is
+ * absent. It wants only keys of the lengths in SS_METRICS_TIMING_LENS
+ * (ssj_object_foreach_lens): time_to_first_token and inter_token_latency
+ * (19), request_latency (15), reasoning_token_count (21),
+ * output_sequence_length (22).
  */
-bool ss_metrics_read(struct ssj_parser *doc, const char *m, size_t n, struct ss_metrics_read *mr);
+#define SS_METRICS_TIMING_LENS \
+	(SSJ_LEN_BIT(15) | SSJ_LEN_BIT(19) | SSJ_LEN_BIT(21) | SSJ_LEN_BIT(22))
+int ss_metrics_timing_field(void *ctx, const char *key, size_t n, struct ssj_value *v);
 /*
  * An element of a raw line that the fast path passes over unvisited: its
  * perf_ns (an integer), read from its text; false: none.

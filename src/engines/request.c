@@ -293,8 +293,8 @@ static enum ss_kind detect(const struct ss_processor *p)
 }
 
 /*
- * SPEC 11.1: a records or enriched line's timing from its metrics (and a
- * records line's reasoning tokens, SPEC 11.4, in the same visit), a raw
+ * SPEC 11.1: a records or enriched line's timing from its metrics (read,
+ * with a records line's reasoning tokens of SPEC 11.4, by the line walk), a raw
  * line's from the perf_ns its walk fed the timer, with c the completion
  * tokens the capture kept (those of the last object that has them).
  */
@@ -302,16 +302,13 @@ static void line_timing(struct ss_processor *p, enum ss_kind kind, struct ss_out
 {
 	struct line_scan *ls = &p->scan;
 
+	/* SPEC 11.4: only a records line's metrics give reasoning tokens (an
+	 * enriched line's are its own field, records_line.c) */
+	if (kind != SS_KIND_RECORDS || !ls->metrics.p)
+		ls->has_reasoning = false;
 	if ((kind == SS_KIND_RECORDS || kind == SS_KIND_ENRICHED) && ls->metrics.p &&
-	    (p->opts.want_timing || (kind == SS_KIND_RECORDS && p->opts.want_reasoning))) {
-		struct ss_metrics_read mr;
-
-		/* one visit gives the times and SPEC 11.4's reasoning tokens */
-		(void)ss_metrics_read(p->outer, ls->metrics.p, ls->metrics.n, &mr);
-		if (p->opts.want_timing)
-			o->timing = mr.timing;
-		ls->has_reasoning = mr.has_reasoning;
-		ls->reasoning = mr.reasoning;
+	    p->opts.want_timing) {
+		o->timing = ls->timing;  /* read by the line walk */
 	} else if (kind == SS_KIND_RAW && ls->has_responses) {
 		if (ls->has_start)
 			ss_raw_timer_start(&ls->timer, ls->start);

@@ -44,38 +44,80 @@ static int vu_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 	return 0;
 }
 
-/* The tags read, with the time each fills (SS_T_COUNT: the output length,
- * TAG_REASONING: SPEC 11.4's reasoning tokens). */
+/*
+ * The tags read, with the time each fills (SS_T_COUNT: the output length,
+ * TAG_REASONING: SPEC 11.4's reasoning tokens), told apart by their
+ * lengths first (one comparison of the key's bytes).
+ * A tag added here needs its length in SS_METRICS_TIMING_LENS (processor.h).
+ */
 #define TAG_REASONING (SS_T_COUNT + 1)
 
 static int tag_of(const char *key, size_t n)
 {
-	if (ss_key_is(key, n, "time_to_first_token"))
-		return SS_T_TTFT;
-	if (ss_key_is(key, n, "inter_token_latency"))
-		return SS_T_ITL;
-	if (ss_key_is(key, n, "request_latency"))
-		return SS_T_LATENCY;
-	if (ss_key_is(key, n, "output_sequence_length"))
-		return SS_T_COUNT;
-	if (ss_key_is(key, n, "reasoning_token_count"))
-		return TAG_REASONING;
-	return -1;
+	switch (n) {
+	case 15:
+		return memcmp(key, "request_latency", 15) == 0 ? SS_T_LATENCY : -1;
+	case 19:
+		if (memcmp(key, "time_to_first_token", 19) == 0)
+			return SS_T_TTFT;
+		return memcmp(key, "inter_token_latency", 19) == 0 ? SS_T_ITL : -1;
+	case 21:
+		return memcmp(key, "reasoning_token_count", 21) == 0 ? TAG_REASONING : -1;
+	case 22:
+		return memcmp(key, "output_sequence_length", 22) == 0 ? SS_T_COUNT : -1;
+	default:
+		return -1;
+	}
 }
 
-static int metrics_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
+/*
+ * A {value, unit} object as AIPerf writes it, read from its text (the
+ * open document's, checked whole already): exactly {"value":N,"unit":"U"}
+ * with a number N and a unit without a backslash, nothing else, no white
+ * space. false: not of that form (the caller visits it).
+ */
+static bool vu_exact(const char *s, size_t n, struct vu_scan *k)
 {
-	struct ss_metrics_read *mr = ctx;
-	struct ss_timing *t = &mr->timing;
+	static const char head[] = "{\"value\":", mid[] = ",\"unit\":\"";
+	const size_t hn = sizeof(head) - 1, mn = sizeof(mid) - 1;
+	const char *end = s + n, *num = s + hn, *comma;
+
+	if (n < hn + 2 + mn + 2 || memcmp(s, head, hn) != 0 || end[-1] != '}' ||
+	    end[-2] != '"' || !(*num == '-' || (*num >= '0' && *num <= '9')))
+		return false;
+	/*
+	 * A number starts there: it ends at the first comma when a digit
+	 * stands before it (no white space), as every number ends.
+	 */
+	comma = memchr(num, ',', (size_t)(end - num));
+	if (!comma || comma[-1] < '0' || comma[-1] > '9' || (size_t)(end - comma) < mn + 2 ||
+	    memcmp(comma, mid, mn) != 0)
+		return false;
+	k->unit = comma + mn;
+	k->unit_len = (size_t)(end - 2 - k->unit);
+	/* the unit ends at the closing quote: no quote or backslash inside */
+	for (size_t i = 0; i < k->unit_len; i++)
+		if (k->unit[i] == '"' || k->unit[i] == '\\')
+			return false;
+	k->has_unit = true;
+	k->has_value = ssj_number_double(num, (size_t)(comma - num), &k->value) == SSJ_OK;
+	return true;
+}
+
+int ss_metrics_timing_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
+{
+	struct line_scan *ls = ctx;
+	struct ss_timing *t = &ls->timing;
 	struct vu_scan k;
+	const char *raw;
+	size_t rawn;
 	int tag;
 
-	/* the tags are long: most metrics are passed over by their length */
-	if (n < 15 || (tag = tag_of(key, n)) < 0)
+	if ((tag = tag_of(key, n)) < 0)
 		return 0;
 	/* SPEC 1.2: a repeated key counts its last value */
 	if (tag == TAG_REASONING)
-		mr->has_reasoning = false;
+		ls->has_reasoning = false;
 	else if (tag == SS_T_COUNT)
 		t->has_output = false;
 	else
@@ -83,27 +125,21 @@ static int metrics_field(void *ctx, const char *key, size_t n, struct ssj_value 
 	if (ssj_value_type(v) != SSJ_OBJECT)
 		return 0;
 	memset(&k, 0, sizeof(k));
-	if (ssj_object_foreach(v, vu_field, &k) != SSJ_OK || !k.has_value || !k.has_unit)
+	/* the usual form read from the object's text, any other visited */
+	if (ssj_value_raw_json(v, &raw, &rawn) != SSJ_OK)
+		return 0;
+	if (!vu_exact(raw, rawn, &k) &&
+	    ssj_visit_span(ls->p->outer, raw, rawn, vu_field, &k) != SSJ_OK)
+		return 0;
+	if (!k.has_value || !k.has_unit)
 		return 0;
 	if (tag == TAG_REASONING)
-		mr->has_reasoning = ss_tokens_of(k.value, k.unit, k.unit_len, &mr->reasoning);
+		ls->has_reasoning = ss_tokens_of(k.value, k.unit, k.unit_len, &ls->reasoning);
 	else if (tag == SS_T_COUNT)
 		t->has_output = ss_tokens_of(k.value, k.unit, k.unit_len, &t->output_tokens);
 	else
 		t->has[tag] = ss_time_to_ms(k.value, k.unit, k.unit_len, &t->ms[tag]);
 	return 0;
-}
-
-bool ss_metrics_read(struct ssj_parser *doc, const char *m, size_t n, struct ss_metrics_read *mr)
-{
-	ss_timing_clear(&mr->timing);
-	mr->has_reasoning = false;
-	if (ssj_visit_span(doc, m, n, metrics_field, mr) != SSJ_OK) {
-		ss_timing_clear(&mr->timing);
-		mr->has_reasoning = false;
-		return false;
-	}
-	return true;
 }
 
 /* ---- a raw element's perf_ns ---- */

@@ -55,6 +55,7 @@ void forget(parser_impl *p)
 	p->text = nullptr;
 	p->len = 0;
 	p->used = SSJ_PATH_AUTO;
+	p->span_at = nullptr;
 }
 
 // The first byte of the text that is not JSON white space is a '{'.
@@ -330,8 +331,15 @@ static enum ssj_status v_value_raw_json(struct ssj_value *v, const char **p, siz
 {
 	return guard_status([&] {
 		std::string_view s;
-		if (V(v)->ixp)
-			return answer(SSJ_OK, w_span(V(v)->ixp, V(v)->i), p, n);
+		if (V(v)->ixp) {
+			parser_impl *ip = V(v)->ixp;
+			std::string_view w = w_span(ip, V(v)->i);
+			if (w[0] == '{') {
+				ip->span_at = w.data();
+				ip->span_i = V(v)->i;
+			}
+			return answer(SSJ_OK, w, p, n);
+		}
 		enum ssj_status st = od_raw_json(V(v), s);
 		return answer(st, s, p, n);
 	});

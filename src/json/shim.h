@@ -99,6 +99,11 @@ struct parser_impl {
 	const uint32_t *ix = nullptr;
 	const uint32_t *close = nullptr;
 	uint32_t n = 0;
+	// The last object whose text ssj_value_raw_json() gave on this path:
+	// where it starts and its structural, so that ssj_visit_span() on it
+	// needs no search (null: none since the document was opened).
+	const char *span_at = nullptr;
+	uint32_t span_i = 0;
 	std::unique_ptr<whole_state, whole_state_del> ws;
 	// The On-Demand path.
 	ondemand::parser od;

@@ -837,6 +837,64 @@ static void test_text_after_foreach(void **state)
 	}
 }
 
+/* The text of the root's object field, kept in ctx (a struct span_of). */
+struct span_of {
+	const char *p;
+	size_t n;
+};
+
+static int object_text(void *ctx, const char *key, size_t keylen, struct ssj_value *v)
+{
+	struct span_of *sp = ctx;
+
+	(void)key;
+	(void)keylen;
+	if (ssj_value_type(v) == SSJ_OBJECT)
+		assert_int_equal(ssj_value_raw_json(v, &sp->p, &sp->n), SSJ_OK);
+	return 0;
+}
+
+/*
+ * ssj_visit_span on an object whose text was just taken visits that
+ * object; after another document is opened in the same buffer, an object
+ * at the same place (another structural of the new index) is the new
+ * document's, on every path.
+ */
+static void test_visit_span_same_place(void **state)
+{
+	/* both objects 10 bytes in, 7 long: structural 3, then 7 */
+	static const char a[] = "{\"aaaaaa\":{\"x\":1}}", b[] = "{\"\":0,\"q\":{\"y\":3}}";
+	char *buf = malloc(sizeof(b) + SSJ_PADDING);
+
+	(void)state;
+	assert_non_null(buf);
+	for (size_t k = 0; k < NPATHS; k++) {
+		struct ssj_parser *ps;
+		struct span_of sp = {NULL, 0};
+		struct seen s;
+
+		if (!path_built(k))
+			continue;
+		ps = parser_on(k);
+		memset(buf, ' ', sizeof(b) + SSJ_PADDING);
+		memcpy(buf, a, sizeof(a) - 1);
+		assert_int_equal(ssj_open(ps, buf, sizeof(a) - 1), SSJ_OK);
+		assert_int_equal(ssj_visit(ps, object_text, &sp), SSJ_OK);
+		assert_true(sp.p == buf + 10 && sp.n == 7);
+		memset(&s, 0, sizeof(s));
+		assert_int_equal(ssj_visit_span(ps, sp.p, sp.n, key_only, &s), SSJ_OK);
+		assert_string_equal(s.text, "x|");
+		ssj_close(ps);
+		memcpy(buf, b, sizeof(b) - 1);
+		assert_int_equal(ssj_open(ps, buf, sizeof(b) - 1), SSJ_OK);
+		memset(&s, 0, sizeof(s));
+		assert_int_equal(ssj_visit_span(ps, buf + 10, 7, key_only, &s), SSJ_OK);
+		assert_string_equal(s.text, "y|");
+		ssj_parser_free(ps);
+	}
+	free(buf);
+}
+
 /* A failed open leaves no document behind. */
 static void test_failed_open_closes(void **state)
 {
@@ -905,6 +963,7 @@ int main(void)
 		cmocka_unit_test(test_doubles),
 		cmocka_unit_test(test_number_text_double),
 		cmocka_unit_test(test_foreach_lens),
+		cmocka_unit_test(test_visit_span_same_place),
 		cmocka_unit_test(test_scalar_readers),
 		cmocka_unit_test(test_visit_span),
 		cmocka_unit_test(test_text_after_foreach),
