@@ -152,12 +152,41 @@ static void add_count(struct ss_buf *b, __int128 v)
 		ss_buf_add_i128(b, v);
 }
 
+/* A PCT or TIMES cell (a number or a missing value) for `fmt`. */
+static void ratio_cell(struct ss_buf *b, const struct ss_tab_col *col, const struct ss_tab_cell *c,
+		       unsigned fmt)
+{
+	bool text = fmt == SS_TAB_BOX || fmt == SS_TAB_MD;
+
+	if (c->type == C_NA) {
+		if (text)
+			ss_buf_adds(b, "N/A");
+	} else if (col->kind == SS_COL_PCT && text) {
+		ss_buf_add_fixed0(b, c->d * 100.0);
+		ss_buf_addc(b, '%');
+	} else if (col->kind == SS_COL_PCT) {
+		ss_buf_add_fixed2(b, c->d * 100.0);
+	} else if (text) {
+		ss_buf_add_fixed2_grouped(b, c->d);
+		ss_buf_addc(b, 'x');
+	} else if (fmt == SS_TAB_CSV || col->html_plain) {
+		ss_buf_add_fixed2(b, c->d);
+	} else {
+		ss_buf_add_fixed2_grouped(b, c->d);
+	}
+}
+
 /* A cell's text for `fmt`, before the destination's escaping. */
 static void raw_cell(struct ss_buf *b, const struct ss_tab *t, size_t i, unsigned fmt)
 {
 	const struct ss_tab_cell *c = &t->cells[i];
 	const struct ss_tab_col *col = &t->cols[i % t->ncols];
 
+	if ((col->kind == SS_COL_PCT || col->kind == SS_COL_TIMES) &&
+	    (c->type == C_NUM || c->type == C_NA)) {
+		ratio_cell(b, col, c, fmt);
+		return;
+	}
 	switch (c->type) {
 	case C_EMPTY:
 		break;
