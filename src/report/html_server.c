@@ -105,13 +105,6 @@ static void words(struct ss_buf *b, const struct ss_server_family *f)
 	ss_buf_release(&t);
 }
 
-static void pct_cell(struct ss_buf *b, bool has, double v)
-{
-	ss_buf_adds(b, "</td><td>");
-	if (has)
-		ss_buf_add_fixed2(b, v * 100.0);
-}
-
 static void positions_chart(struct ss_buf *b, const struct ss_server_family *f, size_t idx)
 {
 	size_t k = f->npositions < MAX_ROWS ? f->npositions : MAX_ROWS;
@@ -124,9 +117,9 @@ static void positions_chart(struct ss_buf *b, const struct ss_server_family *f, 
 		goto out;
 	}
 	for (size_t i = 0; i < k; i++) {
-		const struct ss_server_position *p = &f->positions[i];
+		const struct ss_drafted_row *p = &f->positions[i];
 
-		x[i] = p->position;
+		x[i] = (double)(i + 1);
 		y[i] = p->has_rate ? p->rate * 100.0 : NAN;
 		y2[i] = p->has_conditional ? p->conditional * 100.0 : NAN;
 	}
@@ -142,21 +135,8 @@ static void positions_chart(struct ss_buf *b, const struct ss_server_family *f, 
 		.value_suffix = "%"}, &(struct ss_line_opts){true, NAN, NULL, NAN},
 		(struct ss_series[]){{"Rate: accepted / drafted", x, y, k},
 				     {"Conditional: given i\xE2\x88\x92" "1 accepted", x, y2, k}}, 2);
-	ss_buf_adds(b, "<table>\n<caption>Numbers of the chart</caption>\n<thead><tr>"
-		    "<th>Position</th><th>Accepted</th><th>Drafted</th><th>Rate<br>(%)</th>"
-		    "<th>Conditional<br>(%)</th></tr></thead>\n<tbody>\n");
-	for (size_t i = 0; i < k; i++) {
-		const struct ss_server_position *p = &f->positions[i];
-
-		ss_buf_addf(b, "<tr><td>%u</td><td>", p->position);
-		add_count(b, p->accepted);
-		ss_buf_adds(b, "</td><td>");
-		add_count(b, p->drafted);
-		pct_cell(b, p->has_rate, p->rate);
-		pct_cell(b, p->has_conditional, p->conditional);
-		ss_buf_adds(b, "</td></tr>\n");
-	}
-	ss_buf_adds(b, "</tbody>\n</table>\n</div>\n");
+	ss_sec_positions_server_html(b, f, k);
+	ss_buf_adds(b, "</div>\n");
 out:
 	ss_free(x);
 	ss_free(y);

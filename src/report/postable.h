@@ -16,6 +16,7 @@
 
 #include "analysis/positions.h"
 #include "report/tabular.h"
+#include "server/server.h"
 
 /* Acceptance by position: k (CSV and the page only), Position, Accepted,
  * Rate, Conditional (shares in percent). */
@@ -39,5 +40,8 @@ void ss_postab_suggested(struct ss_tab *t, const struct ss_pos_result *p, uint32
 /* SPEC 7.9 (the table initialised here): Position, Drafted, Accepted,
  * Rate, Conditional. */
 void ss_postab_drafted(struct ss_tab *t, const struct ss_drafted_result *d, size_t max);
+/* The same rows of a server family (SPEC 10.4): Position, Accepted,
+ * Drafted, Rate, Conditional. */
+void ss_postab_server(struct ss_tab *t, const struct ss_server_family *f, size_t max);
 
 #endif

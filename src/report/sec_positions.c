@@ -27,6 +27,65 @@
 
 /* -- JSON ------------------------------------------------------------------ */
 
+/* The `positions` array of per-drafted-token rows: the run's (7.9,
+ * drafted before accepted) or a server family's (10.4, `server`: accepted
+ * before drafted). */
+static void json_rows(struct ss_jsonw *w, const struct ss_drafted_row *rows, size_t n, bool server)
+{
+	ss_jsonw_begin_array(w, "positions");
+	for (size_t i = 0; i < n; i++) {
+		const struct ss_drafted_row *r = &rows[i];
+
+		ss_jsonw_begin_object(w, NULL);
+		ss_jsonw_u64(w, "position", i + 1);
+		if (server)
+			ss_jsonw_i128(w, "accepted", (__int128)r->accepted);
+		ss_jsonw_i128(w, "drafted", (__int128)r->drafted);
+		if (!server)
+			ss_jsonw_i128(w, "accepted", (__int128)r->accepted);
+		if (r->has_rate)
+			ss_jsonw_double(w, "rate", r->rate);
+		else
+			ss_jsonw_null(w, "rate");
+		if (r->has_conditional)
+			ss_jsonw_double(w, "conditional", r->conditional);
+		else
+			ss_jsonw_null(w, "conditional");
+		ss_jsonw_end_object(w);
+	}
+	ss_jsonw_end_array(w);
+}
+
+/* SPEC 7.9: acceptance per drafted token. */
+static void json_drafted(struct ss_jsonw *w, const struct ss_drafted_result *d)
+{
+	ss_jsonw_begin_object(w, "drafted");
+	ss_jsonw_u64(w, "requests", d->requests);
+	ss_jsonw_i128(w, "steps", (__int128)d->steps);
+	json_rows(w, d->rows, d->n, false);
+	ss_jsonw_end_object(w);
+}
+
+/* The `what_if` array of k rows, a row's speedup with `cost` (the run's
+ * only where the row has one; a server family's always). */
+static void json_whatif(struct ss_jsonw *w, const struct ss_whatif_row *rows, size_t k, bool cost,
+			bool server)
+{
+	ss_jsonw_begin_array(w, "what_if");
+	for (size_t i = 0; i < k; i++) {
+		const struct ss_whatif_row *wi = &rows[i];
+
+		ss_jsonw_begin_object(w, NULL);
+		ss_jsonw_u64(w, "k", i + 1);
+		ss_jsonw_double(w, "acceptance_length", wi->acceptance_length);
+		ss_jsonw_double(w, "draft_acceptance_rate", wi->draft_acceptance_rate);
+		if (cost && (server || wi->has_speedup))
+			ss_jsonw_double(w, "speedup", wi->speedup);
+		ss_jsonw_end_object(w);
+	}
+	ss_jsonw_end_array(w);
+}
+
 static void json_pos_result(struct ss_jsonw *w, const struct ss_pos_result *p, bool speedup)
 {
 	ss_jsonw_begin_object(w, NULL);
@@ -49,19 +108,7 @@ static void json_pos_result(struct ss_jsonw *w, const struct ss_pos_result *p, b
 		ss_jsonw_end_object(w);
 	}
 	ss_jsonw_end_array(w);
-	ss_jsonw_begin_array(w, "what_if");
-	for (uint32_t i = 0; i < p->k; i++) {
-		const struct ss_whatif_row *wi = &p->what_if[i];
-
-		ss_jsonw_begin_object(w, NULL);
-		ss_jsonw_u64(w, "k", i + 1);
-		ss_jsonw_double(w, "acceptance_length", wi->acceptance_length);
-		ss_jsonw_double(w, "draft_acceptance_rate", wi->draft_acceptance_rate);
-		if (p->has_cost && wi->has_speedup)
-			ss_jsonw_double(w, "speedup", wi->speedup);
-		ss_jsonw_end_object(w);
-	}
-	ss_jsonw_end_array(w);
+	json_whatif(w, p->what_if, p->k, p->has_cost, false);
 	if (p->has_cost) {
 		ss_jsonw_double(w, "draft_cost", p->draft_cost);
 		ss_jsonw_u64(w, "suggested_k", p->suggested_k);
@@ -70,34 +117,6 @@ static void json_pos_result(struct ss_jsonw *w, const struct ss_pos_result *p, b
 			ss_jsonw_str(w, "draft_cost_source", ss_cost_source_name(p->cost_source));
 	}
 	ss_jsonw_str(w, "model", "chain");
-	ss_jsonw_end_object(w);
-}
-
-/* SPEC 7.9: acceptance per drafted token. */
-static void json_drafted(struct ss_jsonw *w, const struct ss_drafted_result *d)
-{
-	ss_jsonw_begin_object(w, "drafted");
-	ss_jsonw_u64(w, "requests", d->requests);
-	ss_jsonw_i128(w, "steps", (__int128)d->steps);
-	ss_jsonw_begin_array(w, "positions");
-	for (size_t i = 0; i < d->n; i++) {
-		const struct ss_drafted_row *r = &d->rows[i];
-
-		ss_jsonw_begin_object(w, NULL);
-		ss_jsonw_u64(w, "position", i + 1);
-		ss_jsonw_i128(w, "drafted", (__int128)r->drafted);
-		ss_jsonw_i128(w, "accepted", (__int128)r->accepted);
-		if (r->has_rate)
-			ss_jsonw_double(w, "rate", r->rate);
-		else
-			ss_jsonw_null(w, "rate");
-		if (r->has_conditional)
-			ss_jsonw_double(w, "conditional", r->conditional);
-		else
-			ss_jsonw_null(w, "conditional");
-		ss_jsonw_end_object(w);
-	}
-	ss_jsonw_end_array(w);
 	ss_jsonw_end_object(w);
 }
 
@@ -205,15 +224,26 @@ void ss_postab_whatif_init(struct ss_tab *t, struct ss_tab_col *cols, bool speed
 	ss_tab_init(t, cols, SS_POSTAB_WHATIF_NCOLS);
 }
 
-void ss_postab_drafted(struct ss_tab *t, const struct ss_drafted_result *d, size_t max)
+/* A server family's (SPEC 10.4): Accepted before Drafted. */
+static const struct ss_tab_col server_cols[] = {
+	{"Position", SS_COL_INT, false, 0, NULL, NULL, false},
+	{"Accepted", SS_COL_COUNT, false, 0, NULL, NULL, false},
+	{"Drafted", SS_COL_COUNT, false, 0, NULL, NULL, false},
+	{"Rate", SS_COL_PCT, false, 0, "Rate (%)", "Rate<br>(%)", false},
+	{"Conditional", SS_COL_PCT, false, 0, "Conditional (%)", "Conditional<br>(%)", false},
+};
+
+/* Up to `max` per-drafted-token rows, in server_cols' order with `server`,
+ * else drafted_cols'. */
+static void drafted_rows(struct ss_tab *t, const struct ss_drafted_row *rows, size_t n, size_t max,
+			 bool server)
 {
-	ss_tab_init(t, drafted_cols, sizeof(drafted_cols) / sizeof(drafted_cols[0]));
-	for (size_t i = 0; i < d->n && i < max; i++) {
-		const struct ss_drafted_row *r = &d->rows[i];
+	for (size_t i = 0; i < n && i < max; i++) {
+		const struct ss_drafted_row *r = &rows[i];
 
 		ss_tab_int(t, (__int128)(i + 1));
-		ss_tab_int(t, (__int128)r->drafted);
-		ss_tab_int(t, (__int128)r->accepted);
+		ss_tab_int(t, (__int128)(server ? r->accepted : r->drafted));
+		ss_tab_int(t, (__int128)(server ? r->drafted : r->accepted));
 		if (r->has_rate)
 			ss_tab_num(t, r->rate);
 		else
@@ -223,6 +253,18 @@ void ss_postab_drafted(struct ss_tab *t, const struct ss_drafted_result *d, size
 		else
 			ss_tab_na(t);
 	}
+}
+
+void ss_postab_drafted(struct ss_tab *t, const struct ss_drafted_result *d, size_t max)
+{
+	ss_tab_init(t, drafted_cols, sizeof(drafted_cols) / sizeof(drafted_cols[0]));
+	drafted_rows(t, d->rows, d->n, max, false);
+}
+
+void ss_postab_server(struct ss_tab *t, const struct ss_server_family *f, size_t max)
+{
+	ss_tab_init(t, server_cols, sizeof(server_cols) / sizeof(server_cols[0]));
+	drafted_rows(t, f->positions, f->npositions, max, true);
 }
 
 /* -- the console ----------------------------------------------------------- */
@@ -389,4 +431,52 @@ void ss_sec_positions_csv(struct ss_buf *out, const struct ss_report_ctx *c)
 		ss_tab_csv(out, &t, true);
 		ss_tab_release(&t);
 	}
+}
+
+/* -- a server family's rows (SPEC 10.4) ------------------------------------- */
+
+void ss_sec_positions_server_json(struct ss_jsonw *w, const struct ss_server_family *f)
+{
+	json_rows(w, f->positions, f->npositions, true);
+}
+
+void ss_sec_positions_server_whatif_json(struct ss_jsonw *w, const struct ss_server_family *f)
+{
+	json_whatif(w, f->what_if, f->npositions, f->has_cost, true);
+}
+
+void ss_sec_positions_server_md(struct ss_buf *out, const struct ss_server_family *f)
+{
+	struct ss_tab t;
+
+	ss_postab_server(&t, f, SIZE_MAX);
+	ss_buf_addc(out, '\n');
+	ss_tab_md(out, &t);
+	ss_tab_release(&t);
+}
+
+void ss_sec_positions_server_whatif_md(struct ss_buf *out, const struct ss_server_family *f)
+{
+	/* the family's shorter drafts seen as a draft length's (k = its positions) */
+	const struct ss_pos_result view = {
+		.k = (uint32_t)f->npositions, .what_if = f->what_if, .has_cost = f->has_cost,
+		.draft_cost = f->draft_cost, .suggested_k = f->suggested_k,
+	};
+	struct ss_tab_col cols[SS_POSTAB_WHATIF_NCOLS];
+	struct ss_tab t;
+
+	ss_postab_whatif_init(&t, cols, f->has_cost);
+	ss_postab_whatif_rows(&t, &view, ALL_ROWS, f->has_cost);
+	ss_buf_addc(out, '\n');
+	ss_tab_md(out, &t);
+	ss_tab_release(&t);
+}
+
+void ss_sec_positions_server_html(struct ss_buf *out, const struct ss_server_family *f, size_t max)
+{
+	struct ss_tab t;
+
+	ss_postab_server(&t, f, max);
+	ss_tab_html(out, &t, "Numbers of the chart");
+	ss_tab_release(&t);
 }
