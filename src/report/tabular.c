@@ -759,12 +759,27 @@ static void html_head(struct ss_buf *out, const struct ss_tab_col *col)
 	ss_buf_adds(out, "</th>");
 }
 
+/* A ROWHEAD cell. */
+static void row_head(struct ss_buf *out, const char *s, size_t n, bool trusted)
+{
+	ss_buf_adds(out, "<th scope=\"row\">");
+	if (trusted)
+		ss_buf_add(out, s, n);
+	else
+		ss_buf_add_html(out, s, n);
+	ss_buf_adds(out, "</th>");
+}
+
 /* `s`: the cell's text, escaped here unless it is `trusted` markup. */
 static void html_cell(struct ss_buf *out, const struct ss_tab_col *col, const char *s, size_t n,
 		      bool trusted, bool empty)
 {
 	if (empty) {
 		ss_buf_adds(out, "<td></td>");
+		return;
+	}
+	if (col->kind == SS_COL_ROWHEAD) {
+		row_head(out, s, n, trusted);
 		return;
 	}
 	if (col->kind == SS_COL_NAME)
@@ -784,7 +799,7 @@ static void html_cell(struct ss_buf *out, const struct ss_tab_col *col, const ch
 	ss_buf_adds(out, "</td>");
 }
 
-void ss_tab_html(struct ss_buf *out, const struct ss_tab *t, const char *caption)
+static void html_table(struct ss_buf *out, const struct ss_tab *t, const char *caption, bool head)
 {
 	size_t nrows = ss_tab_rows(t);
 	struct ss_buf raw = SS_BUF_INIT;
@@ -797,11 +812,14 @@ void ss_tab_html(struct ss_buf *out, const struct ss_tab *t, const char *caption
 		ss_buf_adds(out, caption);
 		ss_buf_adds(out, "</caption>\n");
 	}
-	ss_buf_adds(out, "<thead><tr>");
-	for (size_t c = 0; c < t->ncols; c++)
-		if (shown(&t->cols[c], SS_TAB_HTML))
-			html_head(out, &t->cols[c]);
-	ss_buf_adds(out, "</tr></thead>\n<tbody>\n");
+	if (head) {
+		ss_buf_adds(out, "<thead><tr>");
+		for (size_t c = 0; c < t->ncols; c++)
+			if (shown(&t->cols[c], SS_TAB_HTML))
+				html_head(out, &t->cols[c]);
+		ss_buf_adds(out, "</tr></thead>\n");
+	}
+	ss_buf_adds(out, "<tbody>\n");
 	for (size_t r = 0; r < nrows; r++) {
 		const char *cls = t->cells[r * t->ncols].row_class;
 
@@ -828,4 +846,14 @@ void ss_tab_html(struct ss_buf *out, const struct ss_tab *t, const char *caption
 	ss_buf_adds(out, "</tbody>\n</table>\n");
 	out->failed |= raw.failed;
 	ss_buf_release(&raw);
+}
+
+void ss_tab_html(struct ss_buf *out, const struct ss_tab *t, const char *caption)
+{
+	html_table(out, t, caption, true);
+}
+
+void ss_tab_html_rows(struct ss_buf *out, const struct ss_tab *t, const char *caption)
+{
+	html_table(out, t, caption, false);
 }
