@@ -1,7 +1,7 @@
 /*
  * analysis_csv.c - SPEC 7's sections of the aggregate CSV, after 4.2's:
  * acceptance by position, the shorter-draft table and acceptance per
- * drafted token (main results), the intervals (sec_intervals.c), then one
+ * drafted token (sec_positions.c), the intervals (sec_intervals.c), then one
  * row per group and metric (and with --compare one row per group and
  * difference from the baseline), the windows over time, the outliers
  * (sec_windows.c, sec_outliers.c) and the definitions (sec_definitions.c).
@@ -51,67 +51,6 @@ static void add_stats(struct ss_buf *out, const struct ss_stats *st)
 static void add_cell(struct ss_buf *out, const char *s)
 {
 	ss_tab_csv_field(out, s, strlen(s), false);
-}
-
-static void add_positions(struct ss_buf *out, const struct ss_set_analysis *s, bool has_cost)
-{
-	if (s->npos == 0)
-		return;
-	section_break(out);
-	ss_buf_adds(out, "k,Position,Accepted,Rate (%),Conditional (%)\r\n");
-	for (size_t i = 0; i < s->npos; i++) {
-		const struct ss_pos_result *p = &s->pos[i];
-
-		for (uint32_t j = 0; j < p->k; j++) {
-			ss_buf_addf(out, "%u,%u,", p->k, j + 1);
-			ss_buf_add_i128(out, (__int128)p->pos[j].accepted);
-			ss_buf_addc(out, ',');
-			ss_buf_add_fixed2(out, p->pos[j].rate * 100.0);
-			ss_buf_addc(out, ',');
-			if (p->pos[j].has_conditional)
-				ss_buf_add_fixed2(out, p->pos[j].conditional * 100.0);
-			ss_buf_adds(out, "\r\n");
-		}
-	}
-	ss_buf_adds(out, "\r\nk,Draft Length,Acceptance Length,Draft Acceptance Rate (%),Speedup\r\n");
-	for (size_t i = 0; i < s->npos; i++) {
-		const struct ss_pos_result *p = &s->pos[i];
-
-		for (uint32_t j = 0; j < p->k; j++) {
-			ss_buf_addf(out, "%u,%u,", p->k, j + 1);
-			ss_buf_add_fixed2(out, p->what_if[j].acceptance_length);
-			ss_buf_addc(out, ',');
-			ss_buf_add_fixed2(out, p->what_if[j].draft_acceptance_rate);
-			ss_buf_addc(out, ',');
-			if (has_cost)
-				ss_buf_add_fixed2(out, p->what_if[j].speedup);
-			ss_buf_adds(out, "\r\n");
-		}
-	}
-}
-
-/* SPEC 7.9: Position,Drafted,Accepted,Rate (%),Conditional (%). */
-static void add_drafted(struct ss_buf *out, const struct ss_drafted_result *d)
-{
-	if (!d->present)
-		return;
-	section_break(out);
-	ss_buf_adds(out, "Position,Drafted,Accepted,Rate (%),Conditional (%)\r\n");
-	for (size_t i = 0; i < d->n; i++) {
-		const struct ss_drafted_row *r = &d->rows[i];
-
-		ss_buf_addf(out, "%zu,", i + 1);
-		ss_buf_add_i128(out, (__int128)r->drafted);
-		ss_buf_addc(out, ',');
-		ss_buf_add_i128(out, (__int128)r->accepted);
-		ss_buf_addc(out, ',');
-		if (r->has_rate)
-			ss_buf_add_fixed2(out, r->rate * 100.0);
-		ss_buf_addc(out, ',');
-		if (r->has_conditional)
-			ss_buf_add_fixed2(out, r->conditional * 100.0);
-		ss_buf_adds(out, "\r\n");
-	}
 }
 
 /* SPEC 7.3: a null key value is an empty cell, true/false as written. */
@@ -226,10 +165,8 @@ void ss_report_csv_analysis(struct ss_buf *out, const struct ss_agg *a,
 	if (!an || !an->any)
 		return;
 	o = an->opts;
-	if (o->positions) {
-		add_positions(out, &an->main, o->has_cost);
-		add_drafted(out, &an->main.drafted);
-	}
+	if (o->positions)
+		ss_sec_positions_csv(out, &(struct ss_report_ctx){a, an, false, false});
 	if (o->ci)
 		ss_sec_intervals_csv(out, &(struct ss_report_ctx){a, an, false, false});
 	if (o->group_by.n)

@@ -33,99 +33,6 @@ static void add_key_obj(struct ss_jsonw *w, const char *key, const struct ss_gro
 	ss_jsonw_end_object(w);
 }
 
-static void add_pos_result(struct ss_jsonw *w, const struct ss_pos_result *p, bool speedup)
-{
-	ss_jsonw_begin_object(w, NULL);
-	ss_jsonw_u64(w, "k", p->k);
-	ss_jsonw_u64(w, "requests", p->requests);
-	ss_jsonw_i128(w, "steps", (__int128)p->steps);
-	ss_jsonw_double(w, "acceptance_length", p->acceptance_length);
-	ss_jsonw_begin_array(w, "positions");
-	for (uint32_t i = 0; i < p->k; i++) {
-		const struct ss_pos_row *r = &p->pos[i];
-
-		ss_jsonw_begin_object(w, NULL);
-		ss_jsonw_u64(w, "position", i + 1);
-		ss_jsonw_i128(w, "accepted", (__int128)r->accepted);
-		ss_jsonw_double(w, "rate", r->rate);
-		if (r->has_conditional)
-			ss_jsonw_double(w, "conditional", r->conditional);
-		else
-			ss_jsonw_null(w, "conditional");
-		ss_jsonw_end_object(w);
-	}
-	ss_jsonw_end_array(w);
-	ss_jsonw_begin_array(w, "what_if");
-	for (uint32_t i = 0; i < p->k; i++) {
-		const struct ss_whatif_row *wi = &p->what_if[i];
-
-		ss_jsonw_begin_object(w, NULL);
-		ss_jsonw_u64(w, "k", i + 1);
-		ss_jsonw_double(w, "acceptance_length", wi->acceptance_length);
-		ss_jsonw_double(w, "draft_acceptance_rate", wi->draft_acceptance_rate);
-		if (p->has_cost && wi->has_speedup)
-			ss_jsonw_double(w, "speedup", wi->speedup);
-		ss_jsonw_end_object(w);
-	}
-	ss_jsonw_end_array(w);
-	if (p->has_cost) {
-		ss_jsonw_double(w, "draft_cost", p->draft_cost);
-		ss_jsonw_u64(w, "suggested_k", p->suggested_k);
-		/* SPEC 11.3: with --speedup, where the cost came from */
-		if (speedup || p->cost_source == SS_COST_MEASURED)
-			ss_jsonw_str(w, "draft_cost_source", ss_cost_source_name(p->cost_source));
-	}
-	ss_jsonw_str(w, "model", "chain");
-	ss_jsonw_end_object(w);
-}
-
-/* SPEC 7.9: acceptance per drafted token. */
-static void add_drafted(struct ss_jsonw *w, const struct ss_drafted_result *d)
-{
-	ss_jsonw_begin_object(w, "drafted");
-	ss_jsonw_u64(w, "requests", d->requests);
-	ss_jsonw_i128(w, "steps", (__int128)d->steps);
-	ss_jsonw_begin_array(w, "positions");
-	for (size_t i = 0; i < d->n; i++) {
-		const struct ss_drafted_row *r = &d->rows[i];
-
-		ss_jsonw_begin_object(w, NULL);
-		ss_jsonw_u64(w, "position", i + 1);
-		ss_jsonw_i128(w, "drafted", (__int128)r->drafted);
-		ss_jsonw_i128(w, "accepted", (__int128)r->accepted);
-		if (r->has_rate)
-			ss_jsonw_double(w, "rate", r->rate);
-		else
-			ss_jsonw_null(w, "rate");
-		if (r->has_conditional)
-			ss_jsonw_double(w, "conditional", r->conditional);
-		else
-			ss_jsonw_null(w, "conditional");
-		ss_jsonw_end_object(w);
-	}
-	ss_jsonw_end_array(w);
-	ss_jsonw_end_object(w);
-}
-
-static void add_positions(struct ss_jsonw *w, const struct ss_results *r,
-			  const struct ss_set_analysis *s, bool speedup)
-{
-	ss_jsonw_begin_object(w, "positions");
-	ss_jsonw_begin_object(w, "excluded");
-	for (int x = 0; x < SS_PX_COUNT; x++)
-		ss_jsonw_u64(w, ss_pos_excl_names[x], r->positions.excluded[x]);
-	/* SPEC 7.13: the fifth key, always written */
-	ss_jsonw_u64(w, "inconsistent_by_draft_length", r->drafted.inconsistent);
-	ss_jsonw_end_object(w);
-	ss_jsonw_begin_array(w, "by_k");
-	for (size_t i = 0; i < s->npos; i++)
-		add_pos_result(w, &s->pos[i], speedup);
-	ss_jsonw_end_array(w);
-	if (s->drafted.present)
-		add_drafted(w, &s->drafted);
-	ss_jsonw_end_object(w);
-}
-
 /* SPEC 7.4: a tag with no value on one side is left out, and a row left
  * with no tag has no vs_baseline. */
 static void add_vs(struct ss_jsonw *w, const struct ss_set_analysis *s)
@@ -169,7 +76,7 @@ static void add_group_row(struct ss_jsonw *w, const struct ss_agg *a,
 	if (o->speedup)
 		ss_sec_timing_json(w, s);
 	if (o->positions)
-		add_positions(w, &gr->res, s, o->speedup);
+		ss_sec_positions_json_set(w, &gr->res, s, o->speedup);
 	if (o->ci)
 		ss_sec_intervals_json_set(w, o, s);
 	if (ss_analysis_partner(an, g, &(size_t){0}))
@@ -206,7 +113,7 @@ void ss_report_json_analysis(struct ss_jsonw *w, const struct ss_agg *a,
 
 	ss_jsonw_begin_object(w, "analysis");
 	if (o->positions)
-		add_positions(w, &a->main, &an->main, o->speedup);
+		ss_sec_positions_json(w, &(struct ss_report_ctx){a, an, false, false});
 	if (o->ci)
 		ss_sec_intervals_json(w, &(struct ss_report_ctx){a, an, false, false});
 	if (o->group_by.n)

@@ -1,7 +1,7 @@
 /*
- * analysis_text.c - SPEC 7 for people: the console lines of acceptance by
- * position and of the intervals, and the `Spec Decode by KEY` table (also
- * used by the Markdown writer).
+ * analysis_text.c - SPEC 7 for people: the console's analysis sections in
+ * their order (sec_*.c), and the `Spec Decode by KEY` table (also used by
+ * the Markdown writer).
  */
 #include <math.h>
 #include <stdio.h>
@@ -23,85 +23,13 @@ void ss_report_add_level(struct ss_buf *b, double level)
 		ss_buf_add_double(b, level);
 }
 
-/* `Acceptance by position (k=4, 11 steps):  1: 82%  ...` after prefix, newline. */
-static void pos_line(struct ss_buf *out, const struct ss_pos_result *p, const char *prefix)
-{
-	ss_buf_addf(out, "%sAcceptance by position (k=%u, ", prefix, p->k);
-	ss_buf_add_u64_grouped(out, (uint64_t)p->steps);
-	ss_buf_adds(out, p->steps == 1 ? " step):" : " steps):");
-	for (uint32_t i = 0; i < p->k; i++) {
-		ss_buf_addf(out, "  %u: ", i + 1);
-		ss_buf_add_fixed0(out, p->pos[i].rate * 100.0);
-		ss_buf_addc(out, '%');
-	}
-	ss_buf_addc(out, '\n');
-}
-
-/* `If the draft were shorter (k=4):  k=1: 1.82 ... tokens/step` (+ speedups). */
-static void whatif_line(struct ss_buf *out, const struct ss_pos_result *p, const char *prefix)
-{
-	ss_buf_addf(out, "%sIf the draft were shorter (k=%u):", prefix, p->k);
-	for (uint32_t i = 0; i < p->k; i++) {
-		ss_buf_addf(out, "  k=%u: ", i + 1);
-		ss_buf_add_fixed2_grouped(out, p->what_if[i].acceptance_length);
-	}
-	ss_buf_adds(out, " tokens/step");
-	if (p->has_cost) {
-		ss_buf_adds(out, "  speedup");
-		for (uint32_t i = 0; i < p->k; i++) {
-			ss_buf_addf(out, " k=%u: ", i + 1);
-			ss_buf_add_fixed2_grouped(out, p->what_if[i].speedup);
-			ss_buf_addc(out, 'x');
-			if (i + 1 < p->k)
-				ss_buf_addc(out, ' ');
-		}
-		if (p->suggested_k)
-			ss_buf_addf(out, "  suggested k=%u", p->suggested_k);
-		else
-			ss_buf_adds(out, "  no draft length pays at this cost");
-	}
-	ss_buf_addc(out, '\n');
-}
-
-/* `Acceptance by position, per drafted token (6 requests, 212 steps):  1: 81% of 212 ...` */
-static void drafted_line(struct ss_buf *out, const struct ss_drafted_result *d,
-			 const char *prefix)
-{
-	ss_buf_addf(out, "%sAcceptance by position, per drafted token (", prefix);
-	ss_buf_add_u64_grouped(out, d->requests);
-	ss_buf_adds(out, d->requests == 1 ? " request, " : " requests, ");
-	ss_buf_add_u128_grouped(out, d->steps);
-	ss_buf_adds(out, d->steps == 1 ? " step):" : " steps):");
-	for (size_t i = 0; i < d->n; i++) {
-		ss_buf_addf(out, "  %zu: ", i + 1);
-		ss_buf_add_fixed0(out, d->rows[i].rate * 100.0);
-		ss_buf_adds(out, "% of ");
-		ss_buf_add_u128_grouped(out, d->rows[i].drafted);
-	}
-	if (d->n == 0)
-		ss_buf_adds(out, "  no step drafted a token");
-	ss_buf_addc(out, '\n');
-	if (d->n)
-		ss_buf_addf(out, "%s(i: P%% of N: of the N steps that drafted an i-th token, "
-				 "P%% had it accepted)\n", prefix);
-}
-
 void ss_report_text_analysis(struct ss_buf *out, const struct ss_agg *a,
 			     const struct ss_analysis *an, bool utf8)
 {
 	const struct ss_analysis_opts *o = an->opts;
 
-	if (o->positions) {
-		for (size_t i = 0; i < an->main.npos; i++) {
-			pos_line(out, &an->main.pos[i], "  ");
-			whatif_line(out, &an->main.pos[i], "  ");
-		}
-		if (an->main.npos)
-			ss_buf_adds(out, "  (exact for chain drafters: draft model, EAGLE/MTP chains, "
-					 "n-gram; an estimate for tree drafting)\n");
-		if (an->main.drafted.present)
-			drafted_line(out, &an->main.drafted, "  ");
-	}
+	if (o->positions)
+		ss_sec_positions_text(out, &(struct ss_report_ctx){a, an, utf8, false});
 	if (o->ci && a->main.ok)
 		ss_sec_intervals_text(out, &(struct ss_report_ctx){a, an, utf8, false});
 	if (o->windows)

@@ -1,8 +1,8 @@
 /*
  * html.c - the HTML report (see html.h): the page, its style sheet, its
  * header with the key figures and its footer, around the sections of
- * section.h (sec_*.c) and of html_int.h (html_hist.c, html_positions.c,
- * html_dist.c, html_groups.c).
+ * section.h (sec_*.c) and of html_int.h (html_hist.c, html_dist.c,
+ * html_groups.c).
  */
 #include <stdint.h>
 
@@ -239,7 +239,7 @@ void ss_report_html(struct ss_buf *out, const struct ss_agg *a, const struct ss_
 	if (ss_results_any(&a->main)) {
 		ss_html_histogram(out, a);
 		if (an)
-			ss_html_positions(out, a, an);
+			ss_sec_positions_html(out, &(struct ss_report_ctx){a, an, false, false});
 		ss_html_distribution(out, a);
 	}
 	if (cmp)

@@ -9,6 +9,30 @@
 #include "report/html_int.h"
 #include "report/htmlesc.h"
 #include "report/numfmt.h"
+#include "report/tabular.h"
+
+/* Every bin: its edges (as the chart writes them), its requests, its share. */
+static const struct ss_tab_col bin_cols[] = {
+	{"From", SS_COL_TEXT, false, 0, NULL, NULL, false},
+	{"To", SS_COL_TEXT, false, 0, NULL, NULL, false},
+	{"Requests", SS_COL_COUNT, false, 0, NULL, NULL, false},
+	{"%", SS_COL_TEXT, false, 0, NULL, NULL, false},
+};
+
+/* A cell of the chart's own number text (trusted markup on the page):
+ * the value with `dec` decimals, or (dec < 0) part's share of total. */
+static void chart_cell(struct ss_tab *t, double v, int dec, double total)
+{
+	struct ss_buf n = SS_BUF_INIT;
+
+	if (dec >= 0)
+		ss_chart_add_fixed(&n, v, dec);
+	else
+		ss_html_add_pct(&n, v, total);
+	t->failed |= n.failed;
+	ss_tab_markup(t, n.data ? n.data : "", n.data ? n.data : "");
+	ss_buf_release(&n);
+}
 
 void ss_html_distribution(struct ss_buf *b, const struct ss_agg *a)
 {
@@ -17,6 +41,7 @@ void ss_html_distribution(struct ss_buf *b, const struct ss_agg *a)
 	const struct ss_stats *s = &r->stats[SS_M_ACCEPTANCE_LENGTH];
 	struct ss_buf desc = SS_BUF_INIT;
 	struct ss_bins bins;
+	struct ss_tab t;
 	int dec;
 
 	ss_buf_adds(b, "<section id=\"distribution\">\n<h2>Acceptance length across requests</h2>\n");
@@ -60,20 +85,16 @@ void ss_html_distribution(struct ss_buf *b, const struct ss_agg *a)
 		.desc = desc.data ? desc.data : "",
 		.x_label = "Acceptance length (tokens per step)", .y_label = "Requests (count)",
 		.width = 640, .height = 340}, &bins);
-	ss_buf_adds(b, "<table>\n<caption>Bins [from, to)</caption>\n"
-		    "<thead><tr><th>From</th><th>To</th><th>Requests</th><th>%</th></tr></thead>\n<tbody>\n");
+	ss_tab_init(&t, bin_cols, sizeof(bin_cols) / sizeof(bin_cols[0]));
 	for (size_t i = 0; i < bins.n; i++) {
-		ss_buf_adds(b, "<tr><td>");
-		ss_chart_add_fixed(b, ss_bins_edge(&bins, i), dec);
-		ss_buf_adds(b, "</td><td>");
-		ss_chart_add_fixed(b, ss_bins_edge(&bins, i + 1), dec);
-		ss_buf_adds(b, "</td><td>");
-		ss_buf_add_u64_grouped(b, bins.count[i]);
-		ss_buf_adds(b, "</td><td>");
-		ss_html_add_pct(b, (double)bins.count[i], (double)bins.total);
-		ss_buf_adds(b, "</td></tr>\n");
+		chart_cell(&t, ss_bins_edge(&bins, i), dec, 0);
+		chart_cell(&t, ss_bins_edge(&bins, i + 1), dec, 0);
+		ss_tab_int(&t, (__int128)bins.count[i]);
+		chart_cell(&t, (double)bins.count[i], -1, (double)bins.total);
 	}
-	ss_buf_adds(b, "</tbody>\n</table>\n</div>\n</section>\n");
+	ss_tab_html(b, &t, "Bins [from, to)");
+	ss_tab_release(&t);
+	ss_buf_adds(b, "</div>\n</section>\n");
 	if (desc.failed)
 		b->failed = true;
 	ss_buf_release(&desc);

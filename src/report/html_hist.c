@@ -9,9 +9,29 @@
 #include "report/html_int.h"
 #include "report/htmlesc.h"
 #include "report/numfmt.h"
+#include "report/tabular.h"
 
 /* Histogram buckets drawn one by one; the rest share the last bar. */
 #define MAX_HIST_BARS 32
+
+/* The chart's numbers: the bucket, its steps, its share (one decimal, as
+ * the chart writes it: "<0.1" for a share too small to show). */
+static const struct ss_tab_col hist_cols[] = {
+	{"Accepted drafts", SS_COL_TEXT, false, 0, NULL, NULL, false},
+	{"Steps", SS_COL_COUNT, false, 0, NULL, NULL, false},
+	{"% of steps", SS_COL_TEXT, false, 0, NULL, NULL, false},
+};
+
+/* A cell of the chart's own number text (trusted markup on the page). */
+static void share_cell(struct ss_tab *t, double v)
+{
+	struct ss_buf n = SS_BUF_INIT;
+
+	ss_chart_add_small(&n, v, 1);
+	t->failed |= n.failed;
+	ss_tab_markup(t, n.data ? n.data : "", n.data ? n.data : "");
+	ss_buf_release(&n);
+}
 
 static bool hist_any(const struct ss_results *r)
 {
@@ -28,6 +48,7 @@ void ss_html_histogram(struct ss_buf *b, const struct ss_agg *a)
 	char names[MAX_HIST_BARS][24];
 	__int128 counts[MAX_HIST_BARS] = {0}, sum = 0;
 	struct ss_buf desc = SS_BUF_INIT;
+	struct ss_tab t;
 	size_t top = 0, nb;
 
 	ss_buf_adds(b, "<section id=\"histogram\">\n<h2>Accepted drafts per step</h2>\n");
@@ -85,20 +106,19 @@ void ss_html_histogram(struct ss_buf *b, const struct ss_agg *a)
 		.x_label = "Draft tokens accepted in a step", .y_label = "Share of steps (%)",
 		.width = 640, .height = 340, .show_values = nb <= 16, .value_decimals = 1,
 		.value_suffix = "%"}, bars, nb);
-	ss_buf_adds(b, "<table>\n<caption>Numbers of the chart</caption>\n<thead><tr><th>Accepted drafts</th>"
-		    "<th>Steps</th><th>% of steps</th></tr></thead>\n<tbody>\n");
+	ss_tab_init(&t, hist_cols, sizeof(hist_cols) / sizeof(hist_cols[0]));
 	for (size_t j = 0; j < nb; j++) {
-		ss_buf_adds(b, "<tr><td>");
-		ss_buf_add_htmls(b, names[j]);
-		ss_buf_adds(b, "</td><td>");
-		ss_html_add_count(b, counts[j]);
-		ss_buf_adds(b, "</td><td>");
-		ss_chart_add_small(b, bars[j].value, 1);
-		ss_buf_adds(b, "</td></tr>\n");
+		ss_tab_text(&t, names[j]);
+		ss_tab_int(&t, counts[j]);
+		share_cell(&t, bars[j].value);
 	}
-	ss_buf_adds(b, "<tr class=\"total\"><td>total</td><td>");
-	ss_html_add_count(b, sum);
-	ss_buf_adds(b, "</td><td>100.0</td></tr>\n</tbody>\n</table>\n</div>\n</section>\n");
+	ss_tab_row_class(&t, "total");
+	ss_tab_text(&t, "total");
+	ss_tab_int(&t, sum);
+	ss_tab_text(&t, "100.0");
+	ss_tab_html(b, &t, "Numbers of the chart");
+	ss_tab_release(&t);
+	ss_buf_adds(b, "</div>\n</section>\n");
 	if (desc.failed)
 		b->failed = true;
 	ss_buf_release(&desc);

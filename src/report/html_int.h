@@ -58,8 +58,6 @@ void ss_html_compare_groups(struct ss_buf *b, const struct ss_agg *a,
 			    const struct ss_analysis *an);
 /* The pooled acceptance histogram (% of steps). */
 void ss_html_histogram(struct ss_buf *b, const struct ss_agg *a);
-/* Acceptance by position and the shorter-draft curves (7.1). */
-void ss_html_positions(struct ss_buf *b, const struct ss_agg *a, const struct ss_analysis *an);
 /* The distribution of the per-request acceptance lengths. */
 void ss_html_distribution(struct ss_buf *b, const struct ss_agg *a);
 /* The groups (7.3) and the differences from the baseline (7.4). */

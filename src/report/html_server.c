@@ -1,8 +1,9 @@
 /*
  * html_server.c - the server's own counters in the HTML report (SPEC 9.1,
  * 10.4): per family its figures, its notes, acceptance by position as a
- * chart with its table, and with intervals (three snapshots or more) the
- * acceptance length over the window.
+ * chart with its table (the positions' writer, sec_positions.c), and with
+ * intervals (three snapshots or more) the acceptance length over the
+ * window; every table through the table model (tabular.h).
  */
 #include <math.h>
 #include <stdio.h>
@@ -14,64 +15,50 @@
 #include "report/htmlesc.h"
 #include "report/numfmt.h"
 #include "report/server_report.h"
+#include "report/tabular.h"
 #include "util/alloc.h"
 
 /* Positions and intervals drawn (the tables list them all up to these). */
 #define MAX_ROWS 4096
 
-static void add_count(struct ss_buf *b, unsigned __int128 v)
-{
-	ss_html_add_count(b, (__int128)v);
-}
+/* The window's figures: a label and a value a row (a count, or a number
+ * with two decimals). */
+static const struct ss_tab_col figure_cols[] = {
+	{"Figure", SS_COL_ROWHEAD, true, 0, NULL, NULL, false},
+	{"Value", SS_COL_COUNT, false, 0, NULL, NULL, true},
+};
 
-static void row(struct ss_buf *b, const char *label)
+static void figure(struct ss_tab *t, const char *label, bool count, __int128 n, double v)
 {
-	ss_buf_adds(b, "<tr><th scope=\"row\">");
-	ss_buf_adds(b, label);
-	ss_buf_adds(b, "</th><td>");
+	ss_tab_text(t, label);
+	if (count)
+		ss_tab_int(t, n);
+	else
+		ss_tab_num(t, v);
 }
 
 static void figures(struct ss_buf *b, const struct ss_server_family *f)
 {
-	ss_buf_adds(b, "<table>\n<caption>The window's counts</caption>\n<tbody>\n");
-	if (f->has_acceptance_length) {
-		row(b, "Acceptance length (tokens per step)");
-		ss_buf_add_fixed2(b, f->acceptance_length);
-		ss_buf_adds(b, "</td></tr>\n");
-	}
-	if (f->has_rate) {
-		row(b, "Draft acceptance rate (%)");
-		ss_buf_add_fixed2(b, f->draft_acceptance_rate);
-		ss_buf_adds(b, "</td></tr>\n");
-	}
-	row(b, "Verify steps");
-	add_count(b, f->steps);
-	ss_buf_adds(b, "</td></tr>\n");
-	if (f->has_draft_tokens) {
-		row(b, "Draft tokens");
-		add_count(b, f->draft_tokens);
-		ss_buf_adds(b, "</td></tr>\n");
-	}
-	row(b, f->estimated ? "Accepted draft tokens (estimated)" : "Accepted draft tokens");
-	ss_html_add_count(b, f->accepted_tokens);
-	ss_buf_adds(b, "</td></tr>\n");
-	row(b, "Snapshots");
-	ss_html_add_count(b, (__int128)f->snapshots);
-	ss_buf_adds(b, "</td></tr>\n");
-	row(b, "Series");
-	ss_html_add_count(b, (__int128)f->series);
-	ss_buf_adds(b, "</td></tr>\n");
-	if (f->resets) {
-		row(b, "Counter resets");
-		ss_html_add_count(b, (__int128)f->resets);
-		ss_buf_adds(b, "</td></tr>\n");
-	}
-	if (f->has_start && f->has_end && f->end_ns >= f->start_ns) {
-		row(b, "Window (s)");
-		ss_buf_add_fixed2(b, (double)(f->end_ns - f->start_ns) / 1e9);
-		ss_buf_adds(b, "</td></tr>\n");
-	}
-	ss_buf_adds(b, "</tbody>\n</table>\n");
+	struct ss_tab t;
+
+	ss_tab_init(&t, figure_cols, 2);
+	if (f->has_acceptance_length)
+		figure(&t, "Acceptance length (tokens per step)", false, 0, f->acceptance_length);
+	if (f->has_rate)
+		figure(&t, "Draft acceptance rate (%)", false, 0, f->draft_acceptance_rate);
+	figure(&t, "Verify steps", true, (__int128)f->steps, 0);
+	if (f->has_draft_tokens)
+		figure(&t, "Draft tokens", true, (__int128)f->draft_tokens, 0);
+	figure(&t, f->estimated ? "Accepted draft tokens (estimated)" : "Accepted draft tokens", true,
+	       f->accepted_tokens, 0);
+	figure(&t, "Snapshots", true, (__int128)f->snapshots, 0);
+	figure(&t, "Series", true, (__int128)f->series, 0);
+	if (f->resets)
+		figure(&t, "Counter resets", true, (__int128)f->resets, 0);
+	if (f->has_start && f->has_end && f->end_ns >= f->start_ns)
+		figure(&t, "Window (s)", false, 0, (double)(f->end_ns - f->start_ns) / 1e9);
+	ss_tab_html_rows(b, &t, "The window's counts");
+	ss_tab_release(&t);
 }
 
 /* The reconciliation line and the notes, as text escaped for HTML. */
@@ -105,13 +92,6 @@ static void words(struct ss_buf *b, const struct ss_server_family *f)
 	ss_buf_release(&t);
 }
 
-static void pct_cell(struct ss_buf *b, bool has, double v)
-{
-	ss_buf_adds(b, "</td><td>");
-	if (has)
-		ss_buf_add_fixed2(b, v * 100.0);
-}
-
 static void positions_chart(struct ss_buf *b, const struct ss_server_family *f, size_t idx)
 {
 	size_t k = f->npositions < MAX_ROWS ? f->npositions : MAX_ROWS;
@@ -124,9 +104,9 @@ static void positions_chart(struct ss_buf *b, const struct ss_server_family *f, 
 		goto out;
 	}
 	for (size_t i = 0; i < k; i++) {
-		const struct ss_server_position *p = &f->positions[i];
+		const struct ss_drafted_row *p = &f->positions[i];
 
-		x[i] = p->position;
+		x[i] = (double)(i + 1);
 		y[i] = p->has_rate ? p->rate * 100.0 : NAN;
 		y2[i] = p->has_conditional ? p->conditional * 100.0 : NAN;
 	}
@@ -142,21 +122,8 @@ static void positions_chart(struct ss_buf *b, const struct ss_server_family *f, 
 		.value_suffix = "%"}, &(struct ss_line_opts){true, NAN, NULL, NAN},
 		(struct ss_series[]){{"Rate: accepted / drafted", x, y, k},
 				     {"Conditional: given i\xE2\x88\x92" "1 accepted", x, y2, k}}, 2);
-	ss_buf_adds(b, "<table>\n<caption>Numbers of the chart</caption>\n<thead><tr>"
-		    "<th>Position</th><th>Accepted</th><th>Drafted</th><th>Rate<br>(%)</th>"
-		    "<th>Conditional<br>(%)</th></tr></thead>\n<tbody>\n");
-	for (size_t i = 0; i < k; i++) {
-		const struct ss_server_position *p = &f->positions[i];
-
-		ss_buf_addf(b, "<tr><td>%u</td><td>", p->position);
-		add_count(b, p->accepted);
-		ss_buf_adds(b, "</td><td>");
-		add_count(b, p->drafted);
-		pct_cell(b, p->has_rate, p->rate);
-		pct_cell(b, p->has_conditional, p->conditional);
-		ss_buf_adds(b, "</td></tr>\n");
-	}
-	ss_buf_adds(b, "</tbody>\n</table>\n</div>\n");
+	ss_sec_positions_server_html(b, f, k);
+	ss_buf_adds(b, "</div>\n");
 out:
 	ss_free(x);
 	ss_free(y);
@@ -172,11 +139,20 @@ static bool timed(const struct ss_server_family *f)
 	return true;
 }
 
+/* The intervals' table: its end (seconds, else its number), its counts. */
+static const struct ss_tab_col interval_cols[] = {
+	{"End (s)", SS_COL_FIX2, false, 0, NULL, NULL, true},
+	{"Steps", SS_COL_COUNT, false, 0, NULL, NULL, false},
+	{"Accepted", SS_COL_COUNT, false, 0, NULL, NULL, false},
+	{"Acceptance Length", SS_COL_FIX2, false, 0, NULL, "Acceptance<br>length", true},
+};
+
 static void intervals_chart(struct ss_buf *b, const struct ss_server_family *f, size_t idx)
 {
 	size_t n = f->nintervals < MAX_ROWS ? f->nintervals : MAX_ROWS;
 	double *x = ss_calloc(n, sizeof(double)), *y = ss_calloc(n, sizeof(double));
 	bool secs = timed(f);
+	struct ss_tab t;
 	char id[32];
 
 	if (!x || !y) {
@@ -200,27 +176,26 @@ static void intervals_chart(struct ss_buf *b, const struct ss_server_family *f, 
 		.value_decimals = 2},
 		&(struct ss_line_opts){!secs, NAN, NULL, 1.0},
 		(struct ss_series[]){{"Acceptance length", x, y, n}}, 1);
-	ss_buf_adds(b, "<table>\n<caption>Numbers of the chart</caption>\n<thead><tr>"
-		    "<th>End (s)</th><th>Steps</th><th>Accepted</th><th>Acceptance<br>length</th>"
-		    "</tr></thead>\n<tbody>\n");
+	ss_tab_init(&t, interval_cols, sizeof(interval_cols) / sizeof(interval_cols[0]));
 	for (size_t i = 0; i < n; i++) {
 		const struct ss_server_interval *iv = &f->intervals[i];
 
-		ss_buf_adds(b, "<tr><td>");
-		if (secs)
-			ss_buf_add_fixed2(b, x[i]);
-		else
-			ss_buf_addf(b, "#%zu", i + 1);
-		ss_buf_adds(b, "</td><td>");
-		add_count(b, iv->steps);
-		ss_buf_adds(b, "</td><td>");
-		ss_html_add_count(b, iv->accepted_tokens);
-		ss_buf_adds(b, "</td><td>");
+		if (secs) {
+			ss_tab_num(&t, x[i]);
+		} else {
+			ss_buf_addf(ss_tab_begin(&t), "#%zu", i + 1);
+			ss_tab_end(&t);
+		}
+		ss_tab_int(&t, (__int128)iv->steps);
+		ss_tab_int(&t, iv->accepted_tokens);
 		if (iv->has_acceptance_length)
-			ss_buf_add_fixed2(b, iv->acceptance_length);
-		ss_buf_adds(b, "</td></tr>\n");
+			ss_tab_num(&t, iv->acceptance_length);
+		else
+			ss_tab_empty(&t);
 	}
-	ss_buf_adds(b, "</tbody>\n</table>\n</div>\n");
+	ss_tab_html(b, &t, "Numbers of the chart");
+	ss_tab_release(&t);
+	ss_buf_adds(b, "</div>\n");
 out:
 	ss_free(x);
 	ss_free(y);

@@ -31,10 +31,10 @@ static void vllm_json(struct ss_jsonw *w, const struct ss_server_family *f)
 	if (f->npositions) {
 		ss_jsonw_begin_array(w, "positions");
 		for (size_t i = 0; i < f->npositions; i++) {
-			const struct ss_server_position *p = &f->positions[i];
+			const struct ss_drafted_row *p = &f->positions[i];
 
 			ss_jsonw_begin_object(w, NULL);
-			ss_jsonw_u64(w, "position", p->position);
+			ss_jsonw_u64(w, "position", i + 1);
 			if (p->has_rate)
 				ss_jsonw_double(w, "rate", p->rate);
 			else

@@ -46,6 +46,27 @@ void ss_sec_results_md(struct ss_buf *out, const struct ss_report_ctx *c);
 void ss_sec_results_csv(struct ss_buf *out, const struct ss_report_ctx *c);
 void ss_sec_results_html(struct ss_buf *out, const struct ss_report_ctx *c);
 
+/* SPEC 7.1 and 7.9, acceptance by position, the shorter drafts and
+ * acceptance per drafted token (sec_positions.c; the page's section in
+ * sec_positions_page.c): the main results', and the JSON of one result
+ * set's (each group's row holds one; `speedup`: --speedup's cost source). */
+void ss_sec_positions_json(struct ss_jsonw *w, const struct ss_report_ctx *c);
+void ss_sec_positions_json_set(struct ss_jsonw *w, const struct ss_results *r,
+			       const struct ss_set_analysis *s, bool speedup);
+void ss_sec_positions_text(struct ss_buf *out, const struct ss_report_ctx *c);
+void ss_sec_positions_md(struct ss_buf *out, const struct ss_report_ctx *c);
+void ss_sec_positions_csv(struct ss_buf *out, const struct ss_report_ctx *c);
+void ss_sec_positions_html(struct ss_buf *out, const struct ss_report_ctx *c);
+/* SPEC 10.4: a server family's rows by the same writers (its positions are
+ * the analysis's per-drafted-token rows, its shorter drafts 7.1's): the
+ * JSON's `positions` and `what_if` arrays (each speedup with a cost), the
+ * Markdown tables after an empty line, the page's table (up to max rows). */
+void ss_sec_positions_server_json(struct ss_jsonw *w, const struct ss_server_family *f);
+void ss_sec_positions_server_whatif_json(struct ss_jsonw *w, const struct ss_server_family *f);
+void ss_sec_positions_server_md(struct ss_buf *out, const struct ss_server_family *f);
+void ss_sec_positions_server_whatif_md(struct ss_buf *out, const struct ss_server_family *f);
+void ss_sec_positions_server_html(struct ss_buf *out, const struct ss_server_family *f, size_t max);
+
 /* SPEC 7.2, the bootstrap intervals of the main results (sec_intervals.c);
  * the JSON of one result set's too (each group's row holds one). The
  * page's table is in its Spec Decode section. */

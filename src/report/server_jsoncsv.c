@@ -37,19 +37,7 @@ static void add_positions(struct ss_jsonw *w, const struct ss_server_family *f)
 {
 	char num[24];
 
-	ss_jsonw_begin_array(w, "positions");
-	for (size_t i = 0; i < f->npositions; i++) {
-		const struct ss_server_position *p = &f->positions[i];
-
-		ss_jsonw_begin_object(w, NULL);
-		ss_jsonw_u64(w, "position", p->position);
-		add_u128(w, "accepted", p->accepted);
-		add_u128(w, "drafted", p->drafted);
-		opt_double(w, "rate", p->has_rate, p->rate);
-		opt_double(w, "conditional", p->has_conditional, p->conditional);
-		ss_jsonw_end_object(w);
-	}
-	ss_jsonw_end_array(w);
+	ss_sec_positions_server_json(w, f);
 	if (f->has_consistent)
 		ss_jsonw_bool(w, "consistent", f->consistent);
 	if (!f->histogram)
@@ -60,17 +48,7 @@ static void add_positions(struct ss_jsonw *w, const struct ss_server_family *f)
 		add_u128(w, num, f->histogram[j]);
 	}
 	ss_jsonw_end_object(w);
-	ss_jsonw_begin_array(w, "what_if");
-	for (size_t k = 0; k < f->npositions; k++) {
-		ss_jsonw_begin_object(w, NULL);
-		ss_jsonw_u64(w, "k", k + 1);
-		ss_jsonw_double(w, "acceptance_length", f->what_if[k].acceptance_length);
-		ss_jsonw_double(w, "draft_acceptance_rate", f->what_if[k].draft_acceptance_rate);
-		if (f->has_cost)
-			ss_jsonw_double(w, "speedup", f->what_if[k].speedup);
-		ss_jsonw_end_object(w);
-	}
-	ss_jsonw_end_array(w);
+	ss_sec_positions_server_whatif_json(w, f);
 	if (f->has_cost) {
 		ss_jsonw_double(w, "draft_cost", f->draft_cost);
 		ss_jsonw_u64(w, "suggested_k", f->suggested_k);

@@ -3,12 +3,11 @@
  * console, `-f table` and `-f markdown`: per family one line of figures,
  * acceptance by position and the shorter-draft line as 7.1 prints them,
  * the reconciliation line and the notes (10.5: the words the JSON's flags
- * stand for). In Markdown the lines are paragraphs and the positions a
- * table. Numbers as the console prints them (%.2f grouped, % as %.0f).
+ * stand for). In Markdown the lines are paragraphs and the positions
+ * tables (the positions' writers, sec_positions.c). Numbers as the console prints them (%.2f grouped, % as %.0f).
  */
 #include <stdio.h>
 
-#include "report/grid.h"
 #include "report/numfmt.h"
 #include "report/report.h"
 #include "report/section.h"
@@ -92,7 +91,7 @@ static void positions_line(struct ss_buf *b, const struct ss_server_family *f)
 	ss_buf_add_u128_grouped(b, f->steps);
 	ss_buf_adds(b, f->steps == 1 ? " step):" : " steps):");
 	for (size_t i = 0; i < f->npositions; i++) {
-		ss_buf_addf(b, "  %u: ", f->positions[i].position);
+		ss_buf_addf(b, "  %zu: ", i + 1);
 		add_pct(b, f->positions[i].has_rate, f->positions[i].rate);
 		if (!fixed) {
 			ss_buf_adds(b, " of ");
@@ -231,74 +230,6 @@ void ss_report_server_notes(struct ss_buf *b, const struct ss_server_family *f, 
 	}
 }
 
-static void positions_table(struct ss_buf *out, const struct ss_server_family *f)
-{
-	struct ss_grid g;
-
-	ss_grid_init(&g);
-	ss_grid_col(&g, "Position", true);
-	ss_grid_col(&g, "Accepted", true);
-	ss_grid_col(&g, "Drafted", true);
-	ss_grid_col(&g, "Rate", true);
-	ss_grid_col(&g, "Conditional", true);
-	for (size_t i = 0; i < f->npositions; i++) {
-		const struct ss_server_position *p = &f->positions[i];
-
-		ss_grid_begin(&g);
-		ss_buf_addf(&g.text, "%u", p->position);
-		ss_grid_end(&g);
-		ss_grid_begin(&g);
-		ss_buf_add_u128_grouped(&g.text, p->accepted);
-		ss_grid_end(&g);
-		ss_grid_begin(&g);
-		ss_buf_add_u128_grouped(&g.text, p->drafted);
-		ss_grid_end(&g);
-		ss_grid_begin(&g);
-		add_pct(&g.text, p->has_rate, p->rate);
-		ss_grid_end(&g);
-		ss_grid_begin(&g);
-		add_pct(&g.text, p->has_conditional, p->conditional);
-		ss_grid_end(&g);
-	}
-	ss_buf_addc(out, '\n');
-	ss_grid_markdown(out, &g);
-	out->failed |= g.failed;
-	ss_grid_release(&g);
-}
-
-static void whatif_table(struct ss_buf *out, const struct ss_server_family *f)
-{
-	struct ss_grid g;
-
-	ss_grid_init(&g);
-	ss_grid_col(&g, "Draft length", true);
-	ss_grid_col(&g, "Acceptance Length (tokens/step)", true);
-	ss_grid_col(&g, "Draft Acceptance Rate (%)", true);
-	if (f->has_cost)
-		ss_grid_col(&g, "Speedup", true);
-	for (size_t i = 0; i < f->npositions; i++) {
-		ss_grid_begin(&g);
-		ss_buf_addf(&g.text, "%zu", i + 1);
-		ss_grid_end(&g);
-		ss_grid_begin(&g);
-		ss_buf_add_fixed2_grouped(&g.text, f->what_if[i].acceptance_length);
-		ss_grid_end(&g);
-		ss_grid_begin(&g);
-		ss_buf_add_fixed2_grouped(&g.text, f->what_if[i].draft_acceptance_rate);
-		ss_grid_end(&g);
-		if (f->has_cost) {
-			ss_grid_begin(&g);
-			ss_buf_add_fixed2_grouped(&g.text, f->what_if[i].speedup);
-			ss_buf_addc(&g.text, 'x');
-			ss_grid_end(&g);
-		}
-	}
-	ss_buf_addc(out, '\n');
-	ss_grid_markdown(out, &g);
-	out->failed |= g.failed;
-	ss_grid_release(&g);
-}
-
 /* One family: lines after two spaces, or Markdown paragraphs. */
 static void family(struct ss_buf *out, const struct ss_server_family *f, bool md)
 {
@@ -316,14 +247,14 @@ static void family(struct ss_buf *out, const struct ss_server_family *f, bool md
 		positions_line(out, f);
 		ss_buf_addc(out, '\n');
 		if (md)
-			positions_table(out, f);
+			ss_sec_positions_server_md(out, f);
 	}
 	if (f->histogram) {
 		ss_buf_adds(out, md ? "\n" : lead);
 		whatif_line(out, f);
 		ss_buf_addc(out, '\n');
 		if (md)
-			whatif_table(out, f);
+			ss_sec_positions_server_whatif_md(out, f);
 	}
 	if (f->has_reconciliation) {
 		ss_buf_adds(out, md ? "\n" : lead);

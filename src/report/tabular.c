@@ -153,12 +153,41 @@ static void add_count(struct ss_buf *b, __int128 v)
 		ss_buf_add_i128(b, v);
 }
 
+/* A PCT or TIMES cell (a number or a missing value) for `fmt`. */
+static void ratio_cell(struct ss_buf *b, const struct ss_tab_col *col, const struct ss_tab_cell *c,
+		       unsigned fmt)
+{
+	bool text = fmt == SS_TAB_BOX || fmt == SS_TAB_MD;
+
+	if (c->type == C_NA) {
+		if (text)
+			ss_buf_adds(b, "N/A");
+	} else if (col->kind == SS_COL_PCT && text) {
+		ss_buf_add_fixed0(b, c->d * 100.0);
+		ss_buf_addc(b, '%');
+	} else if (col->kind == SS_COL_PCT) {
+		ss_buf_add_fixed2(b, c->d * 100.0);
+	} else if (text) {
+		ss_buf_add_fixed2_grouped(b, c->d);
+		ss_buf_addc(b, 'x');
+	} else if (fmt == SS_TAB_CSV || col->html_plain) {
+		ss_buf_add_fixed2(b, c->d);
+	} else {
+		ss_buf_add_fixed2_grouped(b, c->d);
+	}
+}
+
 /* A cell's text for `fmt`, before the destination's escaping. */
 static void raw_cell(struct ss_buf *b, const struct ss_tab *t, size_t i, unsigned fmt)
 {
 	const struct ss_tab_cell *c = &t->cells[i];
 	const struct ss_tab_col *col = &t->cols[i % t->ncols];
 
+	if ((col->kind == SS_COL_PCT || col->kind == SS_COL_TIMES) &&
+	    (c->type == C_NUM || c->type == C_NA)) {
+		ratio_cell(b, col, c, fmt);
+		return;
+	}
 	switch (c->type) {
 	case C_EMPTY:
 		break;
@@ -815,12 +844,27 @@ static void html_head(struct ss_buf *out, const struct ss_tab_col *col)
 	ss_buf_adds(out, "</th>");
 }
 
+/* A ROWHEAD cell. */
+static void row_head(struct ss_buf *out, const char *s, size_t n, bool trusted)
+{
+	ss_buf_adds(out, "<th scope=\"row\">");
+	if (trusted)
+		ss_buf_add(out, s, n);
+	else
+		ss_buf_add_html(out, s, n);
+	ss_buf_adds(out, "</th>");
+}
+
 /* `s`: the cell's text, escaped here unless it is `trusted` markup. */
 static void html_cell(struct ss_buf *out, const struct ss_tab_col *col, const char *s, size_t n,
 		      bool trusted, bool empty)
 {
 	if (empty) {
 		ss_buf_adds(out, "<td></td>");
+		return;
+	}
+	if (col->kind == SS_COL_ROWHEAD) {
+		row_head(out, s, n, trusted);
 		return;
 	}
 	if (col->kind == SS_COL_NAME)
@@ -840,7 +884,7 @@ static void html_cell(struct ss_buf *out, const struct ss_tab_col *col, const ch
 	ss_buf_adds(out, "</td>");
 }
 
-void ss_tab_html(struct ss_buf *out, const struct ss_tab *t, const char *caption)
+static void html_table(struct ss_buf *out, const struct ss_tab *t, const char *caption, bool head)
 {
 	size_t nrows = ss_tab_rows(t);
 	struct ss_buf raw = SS_BUF_INIT;
@@ -853,11 +897,14 @@ void ss_tab_html(struct ss_buf *out, const struct ss_tab *t, const char *caption
 		ss_buf_adds(out, caption);
 		ss_buf_adds(out, "</caption>\n");
 	}
-	ss_buf_adds(out, "<thead><tr>");
-	for (size_t c = 0; c < t->ncols; c++)
-		if (shown(&t->cols[c], SS_TAB_HTML))
-			html_head(out, &t->cols[c]);
-	ss_buf_adds(out, "</tr></thead>\n<tbody>\n");
+	if (head) {
+		ss_buf_adds(out, "<thead><tr>");
+		for (size_t c = 0; c < t->ncols; c++)
+			if (shown(&t->cols[c], SS_TAB_HTML))
+				html_head(out, &t->cols[c]);
+		ss_buf_adds(out, "</tr></thead>\n");
+	}
+	ss_buf_adds(out, "<tbody>\n");
 	for (size_t r = 0; r < nrows; r++) {
 		const char *cls = t->cells[r * t->ncols].row_class;
 
@@ -884,4 +931,14 @@ void ss_tab_html(struct ss_buf *out, const struct ss_tab *t, const char *caption
 	ss_buf_adds(out, "</tbody>\n</table>\n");
 	out->failed |= raw.failed;
 	ss_buf_release(&raw);
+}
+
+void ss_tab_html(struct ss_buf *out, const struct ss_tab *t, const char *caption)
+{
+	html_table(out, t, caption, true);
+}
+
+void ss_tab_html_rows(struct ss_buf *out, const struct ss_tab *t, const char *caption)
+{
+	html_table(out, t, caption, false);
 }

@@ -22,6 +22,14 @@
  *   REAL              a number as it is, unrounded, in CSV and HTML (the
  *                     shortest text that reads back, as the JSON writes
  *                     it: 2.8181818181818183, 8.0); FIX2's text elsewhere.
+ *   PCT               a share (0.8235) in percent: "82%" in the box and
+ *                     Markdown, "82.35" in CSV and HTML (the head says %).
+ *   TIMES             a ratio (a speedup): "1,234.50x" in the box and
+ *                     Markdown, FIX2's text in CSV and HTML.
+ * A missing PCT or TIMES value (ss_tab_na) reads "N/A" in the box and
+ * Markdown, empty in CSV and HTML.
+ *   ROWHEAD           a row's head (a label): on the page a
+ *                     <th scope="row">, as TEXT elsewhere.
  * The formula guard of a NAME column's CSV cell (SPEC 7.3) is for text: a
  * number in it is written as the number.
  * A missing value (ss_tab_na) reads "N/A", empty in CSV; an empty cell
@@ -55,7 +63,7 @@ enum {
 
 enum ss_tab_kind {
 	SS_COL_TEXT, SS_COL_NAME, SS_COL_CODE, SS_COL_INT, SS_COL_COUNT, SS_COL_FIX2,
-	SS_COL_REAL
+	SS_COL_REAL, SS_COL_PCT, SS_COL_TIMES, SS_COL_ROWHEAD
 };
 
 struct ss_tab_col {
@@ -152,5 +160,7 @@ void ss_tab_csv(struct ss_buf *out, const struct ss_tab *t, bool head);
 void ss_tab_csv_field(struct ss_buf *out, const char *s, size_t n, bool name);
 /* The HTML table, with `caption` (trusted text; NULL: none). */
 void ss_tab_html(struct ss_buf *out, const struct ss_tab *t, const char *caption);
+/* The same without the head row (a table of labelled figures). */
+void ss_tab_html_rows(struct ss_buf *out, const struct ss_tab *t, const char *caption);
 
 #endif

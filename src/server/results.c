@@ -170,10 +170,9 @@ static bool positions(struct ss_server_family *fam, const struct totals *t,
 		return false;
 	fam->npositions = k;
 	for (uint32_t i = 1; i <= k; i++) {
-		struct ss_server_position *p = &fam->positions[i - 1];
+		struct ss_drafted_row *p = &fam->positions[i - 1];
 		unsigned __int128 acc = at(t, 0, i);
 
-		p->position = i;
 		p->accepted = acc;
 		p->drafted = sh->has_dp ? at(t, 1, i) : S;
 		p->has_rate = p->drafted > 0;

@@ -203,14 +203,6 @@ struct ss_server_requests {
 	unsigned __int128 steps, accepted, drafted; /* steps over the records that have them */
 };
 
-struct ss_server_position {
-	uint32_t position;          /* 1-based */
-	unsigned __int128 accepted; /* ΔP_i */
-	unsigned __int128 drafted;  /* ΔDP_i, else ΔS */
-	bool has_rate, has_conditional;
-	double rate, conditional;
-};
-
 struct ss_server_interval {
 	uint32_t process; /* index into the family's process_names */
 	bool has_start, has_end;
@@ -293,7 +285,10 @@ struct ss_server_family {
 	__int128 accepted_tokens;
 	bool has_acceptance_length, has_rate;
 	double acceptance_length, draft_acceptance_rate;
-	struct ss_server_position *positions; /* npositions; none when 0 */
+	/* Position i + 1 at [i], the analysis's row (analysis/positions.h):
+	 * accepted ΔP_i, drafted ΔDP_i (else ΔS), rate accepted / drafted,
+	 * conditional ΔP_i / ΔP_{i-1}. npositions; none when 0. */
+	struct ss_drafted_row *positions;
 	size_t npositions;
 	bool has_consistent, consistent;
 	unsigned __int128 *histogram; /* histogram[0..k], k = npositions; NULL when not rebuilt */

@@ -524,9 +524,8 @@ static bool vllm_family(struct ss_server_log *l, struct ss_server_family *f,
 				return false;
 			f->npositions = t->k;
 			for (size_t i = 0; i < t->k; i++) {
-				struct ss_server_position *p = &f->positions[i];
+				struct ss_drafted_row *p = &f->positions[i];
 
-				p->position = (uint32_t)i + 1;
 				p->drafted = t->steps;
 				/* Σ r_i S in thousandths, rounded to a count */
 				p->accepted = (t->pos_weighted[i] + 500) / 1000;

@@ -112,9 +112,9 @@ static void put_positions(const struct ss_server_family *f)
 {
 	fputs(", \"positions\": [", stdout);
 	for (size_t i = 0; i < f->npositions; i++) {
-		const struct ss_server_position *p = &f->positions[i];
+		const struct ss_drafted_row *p = &f->positions[i];
 
-		printf("%s{\"position\": %u, \"accepted\": ", i ? ", " : "", p->position);
+		printf("%s{\"position\": %zu, \"accepted\": ", i ? ", " : "", i + 1);
 		put_u128(p->accepted);
 		fputs(", \"drafted\": ", stdout);
 		put_u128(p->drafted);

@@ -423,6 +423,68 @@ static void test_csv_real(void **state)
 	ss_tab_release(&t);
 }
 
+/* PCT: a share in percent, whole on the console and in Markdown, two
+ * decimals in CSV and HTML; TIMES: a ratio with an x where people read it;
+ * a missing value of either N/A for people, empty in CSV and on the page. */
+static void test_ratio(void **state)
+{
+	static const struct ss_tab_col rc[] = {
+		{"p", SS_COL_PCT, false, 0, NULL, NULL, false},
+		{"x", SS_COL_TIMES, false, 0, NULL, NULL, false},
+	};
+	struct ss_tab t;
+	struct ss_buf out = SS_BUF_INIT;
+
+	(void)state;
+	ss_tab_init(&t, rc, 2);
+	ss_tab_num(&t, 0.8125);   /* 81.25%, exact in binary */
+	ss_tab_num(&t, 1234.5);
+	ss_tab_na(&t);
+	ss_tab_na(&t);
+	ss_tab_md(&out, &t);
+	expect(&out, "| p | x |\n| ---: | ---: |\n| 81% | 1,234.50x |\n| N/A | N/A |\n");
+	ss_buf_reset(&out);
+	ss_tab_csv(&out, &t, false);
+	expect(&out, "81.25,1234.50\r\n,\r\n");
+	ss_buf_reset(&out);
+	ss_tab_html(&out, &t, NULL);
+	expect(&out, "<table>\n<thead><tr><th>p</th><th>x</th></tr></thead>\n<tbody>\n"
+		     "<tr><td>81.25</td><td>1,234.50</td></tr>\n<tr><td></td><td></td></tr>\n"
+		     "</tbody>\n</table>\n");
+	ss_buf_release(&out);
+	ss_tab_release(&t);
+}
+
+/* ROWHEAD: a labelled figure's label is a row head on the page, and a
+ * table of such rows has no head row; elsewhere the label is text. */
+static void test_rowhead(void **state)
+{
+	static const struct ss_tab_col rc[] = {
+		{"Figure", SS_COL_ROWHEAD, true, 0, NULL, NULL, false},
+		{"Value", SS_COL_COUNT, false, 0, NULL, NULL, true},
+	};
+	struct ss_tab t;
+	struct ss_buf out = SS_BUF_INIT;
+
+	(void)state;
+	ss_tab_init(&t, rc, 2);
+	ss_tab_text(&t, "Steps <all>");
+	ss_tab_int(&t, 12345);
+	ss_tab_text(&t, "Window (s)");
+	ss_tab_num(&t, 1234.5);  /* html_plain: no separator on the page */
+	ss_tab_html_rows(&out, &t, "Counts");
+	expect(&out, "<table>\n<caption>Counts</caption>\n<tbody>\n"
+		     "<tr><th scope=\"row\">Steps &lt;all&gt;</th><td>12,345</td></tr>\n"
+		     "<tr><th scope=\"row\">Window (s)</th><td>1234.50</td></tr>\n"
+		     "</tbody>\n</table>\n");
+	ss_buf_reset(&out);
+	ss_tab_md(&out, &t);
+	expect(&out, "| Figure | Value |\n| :--- | ---: |\n| Steps &lt;all&gt; | 12,345 |\n"
+		     "| Window (s) | 1,234.50 |\n");
+	ss_buf_release(&out);
+	ss_tab_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -440,6 +502,8 @@ int main(void)
 		cmocka_unit_test(test_fit_drop),
 		cmocka_unit_test(test_fit_fixed),
 		cmocka_unit_test(test_csv_real),
+		cmocka_unit_test(test_ratio),
+		cmocka_unit_test(test_rowhead),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,12 +1,16 @@
 /*
- * html_positions.c - acceptance by draft position in the HTML report (SPEC
- * 7.1): the rate by position, the shorter-draft curve and, with a draft
- * cost, the expected speedup, for the (at most MAX_K_SERIES) draft lengths
- * with the most steps, each chart with a table of every k beside it (with
- * several k, each its own small charts and table); and acceptance per
- * drafted token (SPEC 7.9) when records say what each step drafted,
- * beside the rate over all steps of the k with the most steps.
+ * sec_positions_page.c - the page's section of SPEC 7.1 and 7.9 (the
+ * rest of the positions' section is sec_positions.c, whose tables it
+ * draws through report/postable.h): the rate by position, the
+ * shorter-draft curve and, with a draft cost, the expected speedup, for the
+ * (at most MAX_K_SERIES) draft lengths with the most steps, each chart with
+ * a table of every k beside it (with several k, each its own small charts
+ * and table); and acceptance per drafted token (SPEC 7.9) when records say
+ * what each step drafted, beside the rate over all steps of the k with the
+ * most steps.
  */
+#include "report/section.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,11 +18,12 @@
 #include "report/chart.h"
 #include "report/html_int.h"
 #include "report/numfmt.h"
+#include "report/postable.h"
 #include "util/alloc.h"
 
 /* k values drawn in one chart; the tables list every k. */
 #define MAX_K_SERIES 6
-/* Rows of one k in the tables. */
+/* Rows of one k in the page's tables. */
 #define MAX_POS_ROWS 64
 
 static void excluded_note(struct ss_buf *b, const uint64_t *ex)
@@ -173,6 +178,7 @@ static void rate_chart(struct ss_buf *b, const struct ss_set_analysis *s, const 
 	struct ss_series series[MAX_K_SERIES * 2];
 	char names[MAX_K_SERIES * 2][64], title[96], id[48];
 	struct ss_buf desc = SS_BUF_INIT;
+	struct ss_tab t;
 	size_t ns = pt->ns, off = 0;
 
 	for (size_t i = 0; i < ns; i++) {
@@ -206,26 +212,13 @@ static void rate_chart(struct ss_buf *b, const struct ss_set_analysis *s, const 
 		series, ns == 1 ? 2 : ns);
 	if (v->compact)
 		goto out;
-	ss_buf_adds(b, "<table>\n<caption>Numbers of the chart</caption>\n<thead><tr><th>k</th>"
-		    "<th>Position</th><th>Steps<br>accepted</th><th>Rate<br>(%)</th><th>Conditional<br>(%)</th>"
-		    "</tr></thead>\n<tbody>\n");
-	for (size_t i = 0; i < s->npos; i++) {
-		const struct ss_pos_result *p = &s->pos[i];
-
-		if (!p->defined || (v->only && p != v->only))
-			continue;
-		for (uint32_t j = 0; j < p->k && j < MAX_POS_ROWS; j++) {
-			ss_buf_addf(b, "<tr><td>%u</td><td>%u</td><td>", (unsigned)p->k, (unsigned)j + 1);
-			ss_html_add_count(b, (__int128)p->pos[j].accepted);
-			ss_buf_adds(b, "</td><td>");
-			ss_buf_add_fixed2(b, p->pos[j].rate * 100.0);
-			ss_buf_adds(b, "</td><td>");
-			if (p->pos[j].has_conditional)
-				ss_buf_add_fixed2(b, p->pos[j].conditional * 100.0);
-			ss_buf_adds(b, "</td></tr>\n");
-		}
-	}
-	ss_buf_adds(b, "</tbody>\n</table>\n</div>\n");
+	ss_postab_pos_init(&t);
+	for (size_t i = 0; i < s->npos; i++)
+		if (s->pos[i].defined && (!v->only || &s->pos[i] == v->only))
+			ss_postab_pos_rows(&t, &s->pos[i], MAX_POS_ROWS);
+	ss_tab_html(b, &t, "Numbers of the chart");
+	ss_tab_release(&t);
+	ss_buf_adds(b, "</div>\n");
 out:
 	if (desc.failed)
 		b->failed = true;
@@ -240,6 +233,8 @@ static void whatif_chart(struct ss_buf *b, const struct ss_set_analysis *s, cons
 	struct ss_series series[MAX_K_SERIES];
 	char names[MAX_K_SERIES][64], title[96], id[48];
 	struct ss_buf desc = SS_BUF_INIT;
+	struct ss_tab_col cols[SS_POSTAB_WHATIF_NCOLS];
+	struct ss_tab t;
 	size_t ns = pt->ns, off = 0;
 
 	for (size_t i = 0; i < ns; i++) {
@@ -268,34 +263,14 @@ static void whatif_chart(struct ss_buf *b, const struct ss_set_analysis *s, cons
 		&(struct ss_line_opts){true, NAN, NULL, 1.0}, series, ns);
 	if (v->compact)
 		goto out;
-	ss_buf_adds(b, cost ? "<table>\n<caption>Numbers of the chart (bold: the suggested "
-			      "k&prime;, the best speedup)</caption>\n<thead><tr><th>k</th>"
-			    : "<table>\n<caption>Numbers of the chart</caption>\n<thead><tr><th>k</th>");
-	ss_buf_adds(b, "<th>k&prime;</th><th>Acceptance<br>length</th><th>Draft acceptance<br>rate (%)</th>");
-	if (cost)
-		ss_buf_adds(b, "<th>Speedup<br>(&times;)</th>");
-	ss_buf_adds(b, "</tr></thead>\n<tbody>\n");
-	for (size_t i = 0; i < s->npos; i++) {
-		const struct ss_pos_result *p = &s->pos[i];
-
-		if (!p->defined || (v->only && p != v->only))
-			continue;
-		for (uint32_t j = 0; j < p->k && j < MAX_POS_ROWS; j++) {
-			ss_buf_addf(b, "<tr%s><td>%u</td><td>%u</td><td>",
-				    p->has_cost && p->suggested_k == j + 1 ? " class=\"total\"" : "",
-				    (unsigned)p->k, (unsigned)j + 1);
-			ss_buf_add_fixed2(b, p->what_if[j].acceptance_length);
-			ss_buf_adds(b, "</td><td>");
-			ss_buf_add_fixed2(b, p->what_if[j].draft_acceptance_rate);
-			if (cost) {
-				ss_buf_adds(b, "</td><td>");
-				if (p->has_cost)
-					ss_buf_add_fixed2(b, p->what_if[j].speedup);
-			}
-			ss_buf_adds(b, "</td></tr>\n");
-		}
-	}
-	ss_buf_adds(b, "</tbody>\n</table>\n</div>\n");
+	ss_postab_whatif_init(&t, cols, cost);
+	for (size_t i = 0; i < s->npos; i++)
+		if (s->pos[i].defined && (!v->only || &s->pos[i] == v->only))
+			ss_postab_whatif_rows(&t, &s->pos[i], MAX_POS_ROWS, s->pos[i].has_cost);
+	ss_tab_html(b, &t, cost ? "Numbers of the chart (bold: the suggested k&prime;, the best "
+				  "speedup)" : "Numbers of the chart");
+	ss_tab_release(&t);
+	ss_buf_adds(b, "</div>\n");
 out:
 	if (desc.failed)
 		b->failed = true;
@@ -386,35 +361,44 @@ static void k_heading(struct ss_buf *b, const struct ss_pos_result *p)
 
 /* One k's numbers in one table: position i's rates beside k' = i's
  * shorter draft (both run 1..k); the suggested k' in bold. */
+static const struct ss_tab_col k_cols[] = {
+	{"i = k'", SS_COL_INT, false, 0, NULL, "i = k&prime;", false},
+	{"Accepted", SS_COL_COUNT, false, 0, NULL, "Steps<br>accepted", false},
+	{"Rate", SS_COL_PCT, false, 0, NULL, "Rate<br>(%)", false},
+	{"Conditional", SS_COL_PCT, false, 0, NULL, "Conditional<br>(%)", false},
+	{"Acceptance Length", SS_COL_FIX2, false, 0, NULL, "Acceptance<br>length", true},
+	{"Draft Acceptance Rate (%)", SS_COL_FIX2, false, 0, NULL, "Draft acceptance<br>rate (%)",
+	 true},
+	{"Speedup", SS_COL_TIMES, false, 0, NULL, "Speedup<br>(&times;)", true},
+};
+
 static void k_table(struct ss_buf *b, const struct ss_pos_result *p)
 {
-	ss_buf_addf(b, "<div class=\"tw\"><table>\n<caption>Numbers of the charts (k = %u%s)"
-		    "</caption>\n<thead><tr><th>i = k&prime;</th><th>Steps<br>accepted</th>"
-		    "<th>Rate<br>(%%)</th><th>Conditional<br>(%%)</th><th>Acceptance<br>length</th>"
-		    "<th>Draft acceptance<br>rate (%%)</th>%s</tr></thead>\n<tbody>\n",
-		    (unsigned)p->k, p->has_cost ? "; bold: the suggested k&prime;" : "",
-		    p->has_cost ? "<th>Speedup<br>(&times;)</th>" : "");
+	size_t ncols = sizeof(k_cols) / sizeof(k_cols[0]) - !p->has_cost;
+	char caption[96];
+	struct ss_tab t;
+
+	ss_tab_init(&t, k_cols, ncols);
 	for (uint32_t j = 0; j < p->k && j < MAX_POS_ROWS; j++) {
-		ss_buf_addf(b, "<tr%s><td>%u</td><td>",
-			    p->has_cost && p->suggested_k == j + 1 ? " class=\"total\"" : "",
-			    (unsigned)j + 1);
-		ss_html_add_count(b, (__int128)p->pos[j].accepted);
-		ss_buf_adds(b, "</td><td>");
-		ss_buf_add_fixed2(b, p->pos[j].rate * 100.0);
-		ss_buf_adds(b, "</td><td>");
+		ss_postab_suggested(&t, p, j);
+		ss_tab_int(&t, j + 1);
+		ss_tab_int(&t, (__int128)p->pos[j].accepted);
+		ss_tab_num(&t, p->pos[j].rate);
 		if (p->pos[j].has_conditional)
-			ss_buf_add_fixed2(b, p->pos[j].conditional * 100.0);
-		ss_buf_adds(b, "</td><td>");
-		ss_buf_add_fixed2(b, p->what_if[j].acceptance_length);
-		ss_buf_adds(b, "</td><td>");
-		ss_buf_add_fixed2(b, p->what_if[j].draft_acceptance_rate);
-		if (p->has_cost) {
-			ss_buf_adds(b, "</td><td>");
-			ss_buf_add_fixed2(b, p->what_if[j].speedup);
-		}
-		ss_buf_adds(b, "</td></tr>\n");
+			ss_tab_num(&t, p->pos[j].conditional);
+		else
+			ss_tab_na(&t);
+		ss_tab_num(&t, p->what_if[j].acceptance_length);
+		ss_tab_num(&t, p->what_if[j].draft_acceptance_rate);
+		if (p->has_cost)
+			ss_tab_num(&t, p->what_if[j].speedup);
 	}
-	ss_buf_adds(b, "</tbody>\n</table>\n</div>\n");
+	snprintf(caption, sizeof(caption), "Numbers of the charts (k = %u%s)", (unsigned)p->k,
+		 p->has_cost ? "; bold: the suggested k&prime;" : "");
+	ss_buf_adds(b, "<div class=\"tw\">");
+	ss_tab_html(b, &t, caption);
+	ss_tab_release(&t);
+	ss_buf_adds(b, "</div>\n");
 }
 
 static bool is_shown(const struct points *pt, size_t i)
@@ -425,11 +409,41 @@ static bool is_shown(const struct points *pt, size_t i)
 	return false;
 }
 
+/* The draft lengths not drawn: a row each, its rates in one cell. */
+static const struct ss_tab_col other_cols[] = {
+	{"k", SS_COL_INT, false, 0, NULL, NULL, false},
+	{"Steps", SS_COL_COUNT, false, 0, NULL, NULL, false},
+	{"Acceptance Length", SS_COL_FIX2, false, 0, NULL, "Acceptance<br>length", true},
+	{"Rate by position (%)", SS_COL_TEXT, true, 0, NULL, NULL, false},
+	{"Suggested k'", SS_COL_INT, false, 0, NULL, "Suggested<br>k&prime;", false},
+};
+
+/* The rates of p's positions in percent, eight to a line on the page. */
+static void rates_cell(struct ss_tab *t, const struct ss_pos_result *p)
+{
+	struct ss_buf html = SS_BUF_INIT, text = SS_BUF_INIT;
+
+	for (uint32_t j = 0; j < p->k && j < MAX_POS_ROWS; j++) {
+		if (j) {
+			ss_buf_adds(&html, j % 8 ? " " : "<br>");
+			ss_buf_addc(&text, ' ');
+		}
+		ss_buf_add_fixed2(&html, p->pos[j].rate * 100.0);
+		ss_buf_add_fixed2(&text, p->pos[j].rate * 100.0);
+	}
+	if (html.failed || text.failed)
+		t->failed = true;
+	ss_tab_markup(t, html.data ? html.data : "", text.data ? text.data : "");
+	ss_buf_release(&html);
+	ss_buf_release(&text);
+}
+
 /* Several draft lengths: each drawn k its own small charts and rows, so
  * its curves read on their own; the draft lengths not drawn in a table. */
 static void per_k(struct ss_buf *b, const struct ss_set_analysis *s, const struct points *all)
 {
 	size_t others = 0;
+	struct ss_tab t;
 
 	if (s->pos[all->shown[0]].has_cost) {
 		ss_buf_adds(b, "<p>With a draft token costing ");
@@ -465,32 +479,25 @@ static void per_k(struct ss_buf *b, const struct ss_set_analysis *s, const struc
 		others += s->pos[i].defined && !is_shown(all, i);
 	if (!others)
 		return;
-	ss_buf_adds(b, "<h3>The other draft lengths</h3>\n<div class=\"tw\"><table>\n<caption>"
-		    "Draft lengths with fewer steps: acceptance rate by position (%)</caption>\n"
-		    "<thead><tr><th>k</th><th>Steps</th><th>Acceptance<br>length</th>"
-		    "<th class=\"l\">Rate by position (%)</th><th>Suggested<br>k&prime;</th>"
-		    "</tr></thead>\n<tbody>\n");
+	ss_tab_init(&t, other_cols, sizeof(other_cols) / sizeof(other_cols[0]));
 	for (size_t i = 0; i < s->npos; i++) {
 		const struct ss_pos_result *p = &s->pos[i];
 
 		if (!p->defined || is_shown(all, i))
 			continue;
-		ss_buf_addf(b, "<tr><td>%u</td><td>", (unsigned)p->k);
-		ss_html_add_count(b, (__int128)p->steps);
-		ss_buf_adds(b, "</td><td>");
-		ss_buf_add_fixed2(b, p->acceptance_length);
-		ss_buf_adds(b, "</td><td class=\"l\">");
-		for (uint32_t j = 0; j < p->k && j < MAX_POS_ROWS; j++) {
-			if (j)
-				ss_buf_adds(b, j % 8 ? " " : "<br>");
-			ss_buf_add_fixed2(b, p->pos[j].rate * 100.0);
-		}
-		ss_buf_adds(b, "</td><td>");
+		ss_tab_int(&t, p->k);
+		ss_tab_int(&t, (__int128)p->steps);
+		ss_tab_num(&t, p->acceptance_length);
+		rates_cell(&t, p);
 		if (p->has_cost && p->suggested_k)
-			ss_buf_addf(b, "%u", (unsigned)p->suggested_k);
-		ss_buf_adds(b, "</td></tr>\n");
+			ss_tab_int(&t, p->suggested_k);
+		else
+			ss_tab_empty(&t);
 	}
-	ss_buf_adds(b, "</tbody>\n</table>\n</div>\n");
+	ss_buf_adds(b, "<h3>The other draft lengths</h3>\n<div class=\"tw\">");
+	ss_tab_html(b, &t, "Draft lengths with fewer steps: acceptance rate by position (%)");
+	ss_tab_release(&t);
+	ss_buf_adds(b, "</div>\n");
 }
 
 /*
@@ -508,6 +515,7 @@ static void drafted_chart(struct ss_buf *b, const struct ss_drafted_result *d,
 	double *y = ss_calloc(n ? n : 1, sizeof(double));
 	double *y1 = ss_calloc(np ? np : 1, sizeof(double));
 	struct ss_series series[2];
+	struct ss_tab t;
 	char name1[64];
 	size_t ns = 0;
 
@@ -543,25 +551,10 @@ static void drafted_chart(struct ss_buf *b, const struct ss_drafted_result *d,
 		.x_label = "Draft position i", .y_label = "Accepted at position i (% of steps)",
 		.width = 640, .height = 340, .y_max_hint = 100, .value_decimals = 1,
 		.value_suffix = "%"}, &(struct ss_line_opts){true, NAN, NULL, NAN}, series, ns);
-	ss_buf_adds(b, "<table>\n<caption>Numbers of the chart</caption>\n<thead><tr>"
-		    "<th>Position</th><th>Steps<br>drafted</th><th>Steps<br>accepted</th>"
-		    "<th>Rate<br>(%)</th><th>Conditional<br>(%)</th></tr></thead>\n<tbody>\n");
-	for (size_t i = 0; i < n; i++) {
-		const struct ss_drafted_row *r = &d->rows[i];
-
-		ss_buf_addf(b, "<tr><td>%zu</td><td>", i + 1);
-		ss_html_add_count(b, (__int128)r->drafted);
-		ss_buf_adds(b, "</td><td>");
-		ss_html_add_count(b, (__int128)r->accepted);
-		ss_buf_adds(b, "</td><td>");
-		if (r->has_rate)
-			ss_buf_add_fixed2(b, r->rate * 100.0);
-		ss_buf_adds(b, "</td><td>");
-		if (r->has_conditional)
-			ss_buf_add_fixed2(b, r->conditional * 100.0);
-		ss_buf_adds(b, "</td></tr>\n");
-	}
-	ss_buf_adds(b, "</tbody>\n</table>\n</div>\n");
+	ss_postab_drafted(&t, d, MAX_POS_ROWS);
+	ss_tab_html(b, &t, "Numbers of the chart");
+	ss_tab_release(&t);
+	ss_buf_adds(b, "</div>\n");
 out:
 	ss_free(x);
 	ss_free(y);
@@ -580,8 +573,10 @@ static const struct ss_pos_result *busiest_k(const struct ss_set_analysis *s,
 	return best;
 }
 
-void ss_html_positions(struct ss_buf *b, const struct ss_agg *a, const struct ss_analysis *an)
+void ss_sec_positions_html(struct ss_buf *b, const struct ss_report_ctx *c)
 {
+	const struct ss_agg *a = c->a;
+	const struct ss_analysis *an = c->an;
 	const struct ss_set_analysis *s = &an->main;
 	struct points pt = {0};
 
