@@ -68,7 +68,9 @@ void ss_report_table(struct ss_buf *out, const struct ss_agg *a, const struct ss
 	from = out->len;
 	if (an && an->any)
 		ss_report_text_analysis(out, a, an, utf8);
-	ss_sec_read_text(out, &(struct ss_report_ctx){a, an, utf8, color});
+	ss_tab_fit_lines(out, from);
+	ss_sec_read_text(out, &(struct ss_report_ctx){a, an, utf8, color}); /* 4.3's accounting */
+	from = out->len;
 	if (an && an->any && an->opts->group_by.n && !lead)
 		ss_report_text_groups(out, a, an, utf8, color);
 	if (an && an->any && an->opts->speedup)
