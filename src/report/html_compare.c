@@ -291,11 +291,18 @@ static bool overlay_fill(struct overlay *o, const struct ss_analysis *an, const 
 	}
 	for (size_t j = 0; j < o->n; j++) {
 		const char *base = ss_analysis_is_baseline(an, s->id[o->gi[j]]) ? " (baseline)" : "";
+		const char *l = s->lab[o->gi[j]];
+		int cut = (int)strlen(l);
 
+		if (cut > 120) {   /* the chart shortens it further; whole characters */
+			cut = 120;
+			while (cut > 0 && ((unsigned char)l[cut] & 0xc0) == 0x80)
+				cut--;
+		}
 		if (same_k)
-			snprintf(o->name[j], sizeof(o->name[j]), "%.120s%s", s->lab[o->gi[j]], base);
+			snprintf(o->name[j], sizeof(o->name[j]), "%.*s%s", cut, l, base);
 		else
-			snprintf(o->name[j], sizeof(o->name[j]), "%.120s (k=%u)%s", s->lab[o->gi[j]],
+			snprintf(o->name[j], sizeof(o->name[j]), "%.*s (k=%u)%s", cut, l,
 				 (unsigned)o->p[j]->k, base);
 	}
 	if (!o->n)
@@ -378,8 +385,10 @@ static void overlay_charts(struct ss_buf *b, const struct ss_agg *a, const struc
 		goto out;
 	}
 	for (size_t j = 0; j < o.n; j++) {
-		rs[j] = (struct ss_series){o.name[j], o.x, o.rate + j * o.maxk, o.p[j]->k};
-		ts[j] = (struct ss_series){o.name[j], o.x, o.tau + j * o.maxk, o.p[j]->k};
+		size_t n = o.p[j]->k < o.maxk ? o.p[j]->k : o.maxk;
+
+		rs[j] = (struct ss_series){o.name[j], o.x, o.rate + j * o.maxk, n};
+		ts[j] = (struct ss_series){o.name[j], o.x, o.tau + j * o.maxk, n};
 	}
 	if (o.skipped) {
 		ss_buf_addf(b, "<p class=\"note\">The charts draw the first %d groups; the table of "

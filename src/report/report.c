@@ -65,7 +65,6 @@ void ss_report_table(struct ss_buf *out, const struct ss_agg *a, const struct ss
 	 * which keeps its layout */
 	ss_tab_fit_lines(out, from);
 	ss_sec_results_text(out, &(struct ss_report_ctx){a, an, utf8, color});
-	from = out->len;
 	if (an && an->any)
 		ss_report_text_analysis(out, a, an, utf8);
 	ss_sec_read_text(out, &(struct ss_report_ctx){a, an, utf8, color});
@@ -78,10 +77,11 @@ void ss_report_table(struct ss_buf *out, const struct ss_agg *a, const struct ss
 	if (an && an->any && an->opts->definitions)
 		ss_sec_defs_text(out, &(struct ss_report_ctx){a, an, utf8, color});
 	if (srv) {
+		from = out->len;   /* the server section's lines and notes */
 		ss_report_server_text(out, srv, false);
 		ss_sec_server_groups_text(out, srv, utf8, color);
+		ss_tab_fit_lines(out, from);
 	}
-	ss_tab_fit_lines(out, from);
 }
 
 void ss_report_markdown(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an,

@@ -240,8 +240,7 @@ class Prose(Case):
         with a 400-column run); the by-dir table's columns shown or named
         as left out."""
         g = td("groups")
-        args = ["-f", "table", "--group-by", "dir", "--compare", os.path.join(g, "base"),
-                "--definitions"]
+        args = ["-f", "table", "--group-by", "dir", "--compare", os.path.join(g, "base")]
         for d in ("base", "eagle"):
             args += [os.path.join(g, d, f) for f in ("requests.jsonl", "before.prom", "after.prom")]
         args.append(td("server", "vllm_scrapes.prom"))
