@@ -88,6 +88,36 @@ static void add_time(struct ss_buf *b, bool *first, const char *tag, double ms)
 	ss_buf_adds(b, ",\"unit\":\"ms\"}");
 }
 
+static void add_tokens(struct ss_buf *b, bool *first, const char *tag, uint64_t n)
+{
+	ss_buf_adds(b, *first ? "{\"" : ",\"");
+	*first = false;
+	ss_buf_adds(b, tag);
+	ss_buf_adds(b, "\":{\"value\":");
+	ss_buf_add_u64(b, n);
+	ss_buf_adds(b, ",\"unit\":\"tokens\"}");
+}
+
+/*
+ * The composed texts in b as the outcome's views: `metadata` its first
+ * meta_len bytes, `metrics` the rest when any; padded for the JSON reader.
+ * One reader of composed text for the llama.cpp blocks and the harness
+ * lines alike. false: out of memory.
+ */
+static bool compose_views(struct ss_buf *b, size_t meta_len, struct ss_outcome *o)
+{
+	if (!ss_buf_grow(b, SSJ_PADDING) || b->failed)
+		return false;
+	memset(b->data + b->len, ' ', SSJ_PADDING);
+	o->metadata = b->data;
+	o->metadata_len = meta_len;
+	if (b->len > meta_len) {
+		o->metrics = b->data + meta_len;
+		o->metrics_len = b->len - meta_len;
+	}
+	return true;
+}
+
 /* Whether a prefix time is plain RFC 3339 text (nothing to escape). */
 static bool plain_time(const char *s)
 {
@@ -105,7 +135,7 @@ bool ss_process_llama_task(struct ss_processor *p, const struct ss_llama_task *t
 {
 	struct ss_buf *b = &p->logtext;
 	enum ss_status st;
-	size_t meta_len, metrics_at;
+	size_t meta_len;
 	bool first = true;
 
 	memset(o, 0, sizeof(*o));
@@ -133,32 +163,17 @@ bool ss_process_llama_task(struct ss_processor *p, const struct ss_llama_task *t
 	ss_buf_addc(b, '}');
 	meta_len = b->len;
 	/* SPEC 12.4 with 11.1: the block's times */
-	metrics_at = b->len;
 	if (t->has_prompt)
 		add_time(b, &first, "time_to_first_token", t->prompt_ms);
 	if (t->has_itl)
 		add_time(b, &first, "inter_token_latency", t->itl_ms);
 	if (t->has_total)
 		add_time(b, &first, "request_latency", t->total_ms);
-	if (t->has_eval) {
-		ss_buf_adds(b, first ? "{" : ",");
-		ss_buf_adds(b, "\"output_sequence_length\":{\"value\":");
-		ss_buf_add_u64(b, t->eval_tokens);
-		ss_buf_adds(b, ",\"unit\":\"tokens\"}");
-		first = false;
-	}
+	if (t->has_eval)
+		add_tokens(b, &first, "output_sequence_length", t->eval_tokens);
 	if (!first)
 		ss_buf_addc(b, '}');
-	if (!ss_buf_grow(b, SSJ_PADDING) || b->failed)
-		return false;
-	memset(b->data + b->len, ' ', SSJ_PADDING);
-	o->metadata = b->data;
-	o->metadata_len = meta_len;
-	if (b->len > metrics_at) {
-		o->metrics = b->data + metrics_at;
-		o->metrics_len = b->len - metrics_at;
-	}
-	return true;
+	return compose_views(b, meta_len, o);
 }
 
 bool ss_harness_line(struct ss_processor *p, struct ss_outcome *o, bool *taken)
@@ -187,26 +202,16 @@ bool ss_harness_line(struct ss_processor *p, struct ss_outcome *o, bool *taken)
 	ss_buf_addc(b, '}');
 	meta_len = b->len;
 	if (h.has_latency && isfinite(h.latency_s * 1000.0)) {
+		bool first = true;
+
 		/* SPEC 12.5 with 11.1: the turns' wall time is the request's latency */
-		ss_buf_adds(b, "{\"request_latency\":{\"value\":");
-		add_num(b, h.latency_s * 1000.0);
-		ss_buf_adds(b, ",\"unit\":\"ms\"}");
-		if (h.has_completion) {
-			ss_buf_adds(b, ",\"output_sequence_length\":{\"value\":");
-			ss_buf_add_u64(b, h.completion_tokens);
-			ss_buf_adds(b, ",\"unit\":\"tokens\"}");
-		}
+		add_time(b, &first, "request_latency", h.latency_s * 1000.0);
+		if (h.has_completion)
+			add_tokens(b, &first, "output_sequence_length", h.completion_tokens);
 		ss_buf_addc(b, '}');
 	}
-	if (!ss_buf_grow(b, SSJ_PADDING) || b->failed)
+	if (!compose_views(b, meta_len, o))
 		return false;
-	memset(b->data + b->len, ' ', SSJ_PADDING);
-	o->metadata = b->data;
-	o->metadata_len = meta_len;
-	if (b->len > meta_len) {
-		o->metrics = b->data + meta_len;
-		o->metrics_len = b->len - meta_len;
-	}
 	if (h.model_len && !ss_outcome_model(p, o, (struct ss_span){h.model, h.model_len}))
 		return false;
 	if (st == SS_HARNESS_MALFORMED || st == SS_HARNESS_UNRECOGNIZED) {
