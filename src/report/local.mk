@@ -13,7 +13,7 @@ libspecscan_la_SOURCES += \
 	src/report/html_hist.c \
 	src/report/html_dist.c src/report/html_groups.c \
 	src/report/html_compare.c \
-	src/report/grid.c src/report/grid.h src/report/tabular.c src/report/tabular.h \
+	src/report/grid.c src/report/grid.h src/report/tabular.c src/report/tabular.h src/report/tabular_fmt.c src/report/tabular_int.h \
 	src/report/textfit.c src/report/textfit.h \
 	src/report/analysis_json.c src/report/analysis_csv.c \
 	src/report/analysis_text.c src/report/analysis_text.h src/report/sec_definitions.c src/report/section.h \

@@ -1,29 +1,20 @@
 /*
- * tabular.c - the table model of tabular.h and its four renderers: box,
- * Markdown, CSV and HTML.
+ * tabular.c - the table model of tabular.h and its box renderer (fitted
+ * to the console); the Markdown, CSV and HTML renderers are in
+ * tabular_fmt.c.
  */
 #include "report/tabular.h"
+#include "report/tabular_int.h"
 
 #include <stdint.h>
 #include <string.h>
 
 #include "report/escape.h"
-#include "report/htmlesc.h"
 #include "report/numfmt.h"
 #include "report/textfit.h"
 #include "util/alloc.h"
 #include "util/grow.h"
 
-enum cell_type { C_EMPTY, C_NA, C_TEXT, C_INT, C_NUM, C_MARKUP };
-
-struct ss_tab_cell {
-	enum cell_type type;
-	__int128 i;
-	double d;
-	size_t off, len; /* C_TEXT, C_MARKUP: its text's bytes in t->text */
-	size_t hoff, hlen; /* C_MARKUP: its markup's bytes in t->text */
-	const char *row_class; /* a row's first cell: the row's class */
-};
 
 void ss_tab_init(struct ss_tab *t, const struct ss_tab_col *cols, size_t ncols)
 {
@@ -132,12 +123,12 @@ void ss_tab_end(struct ss_tab *t)
 		c->len = t->text.len - c->off;
 }
 
-static bool shown(const struct ss_tab_col *c, unsigned fmt)
+bool ss_tab_shown(const struct ss_tab_col *c, unsigned fmt)
 {
 	return (c->in ? c->in : SS_TAB_ALL) & fmt;
 }
 
-static bool failed(struct ss_buf *out, const struct ss_tab *t)
+bool ss_tab_failed(struct ss_buf *out, const struct ss_tab *t)
 {
 	if (t->failed || t->text.failed)
 		out->failed = true;
@@ -178,7 +169,7 @@ static void ratio_cell(struct ss_buf *b, const struct ss_tab_col *col, const str
 }
 
 /* A cell's text for `fmt`, before the destination's escaping. */
-static void raw_cell(struct ss_buf *b, const struct ss_tab *t, size_t i, unsigned fmt)
+void ss_tab_raw_cell(struct ss_buf *b, const struct ss_tab *t, size_t i, unsigned fmt)
 {
 	const struct ss_tab_cell *c = &t->cells[i];
 	const struct ss_tab_col *col = &t->cols[i % t->ncols];
@@ -256,6 +247,7 @@ struct box_cols {
 
 /* The console's width (tabular.h); 0: no limit. */
 static size_t console_width;
+static bool prose_fitted;
 
 void ss_tab_set_width(size_t cols)
 {
@@ -327,7 +319,7 @@ static size_t *escape_all(const struct ss_tab *t, struct box_cols *bc, struct ss
 	for (size_t r = 0; r < nrows; r++)
 		for (size_t c = 0; c < bc->n; c++) {
 			ss_buf_reset(&raw);
-			raw_cell(&raw, t, r * t->ncols + bc->idx[c], SS_TAB_BOX);
+			ss_tab_raw_cell(&raw, t, r * t->ncols + bc->idx[c], SS_TAB_BOX);
 			e->failed |= raw.failed;   /* the reset clears it */
 			ss_buf_add_term(e, raw.data ? raw.data : "", raw.len);
 			ends[k++] = e->len;
@@ -639,9 +631,15 @@ void ss_tab_wrap(struct ss_buf *out, const char *s, size_t n, const char *indent
 	ss_text_wrap(out, s, n, indent, console_width);
 }
 
+void ss_tab_set_prose(bool fit)
+{
+	prose_fitted = fit;
+}
+
 void ss_tab_fit_lines(struct ss_buf *out, size_t from)
 {
-	ss_text_fit_lines(out, from, console_width);
+	if (prose_fitted)
+		ss_text_fit_lines(out, from, console_width);
 }
 
 
@@ -680,10 +678,10 @@ void ss_tab_box(struct ss_buf *out, const struct ss_tab *t, const char *title, b
 	struct ss_buf e = SS_BUF_INIT, tt = SS_BUF_INIT;
 	struct box_cols bc = {.n = 0};
 
-	if (failed(out, t) || nrows == 0)
+	if (ss_tab_failed(out, t) || nrows == 0)
 		return;
 	for (size_t c = 0; c < t->ncols && bc.n < 64; c++)
-		if (shown(&t->cols[c], SS_TAB_BOX))
+		if (ss_tab_shown(&t->cols[c], SS_TAB_BOX))
 			bc.idx[bc.n++] = c;
 	ends = escape_all(t, &bc, &e);
 	ss_buf_add_terms(&tt, title);
@@ -716,229 +714,4 @@ done:
 	ss_free(ends);
 	ss_buf_release(&e);
 	ss_buf_release(&tt);
-}
-
-/* -- Markdown ------------------------------------------------------------- */
-
-static void md_cell(struct ss_buf *out, const char *s, size_t n)
-{
-	ss_buf_addc(out, ' ');
-	ss_buf_add_md(out, s, n);
-	ss_buf_adds(out, " |");
-}
-
-void ss_tab_md(struct ss_buf *out, const struct ss_tab *t)
-{
-	size_t nrows = ss_tab_rows(t);
-	struct ss_buf raw = SS_BUF_INIT;
-
-	if (failed(out, t) || nrows == 0)
-		return;
-	ss_buf_addc(out, '|');
-	for (size_t c = 0; c < t->ncols; c++)
-		if (shown(&t->cols[c], SS_TAB_MD))
-			md_cell(out, t->cols[c].head, strlen(t->cols[c].head));
-	ss_buf_adds(out, "\n|");
-	for (size_t c = 0; c < t->ncols; c++)
-		if (shown(&t->cols[c], SS_TAB_MD))
-			ss_buf_adds(out, t->cols[c].left ? " :--- |" : " ---: |");
-	ss_buf_addc(out, '\n');
-	for (size_t r = 0; r < nrows; r++) {
-		ss_buf_addc(out, '|');
-		for (size_t c = 0; c < t->ncols; c++) {
-			if (!shown(&t->cols[c], SS_TAB_MD))
-				continue;
-			ss_buf_reset(&raw);
-			raw_cell(&raw, t, r * t->ncols + c, SS_TAB_MD);
-			out->failed |= raw.failed;
-			md_cell(out, raw.data ? raw.data : "", raw.len);
-		}
-		ss_buf_addc(out, '\n');
-	}
-	out->failed |= raw.failed;
-	ss_buf_release(&raw);
-}
-
-/* -- CSV -------------------------------------------------------------------- */
-
-void ss_tab_csv_field(struct ss_buf *out, const char *s, size_t n, bool name)
-{
-	bool quote = false;
-	bool guard = name && ss_csv_is_formula(s, n);
-
-	for (size_t i = 0; i < n && !quote; i++)
-		quote = s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n';
-	if (!quote) {
-		if (guard)
-			ss_buf_addc(out, '\'');
-		ss_buf_add(out, s, n);
-		return;
-	}
-	ss_buf_addc(out, '"');
-	if (guard)
-		ss_buf_addc(out, '\'');
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '"')
-			ss_buf_addc(out, '"');
-		ss_buf_addc(out, s[i]);
-	}
-	ss_buf_addc(out, '"');
-}
-
-void ss_tab_csv(struct ss_buf *out, const struct ss_tab *t, bool head)
-{
-	size_t nrows = ss_tab_rows(t);
-	struct ss_buf raw = SS_BUF_INIT;
-	bool first = true;
-
-	if (failed(out, t))
-		return;
-	if (head) {
-		if (out->len)
-			ss_buf_adds(out, "\r\n");
-		for (size_t c = 0; c < t->ncols; c++) {
-			const struct ss_tab_col *col = &t->cols[c];
-			const char *h = col->csv_head ? col->csv_head : col->head;
-
-			if (!shown(col, SS_TAB_CSV))
-				continue;
-			if (!first)
-				ss_buf_addc(out, ',');
-			first = false;
-			ss_tab_csv_field(out, h, strlen(h), false);
-		}
-		ss_buf_adds(out, "\r\n");
-	}
-	for (size_t r = 0; r < nrows; r++) {
-		first = true;
-		for (size_t c = 0; c < t->ncols; c++) {
-			if (!shown(&t->cols[c], SS_TAB_CSV))
-				continue;
-			if (!first)
-				ss_buf_addc(out, ',');
-			first = false;
-			ss_buf_reset(&raw);
-			raw_cell(&raw, t, r * t->ncols + c, SS_TAB_CSV);
-			out->failed |= raw.failed;
-			ss_tab_csv_field(out, raw.data ? raw.data : "", raw.len,
-				  t->cols[c].kind == SS_COL_NAME &&
-					  t->cells[r * t->ncols + c].type == C_TEXT);
-		}
-		ss_buf_adds(out, "\r\n");
-	}
-	out->failed |= raw.failed;
-	ss_buf_release(&raw);
-}
-
-/* -- HTML ------------------------------------------------------------------- */
-
-static void html_head(struct ss_buf *out, const struct ss_tab_col *col)
-{
-	bool l = col->kind == SS_COL_NAME || (col->kind == SS_COL_TEXT && col->left);
-
-	ss_buf_adds(out, l ? "<th class=\"l\">" : "<th>");
-	if (col->html_head)
-		ss_buf_adds(out, col->html_head);
-	else
-		ss_buf_add_htmls(out, col->head);
-	ss_buf_adds(out, "</th>");
-}
-
-/* A ROWHEAD cell. */
-static void row_head(struct ss_buf *out, const char *s, size_t n, bool trusted)
-{
-	ss_buf_adds(out, "<th scope=\"row\">");
-	if (trusted)
-		ss_buf_add(out, s, n);
-	else
-		ss_buf_add_html(out, s, n);
-	ss_buf_adds(out, "</th>");
-}
-
-/* `s`: the cell's text, escaped here unless it is `trusted` markup. */
-static void html_cell(struct ss_buf *out, const struct ss_tab_col *col, const char *s, size_t n,
-		      bool trusted, bool empty)
-{
-	if (empty) {
-		ss_buf_adds(out, "<td></td>");
-		return;
-	}
-	if (col->kind == SS_COL_ROWHEAD) {
-		row_head(out, s, n, trusted);
-		return;
-	}
-	if (col->kind == SS_COL_NAME)
-		ss_buf_adds(out, "<td class=\"name\">");
-	else if (col->kind == SS_COL_TEXT && col->left)
-		ss_buf_adds(out, "<td class=\"l\">");
-	else
-		ss_buf_adds(out, "<td>");
-	if (col->kind == SS_COL_CODE)
-		ss_buf_adds(out, "<code>");
-	if (trusted)
-		ss_buf_add(out, s, n);
-	else
-		ss_buf_add_html(out, s, n);
-	if (col->kind == SS_COL_CODE)
-		ss_buf_adds(out, "</code>");
-	ss_buf_adds(out, "</td>");
-}
-
-static void html_table(struct ss_buf *out, const struct ss_tab *t, const char *caption, bool head)
-{
-	size_t nrows = ss_tab_rows(t);
-	struct ss_buf raw = SS_BUF_INIT;
-
-	if (failed(out, t))
-		return;
-	ss_buf_adds(out, "<table>\n");
-	if (caption) {
-		ss_buf_adds(out, "<caption>");
-		ss_buf_adds(out, caption);
-		ss_buf_adds(out, "</caption>\n");
-	}
-	if (head) {
-		ss_buf_adds(out, "<thead><tr>");
-		for (size_t c = 0; c < t->ncols; c++)
-			if (shown(&t->cols[c], SS_TAB_HTML))
-				html_head(out, &t->cols[c]);
-		ss_buf_adds(out, "</tr></thead>\n");
-	}
-	ss_buf_adds(out, "<tbody>\n");
-	for (size_t r = 0; r < nrows; r++) {
-		const char *cls = t->cells[r * t->ncols].row_class;
-
-		if (cls) {
-			ss_buf_adds(out, "<tr class=\"");
-			ss_buf_adds(out, cls);
-			ss_buf_adds(out, "\">");
-		} else {
-			ss_buf_adds(out, "<tr>");
-		}
-		for (size_t c = 0; c < t->ncols; c++) {
-			size_t i = r * t->ncols + c;
-
-			if (!shown(&t->cols[c], SS_TAB_HTML))
-				continue;
-			ss_buf_reset(&raw);
-			raw_cell(&raw, t, i, SS_TAB_HTML);
-			out->failed |= raw.failed;
-			html_cell(out, &t->cols[c], raw.data ? raw.data : "", raw.len,
-				  t->cells[i].type == C_MARKUP, t->cells[i].type == C_EMPTY);
-		}
-		ss_buf_adds(out, "</tr>\n");
-	}
-	ss_buf_adds(out, "</tbody>\n</table>\n");
-	out->failed |= raw.failed;
-	ss_buf_release(&raw);
-}
-
-void ss_tab_html(struct ss_buf *out, const struct ss_tab *t, const char *caption)
-{
-	html_table(out, t, caption, true);
-}
-
-void ss_tab_html_rows(struct ss_buf *out, const struct ss_tab *t, const char *caption)
-{
-	html_table(out, t, caption, false);
 }

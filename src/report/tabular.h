@@ -142,11 +142,15 @@ void ss_tab_box(struct ss_buf *out, const struct ss_tab *t, const char *title, b
  * paragraph) after `indent`, wrapped at the console's width (none when it
  * is 0), ending with a newline. Not escaped: the caller's text. */
 void ss_tab_wrap(struct ss_buf *out, const char *s, size_t n, const char *indent);
-/* Every line of `out` from byte `from` on that is wider than the
- * console's width (none when it is 0) and is not a box's or its title's
- * (a fixed box keeps its layout), wrapped at spaces: its items (parts two spaces apart)
- * kept whole when each fits, the lines after the first indented two more.
- * Nothing is cut. */
+/* Whether ss_tab_fit_lines wraps prose (default false): the command line
+ * says so when the width is a terminal's or COLUMNS', never for a pipe or
+ * a file, whose lines scripts read whole. */
+void ss_tab_set_prose(bool fit);
+/* With ss_tab_set_prose(true), every line of `out` from byte `from` on
+ * that is wider than the console's width (none when it is 0) and is not a
+ * box's or its title's (a fixed box keeps its layout), wrapped at spaces:
+ * its items (parts two spaces apart) kept whole when each fits, the lines
+ * after the first indented two more. Nothing is cut. */
 void ss_tab_fit_lines(struct ss_buf *out, size_t from);
 /* The Markdown table (nothing when no row). */
 void ss_tab_md(struct ss_buf *out, const struct ss_tab *t);

@@ -131,6 +131,9 @@ def run(args, stdin=None, env=None, cwd=None, timeout=60):
     e.pop("SPECSCAN_FULL_PARSE", None)
     e.setdefault("LC_ALL", "C.UTF-8")
     e["NO_COLOR"] = "1"
+    # the console's width is the test's to give (a caller's COLUMNS would
+    # fit the tables and wrap the prose the tests read)
+    e.pop("COLUMNS", None)
     if env:
         e.update(env)
     p = subprocess.run([SPECSCAN] + list(args), input=stdin,
