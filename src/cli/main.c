@@ -512,13 +512,15 @@ static int run(const struct ss_options *o, struct ss_outputs *outs, struct ss_ag
 /*
  * The width the console's tables fit (report/tabular.h), as ls and ps
  * take it: COLUMNS when it is a positive number, else the width of the
- * terminal `fd` is, else 80 (a file or a pipe).
+ * terminal `fd` is, else 80 (a file or a pipe). *chosen: the width is
+ * COLUMNS' or a terminal's (prose lines are wrapped only then).
  */
-static size_t console_width(int fd)
+static size_t console_width(int fd, bool *chosen)
 {
 	const char *env = getenv("COLUMNS");
 	struct winsize ws;
 
+	*chosen = true;
 	if (env && *env) {
 		char *end;
 		unsigned long v = strtoul(env, &end, 10);
@@ -528,6 +530,7 @@ static size_t console_width(int fd)
 	}
 	if (isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
 		return ws.ws_col;
+	*chosen = false;
 	return 80;
 }
 
@@ -538,7 +541,10 @@ static void table_text(struct ss_buf *t, const struct ss_outputs *outs, const st
 	if (markdown) {
 		ss_report_markdown(t, agg, an, outs->server);
 	} else {
-		ss_tab_set_width(console_width(fd));
+		bool chosen;
+
+		ss_tab_set_width(console_width(fd, &chosen));
+		ss_tab_set_prose(chosen);
 		ss_report_table(t, agg, an, outs->server, utf8_locale(), color_allowed(fd));
 	}
 }
