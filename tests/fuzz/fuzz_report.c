@@ -114,6 +114,10 @@ static void read_key(struct fin *f, struct req *r, int k, int type)
 		v->len = text(f, r->kstr[k], sizeof(r->kstr[k]), false);
 		v->s = r->kstr[k];
 		break;
+	case SS_KV_QUARTERS:
+		b = byte(f);
+		v->i = (b < 0 ? 0 : b) % 5;   /* 0, 0.25, ..., 1 */
+		break;
 	}
 }
 
