@@ -71,6 +71,29 @@ static int tag_of(const char *key, size_t n)
 }
 
 /*
+ * A number's text of digits only, at most 15 of them (a count such as
+ * output_sequence_length's): its integer, below 2^53, is the double
+ * exactly, as ssj_number_double would give it, without the general
+ * parser. false: any other number (a sign, a fraction, an exponent).
+ */
+static bool small_uint_double(const char *s, size_t n, double *out)
+{
+	uint64_t u = 0;
+
+	if (n == 0 || n > 15)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		unsigned d = (unsigned char)s[i] - (unsigned)'0';
+
+		if (d > 9)
+			return false;
+		u = u * 10 + d;
+	}
+	*out = (double)u;
+	return true;
+}
+
+/*
  * A {value, unit} object as AIPerf writes it, read from its text (the
  * open document's, checked whole already): exactly {"value":N,"unit":"U"}
  * with a number N and a unit without a backslash, nothing else, no white
@@ -100,7 +123,8 @@ static bool vu_exact(const char *s, size_t n, struct vu_scan *k)
 		if (k->unit[i] == '"' || k->unit[i] == '\\')
 			return false;
 	k->has_unit = true;
-	k->has_value = ssj_number_double(num, (size_t)(comma - num), &k->value) == SSJ_OK;
+	k->has_value = small_uint_double(num, (size_t)(comma - num), &k->value) ||
+		       ssj_number_double(num, (size_t)(comma - num), &k->value) == SSJ_OK;
 	return true;
 }
 

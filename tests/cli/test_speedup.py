@@ -432,5 +432,46 @@ class BestKMeasured(Case):
                                     "a draft cost of 0.5 target passes per draft token)"])
 
 
+class CompactNumbers(Case):
+    """AIPerf's compact {"value":N,"unit":"U"} is read from its text; a
+    count of digits only (at most 15) takes a short path, any other
+    number's text the general one: both give the number as written."""
+
+    def one(self, d, tokens_text, latency_text="1000"):
+        # written by hand, compact, no white space (the form read from text)
+        line = ('{"metadata":{"benchmark_phase":"profiling","session_num":1},'
+                '"metrics":{"request_latency":{"value":%s,"unit":"ms"},'
+                '"time_to_first_token":{"value":200.0,"unit":"ms"},'
+                '"output_sequence_length":{"value":%s,"unit":"tokens"}}}'
+                % (latency_text, tokens_text))
+        path = write(d, "c.jsonl", [line])
+        res = run([path, "--speedup", "-f", "json", "-q"])
+        self.assertRan(res)
+        return loads(res.out)["timing"]
+
+    def test_count_forms(self):
+        # X = (1000 - 200) / (c - 1) for the one request (11.2)
+        with TempDir() as d:
+            for text, c in (("81", 81), ("81.0", 81), ("8.1e1", 81), ("810e-1", 81),
+                            ("2", 2), ("123456789012345", 123456789012345),
+                            ("1234567890123456", 1234567890123456)):
+                t = self.one(d, text)
+                self.assertEqual(t["requests"], 1, text)
+                self.assertNum(t["decode_ms_per_token"], 800.0 / (c - 1), text)
+
+    def test_integer_time(self):
+        with TempDir() as d:
+            for text in ("1000", "1000.0", "1e3", "1.000e+3"):
+                t = self.one(d, "81", latency_text=text)
+                self.assertNum(t["request_latency"]["max"], 1000.0, text)
+                self.assertNum(t["decode_ms_per_token"], 10.0, text)
+
+    def test_fraction_count_refused(self):
+        """A count that is not a whole number gives no decode time."""
+        with TempDir() as d:
+            t = self.one(d, "81.5")
+            self.assertIsNone(t["decode_ms_per_token"])
+
+
 if __name__ == "__main__":
     main()
