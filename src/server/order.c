@@ -199,8 +199,16 @@ bool ss_server_order_intervals(const struct ss_server *s, const struct ss_server
 			const struct ss_server_pseries *se = &s->ps[pv->ps];
 			uint64_t d = 0;
 
+			if (w.seen[pv->ps] && pv->v < w.prev[pv->ps]) {
+				/* a counter down in this order too: the order is
+				 * not the process's, its intervals are not listed
+				 * (the window, read as the pages came, stays) */
+				walk_close(&w);
+				ss_free(iv);
+				return true;
+			}
 			if (w.seen[pv->ps])
-				d = pv->v >= w.prev[pv->ps] ? pv->v - w.prev[pv->ps] : pv->v;
+				d = pv->v - w.prev[pv->ps];
 			else if (i > 0 && !f->sparse)
 				d = pv->v; /* new after the first: from 0 */
 			if (se->role < SS_ROLE_SCALARS)
