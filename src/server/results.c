@@ -243,6 +243,31 @@ static bool add_interval(struct ss_server_family *fam, size_t *cap, uint32_t pro
 	return true;
 }
 
+/*
+ * Every process's intervals add up to the window when each has intervals
+ * and none started inside it; where they do not (pages of equal times
+ * that disagree, a series first seen on a page the window does not start
+ * with), no interval is listed: the window is the figure that stands.
+ */
+static void drop_unsound(struct ss_server_family *fam)
+{
+	unsigned __int128 st = 0, dr = 0;
+	__int128 ac = 0;
+	size_t with = 0;
+
+	for (size_t j = 0; j < fam->nintervals; j++) {
+		const struct ss_server_interval *iv = &fam->intervals[j];
+
+		st += iv->steps;
+		dr += iv->draft_tokens;
+		ac += iv->accepted_tokens;
+		with += j == 0 || iv->process != fam->intervals[j - 1].process;
+	}
+	if (fam->nintervals && fam->started_in_window == 0 && with == fam->processes &&
+	    (st != fam->steps || dr != fam->draft_tokens || ac != fam->accepted_tokens))
+		fam->nintervals = 0;
+}
+
 /* Intervals of each process with three or more of the family's snapshots, in its order. */
 static bool intervals(const struct ss_server *s, struct ss_server_family *fam,
 		      const struct fe_view *v, size_t nfes)
@@ -273,6 +298,7 @@ static bool intervals(const struct ss_server *s, struct ss_server_family *fam,
 		if (f->pend_n && !add_interval(fam, &cap, (uint32_t)i, &f->pending))
 			return false;
 	}
+	drop_unsound(fam);
 	return true;
 }
 
