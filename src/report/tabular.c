@@ -214,16 +214,6 @@ void ss_tab_raw_cell(struct ss_buf *b, const struct ss_tab *t, size_t i, unsigne
 
 /* -- box ------------------------------------------------------------------ */
 
-/* Characters, not bytes: continuation bytes do not count. */
-static size_t width_of(const char *s, size_t n)
-{
-	size_t w = 0;
-
-	for (size_t i = 0; i < n; i++)
-		w += ((unsigned char)s[i] & 0xc0) != 0x80;
-	return w;
-}
-
 static void spaces(struct ss_buf *out, size_t n)
 {
 	while (n--)
@@ -284,7 +274,7 @@ static void rule(struct ss_buf *out, const struct pieces *p, const struct box_co
 
 static void pad_cell(struct ss_buf *out, const char *s, size_t n, size_t w, bool right, bool bold)
 {
-	size_t pad = w - width_of(s, n);
+	size_t pad = w - ss_text_columns(s, n);
 
 	ss_buf_addc(out, ' ');
 	if (right)
@@ -364,34 +354,23 @@ static void stack_text(struct ss_buf *b, const struct box_cols *bc, const struct
 	}
 }
 
-/* The bytes of `s` (n bytes) that hold its first `chars` characters. */
-static size_t prefix_bytes(const char *s, size_t n, size_t chars)
-{
-	size_t i = 0;
-
-	for (; i < n; i++)
-		if (((unsigned char)s[i] & 0xc0) != 0x80 && chars-- == 0)
-			break;
-	return i;
-}
-
 /* `s` in exactly `w` columns: padded, or cut in the middle with an
  * ellipsis when longer (a name keeps its start and its end). */
 static void put_cut(struct ss_buf *out, const char *s, size_t n, size_t w, bool utf8)
 {
-	size_t sw = width_of(s, n), ew = utf8 ? 1 : 3, keep, head, tail;
+	size_t sw = ss_text_columns(s, n), ew = utf8 ? 1 : 3, keep, head, tail;
 
 	if (sw <= w || w < ew + 2) {
-		ss_buf_add(out, s, sw <= w ? n : prefix_bytes(s, n, w));
+		ss_buf_add(out, s, sw <= w ? n : ss_text_prefix_bytes(s, n, w));
 		spaces(out, sw <= w ? w - sw : 0);
 		return;
 	}
 	keep = w - ew;
 	head = keep - keep / 2;
 	tail = keep / 2;
-	ss_buf_add(out, s, prefix_bytes(s, n, head));
+	ss_buf_add(out, s, ss_text_prefix_bytes(s, n, head));
 	ss_buf_adds(out, utf8 ? "…" : "...");
-	head = prefix_bytes(s, n, sw - tail);
+	head = ss_text_prefix_bytes(s, n, sw - tail);
 	ss_buf_add(out, s + head, n - head);
 }
 
@@ -497,8 +476,8 @@ static void stack_left(struct box_cols *bc, const struct ss_tab *t, const struct
 	for (size_t r = 1; r <= nrows; r++) {
 		ss_buf_reset(&st);
 		stack_text(&st, bc, e, ends, r * bc->n);
-		if (width_of(st.data ? st.data : "", st.len) > bc->stack_w)
-			bc->stack_w = width_of(st.data ? st.data : "", st.len);
+		if (ss_text_columns(st.data ? st.data : "", st.len) > bc->stack_w)
+			bc->stack_w = ss_text_columns(st.data ? st.data : "", st.len);
 	}
 	ss_buf_release(&st);
 }
@@ -536,8 +515,8 @@ static size_t wrap_min(const struct box_cols *bc, size_t c, const struct ss_tab 
 	size_t nrows = ss_tab_rows(t), n, m = WRAP_MIN;
 	const char *s = span(e, ends, c, &n);
 
-	if (width_of(s, n) > m)
-		m = width_of(s, n);
+	if (ss_text_columns(s, n) > m)
+		m = ss_text_columns(s, n);
 	for (size_t r = 1; r <= nrows; r++) {
 		s = span(e, ends, r * bc->n + c, &n);
 		for (size_t i = 0; i < n;) {
@@ -545,8 +524,8 @@ static size_t wrap_min(const struct box_cols *bc, size_t c, const struct ss_tab 
 
 			while (j < n && s[j] != ' ')
 				j++;
-			if (width_of(s + i, j - i) > m)
-				m = width_of(s + i, j - i);
+			if (ss_text_columns(s + i, j - i) > m)
+				m = ss_text_columns(s + i, j - i);
 			i = j + 1;
 		}
 	}
@@ -691,7 +670,7 @@ void ss_tab_box(struct ss_buf *out, const struct ss_tab *t, const char *title, b
 	}
 	for (size_t k = 0; k < bc.n * (nrows + 1); k++) {
 		const char *s = span(&e, ends, k, &n);
-		size_t cw = width_of(s, n), c = k % bc.n;
+		size_t cw = ss_text_columns(s, n), c = k % bc.n;
 
 		if (k < bc.n || cw > bc.w[c])
 			bc.w[c] = cw;
@@ -699,7 +678,7 @@ void ss_tab_box(struct ss_buf *out, const struct ss_tab *t, const char *title, b
 	if (console_width && !t->fixed)
 		fit(&bc, t, console_width, &e, ends);
 	total = box_total(&bc);
-	n = width_of(tt.data ? tt.data : "", tt.len);
+	n = ss_text_columns(tt.data ? tt.data : "", tt.len);
 	spaces(out, total > n ? (total - n) / 2 : 0);
 	ss_buf_add(out, tt.data ? tt.data : "", tt.len);
 	ss_buf_addc(out, '\n');

@@ -8,7 +8,7 @@
 #include <string.h>
 
 /* Characters, not bytes: continuation bytes do not count. */
-static size_t width_of(const char *s, size_t n)
+size_t ss_text_columns(const char *s, size_t n)
 {
 	size_t w = 0;
 
@@ -18,7 +18,7 @@ static size_t width_of(const char *s, size_t n)
 }
 
 /* The bytes of `s` (n bytes) that hold its first `chars` characters. */
-static size_t prefix_bytes(const char *s, size_t n, size_t chars)
+size_t ss_text_prefix_bytes(const char *s, size_t n, size_t chars)
 {
 	size_t i = 0;
 
@@ -46,11 +46,11 @@ void ss_text_next_line(const char *s, size_t n, size_t w, size_t *at, size_t *le
 
 		while (j < n && s[j] != ' ')
 			j++;
-		ww = width_of(s + i, j - i);
+		ww = ss_text_columns(s + i, j - i);
 		if (col && col + 1 + ww > w)
 			break;
 		if (!col && ww > w) {
-			end = i + prefix_bytes(s + i, j - i, w);
+			end = i + ss_text_prefix_bytes(s + i, j - i, w);
 			i = end;
 			break;
 		}
@@ -77,7 +77,7 @@ void ss_text_wrap(struct ss_buf *out, const char *s, size_t n, const char *inden
 
 		while (j < n && s[j] != ' ')
 			j++;
-		w = width_of(s + i, j - i);
+		w = ss_text_columns(s + i, j - i);
 		if (col == 0) {
 			ss_buf_adds(out, indent);
 			col = strlen(indent);
@@ -125,7 +125,7 @@ static void fit_line(struct ss_buf *out, const char *s, size_t n, size_t limit)
 
 		while (j < n && !(s[j] == ' ' && j + 1 < n && s[j + 1] == ' '))
 			j++;
-		items &= width_of(s + i, j - i) <= room;
+		items &= ss_text_columns(s + i, j - i) <= room;
 		while (j < n && s[j] == ' ')
 			j++;
 		i = j;
@@ -139,7 +139,7 @@ static void fit_line(struct ss_buf *out, const char *s, size_t n, size_t limit)
 
 		while (j < n && (items ? !(s[j] == ' ' && j + 1 < n && s[j + 1] == ' ') : s[j] != ' '))
 			j++;
-		w = width_of(s + i, j - i);
+		w = ss_text_columns(s + i, j - i);
 		if (col > ind && col + strlen(sep) + w > limit) {
 			ss_buf_addc(out, '\n');
 			spaces(out, ind + 2);
@@ -178,7 +178,7 @@ void ss_text_fit_lines(struct ss_buf *out, size_t from, size_t limit)
 		/* a box's title too is drawn to the box's width */
 		bool title = nl && box_row(nl + 1, in.len - i - n - 1);
 
-		if (width_of(s, n) > limit && !box_row(s, n) && !title &&
+		if (ss_text_columns(s, n) > limit && !box_row(s, n) && !title &&
 		    !memchr(s, '\033', n))
 			fit_line(out, s, n, limit);
 		else

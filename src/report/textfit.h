@@ -23,4 +23,9 @@ void ss_text_next_line(const char *s, size_t n, size_t w, size_t *at, size_t *le
  * lines after the first indented two more. Nothing is cut. */
 void ss_text_fit_lines(struct ss_buf *out, size_t from, size_t limit);
 
+/* The columns of `s` (n bytes of UTF-8): its characters. */
+size_t ss_text_columns(const char *s, size_t n);
+/* The bytes of `s` (n bytes) that hold its first `chars` characters. */
+size_t ss_text_prefix_bytes(const char *s, size_t n, size_t chars);
+
 #endif
