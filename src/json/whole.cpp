@@ -43,6 +43,30 @@ SSJ_HOT bool scalar_ok(std::string_view tok, char c)
 	}
 }
 
+#ifdef __SSE2__
+// The usual number of a records line, checked without its token: digits
+// (no leading zero but a lone one), optionally a '.' and digits, ending
+// exactly at the next structural `next` (no white space between). s is
+// the number's first byte, with SSJ_PADDING readable bytes after the
+// text. false: not that shape (the caller checks the token the long way),
+// never a verdict on the syntax.
+SSJ_HOT bool number_plain(const char *s, const char *next)
+{
+	uint64_t digit = digit_mask32(s);
+	// (bit 32 set: a run of 32 digits ends there, at most)
+	unsigned run = (unsigned)__builtin_ctzll(~digit);
+
+	if (run == 0 || run == 32 || (s[0] == '0' && run > 1))
+		return false;
+	if (s + run == next)
+		return true;
+	if (s[run] != '.')
+		return false;
+	unsigned frac = (unsigned)__builtin_ctzll(~(digit >> (run + 1)));
+	return frac > 0 && run + 1 + frac < 32 && s + run + 1 + frac == next;
+}
+#endif
+
 // The grammar over the index: a value wherever one must stand, each
 // scalar whole, keys followed by colons, brackets that match, at most
 // MAX_DEPTH levels, the root an object and nothing after it. Fills
@@ -87,6 +111,10 @@ value:
 		goto next;  // whole as it stands (scalar_ok), and the most common
 	if (c == '{' || c == '[')
 		goto open_container;
+#ifdef __SSE2__
+	if (number_plain(text + ix[i], text + ix[i + 1]))
+		goto next;
+#endif
 	if (!scalar_ok(token(i), c))
 		return SSJ_ESYNTAX;
 next:

@@ -225,6 +225,38 @@ static void test_plain_keys_and_counts(void **state)
 	must_refuse("{\"a\":-01}", 9, SSJ_ESYNTAX);
 }
 
+/*
+ * The grammar's short way for the usual number (digits, or digits '.'
+ * digits, the next structural right after it) and every shape it hands
+ * to the long way: a leading zero, a '.' without digits on either side,
+ * an exponent, white space after it, 32 digits and more. The verdicts
+ * are JSON's grammar (RFC 8259), not the program's.
+ */
+static void test_number_shapes(void **state)
+{
+	static const char *const good[] = {
+		"{\"a\":1.5}", "{\"a\":0.25,\"b\":[10.0,7]}", "{\"a\":0.0}",
+		"{\"a\":1.5 }", "{\"a\":1.5e3}", "{\"a\":2.5E-3,\"b\":1}",
+		"{\"a\":[0,1.25]}", "{\"a\":12345678901234567890123456789012}",
+		"{\"a\":1234567890123456789012345678.1234567}",
+		"{\"a\":1234567890123456789012345678901.5}",
+		"{\"a\":1.2345678901234567890123456789012}",
+	};
+	static const char *const bad[] = {
+		"{\"a\":1.}", "{\"a\":1.,\"b\":2}", "{\"a\":01.5}", "{\"a\":00.5}",
+		"{\"a\":1.5.5}", "{\"a\":1..5}", "{\"a\":.5}", "{\"a\":1.5e}",
+		"{\"a\":1x}", "{\"a\":1.5x}", "{\"a\":12true}", "{\"a\":[1.]}",
+		"{\"a\":1.5-}", "{\"a\":012345678901234567890123456789012}",
+		"{\"a\":1234567890123456789012345678901.}",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		must_open(good[i]);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		must_refuse(bad[i], strlen(bad[i]), SSJ_ESYNTAX);
+}
+
 static int stop_at_b(void *ctx, const char *key, size_t keylen, struct ssj_value *v)
 {
 	(void)ctx;
@@ -953,6 +985,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_visit),
 		cmocka_unit_test(test_plain_keys_and_counts),
+		cmocka_unit_test(test_number_shapes),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_depth),
 		cmocka_unit_test(test_broken_structure),
