@@ -201,6 +201,10 @@ static void process_slot(struct worker *w, struct slot *s, const struct ss_run_c
 	struct ss_batch *b = &s->batch;
 	enum ss_server_feed_mode mode = feed_mode(cfg);
 
+	/* room for the batch's outcomes at once: grown one at a time, the
+	 * first batches of a slot copied them over and over (realloc) */
+	if (!SS_ALLOC_GROW(s->outs, s->nouts + b->nunits, s->outs_cap))
+		goto nomem;
 	for (size_t i = 0; i < b->nunits; i++) {
 		const struct ss_unit *u = &b->units[i];
 		struct ss_request_text req;
