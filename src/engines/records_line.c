@@ -36,8 +36,11 @@ bool ss_records_line_map(struct ss_reader *rd, struct ss_record *r)
 	ss_read_count(rd, SS_F_NUM_ACCEPTED_DRAFT_TOKENS, true, NULL,
 		      &r->num_accepted_draft_tokens);
 	/* SPEC 2.4, 12.5: the harness engines alone may leave drafted tokens out */
-	bool harness = strcmp(ss_record_engine(r), "spec_bench") == 0 ||
-		       strcmp(ss_record_engine(r), "eagle") == 0;
+	const char *name = ss_record_engine(r);
+	/* (the first byte first: a call to strcmp per name was 0.6% of a
+	 * records run, whose engine is neither) */
+	bool harness = (name[0] == 's' && strcmp(name, "spec_bench") == 0) ||
+		       (name[0] == 'e' && strcmp(name, "eagle") == 0);
 	bool has_rate = true;
 
 	if (harness)
