@@ -71,11 +71,11 @@ enum ssj_status grammar(const parser_impl *p, uint32_t *__restrict close)
 		return trim_right(std::string_view(text + ix[k], ix[k + 1] - ix[k]));
 	};
 
-	if (at(0) != '{')
+	// the root: an object, or an array (ssj_open_array), opened as any
+	c = at(0);
+	if (c != '{' && c != '[')
 		return SSJ_ESYNTAX;
-	open[depth++] = i++;
-	if (at(i) == '}')
-		goto close_container;
+	goto open_container;
 object_field:
 	// a key, its colon after it (a key's quote is not the last structural)
 	if (at(i) != '"' || at(i + 1) != ':')
@@ -195,7 +195,8 @@ enum ssj_status w_open(parser_impl *p, const char *text, size_t len)
 	// one when the byte after the text is a '}' (simdjson's guard against
 	// reading past the end there).
 	enum ssj_status s = SSJ_ESYNTAX;
-	if (p->n >= 2 && w_char(p, p->n - 1) == '}' && (text[len] != '}' || balanced(p)))
+	char last = w_char(p, 0) == '[' ? ']' : '}';  // the root's closing bracket
+	if (p->n >= 2 && w_char(p, p->n - 1) == last && (text[len] != last || balanced(p)))
 		s = grammar(p, w->close.get());
 	if (s != SSJ_OK) {
 		p->text = nullptr;
