@@ -231,12 +231,11 @@ static bool feed_lines(struct ss_server_feed *f, const char *name, bool first,
 		return false;
 	for (size_t i = 0; i < nlines; i++) {
 		const struct ss_server_feed_line *l = &lines[i];
-		uint64_t got = 0, gn = 0;
+		uint64_t got = 0;
 
-		if (!ss_server_json_line(f->srv, l->shape, name, dir_len(name), name, l->line,
-					 base + l->off, l->len, &got) ||
-		    (g && !ss_server_json_line(g, l->shape, name, dir_len(name), name, l->line,
-					       base + l->off, l->len, &gn)))
+		/* one parse of the line feeds both states */
+		if (!ss_server_json_line_pair(f->srv, g, l->shape, name, dir_len(name), name,
+					      l->line, base + l->off, l->len, &got))
 			return false;
 		*n += got;
 	}
