@@ -243,7 +243,7 @@ enum ssj_status od_open(parser_impl *p, const char *text, size_t len)
 	if (bs && !escapes_valid(bs, len - (size_t)(bs - text)))
 		return SSJ_ESYNTAX;
 	error_code e;
-	if (p->root_array) {  // ssj_open_array: its elements walked as fields are
+	if (p->root_array) {  // ssj_open_array: each element walked as a field's value is
 		ondemand::array arr;
 		e = p->doc.get_array().get(arr);
 		if (!e)

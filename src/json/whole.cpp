@@ -45,13 +45,15 @@ SSJ_HOT bool scalar_ok(std::string_view tok, char c)
 
 // The grammar over the index: a value wherever one must stand, each
 // scalar whole, keys followed by colons, brackets that match, at most
-// MAX_DEPTH levels, the root an object and nothing after it. Fills
-// `close` for every container. Written as the grammar's loop with labels
-// (not a state variable) so that the branches follow the text's shape.
+// MAX_DEPTH levels, the root an object (or an array: ssj_open_array)
+// and nothing after it. Fills `close` for every container. Written as
+// the grammar's loop with labels (not a state variable) so that the
+// branches follow the text's shape.
 //
-// The last structural was checked to be a '}' (w_open). Then no step
-// needs its own bound: a step that reads past a structural has read a
-// character that is not '}' there (a key's quote, a value, a comma, an
+// The last structural was checked to be the root's closing bracket, a
+// '}' or for an array root a ']' (w_open). Then no step needs its own
+// bound: a step that reads past a structural has read a character that
+// is not that bracket there (a key's quote, a value, a comma, an
 // opening bracket), so that structural is not the last one. Only a
 // container closed before the root's end is followed by a read that
 // could pass it, and that is checked.
