@@ -68,6 +68,7 @@ struct ss_server_feed {
 	 * its directory's state too; NULL: pooled only */
 	struct ss_server_bydir *bydir;
 	struct ss_scrape *gsc;   /* the directory's reader of the input being fed */
+	struct ssj_parser *json; /* the server lines' parser, kept from line to line */
 };
 
 void ss_server_feed_init(struct ss_server_feed *f, struct ss_server *srv, enum ss_server_feed_mode mode,
@@ -75,7 +76,7 @@ void ss_server_feed_init(struct ss_server_feed *f, struct ss_server *srv, enum s
 /* Feed each input's server part to its directory's state in `d` as well
  * (SPEC 10.7); `d` outlives the feed. */
 void ss_server_feed_by_dir(struct ss_server_feed *f, struct ss_server_bydir *d);
-/* Frees the reader of an input stopped in the middle. */
+/* Frees the reader of an input stopped in the middle, and the lines' parser. */
 void ss_server_feed_release(struct ss_server_feed *f);
 
 /*

@@ -222,9 +222,10 @@ static void feed_shape(struct sj_feed *f, enum ss_server_shape shape, bool array
 	}
 }
 
-bool ss_server_json_line_pair(struct ss_server *s, struct ss_server *g, enum ss_server_shape shape,
-			      const char *dir, size_t dir_len, const char *place, uint64_t line,
-			      const char *text, size_t len, uint64_t *snapshots)
+bool ss_server_json_line_pair(struct ssj_parser *p, struct ss_server *s, struct ss_server *g,
+			      enum ss_server_shape shape, const char *dir, size_t dir_len,
+			      const char *place, uint64_t line, const char *text, size_t len,
+			      uint64_t *snapshots)
 {
 	struct sj_feed f;
 	enum ssj_status st;
@@ -235,7 +236,7 @@ bool ss_server_json_line_pair(struct ss_server *s, struct ss_server *g, enum ss_
 		*snapshots = 0;
 	if (shape == SS_SRVJ_NONE)
 		return true;
-	if (!sj_feed_init(&f, s, place, line))
+	if (!sj_feed_init(&f, s, p, place, line))
 		return false;
 	/* opened once, in place; each state reads the one open document */
 	st = sj_open(f.p, text, len, &array);
@@ -265,7 +266,7 @@ bool ss_server_json_line(struct ss_server *s, enum ss_server_shape shape, const 
 			 size_t dir_len, const char *place, uint64_t line, const char *text,
 			 size_t len, uint64_t *snapshots)
 {
-	return ss_server_json_line_pair(s, NULL, shape, dir, dir_len, place, line, text, len,
+	return ss_server_json_line_pair(NULL, s, NULL, shape, dir, dir_len, place, line, text, len,
 					snapshots);
 }
 
@@ -295,7 +296,7 @@ bool ss_server_json_document(struct ss_server *s, const char *dir, size_t dir_le
 
 	if (snapshots)
 		*snapshots = 0;
-	if (!sj_feed_init(&f, s, place, 1))
+	if (!sj_feed_init(&f, s, NULL, place, 1))
 		return false;
 	st = ssj_open(f.p, text, len);
 	if (st == SSJ_ENOMEM)

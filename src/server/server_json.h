@@ -88,11 +88,14 @@ bool ss_server_json_line(struct ss_server *s, enum ss_server_shape shape, const 
 
 /*
  * The same line fed to s and then to g (may be NULL; SPEC 10.7: the
- * pooled state and its directory's) from one parse. *snapshots: s's.
+ * pooled state and its directory's) from one parse, on the caller's
+ * parser p (kept from line to line: nothing open on it after the call)
+ * or, when p is NULL, on one made for the call. *snapshots: s's.
  */
-bool ss_server_json_line_pair(struct ss_server *s, struct ss_server *g, enum ss_server_shape shape,
-			      const char *dir, size_t dir_len, const char *place, uint64_t line,
-			      const char *text, size_t len, uint64_t *snapshots);
+bool ss_server_json_line_pair(struct ssj_parser *p, struct ss_server *s, struct ss_server *g,
+			      enum ss_server_shape shape, const char *dir, size_t dir_len,
+			      const char *place, uint64_t line, const char *text, size_t len,
+			      uint64_t *snapshots);
 
 /* Whether an input of this name is AIPerf's JSON document (10.1: the name ends so). */
 bool ss_server_json_is_document_name(const char *name, size_t len);

@@ -9,8 +9,8 @@
  *
  * Everything here lives for one call of ss_server_json_line() or
  * ss_server_json_document(): labels point into the open document (its
- * text or the parser's decoded strings), the feed owns its parser and
- * frees it in sj_feed_release().
+ * text or the parser's decoded strings); sj_feed_release() frees the
+ * feed's own parser, or closes the caller's.
  */
 #ifndef SS_SERVER_JSON_INT_H
 #define SS_SERVER_JSON_INT_H
@@ -36,14 +36,19 @@ struct sj_labels {
 struct sj_feed {
 	struct ss_server *s;
 	struct ssj_parser *p;
+	bool own;            /* p made for this call (else the caller's) */
 	const char *place;
 	uint64_t line;
 	uint64_t snapshots;  /* snapshots and increments given */
 	bool nomem;
 };
 
-/* A fresh feed; false when out of memory (nothing to release then). */
-bool sj_feed_init(struct sj_feed *f, struct ss_server *s, const char *place, uint64_t line);
+/*
+ * A fresh feed on the caller's parser p, or on one of its own when p is
+ * NULL; false when out of memory (nothing to release then).
+ */
+bool sj_feed_init(struct sj_feed *f, struct ss_server *s, struct ssj_parser *p,
+		  const char *place, uint64_t line);
 void sj_feed_release(struct sj_feed *f);
 
 /* Whether the text's first byte after JSON white space is '[' (an array root). */

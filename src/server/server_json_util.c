@@ -17,19 +17,24 @@
 
 #include "server/server_json_int.h"
 
-bool sj_feed_init(struct sj_feed *f, struct ss_server *s, const char *place, uint64_t line)
+bool sj_feed_init(struct sj_feed *f, struct ss_server *s, struct ssj_parser *p,
+		  const char *place, uint64_t line)
 {
 	memset(f, 0, sizeof(*f));
 	f->s = s;
 	f->place = place ? place : "";
 	f->line = line;
-	f->p = ssj_parser_new();
+	f->own = p == NULL;
+	f->p = p ? p : ssj_parser_new();
 	return f->p != NULL;
 }
 
 void sj_feed_release(struct sj_feed *f)
 {
-	ssj_parser_free(f->p);
+	if (f->own)
+		ssj_parser_free(f->p);
+	else
+		ssj_close(f->p); /* the caller's text may die now */
 }
 
 static size_t skip_ws(const char *t, size_t len, size_t i)

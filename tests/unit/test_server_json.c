@@ -733,16 +733,19 @@ static void test_line_pair(void **state)
 	};
 	static const uint64_t want_snaps[] = {1, 1, 0};
 	struct ss_server *s = new_server(), *g = new_server();
+	struct ssj_parser *p = ssj_parser_new(); /* the caller's, kept from line to line */
 	struct ss_server_results r;
 	const struct ss_server_family *f;
 
 	(void)state;
+	assert_non_null(p);
 	for (size_t i = 0; i < 3; i++) {
 		char *t = padded(lines[i]);
 		uint64_t snaps = 99;
 
-		assert_true(ss_server_json_line_pair(s, g, SS_SRVJ_ITERATIONS, "", 0, "it.jsonl", i + 1,
-						     t, strlen(lines[i]), &snaps));
+		assert_true(ss_server_json_line_pair(i == 1 ? NULL : p, s, g, SS_SRVJ_ITERATIONS, "",
+						     0, "it.jsonl", i + 1, t, strlen(lines[i]),
+						     &snaps));
 		assert_int_equal(snaps, want_snaps[i]);
 		free(t);
 	}
@@ -755,6 +758,9 @@ static void test_line_pair(void **state)
 		assert_i128(f->accepted_tokens, 5);
 		ss_server_results_release(&r);
 	}
+	/* nothing is left open on the caller's parser */
+	assert_int_equal(ssj_visit(p, NULL, NULL), SSJ_EINTERNAL);
+	ssj_parser_free(p);
 	ss_server_free(s);
 	ss_server_free(g);
 }
