@@ -13,6 +13,12 @@ share only the lower layer (the table model, the JSON writer, numbers,
 escapes, charts) and section.h. The one exception is the server's section,
 which may use the positions' writers (ALLOWED_SECTION_INCLUDES).
 
+Inside src/server/, the JSON shapes are three layers, lowest first: the
+base (server_json_util.c, server_json_int.h), the shapes
+(server_json_aiperf.c, _engines.c, _prom.c, server_json_shapes.h) and
+the top (server_json.c, server_json.h). A file includes no header of a
+layer above its own (SERVER_JSON_LAYERS), so no call goes back up.
+
 Run by `make check`; by hand: tests/check_includes.py [SRCDIR].
 """
 import os
@@ -26,6 +32,25 @@ RANK = {name: i for i, name in enumerate(ORDER)}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"/]+)/[^"]+"', re.M)
 SECTION_INCLUDE = re.compile(r'^\s*#\s*include\s+"report/sec_([A-Za-z0-9_]+)\.[ch]"', re.M)
 ALLOWED_SECTION_INCLUDES = {("server", "positions")}
+# server/'s JSON files: each one's layer, and each layer's own header.
+SERVER_JSON_LAYERS = {"server_json_util.c": 0, "server_json_int.h": 0,
+                      "server_json_aiperf.c": 1, "server_json_engines.c": 1,
+                      "server_json_prom.c": 1, "server_json_shapes.h": 1,
+                      "server_json.c": 2, "server_json.h": 2}
+SERVER_JSON_HEADERS = {"server_json_int.h": 0, "server_json_shapes.h": 1,
+                       "server_json.h": 2}
+SERVER_INCLUDE = re.compile(r'^\s*#\s*include\s+"server/([A-Za-z0-9_]+\.h)"', re.M)
+
+
+def server_json_problems(name, text):
+    """A JSON file of server/ that includes a header of a layer above its own."""
+    layer = SERVER_JSON_LAYERS.get(name)
+    if layer is None:
+        return []
+    return [f"src/server/{name}: includes {h}, a layer above its own "
+            f"(server_json*.c: base, shapes, top; nothing calls back up)"
+            for h in SERVER_INCLUDE.findall(text)
+            if SERVER_JSON_HEADERS.get(h, -1) > layer]
 
 
 def section_problems(name, text):
@@ -62,6 +87,8 @@ def main():
                 text = f.read()
             if stage == "report":
                 problems.extend(section_problems(name, text))
+            if stage == "server":
+                problems.extend(server_json_problems(name, text))
             for target in INCLUDE.findall(text):
                 if target == stage:
                     continue

@@ -106,6 +106,16 @@ void ssj_parser_free(struct ssj_parser *p);
  * (\ud800) is valid, and reads as U+FFFD where its string is decoded.
  */
 enum ssj_status ssj_open(struct ssj_parser *p, const char *text, size_t len);
+/*
+ * The same for a text whose root is an array (TensorRT-LLM's iteration
+ * statistics, polled, are one): indexed and checked in place, as
+ * ssj_open() checks an object (the array the first of the 1,024 levels),
+ * nothing copied. A text whose first byte after white space is not '['
+ * is SSJ_ETYPE (not read further). Its elements are read with
+ * ssj_visit_array(); ssj_visit() on it is SSJ_ENOTOBJECT. Objects inside
+ * it can be visited with ssj_visit_span() as in any open document.
+ */
+enum ssj_status ssj_open_array(struct ssj_parser *p, const char *text, size_t len);
 /* Forget the open document (its text may then die). */
 void ssj_close(struct ssj_parser *p);
 
@@ -114,6 +124,12 @@ void ssj_close(struct ssj_parser *p);
  * document order (keys unescaped). fn may be NULL.
  */
 enum ssj_status ssj_visit(struct ssj_parser *p, ssj_field_fn fn, void *ctx);
+
+/*
+ * Call `fn` for each element of the open document's root array (opened by
+ * ssj_open_array()), in order; SSJ_ETYPE when the root is an object.
+ */
+enum ssj_status ssj_visit_array(struct ssj_parser *p, ssj_elem_fn fn, void *ctx);
 
 /*
  * The same for an object whose text is exactly [text, text + len). An

@@ -72,6 +72,16 @@ enum ssj_status ssj_open(struct ssj_parser *p, const char *text, size_t len)
 	return ops()->open(p, text, len);
 }
 
+enum ssj_status ssj_open_array(struct ssj_parser *p, const char *text, size_t len)
+{
+	return ops()->open_array(p, text, len);
+}
+
+enum ssj_status ssj_visit_array(struct ssj_parser *p, ssj_elem_fn fn, void *ctx)
+{
+	return ops()->visit_array(p, fn, ctx);
+}
+
 void ssj_close(struct ssj_parser *p) { ops()->close(p); }
 
 enum ssj_status ssj_visit(struct ssj_parser *p, ssj_field_fn fn, void *ctx)

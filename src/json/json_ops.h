@@ -41,6 +41,9 @@ struct ssj_ops {
 	enum ssj_status (*array_foreach_span)(struct ssj_value *v, ssj_span_fn fn, void *ctx);
 	const char *(*version)(void);
 	const char *(*implementation)(void);
+	/* an array root (ssj_open_array, ssj_visit_array) */
+	enum ssj_status (*open_array)(struct ssj_parser *p, const char *text, size_t len);
+	enum ssj_status (*visit_array)(struct ssj_parser *p, ssj_elem_fn fn, void *ctx);
 };
 
 extern const struct ssj_ops ssj_ops_generic;

@@ -242,10 +242,18 @@ enum ssj_status od_open(parser_impl *p, const char *text, size_t len)
 	const char *bs = static_cast<const char *>(memchr(text, '\\', len));
 	if (bs && !escapes_valid(bs, len - (size_t)(bs - text)))
 		return SSJ_ESYNTAX;
-	ondemand::object obj;
-	error_code e = p->doc.get_object().get(obj);
-	if (!e)
-		e = walk_children<ondemand::field>(obj, 0);
+	error_code e;
+	if (p->root_array) {  // ssj_open_array: each element walked as a field's value is
+		ondemand::array arr;
+		e = p->doc.get_array().get(arr);
+		if (!e)
+			e = walk_children<ondemand::value>(arr, 0);
+	} else {
+		ondemand::object obj;
+		e = p->doc.get_object().get(obj);
+		if (!e)
+			e = walk_children<ondemand::field>(obj, 0);
+	}
 	if (e)
 		return open_error(e);
 	if (!at_end(p->doc))
@@ -276,6 +284,18 @@ enum ssj_status od_visit(parser_impl *p, parser_impl *home, ssj_field_fn fn, voi
 	if (e)
 		return map_error(e);
 	return visit_object(obj, p, home, fn, ctx, SSJ_ALL_LENS);
+}
+
+enum ssj_status od_visit_array(parser_impl *p, ssj_elem_fn fn, void *ctx)
+{
+	value_impl root;
+	p->doc.rewind();
+	error_code e = p->doc.get_value().get(root.v);
+	if (e)
+		return map_error(e);
+	root.odp = p;
+	root.odi = p;
+	return od_array(&root, fn, ctx);
 }
 
 enum ssj_type od_type(value_impl *v)

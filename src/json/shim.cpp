@@ -56,18 +56,26 @@ void forget(parser_impl *p)
 	p->len = 0;
 	p->used = SSJ_PATH_AUTO;
 	p->span_at = nullptr;
+	p->root_array = false;
 }
 
-// The first byte of the text that is not JSON white space is a '{'.
-bool starts_object(const char *text, size_t len)
+// The first byte of the text that is not JSON white space is `want`.
+bool starts_with(const char *text, size_t len, char want)
 {
 	for (size_t i = 0; i < len; i++) {
 		char c = text[i];
 		if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
-			return c == '{';
+			return c == want;
 	}
 	return false;
 }
+
+bool starts_object(const char *text, size_t len)
+{
+	return starts_with(text, len, '{');
+}
+
+enum ssj_status open_checked(parser_impl *p, const char *text, size_t len);
 
 enum ssj_status open_text(parser_impl *p, const char *text, size_t len)
 {
@@ -75,6 +83,24 @@ enum ssj_status open_text(parser_impl *p, const char *text, size_t len)
 	strings_reset(p);
 	if (!starts_object(text, len))
 		return od_root_status(p, text, len);
+	return open_checked(p, text, len);
+}
+
+// A text whose root is an array (ssj_open_array), by the same paths.
+enum ssj_status open_array_text(parser_impl *p, const char *text, size_t len)
+{
+	forget(p);
+	strings_reset(p);
+	if (!starts_with(text, len, '['))
+		return SSJ_ETYPE;
+	p->root_array = true;  // both paths read the root as the array it is
+	return open_checked(p, text, len);
+}
+
+// The path's open of a text that starts as its root must (open_text,
+// open_array_text).
+enum ssj_status open_checked(parser_impl *p, const char *text, size_t len)
+{
 	enum ssj_status s;
 	if (p->path == SSJ_PATH_WHOLE && !WHOLE_BUILT)
 		return SSJ_EINTERNAL;
@@ -171,6 +197,16 @@ static enum ssj_status v_open(struct ssj_parser *p, const char *text, size_t len
 	});
 }
 
+static enum ssj_status v_open_array(struct ssj_parser *p, const char *text, size_t len)
+{
+	return guard_status([&] {
+		enum ssj_status s = open_array_text(P(p), text, len);
+		if (s == SSJ_ENOMEM || s == SSJ_EINTERNAL)
+			forget(P(p));
+		return s;
+	});
+}
+
 static void v_close(struct ssj_parser *p)
 {
 	forget(P(p));
@@ -182,9 +218,25 @@ static enum ssj_status v_visit(struct ssj_parser *p, ssj_field_fn fn, void *ctx)
 		parser_impl *pi = P(p);
 		if (!pi->text)
 			return SSJ_EINTERNAL;
+		if (pi->root_array)
+			return SSJ_ENOTOBJECT;
 		if (pi->used == SSJ_PATH_WHOLE)
 			return w_object(pi, 0, fn, ctx, SSJ_ALL_LENS);
 		return od_visit(pi, pi, fn, ctx);
+	});
+}
+
+static enum ssj_status v_visit_array(struct ssj_parser *p, ssj_elem_fn fn, void *ctx)
+{
+	return guard_status([&] {
+		parser_impl *pi = P(p);
+		if (!pi->text)
+			return SSJ_EINTERNAL;
+		if (!pi->root_array)
+			return SSJ_ETYPE;
+		if (pi->used == SSJ_PATH_WHOLE)
+			return w_array(pi, 0, fn, ctx);
+		return od_visit_array(pi, fn, ctx);
 	});
 }
 
@@ -423,4 +475,5 @@ extern "C" const struct ssj_ops SSJ_OPS_NAME = {
 	v_number_double,     v_value_number_text, v_value_string,       v_value_raw_string,
 	v_value_raw_json,    v_object_foreach,    v_array_foreach,      v_value_is_empty,
 	v_array_foreach_span, v_version,          v_implementation,
+	v_open_array,        v_visit_array,
 };

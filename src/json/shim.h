@@ -92,6 +92,7 @@ struct parser_impl {
 	size_t len = 0;
 	enum ssj_path used = SSJ_PATH_AUTO;
 	bool escapes = false;                 // the text has a backslash
+	bool root_array = false;              // opened by ssj_open_array()
 	// The whole-text path's index of the open document: the offset of
 	// every structural (bracket, colon, comma, value start; strings never
 	// split), n of them, followed by simdjson's sentinel; `close` the
@@ -447,7 +448,7 @@ SSJ_HOT void w_value(parser_impl *p, value_impl &v, uint32_t i)
 }
 
 // whole.cpp. w_open: SSJ_OK (the text is the open document, on this
-// path), another status (the text is not valid), or SSJ_ECAPACITY when
+// path; its root an object, or an array when it starts with '['), another status (the text is not valid), or SSJ_ECAPACITY when
 // this path does not take the text (too long; in a build without the
 // path, every text).
 enum ssj_status w_open(parser_impl *p, const char *text, size_t len);
@@ -472,6 +473,8 @@ enum ssj_status od_root_status(parser_impl *p, const char *text, size_t len);
 // Visit the root object of the document od_open or od_start made; the
 // values' strings decode to `home`'s blocks.
 enum ssj_status od_visit(parser_impl *p, parser_impl *home, ssj_field_fn fn, void *ctx);
+// Each element of the root array of the document od_open made (root_array).
+enum ssj_status od_visit_array(parser_impl *p, ssj_elem_fn fn, void *ctx);
 enum ssj_type od_type(value_impl *v);
 bool od_is_null(value_impl *v);
 enum ssj_status od_bool(value_impl *v, bool *out);

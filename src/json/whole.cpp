@@ -69,13 +69,15 @@ SSJ_HOT bool number_plain(const char *s, const char *next)
 
 // The grammar over the index: a value wherever one must stand, each
 // scalar whole, keys followed by colons, brackets that match, at most
-// MAX_DEPTH levels, the root an object and nothing after it. Fills
-// `close` for every container. Written as the grammar's loop with labels
-// (not a state variable) so that the branches follow the text's shape.
+// MAX_DEPTH levels, the root an object (or an array: ssj_open_array)
+// and nothing after it. Fills `close` for every container. Written as
+// the grammar's loop with labels (not a state variable) so that the
+// branches follow the text's shape.
 //
-// The last structural was checked to be a '}' (w_open). Then no step
-// needs its own bound: a step that reads past a structural has read a
-// character that is not '}' there (a key's quote, a value, a comma, an
+// The last structural was checked to be the root's closing bracket, a
+// '}' or for an array root a ']' (w_open). Then no step needs its own
+// bound: a step that reads past a structural has read a character that
+// is not that bracket there (a key's quote, a value, a comma, an
 // opening bracket), so that structural is not the last one. Only a
 // container closed before the root's end is followed by a read that
 // could pass it, and that is checked.
@@ -95,11 +97,11 @@ enum ssj_status grammar(const parser_impl *p, uint32_t *__restrict close)
 		return trim_right(std::string_view(text + ix[k], ix[k + 1] - ix[k]));
 	};
 
-	if (at(0) != '{')
+	// the root: an object, or an array (ssj_open_array), opened as any
+	c = at(0);
+	if (c != '{' && c != '[')
 		return SSJ_ESYNTAX;
-	open[depth++] = i++;
-	if (at(i) == '}')
-		goto close_container;
+	goto open_container;
 object_field:
 	// a key, its colon after it (a key's quote is not the last structural)
 	if (at(i) != '"' || at(i + 1) != ':')
@@ -223,7 +225,8 @@ enum ssj_status w_open(parser_impl *p, const char *text, size_t len)
 	// one when the byte after the text is a '}' (simdjson's guard against
 	// reading past the end there).
 	enum ssj_status s = SSJ_ESYNTAX;
-	if (p->n >= 2 && w_char(p, p->n - 1) == '}' && (text[len] != '}' || balanced(p)))
+	char last = w_char(p, 0) == '[' ? ']' : '}';  // the root's closing bracket
+	if (p->n >= 2 && w_char(p, p->n - 1) == last && (text[len] != last || balanced(p)))
 		s = grammar(p, w->close.get());
 	if (s != SSJ_OK) {
 		p->text = nullptr;

@@ -174,7 +174,7 @@ static enum ss_server_feed_mode feed_mode(const struct ss_run_cfg *cfg)
  * request. false: out of memory.
  */
 static bool server_line(struct slot *s, const struct ss_unit *u, const struct ss_outcome *o,
-			enum ss_server_feed_mode mode, bool *taken)
+			enum ss_server_feed_mode mode, struct ssj_parser *doc, bool *taken)
 {
 	const struct ss_batch *b = &s->batch;
 	enum ss_server_shape shape;
@@ -184,7 +184,7 @@ static bool server_line(struct slot *s, const struct ss_unit *u, const struct ss
 	if (u->nparts != 1 || u->sse || u->oversize)
 		return true;
 	off = b->part_off[u->first_part];
-	shape = ss_server_feed_line_shape(mode, o->status, b->buf + off,
+	shape = ss_server_feed_line_shape(mode, o->status, doc, b->buf + off,
 					  b->part_len[u->first_part]);
 	if (shape == SS_SRVJ_NONE)
 		return true;
@@ -229,7 +229,7 @@ static void process_slot(struct worker *w, struct slot *s, const struct ss_run_c
 		if (!SS_ALLOC_GROW(s->outs, s->nouts + 1, s->outs_cap))
 			goto nomem;
 		o = &s->outs[s->nouts];
-		if (!ss_process(w->proc, &req, o) || !server_line(s, u, o, mode, &taken))
+		if (!ss_process(w->proc, &req, o) || !server_line(s, u, o, mode, ss_processor_document(w->proc), &taken))
 			goto nomem;
 		if (taken)
 			continue;   /* the outcome's place is the next request's */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "io/sniff.h"
+#include "json/json.h"
 #include "util/alloc.h"
 
 void ss_server_feed_init(struct ss_server_feed *f, struct ss_server *srv, enum ss_server_feed_mode mode,
@@ -26,6 +27,8 @@ void ss_server_feed_release(struct ss_server_feed *f)
 	ss_scrape_free(f->sc);
 	ss_scrape_free(f->gsc);
 	f->sc = f->gsc = NULL;
+	ssj_parser_free(f->json);
+	f->json = NULL;
 }
 
 /*
@@ -231,12 +234,13 @@ static bool feed_lines(struct ss_server_feed *f, const char *name, bool first,
 		return false;
 	for (size_t i = 0; i < nlines; i++) {
 		const struct ss_server_feed_line *l = &lines[i];
-		uint64_t got = 0, gn = 0;
+		uint64_t got = 0;
 
-		if (!ss_server_json_line(f->srv, l->shape, name, dir_len(name), name, l->line,
-					 base + l->off, l->len, &got) ||
-		    (g && !ss_server_json_line(g, l->shape, name, dir_len(name), name, l->line,
-					       base + l->off, l->len, &gn)))
+		/* one parse of the line feeds both states */
+		if (!f->json && !(f->json = ssj_parser_new()))
+			return false;
+		if (!ss_server_json_line_pair(f->json, f->srv, g, l->shape, name, dir_len(name),
+					      name, l->line, base + l->off, l->len, &got))
 			return false;
 		*n += got;
 	}

@@ -68,6 +68,7 @@ struct ss_server_feed {
 	 * its directory's state too; NULL: pooled only */
 	struct ss_server_bydir *bydir;
 	struct ss_scrape *gsc;   /* the directory's reader of the input being fed */
+	struct ssj_parser *json; /* the server lines' parser, kept from line to line */
 };
 
 void ss_server_feed_init(struct ss_server_feed *f, struct ss_server *srv, enum ss_server_feed_mode mode,
@@ -75,7 +76,7 @@ void ss_server_feed_init(struct ss_server_feed *f, struct ss_server *srv, enum s
 /* Feed each input's server part to its directory's state in `d` as well
  * (SPEC 10.7); `d` outlives the feed. */
 void ss_server_feed_by_dir(struct ss_server_feed *f, struct ss_server_bydir *d);
-/* Frees the reader of an input stopped in the middle. */
+/* Frees the reader of an input stopped in the middle, and the lines' parser. */
 void ss_server_feed_release(struct ss_server_feed *f);
 
 /*
@@ -100,17 +101,26 @@ bool ss_server_feed_read(const struct ss_server_feed *f, enum ss_server_feed_kin
 /*
  * Whether a line that came to `status` as a request is the server's: its
  * shape, SS_SRVJ_NONE when not (SPEC 10.1, 10.5: only an unrecognized or
- * unparsable line, only while detection is on). Pure: from any thread.
- * Inline: the run asks it of every request.
+ * unparsable line, only while detection is on). doc: the parser the line
+ * is still open on as a request (engines' ss_processor_document()), or
+ * NULL: the shape is read from that document when it is open, and only
+ * a line it does not hold (an array, an unparsable one) is parsed here.
+ * Pure: from any thread, doc only visited. Inline: the run asks it of
+ * every request.
  */
 static inline enum ss_server_shape ss_server_feed_line_shape(enum ss_server_feed_mode mode,
 							       enum ss_status status,
+							       struct ssj_parser *doc,
 							       const char *text, size_t len)
 {
+	enum ss_server_shape shape;
+
 	/* (an array line is unparsable as a request) */
 	if (mode != SS_SERVER_FEED_DETECT ||
 	    (status != SS_ST_UNRECOGNIZED && status != SS_ST_UNPARSABLE))
 		return SS_SRVJ_NONE;
+	if (doc && ss_server_json_shape_open(doc, text, len, &shape))
+		return shape;
 	return ss_server_json_shape(text, len);
 }
 

@@ -13,6 +13,7 @@ libspecscan_la_SOURCES += \
 	src/server/grammar.c src/server/grammar.h \
 	src/server/expo.c src/server/expo.h \
 	src/server/server_json.c src/server/server_json.h src/server/server_json_int.h \
+	src/server/server_json_util.c src/server/server_json_shapes.h \
 	src/server/server_json_aiperf.c src/server/server_json_engines.c \
 	src/server/server_json_prom.c \
 	src/server/feed.c src/server/feed.h \

@@ -9,7 +9,9 @@
  * touching the (single-threaded) struct ss_server:
  *
  *   ss_server_json_shape()   pure: which shape a JSONL line is, if any;
- *                            safe from any thread;
+ *                            safe from any thread (and
+ *                            ss_server_json_shape_open(), the same read
+ *                            from a caller's parser the line is open on);
  *   ss_server_json_line()    feeds one line of that shape (in input
  *                            order: snapshots are diffed in the order read);
  *   ss_server_json_document() feeds AIPerf's whole JSON document.
@@ -19,8 +21,9 @@
  * strings) is a bad sample or line: counted with ss_server_bad(), never a
  * stop. The caller owns every pointer it passes; nothing is kept. Every
  * text, as every text of the JSON seam (json/json.h), has SSJ_PADDING
- * readable bytes after its end. Each call parses the text with a parser
- * of its own, made and freed inside the call.
+ * readable bytes after its end. Each call parses the text once, in place
+ * (an array root too: json.h's ssj_open_array()), with a parser of its
+ * own, made and freed inside the call.
  *
  * What each shape gives (SPEC 10.1, 10.2, 10.5):
  *   AIPerf line      one snapshot of the endpoint (dir, endpoint_url) at
@@ -62,6 +65,17 @@ enum ss_server_shape {
  */
 enum ss_server_shape ss_server_json_shape(const char *text, size_t len);
 
+struct ssj_parser;
+/*
+ * The same for a line text[0..len) that is the open document of the
+ * caller's parser p (as ssj_open() left it): the shape decided from that
+ * document, nothing parsed again. false when it cannot be told so (an
+ * array line, which ssj_open() does not open, or nothing open on p): the
+ * caller asks ss_server_json_shape() then. p is only visited.
+ */
+bool ss_server_json_shape_open(struct ssj_parser *p, const char *text, size_t len,
+			       enum ss_server_shape *shape);
+
 /*
  * Feed one line of a known shape. dir[0..dir_len) names the input's
  * directory (AIPerf's endpoint is the pair directory, endpoint_url: 10.5);
@@ -71,6 +85,17 @@ enum ss_server_shape ss_server_json_shape(const char *text, size_t len);
 bool ss_server_json_line(struct ss_server *s, enum ss_server_shape shape, const char *dir,
 			 size_t dir_len, const char *place, uint64_t line, const char *text,
 			 size_t len, uint64_t *snapshots);
+
+/*
+ * The same line fed to s and then to g (may be NULL; SPEC 10.7: the
+ * pooled state and its directory's) from one parse, on the caller's
+ * parser p (kept from line to line: nothing open on it after the call)
+ * or, when p is NULL, on one made for the call. *snapshots: s's.
+ */
+bool ss_server_json_line_pair(struct ssj_parser *p, struct ss_server *s, struct ss_server *g,
+			      enum ss_server_shape shape, const char *dir, size_t dir_len,
+			      const char *place, uint64_t line, const char *text, size_t len,
+			      uint64_t *snapshots);
 
 /* Whether an input of this name is AIPerf's JSON document (10.1: the name ends so). */
 bool ss_server_json_is_document_name(const char *name, size_t len);

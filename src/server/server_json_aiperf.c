@@ -7,12 +7,11 @@
  * document one increment of each endpoint it names, each counter
  * series' stats.total taken as the profiling window's count.
  */
-#include "server/server_json.h"
-
 #include <stdlib.h>
 #include <string.h>
 
 #include "server/server_json_int.h"
+#include "server/server_json_shapes.h"
 #include "util/alloc.h"
 #include "util/grow.h"
 
@@ -574,7 +573,7 @@ static void slices_feed(struct sj_feed *f, struct doc_slice *e, size_t ne)
 	}
 }
 
-static void document(struct sj_feed *f, const char *dir, size_t dir_len)
+void sj_aiperf_document(struct sj_feed *f, const char *dir, size_t dir_len)
 {
 	struct aip_root r;
 	struct doc_scan d;
@@ -598,28 +597,4 @@ static void document(struct sj_feed *f, const char *dir, size_t dir_len)
 	ss_free(d.e);
 	ss_free(d.sl);
 	ss_free(d.tmp);
-}
-
-bool ss_server_json_document(struct ss_server *s, const char *dir, size_t dir_len,
-			     const char *place, const char *text, size_t len,
-			     uint64_t *snapshots)
-{
-	struct sj_feed f;
-	enum ssj_status st;
-
-	if (snapshots)
-		*snapshots = 0;
-	if (!sj_feed_init(&f, s, place, 1))
-		return false;
-	st = ssj_open(f.p, text, len);
-	if (st == SSJ_ENOMEM)
-		f.nomem = true;
-	else if (st != SSJ_OK)
-		sj_bad(&f, "bad document", NULL, ssj_strerror(st));
-	else
-		document(&f, dir, dir_len);
-	if (snapshots)
-		*snapshots = f.snapshots;
-	sj_feed_release(&f);
-	return !f.nomem;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "server/server_json_int.h"
+#include "server/server_json_shapes.h"
 #include "util/alloc.h"
 #include "util/grow.h"
 
@@ -113,12 +114,6 @@ static int iter_elem(void *ctx, size_t i, struct ssj_value *v)
 	return is->f->nomem;
 }
 
-static int iter_root(void *ctx, const char *key, size_t n, struct ssj_value *v)
-{
-	(void)key, (void)n;
-	return ssj_array_foreach(v, iter_elem, ctx) == SSJ_OK ? 0 : 1;
-}
-
 void sj_iterations(struct sj_feed *f, bool array)
 {
 	struct iter_scan is;
@@ -133,7 +128,7 @@ void sj_iterations(struct sj_feed *f, bool array)
 		return;
 	}
 	if (array) {
-		(void)ssj_visit(f->p, iter_root, &is);
+		(void)ssj_visit_array(f->p, iter_elem, &is);
 	} else if (ssj_visit(f->p, iter_field, &is) == SSJ_OK && is.has && !is.null) {
 		if (is.bad)
 			sj_bad(f, "bad iteration", NULL, "specDecodingStats is not an object");

@@ -1,13 +1,16 @@
 /*
- * server_json_int.h - private to the JSON shapes of the server stage
- * (server_json.c, server_json_prom.c): the state of one line or document
- * being fed, and the helpers both files share (a label set read from a
- * JSON object, a bad part told, a text opened with an array root allowed).
+ * server_json_int.h - private to the JSON shapes of the server stage: the
+ * base layer of server_json*.c (server_json_util.c), below the three
+ * shapes (server_json_shapes.h) and server_json.c, which call it and
+ * which it never calls. It holds the state of one line or document being
+ * fed and the helpers the shapes share (a label set read from a JSON
+ * object, a bad part told, a text opened with an array root allowed, a
+ * family's name matched, a sample's value checked and emitted).
  *
  * Everything here lives for one call of ss_server_json_line() or
  * ss_server_json_document(): labels point into the open document (its
- * text or the parser's decoded strings), the feed owns its parser and its
- * scratch buffer and frees both in sj_feed_release().
+ * text or the parser's decoded strings); sj_feed_release() frees the
+ * feed's own parser, or closes the caller's.
  */
 #ifndef SS_SERVER_JSON_INT_H
 #define SS_SERVER_JSON_INT_H
@@ -33,24 +36,29 @@ struct sj_labels {
 struct sj_feed {
 	struct ss_server *s;
 	struct ssj_parser *p;
-	struct ss_buf wrap;  /* an array line made an object: {"a":LINE} */
+	bool own;            /* p made for this call (else the caller's) */
 	const char *place;
 	uint64_t line;
 	uint64_t snapshots;  /* snapshots and increments given */
 	bool nomem;
 };
 
-/* A fresh feed; false when out of memory (nothing to release then). */
-bool sj_feed_init(struct sj_feed *f, struct ss_server *s, const char *place, uint64_t line);
+/*
+ * A fresh feed on the caller's parser p, or on one of its own when p is
+ * NULL; false when out of memory (nothing to release then).
+ */
+bool sj_feed_init(struct sj_feed *f, struct ss_server *s, struct ssj_parser *p,
+		  const char *place, uint64_t line);
 void sj_feed_release(struct sj_feed *f);
 
+/* Whether the text's first byte after JSON white space is '[' (an array root). */
+bool sj_array_text(const char *text, size_t len);
 /*
- * Open text[0..len) (SSJ_PADDING readable after it) on parser p. An array
- * root is opened as the object {"a":TEXT} built in *wrap (*array set).
- * The status of ssj_open().
+ * Open text[0..len) (SSJ_PADDING readable after it) on parser p, in
+ * place: an array root with ssj_open_array() (*array set), any other
+ * with ssj_open(). The status of the open.
  */
-enum ssj_status sj_open(struct ssj_parser *p, struct ss_buf *wrap, const char *text, size_t len,
-			bool *array);
+enum ssj_status sj_open(struct ssj_parser *p, const char *text, size_t len, bool *array);
 
 /* The labels of an object value into *l (reset first); a bad set says why in l->bad. */
 void sj_labels_read(struct sj_labels *l, struct ssj_value *v);
@@ -114,11 +122,5 @@ void sj_emit(struct sj_feed *f, const char *name, size_t nlen, const struct ss_f
 	     const struct sj_labels *lab, const struct sj_value *vs);
 /* An integer's text (optional minus, digits): false when not one or out of int64's range. */
 bool sj_int_text(const char *p, size_t n, int64_t *out);
-
-/* The shapes, each on the document open on f->p (server_json_aiperf.c, _engines.c, _prom.c). */
-void sj_aiperf_line(struct sj_feed *f, const char *dir, size_t dir_len);
-void sj_iterations(struct sj_feed *f, bool array);
-void sj_server_info(struct sj_feed *f);
-void sj_prom_api(struct sj_feed *f);
 
 #endif

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "server/server_json_int.h"
+#include "server/server_json_shapes.h"
 #include "util/alloc.h"
 #include "util/grow.h"
 

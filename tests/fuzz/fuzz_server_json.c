@@ -7,7 +7,10 @@
  * JSON document; or as one line fed as every shape in turn (a caller that
  * names the wrong shape must get bad lines, never a crash). Oracles beyond
  * "no crash, no leak, no undefined behaviour":
- *  - the shape of a text is a pure function: asked twice, the same;
+ *  - the shape of a text is a pure function: asked twice, the same, and
+ *    the same when read from a parser the text is open on
+ *    (ss_server_json_shape_open(), as the run reads it from the
+ *    request's document) whenever that can tell it;
  *  - nothing fails but for memory, and the snapshots the calls say they
  *    gave are the server's;
  *  - a family's figures hold together: a rebuilt histogram sums to the
@@ -70,12 +73,17 @@ static uint64_t feed_line(struct ss_server *s, const char *text, size_t n, uint6
 			  int forced)
 {
 	char *p = padded(text, n);
-	enum ss_server_shape sh;
+	struct ssj_parser *ps = ssj_parser_new();
+	enum ss_server_shape sh, open_sh;
 	uint64_t got = 0, all = 0;
 
-	CHECK(p != NULL);
+	CHECK(p != NULL && ps != NULL);
 	sh = ss_server_json_shape(p, n);
 	CHECK(ss_server_json_shape(p, n) == sh);
+	(void)ssj_open(ps, p, n);
+	if (ss_server_json_shape_open(ps, p, n, &open_sh))
+		CHECK(open_sh == sh);
+	ssj_parser_free(ps);
 	if (forced) {
 		for (int k = SS_SRVJ_AIPERF_LINE; k <= SS_SRVJ_PROM_API; k++) {
 			CHECK(ss_server_json_line(s, (enum ss_server_shape)k, "d", 1, "fuzz", line, p,

@@ -7,7 +7,8 @@
  *    it is valid everything a reader can see of it (see
  *    tests/unit/whole_dump.h: every value, span and double, objects
  *    visited again where they lie) is the same through both, on a first
- *    visit and a second.
+ *    visit and a second; opened as an array root (ssj_open_array), the
+ *    same status, and the same elements through both.
  *  - The request reader: the line read by a processor whose parsers take
  *    On-Demand only and by two whose parsers take the shim's choice (one
  *    after a records line, one after a body), gives the same outcome and
@@ -101,6 +102,27 @@ static void shim_level(const char *text, size_t len)
 	}
 }
 
+/* The same for the text opened as an array root: its elements. */
+static void shim_array_level(const char *text, size_t len)
+{
+	struct dump a = {0}, b = {0};
+	enum ssj_status sw = ssj_open_array(pw, text, len), so = ssj_open_array(po, text, len);
+
+	CHECK(sw == so);
+	if (sw != SSJ_OK)
+		return;
+	for (int again = 0; again < 2; again++) {
+		a.base = b.base = text;
+		CHECK(ssj_visit_array(pw, elem, &a) == SSJ_OK);
+		CHECK(ssj_visit_array(po, elem, &b) == SSJ_OK);
+		same(&a, &b);
+		dump_free(&a);
+		dump_free(&b);
+	}
+	CHECK(ssj_visit(pw, NULL, NULL) == SSJ_ENOTOBJECT);
+	CHECK(ssj_visit(po, NULL, NULL) == SSJ_ENOTOBJECT);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -132,8 +154,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ss_buf_add(&line, data, size);
 		if (line.failed || !ss_buf_grow(&line, SSJ_PADDING))
 			return 0;
-		if (k == 0)
+		if (k == 0) {
 			shim_level(line.data, size);
+			shim_array_level(line.data, size);
+		}
 		if (!process(procs[k], line.data, size, &o[k]))
 			return 0;
 		ss_buf_reset(&out[k]);

@@ -12,6 +12,7 @@ SS_UNIT_TESTS = \
 	tests/unit/test_utf8 \
 	tests/unit/test_json \
 	tests/unit/test_whole \
+	tests/unit/test_json_array \
 	tests/unit/test_framer \
 	tests/unit/test_inputs \
 	tests/unit/test_spool \

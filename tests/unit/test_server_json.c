@@ -676,6 +676,95 @@ static void test_out_of_memory(void **state)
 	}
 }
 
+/* The shape read from a caller's parser the line is open on: the same as a parse of its own. */
+static void test_shape_open(void **state)
+{
+	static const struct {
+		const char *text;
+		enum ss_server_shape want;
+	} cases[] = {
+		{"{\"endpoint_url\":\"u\",\"timestamp_ns\":5,\"metrics\":{}}", SS_SRVJ_AIPERF_LINE},
+		{"{\"iter\":3,\"specDecodingStats\":{}}", SS_SRVJ_ITERATIONS},
+		{"{\"internal_states\":[]}", SS_SRVJ_SERVER_INFO},
+		{"{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[]}}",
+		 SS_SRVJ_PROM_API},
+		{"{\"status\":\"success\",\"data\":{\"resultType\":\"scalar\",\"result\":[]}}",
+		 SS_SRVJ_NONE},
+		{"{\"internal_st\\u0061tes\":[]}", SS_SRVJ_SERVER_INFO},
+		{"{\"responses\":[],\"metadata\":{}}", SS_SRVJ_NONE},
+	};
+	struct ssj_parser *p = ssj_parser_new();
+	enum ss_server_shape sh;
+	char *t;
+
+	(void)state;
+	assert_non_null(p);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		t = padded(cases[i].text);
+		assert_int_equal(ssj_open(p, t, strlen(cases[i].text)), SSJ_OK);
+		sh = SS_SRVJ_PROM_API + 1;
+		assert_true(ss_server_json_shape_open(p, t, strlen(cases[i].text), &sh));
+		assert_int_equal(sh, cases[i].want);
+		assert_int_equal(shape(cases[i].text), cases[i].want);
+		ssj_close(p);
+		free(t);
+	}
+	/* an array line is not open on a caller's parser: not told so */
+	t = padded(" [ ] ");
+	assert_false(ss_server_json_shape_open(p, t, 5, &sh));
+	free(t);
+	/* nor is a line whose open failed */
+	t = padded("{\"internal_states\":[]");
+	assert_int_equal(ssj_open(p, t, 21), SSJ_ESYNTAX);
+	assert_false(ss_server_json_shape_open(p, t, 21, &sh));
+	free(t);
+	ssj_parser_free(p);
+}
+
+/* One parse feeds two states (SPEC 10.7's pooled and directory states): both see every line. */
+static void test_line_pair(void **state)
+{
+	static const char *const lines[] = {
+		"[{\"iter\":1,\"specDecodingStats\":{\"numDraftTokens\":6,\"numAcceptedTokens\":4,"
+		"\"numRequestsWithDraftTokens\":2}},{\"iter\":2,\"specDecodingStats\":null}]",
+		"{\"iter\":4,\"specDecodingStats\":{\"numDraftTokens\":1,\"numAcceptedTokens\":1,"
+		"\"numRequestsWithDraftTokens\":1}}",
+		"[]",
+	};
+	static const uint64_t want_snaps[] = {1, 1, 0};
+	struct ss_server *s = new_server(), *g = new_server();
+	struct ssj_parser *p = ssj_parser_new(); /* the caller's, kept from line to line */
+	struct ss_server_results r;
+	const struct ss_server_family *f;
+
+	(void)state;
+	assert_non_null(p);
+	for (size_t i = 0; i < 3; i++) {
+		char *t = padded(lines[i]);
+		uint64_t snaps = 99;
+
+		assert_true(ss_server_json_line_pair(i == 1 ? NULL : p, s, g, SS_SRVJ_ITERATIONS, "",
+						     0, "it.jsonl", i + 1, t, strlen(lines[i]),
+						     &snaps));
+		assert_int_equal(snaps, want_snaps[i]);
+		free(t);
+	}
+	for (int k = 0; k < 2; k++) {
+		f = finish(k ? g : s, &r, 1);
+		/* S 2 + 1, D 6 + 1, A 4 + 1 */
+		assert_int_equal(f->snapshots, 2);
+		assert_u128(f->steps, 3);
+		assert_u128(f->draft_tokens, 7);
+		assert_i128(f->accepted_tokens, 5);
+		ss_server_results_release(&r);
+	}
+	/* nothing is left open on the caller's parser */
+	assert_int_equal(ssj_visit(p, NULL, NULL), SSJ_EINTERNAL);
+	ssj_parser_free(p);
+	ss_server_free(s);
+	ss_server_free(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -694,6 +783,8 @@ int main(void)
 		cmocka_unit_test(test_repeated_keys),
 		cmocka_unit_test(test_messages),
 		cmocka_unit_test(test_out_of_memory),
+		cmocka_unit_test(test_shape_open),
+		cmocka_unit_test(test_line_pair),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
