@@ -6,7 +6,6 @@
  */
 #include <stdint.h>
 
-#include "report/analysis_text.h"
 #include "report/chart_geom.h"
 #include "report/html.h"
 #include "report/html_int.h"
@@ -216,18 +215,18 @@ void ss_report_html(struct ss_buf *out, const struct ss_agg *a, const struct ss_
 	if (an && an->opts && an->opts->speedup)
 		ss_sec_speedup_html(out, &(struct ss_report_ctx){a, an, false, false});
 	if (cmp) {
-		ss_html_compare(out, a, an);
-		ss_html_compare_groups(out, a, an);
+		ss_sec_groups_answer_html(out, &(struct ss_report_ctx){a, an, false, false});
+		ss_sec_groups_each_html(out, &(struct ss_report_ctx){a, an, false, false});
 		ss_buf_adds(out, "<details class=\"rest\">\n<summary>More: the groups' chart and "
 				 "table; all requests pooled: what was read, the Spec Decode table, "
 				 "the histogram, acceptance by position, the distribution</summary>\n");
-		ss_html_groups(out, a, an);
+		ss_sec_groups_html(out, &(struct ss_report_ctx){a, an, false, false});
 		ss_buf_adds(out, "<div class=\"pooled\">\n");
 	} else {
 		pooled_cards(out, a, an);
 	}
 	if (groups_first) {
-		ss_html_groups(out, a, an);
+		ss_sec_groups_html(out, &(struct ss_report_ctx){a, an, false, false});
 		ss_buf_adds(out, "<details class=\"rest\">\n<summary>All requests pooled: what "
 				 "was read, the Spec Decode table, the histogram, acceptance by "
 				 "position, the distribution</summary>\n");

@@ -57,7 +57,7 @@ void ss_report_table(struct ss_buf *out, const struct ss_agg *a, const struct ss
 	size_t from = out->len;
 
 	if (lead) {
-		ss_report_text_groups(out, a, an, utf8, color);
+		ss_sec_groups_text(out, &(struct ss_report_ctx){a, an, utf8, color});
 		ss_buf_addf(out, "\nPooled: every group's requests together (%zu groups); "
 			    "the figures below describe no one group.\n", a->groups.n);
 	}
@@ -69,7 +69,7 @@ void ss_report_table(struct ss_buf *out, const struct ss_agg *a, const struct ss
 		ss_report_text_analysis(out, a, an, utf8);
 	ss_sec_read_text(out, &(struct ss_report_ctx){a, an, utf8, color});
 	if (an && an->any && an->opts->group_by.n && !lead)
-		ss_report_text_groups(out, a, an, utf8, color);
+		ss_sec_groups_text(out, &(struct ss_report_ctx){a, an, utf8, color});
 	if (an && an->any && an->opts->speedup)
 		ss_sec_speedup_text(out, &(struct ss_report_ctx){a, an, utf8, color});
 	if (an && an->any && an->opts->outliers)

@@ -62,11 +62,9 @@ void ss_report_md_body(struct ss_buf *out, const struct ss_agg *a, const struct 
 void ss_report_csv_analysis(struct ss_buf *out, const struct ss_agg *a,
 			    const struct ss_analysis *an);
 
-/* SPEC 7's console lines (positions, intervals) and the group table. */
+/* SPEC 7's console lines (positions, intervals, windows). */
 void ss_report_text_analysis(struct ss_buf *out, const struct ss_agg *a,
 			     const struct ss_analysis *an, bool utf8);
-void ss_report_text_groups(struct ss_buf *out, const struct ss_agg *a,
-			   const struct ss_analysis *an, bool utf8, bool color);
 
 /* The `analysis` member of the aggregate JSON (SPEC 7). */
 void ss_report_json_analysis(struct ss_jsonw *w, const struct ss_agg *a,
