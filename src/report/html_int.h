@@ -36,6 +36,15 @@ void ss_html_missing_end(struct ss_buf *b, struct ss_buf *why);
 
 /* -- the sections, in page order ------------------------------------------- */
 
+/* The page's lead, after its header (html.c): with a baseline the answer
+ * (sec_groups_page.c) and each group's charts, then folded the groups and
+ * the pooled part; groups without one: the groups, then the pooled part
+ * folded; else the pooled key figures. Its end closes the fold, after the
+ * pooled distribution. */
+struct ss_report_ctx;
+void ss_html_page_lead(struct ss_buf *out, const struct ss_report_ctx *c);
+void ss_html_page_lead_end(struct ss_buf *out, const struct ss_report_ctx *c);
+
 /* The pooled acceptance histogram (% of steps). */
 void ss_html_histogram(struct ss_buf *b, const struct ss_agg *a);
 /* The distribution of the per-request acceptance lengths. */

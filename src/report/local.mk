@@ -14,9 +14,7 @@ libspecscan_la_SOURCES += \
 	src/report/html_dist.c \
 	src/report/tabular.c src/report/tabular.h src/report/tabular_fmt.c src/report/tabular_int.h \
 	src/report/textfit.c src/report/textfit.h \
-	src/report/analysis_json.c src/report/analysis_csv.c \
-	src/report/analysis_text.c src/report/sec_definitions.c src/report/section.h \
-	src/report/markdown.c \
+	src/report/sec_definitions.c src/report/section.h \
 	src/report/sec_positions.c src/report/sec_positions_page.c src/report/postable.h \
 	src/report/sec_groups.c src/report/sec_groups_page.c \
 	src/report/sec_windows.c src/report/sec_outliers.c src/report/sec_intervals.c src/report/sec_results.c src/report/sec_read.c src/report/sec_server_groups.c src/report/sec_speedup.c src/report/sec_logs.c src/report/sec_profile.c \
