@@ -2,8 +2,18 @@
  * section.h - the sections of the reports that are written on one axis
  * (report-internal): each file of a SPEC section holds that section's
  * JSON, console, Markdown, CSV and HTML writers, building its tables once
- * with report/tabular.h. report.c, analysis_json.c, markdown.c,
- * analysis_csv.c and html.c call them in the section order.
+ * with report/tabular.h. One section list (report.c) calls them: every
+ * format (the JSON, the console, Markdown, CSV, the page's body) walks it
+ * in its order; the callers ask for one render per format.
+ *
+ * Where a new piece goes (DESIGN): a column is one entry in its section's
+ * column list (tabular.h), shown in every format that lists it; a section
+ * of SPEC is one file sec_NAME.c (sec_NAME_page.c for its page when the
+ * file would pass 900 lines) declared here and one entry in report.c's
+ * list (a second entry where one format shows it elsewhere). A section
+ * file includes no other section's file (the server's positions aside,
+ * tests/check_includes.py); it may call another section's writers
+ * declared here (a group's row holds its positions and intervals).
  *
  * Every writer borrows `c` for the call and appends to `out` (or the JSON
  * writer), keeping nothing; an allocation failure sets out->failed.
