@@ -6,9 +6,9 @@
  * destination uses it:
  *
  *   terminal  ss_buf_add_term() (util/termesc.h): messages, the console
- *             tables (grid.h escapes every cell and title it draws),
+ *             tables (tabular.h escapes every cell and title it draws),
  *             `-f table`, `--table`, --list-inputs on a terminal;
- *   Markdown  ss_buf_add_md() (here): `-f markdown` (grid.h's Markdown
+ *   Markdown  ss_buf_add_md() (here): `-f markdown` (tabular.h's Markdown
  *             tables escape every cell, the headings use it too);
  *   HTML      ss_buf_add_html() (htmlesc.h): every text of the page and
  *             its charts;

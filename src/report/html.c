@@ -1,17 +1,17 @@
 /*
  * html.c - the HTML report (see html.h): the page, its style sheet, its
- * header with the key figures and its footer, around the sections of
- * section.h (sec_*.c) and of html_int.h (html_hist.c, html_dist.c,
- * html_groups.c).
+ * header with the key figures, the lead (the answer or the groups first,
+ * the rest folded) and its footer, around the body that the section list
+ * writes (report.c: the sections of section.h, html_hist.c, html_dist.c).
  */
 #include <stdint.h>
 
-#include "report/analysis_text.h"
 #include "report/chart_geom.h"
 #include "report/html.h"
 #include "report/html_int.h"
 #include "report/htmlesc.h"
 #include "report/numfmt.h"
+#include "report/report_int.h"
 #include "report/section.h"
 
 static const char css[] =
@@ -172,6 +172,50 @@ static void pooled_cards(struct ss_buf *b, const struct ss_agg *a, const struct 
 	ss_buf_adds(b, "%)</span></div>\n</div>\n");
 }
 
+/* -- the lead of the page ------------------------------------------------------ */
+
+/* Issue 34 item 3: the answer first, the rest behind it. Groups without a
+ * baseline: the chart per group, then the pooled sections folded. With
+ * --compare (SPEC 9.1): each group's figures and curves side by side, then
+ * folded the groups' chart and table and the pooled sections, labelled as
+ * pooled. */
+void ss_html_page_lead(struct ss_buf *out, const struct ss_report_ctx *c)
+{
+	const struct ss_agg *a = c->a;
+	const struct ss_analysis *an = c->an;
+	bool cmp = an && an->has_baseline, groups_first = an && a->groups.n && !cmp;
+
+	if (cmp) {
+		ss_sec_groups_answer_html(out, c);
+		ss_sec_groups_each_html(out, c);
+		ss_buf_adds(out, "<details class=\"rest\">\n<summary>More: the groups' chart and "
+				 "table; all requests pooled: what was read, the Spec Decode table, "
+				 "the histogram, acceptance by position, the distribution</summary>\n");
+		ss_sec_groups_html(out, c);
+		ss_buf_adds(out, "<div class=\"pooled\">\n");
+	} else {
+		pooled_cards(out, a, an);
+	}
+	if (groups_first) {
+		ss_sec_groups_html(out, c);
+		ss_buf_adds(out, "<details class=\"rest\">\n<summary>All requests pooled: what "
+				 "was read, the Spec Decode table, the histogram, acceptance by "
+				 "position, the distribution</summary>\n");
+	}
+	if (cmp)
+		pooled_cards(out, a, an);
+}
+
+void ss_html_page_lead_end(struct ss_buf *out, const struct ss_report_ctx *c)
+{
+	bool cmp = c->an && c->an->has_baseline, groups_first = c->an && c->a->groups.n && !cmp;
+
+	if (cmp)
+		ss_buf_adds(out, "</div>\n");
+	if (groups_first || cmp)
+		ss_buf_adds(out, "</details>\n");
+}
+
 /* -- the page --------------------------------------------------------------- */
 
 static void footer(struct ss_buf *b, const struct ss_html_opts *o)
@@ -205,61 +249,9 @@ void ss_report_html(struct ss_buf *out, const struct ss_agg *a, const struct ss_
 	ss_buf_adds(out, "</title>\n<style>\n");
 	ss_buf_adds(out, css);
 	ss_buf_adds(out, "</style>\n</head>\n<body>\n<main>\n");
-	/* issue 34 item 3: the answer first, the rest behind it. Groups
-	 * without a baseline: the chart per group, then the pooled sections
-	 * folded. With --compare (SPEC 9.1): each group's figures and curves
-	 * side by side, then folded the groups' chart and table and the
-	 * pooled sections, labelled as pooled. */
-	bool cmp = an && an->has_baseline, groups_first = an && a->groups.n && !cmp;
-
 	header(out, a, o);
-	if (an && an->opts && an->opts->speedup)
-		ss_sec_speedup_html(out, &(struct ss_report_ctx){a, an, false, false});
-	if (cmp) {
-		ss_html_compare(out, a, an);
-		ss_html_compare_groups(out, a, an);
-		ss_buf_adds(out, "<details class=\"rest\">\n<summary>More: the groups' chart and "
-				 "table; all requests pooled: what was read, the Spec Decode table, "
-				 "the histogram, acceptance by position, the distribution</summary>\n");
-		ss_html_groups(out, a, an);
-		ss_buf_adds(out, "<div class=\"pooled\">\n");
-	} else {
-		pooled_cards(out, a, an);
-	}
-	if (groups_first) {
-		ss_html_groups(out, a, an);
-		ss_buf_adds(out, "<details class=\"rest\">\n<summary>All requests pooled: what "
-				 "was read, the Spec Decode table, the histogram, acceptance by "
-				 "position, the distribution</summary>\n");
-	}
-	if (cmp)
-		pooled_cards(out, a, an);
-	ss_sec_read_html(out, &(struct ss_report_ctx){a, an, false, false}, o);
-	ss_sec_results_html(out, &(struct ss_report_ctx){a, an, false, false});
-	if (ss_results_any(&a->main)) {
-		ss_html_histogram(out, a);
-		if (an)
-			ss_sec_positions_html(out, &(struct ss_report_ctx){a, an, false, false});
-		ss_html_distribution(out, a);
-	}
-	if (cmp)
-		ss_buf_adds(out, "</div>\n");
-	if (groups_first || cmp)
-		ss_buf_adds(out, "</details>\n");
-	if (an && an->opts && an->opts->speedup)
-		ss_sec_timing_html(out, &(struct ss_report_ctx){a, an, false, false});
-	if (an && an->opts && an->opts->windows && o->server)
-		ss_html_windows_server(out, an, o->server);   /* one time axis (SPEC 7.8) */
-	else if (an && an->opts && an->opts->windows)
-		ss_sec_windows_html(out, &(struct ss_report_ctx){a, an, false, false});
-	if (an && an->opts && an->opts->outliers)
-		ss_sec_outliers_html(out, &(struct ss_report_ctx){a, an, false, false});
-	if (an && an->opts && an->opts->definitions)
-		ss_sec_defs_html(out, &(struct ss_report_ctx){a, an, false, false});
-	if (o->server) {
-		ss_report_html_server(out, o->server);   /* SPEC 9.1: last */
-		ss_sec_server_groups_html(out, o->server);
-	}
+	ss_report_walk(&(struct ss_report_walk){.fmt = SS_RF_HTML, .c = {a, an, false, false},
+						.srv = o->server, .ho = o, .out = out});
 	footer(out, o);
 	ss_buf_adds(out, "</main>\n</body>\n</html>\n");
 }

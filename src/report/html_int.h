@@ -34,35 +34,21 @@ void ss_html_missing(struct ss_buf *b, const char *text);
  * the section: a section that has nothing else to show. */
 void ss_html_missing_end(struct ss_buf *b, struct ss_buf *why);
 
-/* The groups' labels (html_groups.c). Group `id`'s key values as the
- * console shows them, "a.jsonl, 4" (not escaped); the key names "input,
- * k"; and the labels of all groups in key order (group_order) for a chart:
- * what all of them share is cut from each and said once in `axis`
- * ("input: runs/…​.jsonl"; the key names when nothing is shared).
- * store[i] (n = a->groups.n of them, released by the caller) holds the
- * text, lab[i] points into it. */
-void ss_html_group_label(struct ss_buf *b, const struct ss_agg *a, size_t id);
-void ss_html_group_keys(struct ss_buf *b, const struct ss_analysis *an);
-void ss_html_group_labels(const struct ss_agg *a, const struct ss_analysis *an,
-			  struct ss_buf *store, const char **lab, struct ss_buf *axis);
-
 /* -- the sections, in page order ------------------------------------------- */
 
-/* With --compare, first (html_compare.c): the answer, i.e. the key figures
- * of the baseline and of each other group side by side (cards), their
- * acceptance by position in one chart, and the one table of the figures,
- * their differences and significance; then each group's own position
- * and shorter-draft charts, side by side. Nothing without a baseline. */
-void ss_html_compare(struct ss_buf *b, const struct ss_agg *a, const struct ss_analysis *an);
-void ss_html_compare_groups(struct ss_buf *b, const struct ss_agg *a,
-			    const struct ss_analysis *an);
+/* The page's lead, after its header (html.c): with a baseline the answer
+ * (sec_groups_page.c) and each group's charts, then folded the groups and
+ * the pooled part; groups without one: the groups, then the pooled part
+ * folded; else the pooled key figures. Its end closes the fold, after the
+ * pooled distribution. */
+struct ss_report_ctx;
+void ss_html_page_lead(struct ss_buf *out, const struct ss_report_ctx *c);
+void ss_html_page_lead_end(struct ss_buf *out, const struct ss_report_ctx *c);
+
 /* The pooled acceptance histogram (% of steps). */
 void ss_html_histogram(struct ss_buf *b, const struct ss_agg *a);
 /* The distribution of the per-request acceptance lengths. */
 void ss_html_distribution(struct ss_buf *b, const struct ss_agg *a);
-/* The groups (7.3) and the differences from the baseline (7.4). */
-void ss_html_groups(struct ss_buf *b, const struct ss_agg *a, const struct ss_analysis *an);
-
 /* Another series on the windows' time axis (the server's intervals, SPEC
  * 10.3): n points at t_ns[i] (Unix ns, as the requests' times) with value
  * v[i] (NaN: a gap); borrowed for the call. */

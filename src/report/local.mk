@@ -11,14 +11,12 @@ libspecscan_la_SOURCES += \
 	src/report/chart_bars.c src/report/chart_lines.c src/report/chart_hist.c \
 	src/report/html.c src/report/html.h src/report/html_int.h src/report/html_util.c \
 	src/report/html_hist.c \
-	src/report/html_dist.c src/report/html_groups.c \
-	src/report/html_compare.c \
-	src/report/grid.c src/report/grid.h src/report/tabular.c src/report/tabular.h src/report/tabular_fmt.c src/report/tabular_int.h \
+	src/report/html_dist.c \
+	src/report/tabular.c src/report/tabular.h src/report/tabular_fmt.c src/report/tabular_int.h \
 	src/report/textfit.c src/report/textfit.h \
-	src/report/analysis_json.c src/report/analysis_csv.c \
-	src/report/analysis_text.c src/report/analysis_text.h src/report/sec_definitions.c src/report/section.h \
-	src/report/markdown.c \
+	src/report/sec_definitions.c src/report/section.h \
 	src/report/sec_positions.c src/report/sec_positions_page.c src/report/postable.h \
+	src/report/sec_groups.c src/report/sec_groups_page.c \
 	src/report/sec_windows.c src/report/sec_outliers.c src/report/sec_intervals.c src/report/sec_results.c src/report/sec_read.c src/report/sec_server_groups.c src/report/sec_speedup.c src/report/sec_logs.c src/report/sec_profile.c \
 	src/report/server_report.h src/report/server_jsoncsv.c src/report/server_text.c \
 	src/report/html_server.c \

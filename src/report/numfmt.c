@@ -443,3 +443,12 @@ void ss_buf_add_u128_grouped(struct ss_buf *b, unsigned __int128 v)
 	else
 		ss_buf_add_i128(b, (__int128)v);
 }
+
+void ss_report_add_level(struct ss_buf *b, double level)
+{
+	/* 95 -> "95", 99.5 -> "99.5": the shortest text that reads back */
+	if (level == floor(level))
+		ss_buf_add_i64(b, (int64_t)level);
+	else
+		ss_buf_add_double(b, level);
+}

@@ -46,4 +46,7 @@ void ss_buf_add_u64_grouped(struct ss_buf *b, uint64_t v);
 /* The same for a count of up to 128 bits (past 2^64-1: digits ungrouped). */
 void ss_buf_add_u128_grouped(struct ss_buf *b, unsigned __int128 v);
 
+/* A user's confidence level as the shortest text: 95, 99.5. */
+void ss_report_add_level(struct ss_buf *b, double level);
+
 #endif

@@ -15,6 +15,7 @@
 #include "analysis/analyze.h"
 #include "metrics/aggregate.h"
 #include "report/jsonw.h"
+#include "report/section.h"
 #include "report/tabular.h"
 #include "util/buf.h"
 
@@ -56,20 +57,24 @@ void ss_report_stats_cells(struct ss_tab *t, const struct ss_stats *st,
 void ss_report_csv_label_text(struct ss_buf *b, int m);
 int ss_report_sorted_metrics(const struct ss_results *r, bool per_request, int out[SS_M_COUNT]);
 
-/* The Markdown report without the server's section (markdown.c). */
-void ss_report_md_body(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an);
-/* SPEC 7's CSV sections (analysis_csv.c). */
-void ss_report_csv_analysis(struct ss_buf *out, const struct ss_agg *a,
-			    const struct ss_analysis *an);
-
-/* SPEC 7's console lines (positions, intervals) and the group table. */
-void ss_report_text_analysis(struct ss_buf *out, const struct ss_agg *a,
-			     const struct ss_analysis *an, bool utf8);
-void ss_report_text_groups(struct ss_buf *out, const struct ss_agg *a,
-			   const struct ss_analysis *an, bool utf8, bool color);
-
-/* The `analysis` member of the aggregate JSON (SPEC 7). */
-void ss_report_json_analysis(struct ss_jsonw *w, const struct ss_agg *a,
-			     const struct ss_analysis *an);
+/*
+ * The one section list (report.c), walked in its order for one format:
+ * each entry writes what its section says in that format (JSON through
+ * `w`, the others to `out`), the page's body between html.c's header and
+ * footer included. The report's frame (the JSON's outer object, the page's
+ * head) is the caller's.
+ */
+enum ss_report_fmt { SS_RF_JSON, SS_RF_TEXT, SS_RF_MD, SS_RF_CSV, SS_RF_HTML, SS_RF_COUNT };
+struct ss_html_opts;
+struct ss_report_walk {
+	enum ss_report_fmt fmt;
+	struct ss_report_ctx c;
+	const struct ss_server_results *srv; /* NULL: no server section */
+	const char *version;                 /* JSON: specscan's */
+	const struct ss_html_opts *ho;       /* the page's options */
+	struct ss_jsonw *w;                  /* JSON */
+	struct ss_buf *out;                  /* the other formats */
+};
+void ss_report_walk(const struct ss_report_walk *k);
 
 #endif

@@ -7,7 +7,6 @@
  */
 #include <math.h>
 
-#include "report/analysis_text.h"
 #include "report/numfmt.h"
 #include "report/section.h"
 #include "report/tabular.h"

@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "report/chart.h"
-#include "report/grid.h"
 #include "report/html_int.h"
 #include "report/numfmt.h"
 #include "report/report_int.h"
@@ -221,12 +220,16 @@ static bool has_speedup_cols(const struct ss_analysis *an)
 	return an->opts->speedup && an->has_baseline;
 }
 
-void ss_sec_speedup_grid_cols(struct ss_grid *g, const struct ss_analysis *an)
+size_t ss_sec_speedup_group_cols(struct ss_tab_col *col, unsigned char *prio, size_t room,
+				  const struct ss_analysis *an)
 {
-	if (!has_speedup_cols(an))
-		return;
-	ss_grid_col(g, "Speedup", true);
-	ss_grid_col(g, "Draft Cost", true);
+	if (!has_speedup_cols(an) || room < 2)
+		return 0;
+	col[0] = (struct ss_tab_col){"Speedup", SS_COL_TEXT, false, SS_TAB_TEXT, NULL, NULL, false};
+	col[1] = (struct ss_tab_col){"Draft Cost", SS_COL_TEXT, false, SS_TAB_TEXT, NULL, NULL,
+				     false};
+	prio[0] = prio[1] = 0;
+	return 2;
 }
 
 void ss_sec_speedup_legend(struct ss_buf *out, const struct ss_analysis *an)
@@ -240,30 +243,31 @@ void ss_sec_speedup_legend(struct ss_buf *out, const struct ss_analysis *an)
 			 "that it implies");
 }
 
-void ss_sec_speedup_grid_cells(struct ss_grid *g, const struct ss_analysis *an, size_t id)
+void ss_sec_speedup_group_cells(struct ss_tab *t, const struct ss_analysis *an, size_t id)
 {
 	const struct ss_speedup *sp = &an->group[id].speedup;
 	const struct ss_ratio_est *r = &sp->r[SS_SR_SPEEDUP];
+	struct ss_buf *b;
 
 	if (!has_speedup_cols(an))
 		return;
-	ss_grid_begin(g);
+	b = ss_tab_begin(t);
 	if (id == an->baseline) {
-		ss_buf_adds(&g->text, "1.00");
+		ss_buf_adds(b, "1.00");
 	} else if (r->has) {
-		ss_buf_add_fixed2_grouped(&g->text, r->value);
+		ss_buf_add_fixed2_grouped(b, r->value);
 		if (r->has_ci && r->significant)
-			ss_buf_addc(&g->text, '*');
+			ss_buf_addc(b, '*');
 	} else {
-		ss_buf_adds(&g->text, "N/A");
+		ss_buf_adds(b, "N/A");
 	}
-	ss_grid_end(g);
-	ss_grid_begin(g);
+	ss_tab_end(t);
+	b = ss_tab_begin(t);
 	if (id != an->baseline && sp->has_cost)
-		ss_buf_add_fixed2_grouped(&g->text, sp->draft_cost);
+		ss_buf_add_fixed2_grouped(b, sp->draft_cost);
 	else if (id != an->baseline)
-		ss_buf_adds(&g->text, "N/A");
-	ss_grid_end(g);
+		ss_buf_adds(b, "N/A");
+	ss_tab_end(t);
 }
 
 /* -- HTML -------------------------------------------------------------------- */

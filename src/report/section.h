@@ -2,8 +2,18 @@
  * section.h - the sections of the reports that are written on one axis
  * (report-internal): each file of a SPEC section holds that section's
  * JSON, console, Markdown, CSV and HTML writers, building its tables once
- * with report/tabular.h. report.c, analysis_json.c, markdown.c,
- * analysis_csv.c and html.c call them in the section order.
+ * with report/tabular.h. One section list (report.c) calls them: every
+ * format (the JSON, the console, Markdown, CSV, the page's body) walks it
+ * in its order; the callers ask for one render per format.
+ *
+ * Where a new piece goes (DESIGN): a column is one entry in its section's
+ * column list (tabular.h), shown in every format that lists it; a section
+ * of SPEC is one file sec_NAME.c (sec_NAME_page.c for its page when the
+ * file would pass 900 lines) declared here and one entry in report.c's
+ * list (a second entry where one format shows it elsewhere). A section
+ * file includes no other section's file (the server's positions aside,
+ * tests/check_includes.py); it may call another section's writers
+ * declared here (a group's row holds its positions and intervals).
  *
  * Every writer borrows `c` for the call and appends to `out` (or the JSON
  * writer), keeping nothing; an allocation failure sets out->failed.
@@ -85,6 +95,32 @@ void ss_sec_defs_md(struct ss_buf *out, const struct ss_report_ctx *c);
 void ss_sec_defs_csv(struct ss_buf *out, const struct ss_report_ctx *c);
 void ss_sec_defs_html(struct ss_buf *out, const struct ss_report_ctx *c);
 
+/* SPEC 7.3 and 7.4, the groups and their differences from the baseline
+ * (sec_groups.c): the JSON's `groups` object, the `Spec Decode by KEY`
+ * table with its legend (console, Markdown), the CSV's rows per group and
+ * metric and per group and difference, the page's groups section (its
+ * chart and table). With a baseline the page opens with the answer
+ * (sec_groups_page.c): each group's sentence, cards, the overlaid
+ * position charts and the table of the figures and their differences;
+ * then each group's own position charts (nothing past six groups). */
+void ss_sec_groups_json(struct ss_jsonw *w, const struct ss_report_ctx *c);
+void ss_sec_groups_text(struct ss_buf *out, const struct ss_report_ctx *c);
+void ss_sec_groups_md(struct ss_buf *out, const struct ss_report_ctx *c);
+void ss_sec_groups_csv(struct ss_buf *out, const struct ss_report_ctx *c);
+void ss_sec_groups_html(struct ss_buf *out, const struct ss_report_ctx *c);
+void ss_sec_groups_answer_html(struct ss_buf *out, const struct ss_report_ctx *c);
+void ss_sec_groups_each_html(struct ss_buf *out, const struct ss_report_ctx *c);
+/* The groups' labels: group `id`'s key values as the console shows them,
+ * "a.jsonl, 4" (not escaped); the key names "input, k"; and the labels of
+ * all groups in key order (group_order) for a chart: what all of them
+ * share is cut from each and said once in `axis` ("input: runs/….jsonl";
+ * the key names when nothing is shared). store[i] (n = a->groups.n of
+ * them, released by the caller) holds the text, lab[i] points into it. */
+void ss_sec_groups_label(struct ss_buf *b, const struct ss_agg *a, size_t id);
+void ss_sec_groups_keys(struct ss_buf *b, const struct ss_analysis *an);
+void ss_sec_groups_labels(const struct ss_agg *a, const struct ss_analysis *an,
+			  struct ss_buf *store, const char **lab, struct ss_buf *axis);
+
 /* SPEC 7.8, the windows over time (sec_windows.c); the console shows a
  * line, the page the chart (html_int.h's ss_html_windows() draws it with
  * the server's series too). */
@@ -114,17 +150,21 @@ void ss_sec_server_groups_html(struct ss_buf *out, const struct ss_server_result
  * group's `vs_baseline`, the Timing table in each format, the group
  * table's Speedup and Draft Cost columns, and the page's speedup chart
  * (with a baseline; the page opens with it). */
-struct ss_grid;
+struct ss_tab;
+struct ss_tab_col;
 void ss_sec_timing_json(struct ss_jsonw *w, const struct ss_set_analysis *s);
 bool ss_sec_speedup_vs_any(const struct ss_set_analysis *s);
 void ss_sec_speedup_vs_json(struct ss_jsonw *w, const struct ss_set_analysis *s);
 void ss_sec_speedup_text(struct ss_buf *out, const struct ss_report_ctx *c);
 void ss_sec_speedup_md(struct ss_buf *out, const struct ss_report_ctx *c);
 void ss_sec_speedup_csv(struct ss_buf *out, const struct ss_report_ctx *c);
-void ss_sec_speedup_grid_cols(struct ss_grid *g, const struct ss_analysis *an);
-/* The group table's legend of those columns (nothing without them). */
+/* The group table's columns (into col and their box priorities into prio,
+ * at most `room`; how many), its legend of them and a row's cells; nothing
+ * without them. */
+size_t ss_sec_speedup_group_cols(struct ss_tab_col *col, unsigned char *prio, size_t room,
+				 const struct ss_analysis *an);
 void ss_sec_speedup_legend(struct ss_buf *out, const struct ss_analysis *an);
-void ss_sec_speedup_grid_cells(struct ss_grid *g, const struct ss_analysis *an, size_t id);
+void ss_sec_speedup_group_cells(struct ss_tab *t, const struct ss_analysis *an, size_t id);
 void ss_sec_speedup_html(struct ss_buf *out, const struct ss_report_ctx *c);
 void ss_sec_timing_html(struct ss_buf *out, const struct ss_report_ctx *c);
 /* SPEC 11.5, the document of --acceptance-profile (sec_profile.c): the

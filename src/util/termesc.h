@@ -1,6 +1,6 @@
 /*
  * termesc.h - the one escaping of text for a terminal, as git quotes
- * paths: every message (util/msg.h), the console tables (report/grid.h)
+ * paths: every message (util/msg.h), the console tables (report/tabular.h)
  * and anything else written where a terminal may read it goes through it,
  * so a name from an input (a file or archive member name, a model, a
  * metadata value, a reason) can neither forge a line nor drive the

@@ -1,5 +1,6 @@
 /*
- * html_compare.c - the answer that opens the HTML page under --compare
+ * sec_groups_page.c - the page's part of SPEC 7.3-7.4 that sec_groups.c
+ * does not hold: the answer that opens the HTML page under --compare
  * (SPEC 9.1, issue 34 item 3): before any pooled figure, a sentence per
  * group; the key figures of the baseline and of each other group side by
  * side (cards, with each difference and whether it is significant); the
@@ -11,16 +12,16 @@
  * Past SIDE_MAX groups the cards and the charts of each group give way to
  * the table (and the overlaid charts draw the first MAX_OVERLAY groups).
  */
+#include "report/section.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "report/analysis_text.h"
 #include "report/chart.h"
 #include "report/html_int.h"
 #include "report/htmlesc.h"
 #include "report/numfmt.h"
-#include "report/report_int.h"
 #include "report/tabular.h"
 #include "util/alloc.h"
 
@@ -84,7 +85,7 @@ static bool shown_fill(struct shown *s, const struct ss_agg *a, const struct ss_
 	s->store = ss_calloc(n, sizeof(*s->store));
 	if (!s->id || !s->lab || !s->klab || !s->store)
 		return false;
-	ss_html_group_labels(a, an, s->store, s->klab, &s->axis);
+	ss_sec_groups_labels(a, an, s->store, s->klab, &s->axis);
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < n; i++)
 			if (ss_analysis_is_baseline(an, a->group_order[i]) == (pass == 0)) {
@@ -99,7 +100,7 @@ static void add_label(struct ss_buf *b, const struct ss_agg *a, size_t id)
 {
 	struct ss_buf v = SS_BUF_INIT;
 
-	ss_html_group_label(&v, a, id);
+	ss_sec_groups_label(&v, a, id);
 	ss_buf_add_htmls(b, v.data ? v.data : "");
 	if (v.failed)
 		b->failed = true;
@@ -331,41 +332,69 @@ static void overlay_release(struct overlay *o)
 	ss_free(o->tau);
 }
 
+/*
+ * The one builder of this file's tables of numbers by position: a row per
+ * position i = 1..nrows (the first column, `col[0]`), then nv numbers a
+ * row from v (row-major; NaN: an empty cell); row `bold` (0: none) in
+ * bold; in a scrolling box, with `caption`.
+ */
+static void pos_numbers(struct ss_buf *b, const struct ss_tab_col *col, size_t nv,
+			const double *v, size_t nrows, size_t bold, const char *caption)
+{
+	struct ss_tab t;
+
+	ss_tab_init(&t, col, 1 + nv);
+	for (size_t i = 0; i < nrows; i++) {
+		if (bold == i + 1)
+			ss_tab_row_class(&t, "total");
+		ss_tab_int(&t, (__int128)(i + 1));
+		for (size_t j = 0; j < nv; j++)
+			if (isnan(v[i * nv + j]))
+				ss_tab_empty(&t);
+			else
+				ss_tab_num(&t, v[i * nv + j]);
+	}
+	ss_buf_adds(b, "<div class=\"tw\">\n");
+	ss_tab_html(b, &t, caption);
+	ss_buf_adds(b, "</div>\n");
+	ss_tab_release(&t);
+}
+
+/* The first column of those tables. */
+#define POS_COL {"i = k\xE2\x80\xB2", SS_COL_INT, false, 0, NULL, "i = k&prime;", false}
+
 /* The numbers of the overlaid charts: a row per position, the groups'
  * rates and shorter-draft lengths. */
 static void overlay_table(struct ss_buf *b, const struct overlay *o)
 {
-	struct ss_tab_col col[1 + 2 * MAX_OVERLAY];
+	struct ss_tab_col col[1 + 2 * MAX_OVERLAY] = {POS_COL};
 	char head[2 * MAX_OVERLAY][192];
-	struct ss_tab t;
-	size_t nc = 0;
+	double *v = ss_calloc(o->maxk * 2 * o->n, sizeof(double));
+	size_t nv = 2 * o->n;
 
-	col[nc++] = (struct ss_tab_col){"i = k\xE2\x80\xB2", SS_COL_INT, false, 0, NULL,
-					"i = k&prime;", false};
+	if (!v) {
+		b->failed = true;
+		return;
+	}
 	for (size_t j = 0; j < o->n; j++) {
 		snprintf(head[2 * j], sizeof(head[0]), "%s: rate (%%)", o->name[j]);
 		snprintf(head[2 * j + 1], sizeof(head[0]), "%s: \xCF\x84(k\xE2\x80\xB2)", o->name[j]);
-		col[nc++] = (struct ss_tab_col){head[2 * j], SS_COL_FIX2, false, 0, NULL, NULL, true};
-		col[nc++] = (struct ss_tab_col){head[2 * j + 1], SS_COL_FIX2, false, 0, NULL, NULL, true};
+		col[1 + 2 * j] = (struct ss_tab_col){head[2 * j], SS_COL_FIX2, false, 0, NULL, NULL,
+						     true};
+		col[2 + 2 * j] = (struct ss_tab_col){head[2 * j + 1], SS_COL_FIX2, false, 0, NULL,
+						     NULL, true};
 	}
-	ss_tab_init(&t, col, nc);
-	for (size_t i = 0; i < o->maxk; i++) {
-		ss_tab_int(&t, (__int128)(i + 1));
+	for (size_t i = 0; i < o->maxk; i++)
 		for (size_t j = 0; j < o->n; j++) {
-			if (i < o->p[j]->k) {
-				ss_tab_num(&t, o->rate[j * o->maxk + i]);
-				ss_tab_num(&t, o->tau[j * o->maxk + i]);
-			} else {
-				ss_tab_empty(&t);
-				ss_tab_empty(&t);
-			}
+			bool in = i < o->p[j]->k;
+
+			v[i * nv + 2 * j] = in ? o->rate[j * o->maxk + i] : NAN;
+			v[i * nv + 2 * j + 1] = in ? o->tau[j * o->maxk + i] : NAN;
 		}
-	}
-	ss_buf_adds(b, "<div class=\"tw\">\n");
-	ss_tab_html(b, &t, "Numbers of the charts: the rate at position i (% of steps) and the "
+	pos_numbers(b, col, nv, v, o->maxk, 0,
+		    "Numbers of the charts: the rate at position i (% of steps) and the "
 		    "acceptance length &tau;(k&prime;) of a draft of k&prime; = i tokens, per group");
-	ss_buf_adds(b, "</div>\n");
-	ss_tab_release(&t);
+	ss_free(v);
 }
 
 static void overlay_charts(struct ss_buf *b, const struct ss_agg *a, const struct ss_analysis *an,
@@ -519,7 +548,7 @@ static void figures_table(struct ss_buf *b, const struct ss_agg *a, const struct
 	for (size_t i = 0; i < s->n; i++) {
 		size_t id = s->id[i];
 
-		ss_html_group_label(ss_tab_begin(&t), a, id);
+		ss_sec_groups_label(ss_tab_begin(&t), a, id);
 		ss_tab_end(&t);
 		ss_tab_int(&t, (__int128)a->group[id].status[SS_ST_OK]);
 		for (size_t f = 0; f < NFIGURES; f++) {
@@ -533,8 +562,10 @@ static void figures_table(struct ss_buf *b, const struct ss_agg *a, const struct
 	ss_tab_release(&t);
 }
 
-void ss_html_compare(struct ss_buf *b, const struct ss_agg *a, const struct ss_analysis *an)
+void ss_sec_groups_answer_html(struct ss_buf *b, const struct ss_report_ctx *c)
 {
+	const struct ss_agg *a = c->a;
+	const struct ss_analysis *an = c->an;
 	struct shown s;
 
 	if (!an || !an->has_baseline || an->baseline >= a->groups.n)
@@ -575,7 +606,7 @@ out:
 static void group_charts(struct ss_buf *b, size_t gi, const struct ss_pos_result *p)
 {
 	static const struct ss_tab_col col[] = {
-		{"i = k\xE2\x80\xB2", SS_COL_INT, false, 0, NULL, "i = k&prime;", false},
+		POS_COL,
 		{"Rate (%)", SS_COL_FIX2, false, 0, NULL, "Rate<br>(%)", true},
 		{"Conditional (%)", SS_COL_FIX2, false, 0, NULL, "Conditional<br>(%)", true},
 		{"\xCF\x84(k\xE2\x80\xB2)", SS_COL_FIX2, false, 0, NULL, "&tau;(k&prime;)", true},
@@ -584,10 +615,11 @@ static void group_charts(struct ss_buf *b, size_t gi, const struct ss_pos_result
 	size_t n = p->k < MAX_ROWS ? p->k : MAX_ROWS;
 	double *x = ss_calloc(n, sizeof(double)), *y = ss_calloc(n, sizeof(double));
 	double *y2 = ss_calloc(n, sizeof(double)), *tau = ss_calloc(n, sizeof(double));
+	size_t nv = p->has_cost ? 4 : 3;
+	double *v = ss_calloc(n * nv, sizeof(double));
 	char id1[48], id2[48], t1[64], t2[64];
-	struct ss_tab t;
 
-	if (!x || !y || !y2 || !tau) {
+	if (!x || !y || !y2 || !tau || !v) {
 		b->failed = true;
 		goto out;
 	}
@@ -619,35 +651,28 @@ static void group_charts(struct ss_buf *b, size_t gi, const struct ss_pos_result
 		.y_max_hint = p->what_if[n - 1].acceptance_length * 7.0 / 6.0},
 		&(struct ss_line_opts){true, NAN, NULL, 1.0},
 		(struct ss_series[]){{"Acceptance length \xCF\x84(k\xE2\x80\xB2)", x, tau, n}}, 1);
-	ss_tab_init(&t, col, p->has_cost ? 5 : 4);
 	for (size_t i = 0; i < n; i++) {
-		if (p->has_cost && p->suggested_k == i + 1)
-			ss_tab_row_class(&t, "total");
-		ss_tab_int(&t, (__int128)(i + 1));
-		ss_tab_num(&t, y[i]);
-		if (p->pos[i].has_conditional)
-			ss_tab_num(&t, y2[i]);
-		else
-			ss_tab_empty(&t);
-		ss_tab_num(&t, tau[i]);
+		v[i * nv] = y[i];
+		v[i * nv + 1] = y2[i];
+		v[i * nv + 2] = tau[i];
 		if (p->has_cost)
-			ss_tab_num(&t, p->what_if[i].speedup);
+			v[i * nv + 3] = p->what_if[i].speedup;
 	}
-	ss_buf_adds(b, "<div class=\"tw\">\n");
-	ss_tab_html(b, &t, p->has_cost ? "Numbers of the charts (bold: the suggested k&prime;)"
-				      : "Numbers of the charts");
-	ss_buf_adds(b, "</div>\n");
-	ss_tab_release(&t);
+	pos_numbers(b, col, nv, v, n, p->has_cost ? p->suggested_k : 0,
+		    p->has_cost ? "Numbers of the charts (bold: the suggested k&prime;)"
+				: "Numbers of the charts");
 out:
 	ss_free(x);
 	ss_free(y);
 	ss_free(y2);
 	ss_free(tau);
+	ss_free(v);
 }
 
-void ss_html_compare_groups(struct ss_buf *b, const struct ss_agg *a,
-			    const struct ss_analysis *an)
+void ss_sec_groups_each_html(struct ss_buf *b, const struct ss_report_ctx *c)
 {
+	const struct ss_agg *a = c->a;
+	const struct ss_analysis *an = c->an;
 	struct shown s;
 
 	if (!an || !an->has_baseline || an->baseline >= a->groups.n)
