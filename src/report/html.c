@@ -249,7 +249,7 @@ void ss_report_html(struct ss_buf *out, const struct ss_agg *a, const struct ss_
 	if (an && an->opts && an->opts->speedup)
 		ss_sec_timing_html(out, &(struct ss_report_ctx){a, an, false, false});
 	if (an && an->opts && an->opts->windows && o->server)
-		ss_html_windows_server(out, an, o->server);   /* one time axis (SPEC 7.8) */
+		ss_sec_server_windows_html(out, an, o->server);   /* one time axis (SPEC 7.8) */
 	else if (an && an->opts && an->opts->windows)
 		ss_sec_windows_html(out, &(struct ss_report_ctx){a, an, false, false});
 	if (an && an->opts && an->opts->outliers)
@@ -257,7 +257,7 @@ void ss_report_html(struct ss_buf *out, const struct ss_agg *a, const struct ss_
 	if (an && an->opts && an->opts->definitions)
 		ss_sec_defs_html(out, &(struct ss_report_ctx){a, an, false, false});
 	if (o->server) {
-		ss_report_html_server(out, o->server);   /* SPEC 9.1: last */
+		ss_sec_server_html(out, o->server);   /* SPEC 9.1: last */
 		ss_sec_server_groups_html(out, o->server);
 	}
 	footer(out, o);

@@ -8,7 +8,6 @@
 #include "report/jsonw.h"
 #include "report/report_int.h"
 #include "report/section.h"
-#include "report/server_report.h"
 #include "report/tabular.h"
 
 /* Whether `analysis` has a member: --speedup alone writes only `timing`. */
@@ -32,7 +31,7 @@ void ss_report_json(struct ss_buf *out, const struct ss_agg *a, const struct ss_
 	if (an && an->any && has_analysis_key(an->opts))
 		ss_report_json_analysis(&w, a, an);
 	if (srv)
-		ss_report_json_server(&w, srv);   /* last (SPEC 10.4) */
+		ss_sec_server_json(&w, srv);   /* last (SPEC 10.4) */
 	ss_jsonw_end_object(&w);
 	ss_buf_addc(out, '\n');
 }
@@ -43,7 +42,7 @@ void ss_report_csv(struct ss_buf *out, const struct ss_agg *a, const struct ss_a
 	ss_sec_results_csv(out, &(struct ss_report_ctx){a, an, false, false});
 	ss_report_csv_analysis(out, a, an);
 	if (srv) {
-		ss_report_server_csv(out, srv);
+		ss_sec_server_csv(out, srv);
 		ss_sec_server_groups_csv(out, srv);
 	}
 }
@@ -78,7 +77,7 @@ void ss_report_table(struct ss_buf *out, const struct ss_agg *a, const struct ss
 		ss_sec_defs_text(out, &(struct ss_report_ctx){a, an, utf8, color});
 	if (srv) {
 		from = out->len;   /* the server section's lines and notes */
-		ss_report_server_text(out, srv, false);
+		ss_sec_server_text(out, srv);
 		ss_sec_server_groups_text(out, srv, utf8, color);
 		ss_tab_fit_lines(out, from);
 	}
@@ -89,7 +88,7 @@ void ss_report_markdown(struct ss_buf *out, const struct ss_agg *a, const struct
 {
 	ss_report_md_body(out, a, an);
 	if (srv) {
-		ss_report_server_text(out, srv, true);
+		ss_sec_server_md(out, srv);
 		ss_sec_server_groups_md(out, srv);
 	}
 }

@@ -17,7 +17,6 @@
 #include "report/chart.h"
 #include "report/numfmt.h"
 #include "report/section.h"
-#include "report/server_report.h"
 #include "report/tabular.h"
 #include "server/bydir.h"
 
@@ -98,7 +97,7 @@ void ss_sec_server_groups_json(struct ss_jsonw *w, const struct ss_server_result
 		json_key(w, "key", &g->rows[i]);
 		ss_jsonw_begin_array(w, "families");
 		for (size_t k = 0; k < r->nfamilies; k++)
-			ss_report_json_server_family(w, &r->families[k]);
+			ss_sec_server_family_json(w, &r->families[k]);
 		ss_jsonw_end_array(w);
 		if (g->has_baseline && i != g->baseline)
 			json_vs(w, g, i);

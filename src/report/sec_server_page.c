@@ -1,9 +1,12 @@
 /*
- * html_server.c - the server's own counters in the HTML report (SPEC 9.1,
- * 10.4): per family its figures, its notes, acceptance by position as a
- * chart with its table (the positions' writer, sec_positions.c), and with
- * intervals (three snapshots or more) the acceptance length over the
- * window; every table through the table model (tabular.h).
+ * sec_server_page.c - the page's part of the server section (SPEC 9.1,
+ * 10.4; the other formats are sec_server.c's): per family its figures,
+ * the reconciliation and the notes in sec_server.c's words, acceptance by
+ * position as a chart with its table (the positions' writers,
+ * sec_positions_page.c), and with intervals (three snapshots or more) the
+ * acceptance length over the window; and the windows' chart (SPEC 7.8)
+ * with each family's intervals on its time axis. Every table through the
+ * table model (tabular.h).
  */
 #include <math.h>
 #include <stdio.h>
@@ -14,7 +17,6 @@
 #include "report/section.h"
 #include "report/htmlesc.h"
 #include "report/numfmt.h"
-#include "report/server_report.h"
 #include "report/tabular.h"
 #include "util/alloc.h"
 
@@ -68,13 +70,13 @@ static void words(struct ss_buf *b, const struct ss_server_family *f)
 	size_t i = 0;
 
 	if (f->has_reconciliation) {
-		ss_report_server_reconciliation_line(&t, f);
+		ss_sec_server_reconciliation_line(&t, f);
 		ss_buf_adds(b, "<p>Against the requests: ");
 		ss_buf_add_html(b, t.data ? t.data : "", t.len);
 		ss_buf_adds(b, ".</p>\n");
 		ss_buf_reset(&t);
 	}
-	ss_report_server_notes(&t, f, "");
+	ss_sec_server_notes(&t, f, "");
 	if (t.len)
 		ss_buf_adds(b, "<ul class=\"note\">\n");
 	while (i < t.len) {
@@ -201,7 +203,7 @@ out:
 	ss_free(y);
 }
 
-void ss_report_html_server(struct ss_buf *b, const struct ss_server_results *r)
+void ss_sec_server_html(struct ss_buf *b, const struct ss_server_results *r)
 {
 	ss_buf_adds(b, "<section id=\"server\">\n<h2>The server's own counters</h2>\n<p>What the "
 		    "server counted between its first and last scrape (");
@@ -243,8 +245,8 @@ void ss_report_html_server(struct ss_buf *b, const struct ss_server_results *r)
  * intervals on the same time axis, each interval at its start (a window is
  * drawn at its start too). Families without timed intervals add nothing.
  */
-void ss_html_windows_server(struct ss_buf *b, const struct ss_analysis *an,
-			    const struct ss_server_results *r)
+void ss_sec_server_windows_html(struct ss_buf *b, const struct ss_analysis *an,
+				const struct ss_server_results *r)
 {
 	static const char *const names[SS_ENGINE_COUNT] = {
 		[SS_ENGINE_VLLM] = "Server counters (vllm)",
