@@ -20,7 +20,7 @@
 #include "report/tabular.h"
 #include "util/alloc.h"
 
-/* Positions and intervals drawn (the tables list them all up to these). */
+/* Intervals drawn (the table lists them all up to this). */
 #define MAX_ROWS 4096
 
 /* The window's figures: a label and a value a row (a count, or a number
@@ -92,44 +92,6 @@ static void words(struct ss_buf *b, const struct ss_server_family *f)
 		ss_buf_adds(b, "</ul>\n");
 	b->failed |= t.failed;
 	ss_buf_release(&t);
-}
-
-static void positions_chart(struct ss_buf *b, const struct ss_server_family *f, size_t idx)
-{
-	size_t k = f->npositions < MAX_ROWS ? f->npositions : MAX_ROWS;
-	double *x = ss_calloc(k, sizeof(double)), *y = ss_calloc(k, sizeof(double));
-	double *y2 = ss_calloc(k, sizeof(double));
-	char id[32];
-
-	if (!x || !y || !y2) {
-		b->failed = true;
-		goto out;
-	}
-	for (size_t i = 0; i < k; i++) {
-		const struct ss_drafted_row *p = &f->positions[i];
-
-		x[i] = (double)(i + 1);
-		y[i] = p->has_rate ? p->rate * 100.0 : NAN;
-		y2[i] = p->has_conditional ? p->conditional * 100.0 : NAN;
-	}
-	snprintf(id, sizeof(id), "c-srv-pos-%zu", idx);
-	ss_buf_adds(b, "<div class=\"fig\">\n");
-	ss_chart_lines(b, &(struct ss_chart){
-		.id = id, .title = "The server's acceptance by draft position",
-		.desc = "Line chart of the share, in percent, of the draft tokens at position i "
-			"that the server accepted, with the conditional rate (accepted given "
-			"position i minus 1 was), from the per-position counters.",
-		.x_label = "Draft position i", .y_label = "Accepted at position i (%)",
-		.width = 640, .height = 340, .y_max_hint = 100, .value_decimals = 1,
-		.value_suffix = "%"}, &(struct ss_line_opts){true, NAN, NULL, NAN},
-		(struct ss_series[]){{"Rate: accepted / drafted", x, y, k},
-				     {"Conditional: given i\xE2\x88\x92" "1 accepted", x, y2, k}}, 2);
-	ss_sec_positions_server_html(b, f, k);
-	ss_buf_adds(b, "</div>\n");
-out:
-	ss_free(x);
-	ss_free(y);
-	ss_free(y2);
 }
 
 /* Whether every interval's end time is known (x is then seconds). */
@@ -233,7 +195,7 @@ void ss_sec_server_html(struct ss_buf *b, const struct ss_server_results *r)
 		ss_buf_adds(b, "</div>\n");
 		words(b, f);
 		if (f->npositions && f->has_acceptance_length)
-			positions_chart(b, f, i);
+			ss_sec_positions_server_html(b, f, i);
 		if (f->nintervals)
 			intervals_chart(b, f, i);
 	}

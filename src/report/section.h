@@ -62,12 +62,13 @@ void ss_sec_positions_html(struct ss_buf *out, const struct ss_report_ctx *c);
 /* SPEC 10.4: a server family's rows by the same writers (its positions are
  * the analysis's per-drafted-token rows, its shorter drafts 7.1's): the
  * JSON's `positions` and `what_if` arrays (each speedup with a cost), the
- * Markdown tables after an empty line, the page's table (up to max rows). */
+ * Markdown tables after an empty line, the page's chart with its table
+ * (sec_positions_page.c; idx numbers the chart's id). */
 void ss_sec_positions_server_json(struct ss_jsonw *w, const struct ss_server_family *f);
 void ss_sec_positions_server_whatif_json(struct ss_jsonw *w, const struct ss_server_family *f);
 void ss_sec_positions_server_md(struct ss_buf *out, const struct ss_server_family *f);
 void ss_sec_positions_server_whatif_md(struct ss_buf *out, const struct ss_server_family *f);
-void ss_sec_positions_server_html(struct ss_buf *out, const struct ss_server_family *f, size_t max);
+void ss_sec_positions_server_html(struct ss_buf *out, const struct ss_server_family *f, size_t idx);
 
 /* SPEC 7.2, the bootstrap intervals of the main results (sec_intervals.c);
  * the JSON of one result set's too (each group's row holds one). The
