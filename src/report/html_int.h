@@ -59,15 +59,8 @@ struct ss_html_time_series {
 	size_t n;
 };
 /* Acceptance length over time (7.8), with `nextra` more series on its axis
- * (sec_windows.c). */
+ * (sec_windows.c; sec_server_page.c adds the server's, SPEC 10.3). */
 void ss_html_windows(struct ss_buf *b, const struct ss_analysis *an,
 		     const struct ss_html_time_series *extra, size_t nextra);
-/* The same with the server families' intervals on its time axis (SPEC 10.3;
- * html_server.c). */
-void ss_html_windows_server(struct ss_buf *b, const struct ss_analysis *an,
-			    const struct ss_server_results *r);
-
-/* The server's own counters (SPEC 10.4; html_server.c), after the others. */
-void ss_report_html_server(struct ss_buf *b, const struct ss_server_results *r);
 
 #endif

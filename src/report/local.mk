@@ -18,6 +18,5 @@ libspecscan_la_SOURCES += \
 	src/report/sec_positions.c src/report/sec_positions_page.c src/report/postable.h \
 	src/report/sec_groups.c src/report/sec_groups_page.c \
 	src/report/sec_windows.c src/report/sec_outliers.c src/report/sec_intervals.c src/report/sec_results.c src/report/sec_read.c src/report/sec_server_groups.c src/report/sec_speedup.c src/report/sec_logs.c src/report/sec_profile.c \
-	src/report/server_report.h src/report/server_jsoncsv.c src/report/server_text.c \
-	src/report/html_server.c \
+	src/report/sec_server.c src/report/sec_server_page.c \
 	src/report/bestk.c src/report/bestk.h src/report/flat.c src/report/flat.h

@@ -17,7 +17,6 @@
 #include "report/jsonw.h"
 #include "report/report_int.h"
 #include "report/section.h"
-#include "report/server_report.h"
 #include "report/tabular.h"
 
 /* The options when the analysis has something (`any`), else NULL. */
@@ -250,7 +249,7 @@ static void windows_out(const struct ss_report_walk *k)
 		if (!page_opts(k) || !page_opts(k)->windows)
 			return;
 		if (k->srv)
-			ss_html_windows_server(k->out, k->c.an, k->srv);   /* one time axis (7.8) */
+			ss_sec_server_windows_html(k->out, k->c.an, k->srv);   /* one time axis (7.8) */
 		else
 			ss_sec_windows_html(k->out, &k->c);
 		return;
@@ -311,7 +310,7 @@ static void defs_out(const struct ss_report_walk *k)
 static void server_json(const struct ss_report_walk *k)
 {
 	if (k->srv)
-		ss_report_json_server(k->w, k->srv);
+		ss_sec_server_json(k->w, k->srv);
 }
 
 static void server_out(const struct ss_report_walk *k)
@@ -322,20 +321,20 @@ static void server_out(const struct ss_report_walk *k)
 		return;
 	switch (k->fmt) {
 	case SS_RF_TEXT:
-		ss_report_server_text(k->out, k->srv, false);
+		ss_sec_server_text(k->out, k->srv);
 		ss_sec_server_groups_text(k->out, k->srv, k->c.utf8, k->c.color);
 		ss_tab_fit_lines(k->out, from);
 		break;
 	case SS_RF_MD:
-		ss_report_server_text(k->out, k->srv, true);
+		ss_sec_server_md(k->out, k->srv);
 		ss_sec_server_groups_md(k->out, k->srv);
 		break;
 	case SS_RF_CSV:
-		ss_report_server_csv(k->out, k->srv);
+		ss_sec_server_csv(k->out, k->srv);
 		ss_sec_server_groups_csv(k->out, k->srv);
 		break;
 	default:
-		ss_report_html_server(k->out, k->srv);
+		ss_sec_server_html(k->out, k->srv);
 		ss_sec_server_groups_html(k->out, k->srv);
 		break;
 	}

@@ -11,7 +11,6 @@
 
 #include "report/numfmt.h"
 #include "report/section.h"
-#include "report/server_report.h"
 
 static void vllm_json(struct ss_jsonw *w, const struct ss_server_family *f)
 {
@@ -52,9 +51,9 @@ static void vllm_json(struct ss_jsonw *w, const struct ss_server_family *f)
 		const struct ss_server_interval *iv = &f->intervals[i];
 
 		ss_jsonw_begin_object(w, NULL);
-		ss_report_json_server_process(w, f, iv->process);
-		ss_report_json_opt_time(w, "start_ns", iv->has_start, iv->start_ns);
-		ss_report_json_opt_time(w, "end_ns", iv->has_end, iv->end_ns);
+		ss_sec_server_process_json(w, f, iv->process);
+		ss_sec_server_time_json(w, "start_ns", iv->has_start, iv->start_ns);
+		ss_sec_server_time_json(w, "end_ns", iv->has_end, iv->end_ns);
 		if (iv->has_acceptance_length)
 			ss_jsonw_i128(w, "steps", (__int128)iv->steps);
 		ss_jsonw_i128(w, "draft_tokens", (__int128)iv->draft_tokens);
@@ -96,9 +95,9 @@ static void sglang_json(struct ss_jsonw *w, const struct ss_server_family *f)
 	ss_jsonw_begin_array(w, "intervals");
 	for (size_t i = 0; i < x->niv; i++) {
 		ss_jsonw_begin_object(w, NULL);
-		ss_report_json_server_process(w, f, x->iv[i].process);
-		ss_report_json_opt_time(w, "start_ns", x->iv[i].has_start, x->iv[i].start_ns);
-		ss_report_json_opt_time(w, "end_ns", x->iv[i].has_end, x->iv[i].end_ns);
+		ss_sec_server_process_json(w, f, x->iv[i].process);
+		ss_sec_server_time_json(w, "start_ns", x->iv[i].has_start, x->iv[i].start_ns);
+		ss_sec_server_time_json(w, "end_ns", x->iv[i].has_end, x->iv[i].end_ns);
 		ss_jsonw_double(w, "accept_len", x->iv[i].accept_len);
 		ss_jsonw_u64(w, "running_req", x->iv[i].running_req);
 		ss_jsonw_end_object(w);
@@ -108,7 +107,7 @@ static void sglang_json(struct ss_jsonw *w, const struct ss_server_family *f)
 
 void ss_sec_logs_json(struct ss_jsonw *w, const struct ss_server_family *f)
 {
-	ss_report_json_server_head(w, f);
+	ss_sec_server_head_json(w, f);
 	if (f->row->engine == SS_ENGINE_VLLM)
 		vllm_json(w, f);
 	else

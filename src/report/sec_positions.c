@@ -471,12 +471,3 @@ void ss_sec_positions_server_whatif_md(struct ss_buf *out, const struct ss_serve
 	ss_tab_md(out, &t);
 	ss_tab_release(&t);
 }
-
-void ss_sec_positions_server_html(struct ss_buf *out, const struct ss_server_family *f, size_t max)
-{
-	struct ss_tab t;
-
-	ss_postab_server(&t, f, max);
-	ss_tab_html(out, &t, "Numbers of the chart");
-	ss_tab_release(&t);
-}

@@ -7,7 +7,8 @@
  * a table of every k beside it (with several k, each its own small charts
  * and table); and acceptance per drafted token (SPEC 7.9) when records say
  * what each step drafted, beside the rate over all steps of the k with the
- * most steps.
+ * most steps; and a server family's acceptance by position (SPEC 10.4),
+ * drawn as 7.9's.
  */
 #include "report/section.h"
 
@@ -25,6 +26,8 @@
 #define MAX_K_SERIES 6
 /* Rows of one k in the page's tables. */
 #define MAX_POS_ROWS 64
+/* A server family's positions drawn (its table lists them all up to this). */
+#define MAX_SERVER_ROWS 4096
 
 static void excluded_note(struct ss_buf *b, const uint64_t *ex)
 {
@@ -501,6 +504,65 @@ static void per_k(struct ss_buf *b, const struct ss_set_analysis *s, const struc
 }
 
 /*
+ * A figure of acceptance by position from per-drafted-token rows (SPEC
+ * 7.9's, a server family's, 10.4): the rates of the n rows in percent as a
+ * line chart with a second line (the rows' conditional rates with
+ * `conditional`, else p's rate over all steps of its first np positions
+ * when p is not NULL), and the table t (built by the caller, released
+ * here) below it.
+ */
+struct rows_fig {
+	const char *id, *title, *desc, *y_label, *name;
+	bool conditional;
+};
+
+static void rows_fig(struct ss_buf *b, const struct rows_fig *c, const struct ss_drafted_row *rows,
+		     size_t n, const struct ss_pos_result *p, size_t np, struct ss_tab *t)
+{
+	size_t n2 = c->conditional ? n : p ? np : 0, nx = n > n2 ? n : n2;
+	double *x = ss_calloc(nx ? nx : 1, sizeof(double));
+	double *y = ss_calloc(n ? n : 1, sizeof(double));
+	double *y2 = ss_calloc(n2 ? n2 : 1, sizeof(double));
+	struct ss_series series[2];
+	char name2[64];
+	size_t ns = 0;
+
+	if (!x || !y || !y2) {
+		b->failed = true;
+		goto out;
+	}
+	for (size_t i = 0; i < nx; i++)
+		x[i] = (double)(i + 1);
+	for (size_t i = 0; i < n; i++)
+		y[i] = rows[i].has_rate ? rows[i].rate * 100.0 : NAN;
+	series[ns++] = (struct ss_series){c->name, x, y, n};
+	if (c->conditional) {
+		for (size_t i = 0; i < n; i++)
+			y2[i] = rows[i].has_conditional ? rows[i].conditional * 100.0 : NAN;
+		snprintf(name2, sizeof(name2), "Conditional: given i\xE2\x88\x92" "1 accepted");
+		series[ns++] = (struct ss_series){name2, x, y2, n};
+	} else if (p) {
+		for (size_t i = 0; i < np; i++)
+			y2[i] = p->pos[i].rate * 100.0;
+		snprintf(name2, sizeof(name2), "Over all steps (k=%u)", (unsigned)p->k);
+		series[ns++] = (struct ss_series){name2, x, y2, np};
+	}
+	ss_buf_adds(b, "<div class=\"fig\">\n");
+	ss_chart_lines(b, &(struct ss_chart){
+		.id = c->id, .title = c->title, .desc = c->desc,
+		.x_label = "Draft position i", .y_label = c->y_label,
+		.width = 640, .height = 340, .y_max_hint = 100, .value_decimals = 1,
+		.value_suffix = "%"}, &(struct ss_line_opts){true, NAN, NULL, NAN}, series, ns);
+	ss_tab_html(b, t, "Numbers of the chart");
+	ss_buf_adds(b, "</div>\n");
+out:
+	ss_tab_release(t);
+	ss_free(x);
+	ss_free(y);
+	ss_free(y2);
+}
+
+/*
  * SPEC 7.9: the rate per drafted token, with 7.1's rate over all steps of
  * `p` (the draft length with the most steps, NULL: none) for comparison,
  * and the table of the positions.
@@ -510,31 +572,8 @@ static void drafted_chart(struct ss_buf *b, const struct ss_drafted_result *d,
 {
 	size_t n = d->n < MAX_POS_ROWS ? d->n : MAX_POS_ROWS;
 	size_t np = p ? (p->k < MAX_POS_ROWS ? p->k : MAX_POS_ROWS) : 0;
-	size_t nx = n > np ? n : np;
-	double *x = ss_calloc(nx ? nx : 1, sizeof(double));
-	double *y = ss_calloc(n ? n : 1, sizeof(double));
-	double *y1 = ss_calloc(np ? np : 1, sizeof(double));
-	struct ss_series series[2];
 	struct ss_tab t;
-	char name1[64];
-	size_t ns = 0;
 
-	if (!x || !y || !y1) {
-		b->failed = true;
-		goto out;
-	}
-	for (size_t i = 0; i < nx; i++)
-		x[i] = (double)(i + 1);
-	for (size_t i = 0; i < n; i++)
-		y[i] = d->rows[i].has_rate ? d->rows[i].rate * 100.0 : NAN;
-	series[ns++] = (struct ss_series){"Per drafted token", x,
-					  y, n};
-	if (p) {
-		for (size_t i = 0; i < np; i++)
-			y1[i] = p->pos[i].rate * 100.0;
-		snprintf(name1, sizeof(name1), "Over all steps (k=%u)", (unsigned)p->k);
-		series[ns++] = (struct ss_series){name1, x, y1, np};
-	}
 	ss_buf_adds(b, "<h3>Variable draft lengths</h3>\n<p>Of ");
 	ss_buf_add_u64_grouped(b, d->requests);
 	ss_buf_adds(b, d->requests == 1 ? " request that says" : " requests that say");
@@ -542,23 +581,30 @@ static void drafted_chart(struct ss_buf *b, const struct ss_drafted_result *d,
 		    "draft length), the share of the steps that drafted position i whose i-th "
 		    "token was accepted. A step that drafted fewer tokens does not count against "
 		    "the positions it did not draft, as it does in the rate over all steps.</p>\n");
-	ss_buf_adds(b, "<div class=\"fig\">\n");
-	ss_chart_lines(b, &(struct ss_chart){
-		.id = "c-drafted", .title = "Acceptance per drafted token",
-		.desc = "Line chart of the share, in percent, of the verify steps that drafted "
-			"position i whose i-th draft token was accepted, by position i, beside the "
-			"share of all steps.",
-		.x_label = "Draft position i", .y_label = "Accepted at position i (% of steps)",
-		.width = 640, .height = 340, .y_max_hint = 100, .value_decimals = 1,
-		.value_suffix = "%"}, &(struct ss_line_opts){true, NAN, NULL, NAN}, series, ns);
 	ss_postab_drafted(&t, d, MAX_POS_ROWS);
-	ss_tab_html(b, &t, "Numbers of the chart");
-	ss_tab_release(&t);
-	ss_buf_adds(b, "</div>\n");
-out:
-	ss_free(x);
-	ss_free(y);
-	ss_free(y1);
+	rows_fig(b, &(struct rows_fig){
+		"c-drafted", "Acceptance per drafted token",
+		"Line chart of the share, in percent, of the verify steps that drafted position i "
+		"whose i-th draft token was accepted, by position i, beside the share of all steps.",
+		"Accepted at position i (% of steps)", "Per drafted token", false}, d->rows, n, p, np,
+		&t);
+}
+
+void ss_sec_positions_server_html(struct ss_buf *out, const struct ss_server_family *f, size_t idx)
+{
+	size_t k = f->npositions < MAX_SERVER_ROWS ? f->npositions : MAX_SERVER_ROWS;
+	struct ss_tab t;
+	char id[32];
+
+	snprintf(id, sizeof(id), "c-srv-pos-%zu", idx);
+	ss_postab_server(&t, f, k);
+	rows_fig(out, &(struct rows_fig){
+		id, "The server's acceptance by draft position",
+		"Line chart of the share, in percent, of the draft tokens at position i that the "
+		"server accepted, with the conditional rate (accepted given position i minus 1 was), "
+		"from the per-position counters.",
+		"Accepted at position i (%)", "Rate: accepted / drafted", true}, f->positions, k, NULL, 0,
+		&t);
 }
 
 /* The k with the most steps among those drawn (NULL when none). */

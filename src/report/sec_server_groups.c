@@ -17,7 +17,6 @@
 #include "report/chart.h"
 #include "report/numfmt.h"
 #include "report/section.h"
-#include "report/server_report.h"
 #include "report/tabular.h"
 #include "server/bydir.h"
 
@@ -34,13 +33,6 @@ static const struct ss_server_family *partner(const struct ss_server_groups *g, 
 		if (b->families[i].row == f->row)
 			return &b->families[i];
 	return NULL;
-}
-
-static void engine_label(struct ss_buf *b, const struct ss_server_family *f)
-{
-	ss_buf_adds(b, ss_engine_name(f->row->engine));
-	if (f->row->source != SS_SRC_PROMETHEUS)
-		ss_buf_addf(b, " (%s)", f->row->counters);
 }
 
 /* ---- JSON ---- */
@@ -98,7 +90,7 @@ void ss_sec_server_groups_json(struct ss_jsonw *w, const struct ss_server_result
 		json_key(w, "key", &g->rows[i]);
 		ss_jsonw_begin_array(w, "families");
 		for (size_t k = 0; k < r->nfamilies; k++)
-			ss_report_json_server_family(w, &r->families[k]);
+			ss_sec_server_family_json(w, &r->families[k]);
 		ss_jsonw_end_array(w);
 		if (g->has_baseline && i != g->baseline)
 			json_vs(w, g, i);
@@ -177,7 +169,7 @@ static void build(struct ss_tab *t, const struct ss_server_groups *g, bool ascii
 					ss_tab_na(t);
 				continue;
 			}
-			engine_label(ss_tab_begin(t), f);
+			ss_sec_server_engine(ss_tab_begin(t), f);
 			ss_tab_end(t);
 			ss_tab_int(t, (__int128)f->snapshots);
 			ss_tab_int(t, (__int128)f->steps);
@@ -242,16 +234,8 @@ static const struct ss_tab_col csv_cols[] = {
 	{"Value", SS_COL_FIX2, false, SS_TAB_CSV, NULL, NULL, false},
 };
 
-static void csv_row(struct ss_tab *t, const struct ss_server_group *r,
-		    const struct ss_server_family *f, const char *metric, double v)
-{
-	name_cell(t, r);
-	engine_label(ss_tab_begin(t), f);
-	ss_tab_end(t);
-	ss_tab_text(t, metric);
-	ss_tab_num(t, v);
-}
-
+/* Each directory's families, a family's rows as the server section's CSV
+ * writes them (sec_server.c), with its differences from the baseline's. */
 void ss_sec_server_groups_csv(struct ss_buf *out, const struct ss_server_results *srv)
 {
 	const struct ss_server_groups *g = srv->groups;
@@ -263,28 +247,9 @@ void ss_sec_server_groups_csv(struct ss_buf *out, const struct ss_server_results
 	for (size_t i = 0; i < g->n; i++) {
 		const struct ss_server_results *r = &g->rows[i].res;
 
-		for (size_t k = 0; k < r->nfamilies; k++) {
-			const struct ss_server_family *f = &r->families[k], *b = partner(g, i, f);
-
-			if (f->has_acceptance_length)
-				csv_row(&t, &g->rows[i], f, "Acceptance Length (ratio)",
-					f->acceptance_length);
-			if (f->has_rate)
-				csv_row(&t, &g->rows[i], f, "Draft Acceptance Rate (%)",
-					f->draft_acceptance_rate);
-			csv_row(&t, &g->rows[i], f, "Steps", (double)f->steps);
-			if (f->has_draft_tokens)
-				csv_row(&t, &g->rows[i], f, "Draft Tokens (tokens)",
-					(double)f->draft_tokens);
-			csv_row(&t, &g->rows[i], f, "Accepted Draft Tokens (tokens)",
-				(double)f->accepted_tokens);
-			if (b && b->has_acceptance_length && f->has_acceptance_length)
-				csv_row(&t, &g->rows[i], f, "Delta Acceptance Length (ratio)",
-					f->acceptance_length - b->acceptance_length);
-			if (b && b->has_rate && f->has_rate)
-				csv_row(&t, &g->rows[i], f, "Delta Draft Acceptance Rate (pp)",
-					f->draft_acceptance_rate - b->draft_acceptance_rate);
-		}
+		for (size_t k = 0; k < r->nfamilies; k++)
+			ss_sec_server_csv_rows(&t, &r->families[k], partner(g, i, &r->families[k]),
+					       g->rows[i].dir, g->rows[i].len);
 	}
 	ss_tab_csv(out, &t, true);
 	if (t.failed)

@@ -22,6 +22,8 @@
 #define SS_SECTION_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "analysis/analyze.h"
 #include "metrics/aggregate.h"
@@ -70,12 +72,13 @@ void ss_sec_positions_html(struct ss_buf *out, const struct ss_report_ctx *c);
 /* SPEC 10.4: a server family's rows by the same writers (its positions are
  * the analysis's per-drafted-token rows, its shorter drafts 7.1's): the
  * JSON's `positions` and `what_if` arrays (each speedup with a cost), the
- * Markdown tables after an empty line, the page's table (up to max rows). */
+ * Markdown tables after an empty line, the page's chart with its table
+ * (sec_positions_page.c; idx numbers the chart's id). */
 void ss_sec_positions_server_json(struct ss_jsonw *w, const struct ss_server_family *f);
 void ss_sec_positions_server_whatif_json(struct ss_jsonw *w, const struct ss_server_family *f);
 void ss_sec_positions_server_md(struct ss_buf *out, const struct ss_server_family *f);
 void ss_sec_positions_server_whatif_md(struct ss_buf *out, const struct ss_server_family *f);
-void ss_sec_positions_server_html(struct ss_buf *out, const struct ss_server_family *f, size_t max);
+void ss_sec_positions_server_html(struct ss_buf *out, const struct ss_server_family *f, size_t idx);
 
 /* SPEC 7.2, the bootstrap intervals of the main results (sec_intervals.c);
  * the JSON of one result set's too (each group's row holds one). The
@@ -136,6 +139,43 @@ void ss_sec_outliers_text(struct ss_buf *out, const struct ss_report_ctx *c);
 void ss_sec_outliers_md(struct ss_buf *out, const struct ss_report_ctx *c);
 void ss_sec_outliers_csv(struct ss_buf *out, const struct ss_report_ctx *c);
 void ss_sec_outliers_html(struct ss_buf *out, const struct ss_report_ctx *c);
+
+/* SPEC 10.4-10.5, the server's own counters (sec_server.c; the page's
+ * part in sec_server_page.c): the `server` member of the JSON (server.groups
+ * inside it), the `Server Spec Decode` section of the console and Markdown,
+ * the CSV section `Engine,Metric,Value`, the page's section (last, SPEC
+ * 9.1), and the windows' chart with the families' intervals on its time
+ * axis (SPEC 7.8 with 10.3; an: the analysis with windows). */
+void ss_sec_server_json(struct ss_jsonw *w, const struct ss_server_results *srv);
+void ss_sec_server_text(struct ss_buf *out, const struct ss_server_results *srv);
+void ss_sec_server_md(struct ss_buf *out, const struct ss_server_results *srv);
+void ss_sec_server_csv(struct ss_buf *out, const struct ss_server_results *srv);
+void ss_sec_server_html(struct ss_buf *out, const struct ss_server_results *srv);
+void ss_sec_server_windows_html(struct ss_buf *out, const struct ss_analysis *an,
+				const struct ss_server_results *srv);
+/* Its pieces that sec_server_groups.c and sec_logs.c share:
+ * - a family's whole object as in `families` (server.groups' rows, 10.7);
+ * - a family object's opening and head (engine, counters, the counts,
+ *   flags and window; the object is left open), an interval's or idle
+ *   entry's `process` (its name, null for the unnamed process), a time or
+ *   null;
+ * - the engine's label (`vllm`, `tensorrt_llm (iterations)`);
+ * - a family's CSV rows (Engine, Metric, Value), after a `dir` cell when
+ *   dir is not NULL, with the differences from `base` when not NULL (t's
+ *   columns say which). */
+struct ss_tab;
+void ss_sec_server_family_json(struct ss_jsonw *w, const struct ss_server_family *f);
+void ss_sec_server_head_json(struct ss_jsonw *w, const struct ss_server_family *f);
+void ss_sec_server_process_json(struct ss_jsonw *w, const struct ss_server_family *f, uint32_t p);
+void ss_sec_server_time_json(struct ss_jsonw *w, const char *key, bool has, int64_t v);
+void ss_sec_server_engine(struct ss_buf *b, const struct ss_server_family *f);
+void ss_sec_server_csv_rows(struct ss_tab *t, const struct ss_server_family *f,
+			    const struct ss_server_family *base, const char *dir, size_t len);
+/* The words the page shares with the console (sec_server.c): the
+ * reconciliation line (no line end) and the notes, each a line after
+ * `lead`, ending in a newline. */
+void ss_sec_server_reconciliation_line(struct ss_buf *b, const struct ss_server_family *f);
+void ss_sec_server_notes(struct ss_buf *b, const struct ss_server_family *f, const char *lead);
 
 /* SPEC 10.7, the server's results per directory (sec_server_groups.c):
  * each writes nothing unless srv->groups is set (--group-by dir alone). */

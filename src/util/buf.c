@@ -88,19 +88,22 @@ void ss_buf_vaddf(struct ss_buf *b, const char *fmt, va_list ap)
 	va_list cp;
 	int n;
 
+	/* written before the slack, never into it: the inline appends rely on
+	 * cap >= len + SS_BUF_SLACK + 1 (their room, cap - len - slack, would
+	 * wrap otherwise; found with -f markdown on a log family's notes) */
 	if (!ss_buf_grow(b, 64))
 		return;
 	va_copy(cp, ap);
-	n = vsnprintf(b->data + b->len, b->cap - b->len, fmt, cp);
+	n = vsnprintf(b->data + b->len, b->cap - b->len - SS_BUF_SLACK, fmt, cp);
 	va_end(cp);
 	if (n < 0) {
 		b->failed = true;
 		return;
 	}
-	if ((size_t)n >= b->cap - b->len) {
+	if ((size_t)n >= b->cap - b->len - SS_BUF_SLACK) {
 		if (!ss_buf_grow(b, (size_t)n))
 			return;
-		vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
+		vsnprintf(b->data + b->len, b->cap - b->len - SS_BUF_SLACK, fmt, ap);
 	}
 	b->len += (size_t)n;
 }

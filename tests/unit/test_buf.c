@@ -2,7 +2,7 @@
  * test_buf.c - the growable buffer: appends in place and through growth
  * give the same bytes, always NUL-terminated, with SS_BUF_SLACK spare
  * bytes after them; an append that just fits does not grow the buffer,
- * one byte more does.
+ * one byte more does; a formatted append leaves the slack too.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -90,11 +90,43 @@ static void test_fit_boundary(void **state)
 	ss_buf_release(&b);
 }
 
+/*
+ * ss_buf_addf after 0 to 299 bytes, of 0 to 199 bytes: the text, its NUL
+ * and the slack after it, at every length (a formatted append that ran
+ * into the slack left the inline appends' room to wrap), and a plain
+ * append after it lands where a plain array says.
+ */
+static void test_addf_keeps_slack(void **state)
+{
+	static char want[600], text[200];
+
+	(void)state;
+	memset(want, 'a', sizeof(want));
+	memset(text, 'b', sizeof(text));
+	for (size_t n0 = 0; n0 < 300; n0++) {
+		for (size_t m = 0; m < sizeof(text); m += 7) {
+			struct ss_buf b = SS_BUF_INIT;
+
+			ss_buf_add(&b, want, n0);
+			ss_buf_addf(&b, "%.*s", (int)m, text);
+			memset(want + n0, 'b', m);
+			check(&b, want, n0 + m);
+			ss_buf_add(&b, "cd", 2);
+			want[n0 + m] = 'c';
+			want[n0 + m + 1] = 'd';
+			check(&b, want, n0 + m + 2);
+			memset(want, 'a', sizeof(want));
+			ss_buf_release(&b);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_appends),
 		cmocka_unit_test(test_fit_boundary),
+		cmocka_unit_test(test_addf_keeps_slack),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,9 +1,12 @@
 /*
- * html_server.c - the server's own counters in the HTML report (SPEC 9.1,
- * 10.4): per family its figures, its notes, acceptance by position as a
- * chart with its table (the positions' writer, sec_positions.c), and with
- * intervals (three snapshots or more) the acceptance length over the
- * window; every table through the table model (tabular.h).
+ * sec_server_page.c - the page's part of the server section (SPEC 9.1,
+ * 10.4; the other formats are sec_server.c's): per family its figures,
+ * the reconciliation and the notes in sec_server.c's words, acceptance by
+ * position as a chart with its table (the positions' writers,
+ * sec_positions_page.c), and with intervals (three snapshots or more) the
+ * acceptance length over the window; and the windows' chart (SPEC 7.8)
+ * with each family's intervals on its time axis. Every table through the
+ * table model (tabular.h).
  */
 #include <math.h>
 #include <stdio.h>
@@ -14,11 +17,10 @@
 #include "report/section.h"
 #include "report/htmlesc.h"
 #include "report/numfmt.h"
-#include "report/server_report.h"
 #include "report/tabular.h"
 #include "util/alloc.h"
 
-/* Positions and intervals drawn (the tables list them all up to these). */
+/* Intervals drawn (the table lists them all up to this). */
 #define MAX_ROWS 4096
 
 /* The window's figures: a label and a value a row (a count, or a number
@@ -68,13 +70,13 @@ static void words(struct ss_buf *b, const struct ss_server_family *f)
 	size_t i = 0;
 
 	if (f->has_reconciliation) {
-		ss_report_server_reconciliation_line(&t, f);
+		ss_sec_server_reconciliation_line(&t, f);
 		ss_buf_adds(b, "<p>Against the requests: ");
 		ss_buf_add_html(b, t.data ? t.data : "", t.len);
 		ss_buf_adds(b, ".</p>\n");
 		ss_buf_reset(&t);
 	}
-	ss_report_server_notes(&t, f, "");
+	ss_sec_server_notes(&t, f, "");
 	if (t.len)
 		ss_buf_adds(b, "<ul class=\"note\">\n");
 	while (i < t.len) {
@@ -90,44 +92,6 @@ static void words(struct ss_buf *b, const struct ss_server_family *f)
 		ss_buf_adds(b, "</ul>\n");
 	b->failed |= t.failed;
 	ss_buf_release(&t);
-}
-
-static void positions_chart(struct ss_buf *b, const struct ss_server_family *f, size_t idx)
-{
-	size_t k = f->npositions < MAX_ROWS ? f->npositions : MAX_ROWS;
-	double *x = ss_calloc(k, sizeof(double)), *y = ss_calloc(k, sizeof(double));
-	double *y2 = ss_calloc(k, sizeof(double));
-	char id[32];
-
-	if (!x || !y || !y2) {
-		b->failed = true;
-		goto out;
-	}
-	for (size_t i = 0; i < k; i++) {
-		const struct ss_drafted_row *p = &f->positions[i];
-
-		x[i] = (double)(i + 1);
-		y[i] = p->has_rate ? p->rate * 100.0 : NAN;
-		y2[i] = p->has_conditional ? p->conditional * 100.0 : NAN;
-	}
-	snprintf(id, sizeof(id), "c-srv-pos-%zu", idx);
-	ss_buf_adds(b, "<div class=\"fig\">\n");
-	ss_chart_lines(b, &(struct ss_chart){
-		.id = id, .title = "The server's acceptance by draft position",
-		.desc = "Line chart of the share, in percent, of the draft tokens at position i "
-			"that the server accepted, with the conditional rate (accepted given "
-			"position i minus 1 was), from the per-position counters.",
-		.x_label = "Draft position i", .y_label = "Accepted at position i (%)",
-		.width = 640, .height = 340, .y_max_hint = 100, .value_decimals = 1,
-		.value_suffix = "%"}, &(struct ss_line_opts){true, NAN, NULL, NAN},
-		(struct ss_series[]){{"Rate: accepted / drafted", x, y, k},
-				     {"Conditional: given i\xE2\x88\x92" "1 accepted", x, y2, k}}, 2);
-	ss_sec_positions_server_html(b, f, k);
-	ss_buf_adds(b, "</div>\n");
-out:
-	ss_free(x);
-	ss_free(y);
-	ss_free(y2);
 }
 
 /* Whether every interval's end time is known (x is then seconds). */
@@ -201,7 +165,7 @@ out:
 	ss_free(y);
 }
 
-void ss_report_html_server(struct ss_buf *b, const struct ss_server_results *r)
+void ss_sec_server_html(struct ss_buf *b, const struct ss_server_results *r)
 {
 	ss_buf_adds(b, "<section id=\"server\">\n<h2>The server's own counters</h2>\n<p>What the "
 		    "server counted between its first and last scrape (");
@@ -231,7 +195,7 @@ void ss_report_html_server(struct ss_buf *b, const struct ss_server_results *r)
 		ss_buf_adds(b, "</div>\n");
 		words(b, f);
 		if (f->npositions && f->has_acceptance_length)
-			positions_chart(b, f, i);
+			ss_sec_positions_server_html(b, f, i);
 		if (f->nintervals)
 			intervals_chart(b, f, i);
 	}
@@ -243,8 +207,8 @@ void ss_report_html_server(struct ss_buf *b, const struct ss_server_results *r)
  * intervals on the same time axis, each interval at its start (a window is
  * drawn at its start too). Families without timed intervals add nothing.
  */
-void ss_html_windows_server(struct ss_buf *b, const struct ss_analysis *an,
-			    const struct ss_server_results *r)
+void ss_sec_server_windows_html(struct ss_buf *b, const struct ss_analysis *an,
+				const struct ss_server_results *r)
 {
 	static const char *const names[SS_ENGINE_COUNT] = {
 		[SS_ENGINE_VLLM] = "Server counters (vllm)",
