@@ -69,7 +69,8 @@ CLI_TESTS += \
 	tests/cli/test_unreadable.py
 # Speed work that must not change what is read (bench/README.md):
 CLI_TESTS += \
-	tests/cli/test_metrics_forms.py
+	tests/cli/test_metrics_forms.py \
+	tests/cli/test_metrics_keys.py
 
 TESTS += $(CLI_TESTS)
 

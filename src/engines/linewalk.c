@@ -307,8 +307,14 @@ static int line_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 			ls->failed = true;
 	} else if (ss_key_is(key, n, "metrics")) {
 		ls->metrics.p = NULL;
+		if (t == SSJ_OBJECT &&
+		    ssj_value_raw_json(v, &ls->metrics.p, &ls->metrics.n) != SSJ_OK) {
+			ls->metrics.p = NULL;
+			ls->failed = true;
+		}
 		/* SPEC 11.1 and 11.4: its times and reasoning tokens read
-		 * as it is passed (a repeated key: the last object's); a
+		 * as it is passed (a repeated key: the last object's; the
+		 * object's text, taken first, read where it can be); a
 		 * walk that fails reads none */
 		if (p->opts.want_timing || p->opts.want_reasoning) {
 			ss_timing_clear(&ls->timing);
@@ -320,9 +326,6 @@ static int line_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 				ls->has_reasoning = false;
 			}
 		}
-		if (t == SSJ_OBJECT &&
-		    ssj_value_raw_json(v, &ls->metrics.p, &ls->metrics.n) != SSJ_OK)
-			ls->failed = true;
 	} else if (ss_key_is(key, n, "spec_decode_acceptance")) {
 		ls->sda_present = t != SSJ_NULL;
 		ls->sda_type = t;

@@ -2,7 +2,7 @@
 libspecscan_la_SOURCES += \
 	src/engines/request.c src/engines/request.h src/engines/processor.h \
 	src/engines/processor.c src/engines/linewalk.c src/engines/enriched.c \
-	src/engines/timing_read.c \
+	src/engines/timing_read.c src/engines/decimal.c src/engines/decimal.h \
 	src/engines/metadata.c src/engines/metadata.h \
 	src/engines/capture.c src/engines/capture.h \
 	src/engines/keyscan.c src/engines/keyscan.h \

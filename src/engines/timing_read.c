@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "engines/decimal.h"
 #include "engines/processor.h"
 
 bool ss_parse_i64(const char *s, size_t n, int64_t *out)
@@ -70,27 +71,10 @@ static int tag_of(const char *key, size_t n)
 	}
 }
 
-/*
- * A number's text of digits only, at most 15 of them (a count such as
- * output_sequence_length's): its integer, below 2^53, is the double
- * exactly, as ssj_number_double would give it, without the general
- * parser. false: any other number (a sign, a fraction, an exponent).
- */
-static bool small_uint_double(const char *s, size_t n, double *out)
+/* A number's text (valid JSON) as its nearest double: false out of range. */
+static bool number_of(const char *s, size_t n, double *out)
 {
-	uint64_t u = 0;
-
-	if (n == 0 || n > 15)
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		unsigned d = (unsigned char)s[i] - (unsigned)'0';
-
-		if (d > 9)
-			return false;
-		u = u * 10 + d;
-	}
-	*out = (double)u;
-	return true;
+	return ss_decimal_double(s, n, out) || ssj_number_double(s, n, out) == SSJ_OK;
 }
 
 /*
@@ -123,15 +107,74 @@ static bool vu_exact(const char *s, size_t n, struct vu_scan *k)
 		if (k->unit[i] == '"' || k->unit[i] == '\\')
 			return false;
 	k->has_unit = true;
-	k->has_value = small_uint_double(num, (size_t)(comma - num), &k->value) ||
-		       ssj_number_double(num, (size_t)(comma - num), &k->value) == SSJ_OK;
+	k->has_value = number_of(num, (size_t)(comma - num), &k->value);
+	return true;
+}
+
+/*
+ * Forget what an earlier key of the tag gave (SPEC 1.2: a repeated key
+ * counts its last value), then take k's value when it has one.
+ */
+static void tag_set(struct line_scan *ls, int tag, const struct vu_scan *k)
+{
+	struct ss_timing *t = &ls->timing;
+	bool ok = k && k->has_value && k->has_unit;
+
+	if (tag == TAG_REASONING)
+		ls->has_reasoning = ok && ss_tokens_of(k->value, k->unit, k->unit_len,
+						       &ls->reasoning);
+	else if (tag == SS_T_COUNT)
+		t->has_output = ok && ss_tokens_of(k->value, k->unit, k->unit_len,
+						   &t->output_tokens);
+	else
+		t->has[tag] = ok && ss_time_to_ms(k->value, k->unit, k->unit_len, &t->ms[tag]);
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/*
+ * The usual case read without asking where the value ends: the key as it
+ * lies in `metrics`' text (ls->metrics, valid JSON, taken before the
+ * walk) followed by :{"value":N,"unit":"U"} exactly, N a number, U
+ * without a backslash. The number ends at the first comma when a digit
+ * stands before it, the unit at the first quote (none escaped before it)
+ * and the object at the brace after it. false: not so (the caller reads
+ * the value's own text).
+ */
+static bool vu_after_key(const struct line_scan *ls, const char *key, size_t n,
+			 struct vu_scan *k)
+{
+	static const char head[] = ":{\"value\":", mid[] = ",\"unit\":\"";
+	const size_t hn = sizeof(head) - 1, mn = sizeof(mid) - 1;
+	const char *end = ls->metrics.p + ls->metrics.n, *num, *comma, *u;
+
+	/* a key decoded elsewhere (an escape in the line) is not in the text */
+	if (!ls->metrics.p || key <= ls->metrics.p || key >= end ||
+	    (size_t)(end - key) < n + 1 + hn + 2 || key[n] != '"' ||
+	    memcmp(key + n + 1, head, hn) != 0)
+		return false;
+	num = key + n + 1 + hn;
+	if (!(*num == '-' || is_digit(*num)) ||
+	    !(comma = memchr(num, ',', (size_t)(end - num))) || !is_digit(comma[-1]) ||
+	    (size_t)(end - comma) < mn + 2 || memcmp(comma, mid, mn) != 0)
+		return false;
+	k->unit = u = comma + mn;
+	while (u < end && *u != '"' && *u != '\\')
+		u++;
+	if (end - u < 2 || *u != '"' || u[1] != '}')
+		return false;
+	k->unit_len = (size_t)(u - k->unit);
+	k->has_unit = true;
+	k->has_value = number_of(num, (size_t)(comma - num), &k->value);
 	return true;
 }
 
 int ss_metrics_timing_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 {
 	struct line_scan *ls = ctx;
-	struct ss_timing *t = &ls->timing;
 	struct vu_scan k;
 	const char *raw;
 	size_t rawn;
@@ -139,30 +182,18 @@ int ss_metrics_timing_field(void *ctx, const char *key, size_t n, struct ssj_val
 
 	if ((tag = tag_of(key, n)) < 0)
 		return 0;
-	/* SPEC 1.2: a repeated key counts its last value */
-	if (tag == TAG_REASONING)
-		ls->has_reasoning = false;
-	else if (tag == SS_T_COUNT)
-		t->has_output = false;
-	else
-		t->has[tag] = false;
-	if (ssj_value_type(v) != SSJ_OBJECT)
+	k.has_value = k.has_unit = false;
+	if (vu_after_key(ls, key, n, &k)) {
+		tag_set(ls, tag, &k);
 		return 0;
-	memset(&k, 0, sizeof(k));
+	}
 	/* the usual form read from the object's text, any other visited */
-	if (ssj_value_raw_json(v, &raw, &rawn) != SSJ_OK)
-		return 0;
-	if (!vu_exact(raw, rawn, &k) &&
-	    ssj_visit_span(ls->p->outer, raw, rawn, vu_field, &k) != SSJ_OK)
-		return 0;
-	if (!k.has_value || !k.has_unit)
-		return 0;
-	if (tag == TAG_REASONING)
-		ls->has_reasoning = ss_tokens_of(k.value, k.unit, k.unit_len, &ls->reasoning);
-	else if (tag == SS_T_COUNT)
-		t->has_output = ss_tokens_of(k.value, k.unit, k.unit_len, &t->output_tokens);
+	if (ssj_value_type(v) != SSJ_OBJECT || ssj_value_raw_json(v, &raw, &rawn) != SSJ_OK ||
+	    (!vu_exact(raw, rawn, &k) &&
+	     ssj_visit_span(ls->p->outer, raw, rawn, vu_field, &k) != SSJ_OK))
+		tag_set(ls, tag, NULL);
 	else
-		t->has[tag] = ss_time_to_ms(k.value, k.unit, k.unit_len, &t->ms[tag]);
+		tag_set(ls, tag, &k);
 	return 0;
 }
 
