@@ -1,8 +1,9 @@
 /*
  * logreq.c - a llama.cpp task block as a record (SPEC 12.4).
  */
-#include <stdio.h>
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,37 +66,36 @@ enum ss_status ss_record_from_llama_task(const struct ss_llama_task *t, struct s
 	return ss_record_status(r);
 }
 
-/* A double as the shortest text that reads back the same. */
-static void add_num(struct ss_buf *b, double v)
+/* A double as the shortest text that reads back the same, in t. */
+static const char *num_text(char t[40], double v)
 {
-	char t[40];
-
 	for (int prec = 15; prec <= 17; prec++) {
-		snprintf(t, sizeof(t), "%.*g", prec, v);
+		snprintf(t, 40, "%.*g", prec, v);
 		if (strtod(t, NULL) == v)
 			break;
 	}
-	ss_buf_adds(b, t);
+	return t;
 }
 
-static void add_time(struct ss_buf *b, bool *first, const char *tag, double ms)
+/* A count as its decimal text, in t. */
+static const char *count_text(char t[40], uint64_t n)
+{
+	snprintf(t, 40, "%" PRIu64, n);
+	return t;
+}
+
+/* One metric of the composed `metrics` object: `"tag":{"value":V,"unit":"U"}`. */
+static void add_metric(struct ss_buf *b, bool *first, const char *tag, const char *value,
+		       const char *unit)
 {
 	ss_buf_adds(b, *first ? "{\"" : ",\"");
 	*first = false;
 	ss_buf_adds(b, tag);
 	ss_buf_adds(b, "\":{\"value\":");
-	add_num(b, ms);
-	ss_buf_adds(b, ",\"unit\":\"ms\"}");
-}
-
-static void add_tokens(struct ss_buf *b, bool *first, const char *tag, uint64_t n)
-{
-	ss_buf_adds(b, *first ? "{\"" : ",\"");
-	*first = false;
-	ss_buf_adds(b, tag);
-	ss_buf_adds(b, "\":{\"value\":");
-	ss_buf_add_u64(b, n);
-	ss_buf_adds(b, ",\"unit\":\"tokens\"}");
+	ss_buf_adds(b, value);
+	ss_buf_adds(b, ",\"unit\":\"");
+	ss_buf_adds(b, unit);
+	ss_buf_adds(b, "\"}");
 }
 
 /*
@@ -137,6 +137,7 @@ bool ss_process_llama_task(struct ss_processor *p, const struct ss_llama_task *t
 	enum ss_status st;
 	size_t meta_len;
 	bool first = true;
+	char v[40];
 
 	memset(o, 0, sizeof(*o));
 	o->kind = SS_KIND_LOG;
@@ -164,13 +165,14 @@ bool ss_process_llama_task(struct ss_processor *p, const struct ss_llama_task *t
 	meta_len = b->len;
 	/* SPEC 12.4 with 11.1: the block's times */
 	if (t->has_prompt)
-		add_time(b, &first, "time_to_first_token", t->prompt_ms);
+		add_metric(b, &first, "time_to_first_token", num_text(v, t->prompt_ms), "ms");
 	if (t->has_itl)
-		add_time(b, &first, "inter_token_latency", t->itl_ms);
+		add_metric(b, &first, "inter_token_latency", num_text(v, t->itl_ms), "ms");
 	if (t->has_total)
-		add_time(b, &first, "request_latency", t->total_ms);
+		add_metric(b, &first, "request_latency", num_text(v, t->total_ms), "ms");
 	if (t->has_eval)
-		add_tokens(b, &first, "output_sequence_length", t->eval_tokens);
+		add_metric(b, &first, "output_sequence_length", count_text(v, t->eval_tokens),
+			   "tokens");
 	if (!first)
 		ss_buf_addc(b, '}');
 	return compose_views(b, meta_len, o);
@@ -203,11 +205,13 @@ bool ss_harness_line(struct ss_processor *p, struct ss_outcome *o, bool *taken)
 	meta_len = b->len;
 	if (h.has_latency && isfinite(h.latency_s * 1000.0)) {
 		bool first = true;
+		char v[40];
 
 		/* SPEC 12.5 with 11.1: the turns' wall time is the request's latency */
-		add_time(b, &first, "request_latency", h.latency_s * 1000.0);
+		add_metric(b, &first, "request_latency", num_text(v, h.latency_s * 1000.0), "ms");
 		if (h.has_completion)
-			add_tokens(b, &first, "output_sequence_length", h.completion_tokens);
+			add_metric(b, &first, "output_sequence_length",
+				   count_text(v, h.completion_tokens), "tokens");
 		ss_buf_addc(b, '}');
 	}
 	if (!compose_views(b, meta_len, o))

@@ -10,7 +10,8 @@
  * are distinct series (a template is one snapshot's lines), and a line
  * equal to the template's first is the next page. Off that path, series
  * of kept families are told apart by their canonical key (the server's
- * table) and the others by a 64-bit fingerprint of their text.
+ * table) and the others by their canonical text (SPEC 10.1: name and label
+ * set; ss_expo_key_build), found by its fingerprint.
  */
 #include "server/expo.h"
 
@@ -27,9 +28,10 @@
 #define TMPL_MAX_LINES 65536
 #define TMPL_MAX_TEXT (8u << 20)
 /*
- * Series of other families told apart in one snapshot, and their texts'
- * bytes (past either, with a message, the rest are not checked for
- * repeats): a fingerprint decides nothing alone, the texts are compared.
+ * Series of other families told apart in one snapshot, and the bytes of
+ * their canonical texts (past either, with a message, the rest are not
+ * checked for repeats): a fingerprint decides nothing alone, the texts
+ * are compared.
  */
 #define SEEN_MAX (1u << 18)
 #define SEEN_TEXT_MAX (8u << 20)
@@ -51,7 +53,7 @@ struct tmpl {
 
 struct seen_ent {
 	uint64_t fp;       /* 0: an empty slot */
-	uint32_t off, len; /* the series text in seen_text */
+	uint32_t off, len; /* the series' canonical text in seen_text */
 };
 
 struct ss_scrape {
@@ -80,7 +82,9 @@ struct ss_scrape {
 	struct seen_ent *seen;
 	size_t seen_slots, seen_n;
 	bool seen_full, seen_told;
+	size_t seen_fam;    /* of them, lines of a family's name that made no series */
 	struct ss_buf seen_text;
+	struct ss_expo_key key; /* a series' canonical text */
 	/* the template, and the one being learned from the open snapshot */
 	struct tmpl T, L;
 	uint64_t tmpl_gen;  /* how many times T was replaced */
@@ -115,6 +119,7 @@ struct ss_scrape *ss_scrape_new(struct ss_server *srv, uint32_t endpoint, const 
 	sc->learning = !sc->no_template;
 	ss_buf_init(&sc->carry);
 	ss_buf_init(&sc->seen_text);
+	ss_expo_key_init(&sc->key);
 	ss_buf_init(&sc->lab.unesc);
 	ss_buf_init(&sc->ep);
 	if (!sc->name) {
@@ -132,6 +137,7 @@ void ss_scrape_free(struct ss_scrape *sc)
 	tmpl_release(&sc->L);
 	ss_free(sc->seen);
 	ss_buf_release(&sc->seen_text);
+	ss_expo_key_release(&sc->key);
 	ss_buf_release(&sc->carry);
 	ss_buf_release(&sc->lab.unesc);
 	ss_buf_release(&sc->ep);
@@ -165,7 +171,7 @@ static void seen_clear(struct ss_scrape *sc)
 	if (sc->seen_text.cap > (1u << 20))
 		ss_buf_release(&sc->seen_text);
 	ss_buf_reset(&sc->seen_text);
-	sc->seen_n = 0;
+	sc->seen_n = sc->seen_fam = 0;
 	sc->seen_full = false;
 }
 
@@ -497,10 +503,24 @@ static bool resolve(struct ss_scrape *sc, const char *p, size_t len, struct seri
 }
 
 /*
+ * Put the series text[0..len) in the seen set by its canonical text
+ * (SPEC 10.1: name and label set); *was tells whether it was there.
+ */
+static bool seen_put_series(struct ss_scrape *sc, const char *text, size_t len, bool *was)
+{
+	if (!ss_expo_key_build(&sc->key, text, len))
+		return false;
+	return seen_put(sc, ss_keymap_hash(sc->key.text.data, sc->key.text.len), sc->key.text.data,
+			sc->key.text.len, was);
+}
+
+/*
  * Whether the line's series already appeared in the open snapshot; kept
- * series are left to the server, which knows their canonical keys. In
- * fast mode (every line so far the template's entry of its number) no set
- * is needed; off it, fingerprints decide. false when out of memory.
+ * series are left to the server, which knows their canonical keys, unless
+ * a line of a family's name that made no series (a bad sample, a gauge of
+ * no value) is in the set: it may be the same series. In fast mode (every
+ * line so far the template's entry of its number) no set is needed; off
+ * it, canonical texts decide. false when out of memory.
  */
 static bool repeated(struct ss_scrape *sc, const struct series_id *id, const char *p, bool *rep)
 {
@@ -520,14 +540,16 @@ static bool repeated(struct ss_scrape *sc, const struct series_id *id, const cha
 			const struct tmpl_ent *e = &sc->T.e[i];
 
 			if (e->handle == SS_SERVER_NO_HANDLE &&
-			    !seen_put(sc, e->fp, sc->T.text + e->off, e->len, &was))
+			    !seen_put_series(sc, sc->T.text + e->off, e->len, &was))
 				return false;
 		}
 	}
-	if (id->handle != SS_SERVER_NO_HANDLE)
+	if (id->handle != SS_SERVER_NO_HANDLE && !sc->seen_fam)
 		return true;
-	if (!seen_put(sc, id->fp, p, id->slen, &was))
+	if (!seen_put_series(sc, p, id->slen, &was))
 		return false;
+	if (id->handle == SS_SERVER_NO_HANDLE && id->keep && !was)
+		sc->seen_fam++;
 	*rep = was;
 	return true;
 }

@@ -6,9 +6,12 @@
 #include "server/grammar.h"
 
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "server/number.h"
+#include "util/alloc.h"
+#include "util/grow.h"
 #include "util/utf8.h"
 
 /* Character classes of names (SPEC 10.1: [a-zA-Z_:][a-zA-Z0-9_:]*). */
@@ -205,6 +208,90 @@ void ss_expo_labels_fix(struct ss_expo_labels *sc)
 		sc->labels[i].value = sc->unesc.data ? sc->unesc.data + sc->val_off[i] : "";
 		sc->labels[i].value_len = end - sc->val_off[i];
 	}
+}
+
+/* ---- a series' canonical text ---- */
+
+void ss_expo_key_init(struct ss_expo_key *k)
+{
+	k->span = NULL;
+	k->cap = 0;
+	ss_buf_init(&k->text);
+}
+
+void ss_expo_key_release(struct ss_expo_key *k)
+{
+	ss_free(k->span);
+	k->span = NULL;
+	k->cap = 0;
+	ss_buf_release(&k->text);
+}
+
+static int span_cmp(const void *a, const void *b)
+{
+	const struct ss_expo_span *x = a, *y = b;
+	size_t n = x->name_len < y->name_len ? x->name_len : y->name_len;
+	int c = memcmp(x->name, y->name, n);
+
+	if (c)
+		return c;
+	return (x->name_len > y->name_len) - (x->name_len < y->name_len);
+}
+
+/* The end of a label value written from q (just after its opening quote): its closing quote. */
+static const char *value_end(const char *q, const char *end)
+{
+	while (q < end && *q != '"')
+		q += *q == '\\' ? 2 : 1;
+	return q;
+}
+
+bool ss_expo_key_build(struct ss_expo_key *k, const char *p, size_t slen)
+{
+	const char *end = p + slen, *q;
+	size_t nlen = ss_expo_name_len(p, slen), n = 0;
+
+	ss_buf_reset(&k->text);
+	ss_buf_add(&k->text, p, nlen >= 6 && memcmp(p + nlen - 6, "_total", 6) == 0 ? nlen - 6 : nlen);
+	/* the text was accepted: name, blanks, `{`, then `name = "value"` and `,` with blanks, `}` */
+	for (q = skip_blanks(p + nlen, end); q < end && *q != '}';) {
+		struct ss_expo_span sp;
+
+		q = skip_blanks(q + 1, end); /* past `{` or `,` */
+		if (q == end || *q == '}')
+			break;
+		sp.name = q;
+		while (q < end && (cls[(unsigned char)*q] & C_LABEL))
+			q++;
+		sp.name_len = (size_t)(q - sp.name);
+		q = skip_blanks(q, end);                   /* at `=` */
+		q = skip_blanks(q + 1, end);               /* at the opening quote */
+		sp.value = q + 1;
+		q = value_end(sp.value, end);
+		sp.value_len = (size_t)(q - sp.value);
+		q = skip_blanks(q + 1, end);               /* at `,` or `}` */
+		if (!SS_ALLOC_GROW(k->span, n + 1, k->cap))
+			return false;
+		k->span[n++] = sp;
+	}
+	if (n > 1)
+		qsort(k->span, n, sizeof(*k->span), span_cmp);
+	for (size_t i = 0; i < n; i++) {
+		ss_buf_addc(&k->text, i ? ',' : '{');
+		ss_buf_add(&k->text, k->span[i].name, k->span[i].name_len);
+		ss_buf_add(&k->text, "=\"", 2);
+		ss_buf_add(&k->text, k->span[i].value, k->span[i].value_len);
+		ss_buf_addc(&k->text, '"');
+	}
+	if (n)
+		ss_buf_addc(&k->text, '}');
+	/* a line's labels take a few bytes each: a large array is not kept for the next */
+	if (k->cap > 4096 && n < k->cap / 8) {
+		ss_free(k->span);
+		k->span = NULL;
+		k->cap = 0;
+	}
+	return !k->text.failed;
 }
 
 static inline bool digit(char c)

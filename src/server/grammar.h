@@ -44,6 +44,33 @@ size_t ss_expo_series(struct ss_expo_labels *l, const char *p, size_t len, bool 
 void ss_expo_labels_fix(struct ss_expo_labels *l);
 
 /*
+ * A series' canonical text, for telling apart series that no family keeps
+ * (SPEC 10.1: a snapshot ends before a sample whose series, the name and
+ * the label set, already appeared in it; SPEC 13: `x_total` and `x` are
+ * one series). Made from a series text that ss_expo_series() accepted:
+ * the name without one `_total`, then, when there are labels, `{`, the
+ * labels sorted by name as `name="value"` with their escapes as written
+ * (one-to-one with the values they stand for), separated by `,`, and `}`.
+ * So label order, blanks, a trailing comma, `{}` and `_total` make no
+ * difference. The caller owns the struct (ss_expo_key_init/_release).
+ */
+struct ss_expo_span {
+	const char *name, *value; /* value: as written, without its quotes */
+	size_t name_len, value_len;
+};
+
+struct ss_expo_key {
+	struct ss_expo_span *span;
+	size_t cap;
+	struct ss_buf text;
+};
+
+void ss_expo_key_init(struct ss_expo_key *k);
+void ss_expo_key_release(struct ss_expo_key *k);
+/* The canonical text of the series text p[0..slen) into k->text; false when out of memory. */
+bool ss_expo_key_build(struct ss_expo_key *k, const char *p, size_t slen);
+
+/*
  * After the series text [q, end): blanks, VALUE, then optionally blanks
  * and an integer millisecond TIMESTAMP, to the end (trailing blanks cut
  * by the caller). *end must be readable and be the line's terminator (a

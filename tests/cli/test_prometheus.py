@@ -262,6 +262,24 @@ def check_window(doc, where):
                                               f["accepted_tokens"], got["positions"]))
 
 
+def query(api, q, at=None):
+    """One value of an instant query of the Prometheus at `api`, or None."""
+    args = {"query": q}
+    if at is not None:
+        args["time"] = ms_text(at)
+    r = json.loads(get(api + "/api/v1/query?" + urllib.parse.urlencode(args)))["data"]["result"]
+    return float(r[0]["value"][1]) if r else None
+
+
+def last_sample(api, total):
+    """The time (ms) of Prometheus' latest scrape, once it holds `total` drafts."""
+    until("prometheus to scrape %d drafts" % total,
+          lambda: query(api, "sum(vllm:spec_decode_num_drafts_total)") == total)
+    t = round(query(api, "max(timestamp(vllm:spec_decode_num_drafts_total))") * 1000)
+    assert query(api, "sum(vllm:spec_decode_num_drafts_total)", t) == total
+    return t
+
+
 def run(tmp, py, procs):
     eport, pport = free_port(), free_port()
     script = os.path.join(tmp, "exporter.py")
@@ -285,21 +303,6 @@ def run(tmp, py, procs):
     api = "http://127.0.0.1:%d" % pport
     until("prometheus to be ready", lambda: get(api + "/-/ready") is not None)
 
-    def query(q, at=None):
-        args = {"query": q}
-        if at is not None:
-            args["time"] = ms_text(at)
-        r = json.loads(get(api + "/api/v1/query?" + urllib.parse.urlencode(args)))["data"]["result"]
-        return float(r[0]["value"][1]) if r else None
-
-    def last_sample(total):
-        """The time (ms) of Prometheus' latest scrape, once it holds `total` drafts."""
-        until("prometheus to scrape %d drafts" % total,
-              lambda: query("sum(vllm:spec_decode_num_drafts_total)") == total)
-        t = round(query("max(timestamp(vllm:spec_decode_num_drafts_total))") * 1000)
-        assert query("sum(vllm:spec_decode_num_drafts_total)", t) == total
-        return t
-
     total = 0
     for i, step in enumerate(STEPS):
         exp.p.stdin.write(b"%d\n" % i)
@@ -309,12 +312,12 @@ def run(tmp, py, procs):
         total += sum(d for d, _ in step.values())
         if i == 0:
             # two more scrapes of the baseline: the range may start up to a step before t0
-            first = last_sample(total)
-            until("two more scrapes", lambda: last_sample(total) >= first + 1500)
-            t0 = last_sample(total)
+            first = last_sample(api, total)
+            until("two more scrapes", lambda: last_sample(api, total) >= first + 1500)
+            t0 = last_sample(api, total)
             curl("http://127.0.0.1:%d/metrics" % eport, os.path.join(tmp, "before.prom"))
         else:
-            t1 = last_sample(total)
+            t1 = last_sample(api, total)
     curl("http://127.0.0.1:%d/metrics" % eport, os.path.join(tmp, "after.prom"))
     # whole steps back from t1 to t0 or just before: the last point is t1's scrape
     start = t1 - -(-(t1 - t0) // 1000) * 1000

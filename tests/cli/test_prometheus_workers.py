@@ -22,14 +22,12 @@ are printed on failure. Without prometheus or prometheus_client the test
 is skipped and says why.
 """
 
-import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sslib  # noqa: E402
@@ -134,27 +132,12 @@ def run(tmp, py, procs):
     api = "http://127.0.0.1:%d" % pport
     tp.until("prometheus to be ready", lambda: tp.get(api + "/-/ready") is not None)
 
-    def query(q, at=None):
-        args = {"query": q}
-        if at is not None:
-            args["time"] = tp.ms_text(at)
-        r = json.loads(tp.get(api + "/api/v1/query?" + urllib.parse.urlencode(args)))
-        r = r["data"]["result"]
-        return float(r[0]["value"][1]) if r else None
-
-    def scraped(total):
-        q = "sum(vllm:spec_decode_num_drafts_total)"
-        tp.until("prometheus to scrape %d drafts" % total, lambda: query(q) == total)
-        t = round(query("max(timestamp(vllm:spec_decode_num_drafts_total))") * 1000)
-        assert query(q, t) == total
-        return t
-
     for w, (d, a) in zip(ws, BASE):
         advance(w, d, a)
     total = sum(d for d, _ in BASE)
-    first = scraped(total)
-    tp.until("two more scrapes", lambda: scraped(total) >= first + 1500)
-    t0 = scraped(total)
+    first = tp.last_sample(api, total)
+    tp.until("two more scrapes", lambda: tp.last_sample(api, total) >= first + 1500)
+    t0 = tp.last_sample(api, total)
     loop = []
     before = [page(p) for p in ports]
     for i, text in enumerate(before):
@@ -162,7 +145,7 @@ def run(tmp, py, procs):
     for w, (d, a) in zip(ws, STEP):
         advance(w, d, a)
     total += sum(d for d, _ in STEP)
-    t1 = scraped(total)
+    t1 = tp.last_sample(api, total)
     after = [page(p) for p in ports]
     start = t1 - -(-(t1 - t0) // 1000) * 1000
     sel = '{__name__=~"vllm:spec_decode_num_.*_total"}'

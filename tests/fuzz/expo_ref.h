@@ -33,8 +33,9 @@
  *    and an integer TIMESTAMP (an optional sign, at most 9223372036854 ms:
  *    its ns fit 64 bits); anything else is a bad line;
  *  - a snapshot ends just before a sample whose series (name without one
- *    `_total`, and label set) already appeared in it; a snapshot is
- *    counted when it holds a sample line;
+ *    `_total`, and label set) already appeared in it, whatever the metric
+ *    and the values (a bad sample, a gauge's NaN); a snapshot is counted
+ *    when it holds a sample line;
  *  - a counter's value of a known family must be finite, >= 0, integral
  *    and below 2^64 as the nearest double; a position label of a
  *    per-position counter an integer 0..4095; else a bad sample (counted
@@ -53,7 +54,6 @@
 
 struct ref_counts {
 	uint64_t lines, bad_lines, samples, snapshots;
-	bool snapshots_ok; /* `snapshots` is the contract's (see `# endpoint:`) */
 	bool window_ok;  /* the S, D, A window below is the contract's */
 	bool has_vllm;   /* a good sample of S, D or A */
 	uint64_t ds, dd, da;
@@ -545,7 +545,6 @@ struct ref_proc {
 struct ref_state {
 	struct ref_counts *c;
 	struct ref_keys seen;  /* series of the open snapshot */
-	struct ref_keys seen_raw; /* their texts, in the same order */
 	struct ref_keys cur;   /* the vLLM S/D/A values of the open snapshot (role last) */
 	struct ref_proc *procs; /* the family's processes, in order of first sight */
 	size_t nprocs;
@@ -652,7 +651,6 @@ static void ref_end(struct ref_state *st)
 	if (st->in_snap)
 		c->snapshots++;
 	ref_keys_clear(&st->seen);
-	ref_keys_clear(&st->seen_raw);
 	ref_keys_clear(&st->cur);
 	st->in_snap = false;
 }
@@ -703,7 +701,7 @@ static void ref_sample_line(struct ref_state *st, const char *p, size_t n)
 	char *key;
 	size_t klen;
 	int x;
-	bool bad = false, inert = false, by_text;
+	bool bad = false;
 	double v = 0;
 
 	if (!s)
@@ -733,35 +731,12 @@ static void ref_sample_line(struct ref_state *st, const char *p, size_t n)
 			if (!pl || !ref_position(pl))
 				bad = true; /* no position, or not one of 0..4095 */
 		}
-	} else if (x >= 0) {
-		/* a gauge with no value (NaN, an infinity) ends a snapshot
-		 * where its series repeats, but is no series of it */
-		inert = !isfinite(ref_double(s->value, s->vlen));
 	}
-	/* kept by their keys: a known family's good counter samples; others by their text */
-	by_text = x < 0 || bad || ref_names[x].kind == REF_GAUGE;
-	{
-		ptrdiff_t j = ref_keys_find(&st->seen, key, klen);
-
-		if (j >= 0) {
-			/*
-			 * SPEC 10.1: the same name and label set, whatever the
-			 * sample's value. The reader compares the series of
-			 * other metrics, and bad samples, by their text
-			 * (docs/BEHAVIOUR.md): where that may decide otherwise
-			 * (the same series written another way, labels in
-			 * another order, other blanks, `_total`), the divergence
-			 * is left to the report, and nothing after is compared.
-			 */
-			const char *raw = st->seen_raw.k[j];
-			size_t rl = st->seen_raw.len[j];
-
-			if (st->seen.v[j] != 0.0 &&
-			    (!by_text || rl != s->series_len || memcmp(raw, p, rl) != 0))
-				c->snapshots_ok = c->window_ok = false;
-			ref_end(st); /* a repeated series: the next snapshot */
-		}
-	}
+	/* SPEC 10.1: the same name and label set, whatever the sample's
+	 * value (a bad one, a gauge's NaN) or its metric; SPEC 13: `x_total`
+	 * and `x` are one series */
+	if (ref_keys_find(&st->seen, key, klen) >= 0)
+		ref_end(st); /* a repeated series: the next snapshot */
 	if (!st->in_snap) {
 		st->in_snap = true;
 		st->snap_timed = st->snap_by_line = st->pend_time;
@@ -769,12 +744,7 @@ static void ref_sample_line(struct ref_state *st, const char *p, size_t n)
 		st->pend_time = false;
 	}
 	c->samples++;
-	if (inert) {
-		free(key);
-	} else {
-		ref_keys_add(&st->seen, key, klen, by_text ? 1.0 : 0.0);
-		ref_keys_add(&st->seen_raw, ref_dup(p, s->series_len), s->series_len, 0);
-	}
+	ref_keys_add(&st->seen, key, klen, 0);
 	if (s->has_ts) {
 		double t = s->ts_ms / 1000.0;
 
@@ -877,7 +847,6 @@ static void ref_read(const char *text, size_t n, struct ref_counts *c)
 	memset(&st, 0, sizeof(st));
 	memset(c, 0, sizeof(*c));
 	c->window_ok = true;
-	c->snapshots_ok = true;
 	st.c = c;
 	while (at < n) {
 		const char *nl = memchr(text + at, '\n', n - at);
@@ -912,7 +881,6 @@ static void ref_read(const char *text, size_t n, struct ref_counts *c)
 	free(st.procs);
 	free(st.ep);
 	ref_keys_free(&st.seen);
-	ref_keys_free(&st.seen_raw);
 	ref_keys_free(&st.cur);
 }
 

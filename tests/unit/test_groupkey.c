@@ -40,31 +40,6 @@ static struct ss_kv kv_str(const char *s)
 	return v;
 }
 
-static void test_value_order(void **state)
-{
-	/* SPEC 7.3: null < false < true < integers (numerically) < strings (byte-wise) */
-	struct ss_kv v[] = {
-		kv_null(),   kv_bool(false), kv_bool(true), kv_int(INT64_MIN), kv_int(-3),
-		kv_int(0),   kv_int(2),      kv_int(10),    kv_int(INT64_MAX), kv_str(""),
-		kv_str("10"), kv_str("2"),   kv_str("B"),   kv_str("a"),       kv_str("ab"),
-		kv_str("\xc3\xa9"),
-	};
-	size_t n = sizeof(v) / sizeof(v[0]);
-
-	(void)state;
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = 0; j < n; j++) {
-			int c = ss_kv_cmp(&v[i], &v[j]);
-
-			if (i < j)
-				assert_true(c < 0);
-			else if (i > j)
-				assert_true(c > 0);
-			else
-				assert_int_equal(c, 0);
-		}
-}
-
 static struct ss_kv kv_q(int64_t q)
 {
 	struct ss_kv v = {SS_KV_QUARTERS, false, q, NULL, 0};
@@ -72,33 +47,55 @@ static struct ss_kv kv_q(int64_t q)
 	return v;
 }
 
-/* SPEC 11.4, 13 (round 10): `reasoning` values are numbers in quarters,
- * ordered among numbers and matched by --compare numerically. */
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Each row ascending: every pair compares as its positions do. */
+static void test_value_order(void **state)
+{
+	/* SPEC 7.3: null < false < true < integers (numerically) < strings (byte-wise) */
+	struct ss_kv plain[] = {
+		kv_null(),   kv_bool(false), kv_bool(true), kv_int(INT64_MIN), kv_int(-3),
+		kv_int(0),   kv_int(2),      kv_int(10),    kv_int(INT64_MAX), kv_str(""),
+		kv_str("10"), kv_str("2"),   kv_str("B"),   kv_str("a"),       kv_str("ab"),
+		kv_str("\xc3\xa9"),
+	};
+	/* SPEC 11.4, 13 (round 10): `reasoning` values are numbers in quarters,
+	 * ordered among numbers: null < true < 0.0 < 0.25 < 0.5 < 1.0 < int 2 < "0" */
+	struct ss_kv quarters[] = {kv_null(), kv_bool(true), kv_q(0),   kv_q(1),
+				   kv_q(2),   kv_q(4),       kv_int(2), kv_str("0")};
+	const struct {
+		const struct ss_kv *v;
+		size_t n;
+	} rows[] = {{plain, COUNT(plain)}, {quarters, COUNT(quarters)}};
+
+	(void)state;
+	for (size_t r = 0; r < COUNT(rows); r++)
+		for (size_t i = 0; i < rows[r].n; i++)
+			for (size_t j = 0; j < rows[r].n; j++) {
+				int c = ss_kv_cmp(&rows[r].v[i], &rows[r].v[j]);
+
+				if (i < j)
+					assert_true(c < 0);
+				else if (i > j)
+					assert_true(c > 0);
+				else
+					assert_int_equal(c, 0);
+			}
+}
+
+/* SPEC 11.4, 13 (round 10): quarters matched by --compare numerically,
+ * and written as Python writes the doubles (their order: test_value_order). */
 static void test_quarters(void **state)
 {
-	/* ascending: null < true < 0.0 = int 0 < 0.25 < 0.5 < int 1 = 1.0 < int 2 < "0" */
-	struct ss_kv v[] = {kv_null(), kv_bool(true), kv_q(0), kv_q(1), kv_q(2),
-			    kv_q(4),   kv_int(2),     kv_str("0")};
-	size_t n = sizeof(v) / sizeof(v[0]);
+	struct ss_kv q0 = kv_q(0), half = kv_q(2), q1 = kv_q(4);
 	struct ss_kv zero = kv_int(0), one = kv_int(1), qmax = kv_q(INT64_MAX);
 	struct ss_buf b = SS_BUF_INIT;
 	const char *want[] = {"0.0", "0.25", "0.5", "0.75", "1.0"};
 
 	(void)state;
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = 0; j < n; j++) {
-			int c = ss_kv_cmp(&v[i], &v[j]);
-
-			if (i < j)
-				assert_true(c < 0);
-			else if (i > j)
-				assert_true(c > 0);
-			else
-				assert_int_equal(c, 0);
-		}
 	/* the same number, whatever its form */
-	assert_int_equal(ss_kv_cmp(&v[2], &zero), 0);
-	assert_int_equal(ss_kv_cmp(&v[5], &one), 0);
+	assert_int_equal(ss_kv_cmp(&q0, &zero), 0);
+	assert_int_equal(ss_kv_cmp(&q1, &one), 0);
 	/* INT64_MAX quarters is below INT64_MAX as an integer: no overflow */
 	assert_true(ss_kv_cmp(&qmax, &(struct ss_kv){SS_KV_INT, false, INT64_MAX, NULL, 0}) < 0);
 	/* written as Python writes the doubles 0.0 .. 1.0 */
@@ -112,17 +109,17 @@ static void test_quarters(void **state)
 	}
 	ss_buf_release(&b);
 	/* --compare: `1` matches 1.0, `.5` and `0.50` match 0.5 */
-	assert_true(ss_kv_matches_text(&v[5], "1"));
-	assert_true(ss_kv_matches_text(&v[5], "1.0"));
-	assert_true(ss_kv_matches_text(&v[4], "0.50"));
-	assert_true(ss_kv_matches_text(&v[4], ".5"));
-	assert_true(ss_kv_matches_text(&v[2], "0"));
-	assert_false(ss_kv_matches_text(&v[4], "0.4"));
-	assert_false(ss_kv_matches_text(&v[4], " 0.5"));
-	assert_false(ss_kv_matches_text(&v[4], "0.5x"));
-	assert_false(ss_kv_matches_text(&v[4], "null"));
-	assert_false(ss_kv_matches_text(&v[2], "nan"));
-	assert_false(ss_kv_matches_text(&v[2], ""));
+	assert_true(ss_kv_matches_text(&q1, "1"));
+	assert_true(ss_kv_matches_text(&q1, "1.0"));
+	assert_true(ss_kv_matches_text(&half, "0.50"));
+	assert_true(ss_kv_matches_text(&half, ".5"));
+	assert_true(ss_kv_matches_text(&q0, "0"));
+	assert_false(ss_kv_matches_text(&half, "0.4"));
+	assert_false(ss_kv_matches_text(&half, " 0.5"));
+	assert_false(ss_kv_matches_text(&half, "0.5x"));
+	assert_false(ss_kv_matches_text(&half, "null"));
+	assert_false(ss_kv_matches_text(&q0, "nan"));
+	assert_false(ss_kv_matches_text(&q0, ""));
 }
 
 static void test_string_with_nul(void **state)

@@ -908,6 +908,58 @@ static void test_bad_lines_inert(void **state)
 }
 
 /*
+ * SPEC 10.1: a snapshot ends just before a sample whose series, the name
+ * and the label set, already appeared in it, for every metric; SPEC 13:
+ * `x_total` and `x` are one series. Series of no family were compared by
+ * their text: label order, blanks, a trailing comma, `{}` and `_total`
+ * made them differ (departure 5(b) of fuzz_expo_diff's reference).
+ */
+static void test_repeat_by_series(void **state)
+{
+	struct run x;
+
+	(void)state;
+	read_all("foo_total{a=\"x\"} 1\n"                 /* 1: snapshot 1 */
+		 "foo{a=\"x\"} 2\n"                       /* 2: repeats 1: snapshot 2 */
+		 "bar 1\n"                                /* 3 */
+		 "bar{} 1\n"                              /* 4: repeats 3: snapshot 3 */
+		 "baz{b=\"2\",a=\"1\"} 1\n"               /* 5 */
+		 "baz{ a = \"1\" ,\tb=\"2\" , } 1\n"      /* 6: repeats 5: snapshot 4 */
+		 "qux{a=\"1\"} 1\n"                       /* 7 */
+		 "qux{a=\"2\"} 1\n"                       /* 8: another value */
+		 "qux{a=\"\\n\"} 1\n"                     /* 9: an escape */
+		 "qux{a=\"n\"} 1\n"                       /* 10: not the escape's value */
+		 "qux{b=\"1\"} 1\n"                       /* 11: another label name */
+		 "quxx{a=\"1\"} 1\n",                     /* 12: another name */
+		 &x);
+	assert_int_equal(x.st.lines, 12);
+	assert_int_equal(x.st.samples, 12);
+	assert_int_equal(x.st.bad_lines, 0);
+	assert_int_equal(x.st.snapshots, 4);
+	run_release(&x);
+
+	/* a bad sample of a family's name made no series, but it is one: the
+	 * good sample of it after starts the next snapshot (10 -> 15: ΔS 5) */
+	read_all("vllm:spec_decode_num_drafts -1\n"
+		 "vllm:spec_decode_num_drafts_total 10\n"
+		 "# EOF\n"
+		 "vllm:spec_decode_num_drafts 15\n", &x);
+	assert_int_equal(x.st.samples, 3);
+	assert_int_equal(x.st.bad_lines, 1);
+	assert_int_equal(x.st.snapshots, 3);
+	assert_u128(only(&x)->steps, 5);
+	run_release(&x);
+
+	/* so is a gauge's NaN (no value, but a sample of its series) */
+	read_all("sglang:spec_accept_length NaN\n"
+		 "sglang:spec_accept_length 2\n", &x);
+	assert_int_equal(x.st.samples, 2);
+	assert_int_equal(x.st.bad_lines, 0);
+	assert_int_equal(x.st.snapshots, 2);
+	run_release(&x);
+}
+
+/*
  * Bad lines use no part of the series cap: 100,001 distinct series with
  * negative counts, then good drafts on two pages: the drafts are kept.
  */
@@ -1058,6 +1110,7 @@ int main(void)
 		cmocka_unit_test(test_hash_collisions),
 		cmocka_unit_test(test_bad_lines_no_cap),
 		cmocka_unit_test(test_time_bounds),
+		cmocka_unit_test(test_repeat_by_series),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
