@@ -307,15 +307,12 @@ static int line_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 			ls->failed = true;
 	} else if (ss_key_is(key, n, "metrics")) {
 		ls->metrics.p = NULL;
-		if (t == SSJ_OBJECT &&
-		    ssj_value_raw_json(v, &ls->metrics.p, &ls->metrics.n) != SSJ_OK) {
-			ls->metrics.p = NULL;
-			ls->failed = true;
-		}
 		/* SPEC 11.1 and 11.4: its times and reasoning tokens read
-		 * as it is passed (a repeated key: the last object's; the
-		 * object's text, taken first, read where it can be); a
-		 * walk that fails reads none */
+		 * as it is passed (a repeated key: the last object's; read
+		 * where they lie in the line's text when they can be); a
+		 * walk that fails reads none. Its text is taken after the
+		 * walk (json.h: On-Demand gives an object's text once it was
+		 * gone through, never before a walk). */
 		if (p->opts.want_timing || p->opts.want_reasoning) {
 			ss_timing_clear(&ls->timing);
 			ls->has_reasoning = false;
@@ -325,6 +322,11 @@ static int line_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 				ss_timing_clear(&ls->timing);
 				ls->has_reasoning = false;
 			}
+		}
+		if (t == SSJ_OBJECT &&
+		    ssj_value_raw_json(v, &ls->metrics.p, &ls->metrics.n) != SSJ_OK) {
+			ls->metrics.p = NULL;
+			ls->failed = true;
 		}
 	} else if (ss_key_is(key, n, "spec_decode_acceptance")) {
 		ls->sda_present = t != SSJ_NULL;

@@ -137,8 +137,8 @@ static bool is_digit(char c)
 
 /*
  * The usual case read without asking where the value ends: the key as it
- * lies in `metrics`' text (ls->metrics, valid JSON, taken before the
- * walk) followed by :{"value":N,"unit":"U"} exactly, N a number, U
+ * lies in the line's text (ls->text, checked whole already, so valid JSON:
+ * what follows a key there is its own value) followed by :{"value":N,"unit":"U"} exactly, N a number, U
  * without a backslash. The number ends at the first comma when a digit
  * stands before it, the unit at the first quote (none escaped before it)
  * and the object at the brace after it. false: not so (the caller reads
@@ -149,10 +149,10 @@ static bool vu_after_key(const struct line_scan *ls, const char *key, size_t n,
 {
 	static const char head[] = ":{\"value\":", mid[] = ",\"unit\":\"";
 	const size_t hn = sizeof(head) - 1, mn = sizeof(mid) - 1;
-	const char *end = ls->metrics.p + ls->metrics.n, *num, *comma, *u;
+	const char *end = ls->text + ls->len, *num, *comma, *u;
 
 	/* a key decoded elsewhere (an escape in the line) is not in the text */
-	if (!ls->metrics.p || key <= ls->metrics.p || key >= end ||
+	if (!ls->text || key <= ls->text || key >= end ||
 	    (size_t)(end - key) < n + 1 + hn + 2 || key[n] != '"' ||
 	    memcmp(key + n + 1, head, hn) != 0)
 		return false;
