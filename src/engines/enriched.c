@@ -247,6 +247,8 @@ bool ss_enriched_line(struct ss_processor *p, struct ss_outcome *o, const char *
 	if (ls->metadata.p) {
 		o->metadata = ls->metadata.p;
 		o->metadata_len = ls->metadata.n;
+		if (!ss_meta_keys_attach(&p->metakeys, o))
+			return false;
 	}
 	return !ls->model.p || ss_outcome_model(p, o, ls->model);
 }

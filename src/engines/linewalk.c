@@ -302,7 +302,7 @@ static int line_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 		 * gives a phase or makes a records line. */
 		ls->metadata.p = NULL;
 		ls->metadata_object = t == SSJ_OBJECT;
-		if (!ss_meta_scan_of(v, &ls->meta, ls->p->opts.want_time) ||
+		if (!ss_meta_scan_of(v, &ls->meta, ls->p->opts.want_time, &ls->p->metakeys) ||
 		    ssj_value_raw_json(v, &ls->metadata.p, &ls->metadata.n) != SSJ_OK)
 			ls->failed = true;
 	} else if (ss_key_is(key, n, "metrics")) {

@@ -102,15 +102,20 @@ static void add_metric(struct ss_buf *b, bool *first, const char *tag, const cha
  * The composed texts in b as the outcome's views: `metadata` its first
  * meta_len bytes, `metrics` the rest when any; padded for the JSON reader.
  * One reader of composed text for the llama.cpp blocks and the harness
- * lines alike. false: out of memory.
+ * lines alike; the meta.NAME keys read from that `metadata` (on the inner
+ * parser: the outer one holds a harness line). false: out of memory.
  */
-static bool compose_views(struct ss_buf *b, size_t meta_len, struct ss_outcome *o)
+static bool compose_views(struct ss_processor *p, struct ss_buf *b, size_t meta_len,
+			  struct ss_outcome *o)
 {
 	if (!ss_buf_grow(b, SSJ_PADDING) || b->failed)
 		return false;
 	memset(b->data + b->len, ' ', SSJ_PADDING);
 	o->metadata = b->data;
 	o->metadata_len = meta_len;
+	ss_meta_keys_read_span(&p->metakeys, p->inner, b->data, meta_len);
+	if (!ss_meta_keys_attach(&p->metakeys, o))
+		return false;
 	if (b->len > meta_len) {
 		o->metrics = b->data + meta_len;
 		o->metrics_len = b->len - meta_len;
@@ -175,7 +180,7 @@ bool ss_process_llama_task(struct ss_processor *p, const struct ss_llama_task *t
 			   "tokens");
 	if (!first)
 		ss_buf_addc(b, '}');
-	return compose_views(b, meta_len, o);
+	return compose_views(p, b, meta_len, o);
 }
 
 bool ss_harness_line(struct ss_processor *p, struct ss_outcome *o, bool *taken)
@@ -214,7 +219,7 @@ bool ss_harness_line(struct ss_processor *p, struct ss_outcome *o, bool *taken)
 				   count_text(v, h.completion_tokens), "tokens");
 		ss_buf_addc(b, '}');
 	}
-	if (!compose_views(b, meta_len, o))
+	if (!compose_views(p, b, meta_len, o))
 		return false;
 	if (h.model_len && !ss_outcome_model(p, o, (struct ss_span){h.model, h.model_len}))
 		return false;

@@ -1,8 +1,14 @@
 /*
  * metadata.c - an AIPerf line's metadata object to its phase and its
- * cancelled flag (SPEC 1.5), and its time (SPEC 7.8).
+ * cancelled flag (SPEC 1.5), its time (SPEC 7.8) and the values of the
+ * meta.NAME group keys (SPEC 7.3), in one pass over it.
  */
 #include "engines/metadata.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "engines/payload.h"
 #include "util/text.h"
@@ -54,11 +60,149 @@ static bool time_of(const char *p, size_t n, int64_t *out)
 	return p && n > 0 && n <= 19 && p[0] != '-' && ss_parse_count(p, n, out) == SS_INT_OK;
 }
 
+/* An integer literal that fits 64 bits; anything else is not an integer. */
+static bool int_of(const char *p, size_t n, int64_t *out)
+{
+	char tmp[32], *end;
+	long long v;
+
+	if (n == 0 || n >= sizeof(tmp))
+		return false;
+	for (size_t j = 0; j < n; j++)
+		if (p[j] == '.' || p[j] == 'e' || p[j] == 'E')
+			return false;
+	memcpy(tmp, p, n);
+	tmp[n] = '\0';
+	errno = 0;
+	v = strtoll(tmp, &end, 10);
+	if (errno || *end)
+		return false;
+	*out = v;
+	return true;
+}
+
+/*
+ * v as the value of meta key k (a repeated key: each overwrites); *num
+ * (*num_len) the text of a number, else NULL.
+ */
+static void meta_value(struct ss_meta_keys *mk, size_t k, struct ssj_value *v, const char **num,
+		       size_t *num_len)
+{
+	struct ss_meta_value *mv = &mk->vals[k];
+	const char *p;
+	size_t n;
+	bool b;
+	int64_t i;
+
+	memset(mv, 0, sizeof(*mv));
+	*num = NULL;
+	switch (ssj_value_type(v)) {
+	case SSJ_STRING:
+		if (ssj_value_string(v, &p, &n) == SSJ_OK) {
+			mv->type = SS_META_STR;
+			mv->len = n;
+			mk->at[k] = mk->text.len;
+			ss_buf_add(&mk->text, p, n);
+		}
+		break;
+	case SSJ_BOOL:
+		if (ssj_value_bool(v, &b) == SSJ_OK) {
+			mv->type = SS_META_BOOL;
+			mv->b = b;
+		}
+		break;
+	case SSJ_NUMBER:
+		if (ssj_value_number_text(v, &p, &n) == SSJ_OK) {
+			*num = p;
+			*num_len = n;
+			if (int_of(p, n, &i)) {
+				mv->type = SS_META_INT;
+				mv->i = i;
+			}
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * The meta keys named key: the first one's index (SIZE_MAX: none), its
+ * value read once (json.h) and copied to any other of that name.
+ */
+static size_t meta_keys_field(struct ss_meta_keys *mk, const char *key, size_t n,
+			      struct ssj_value *v, const char **num, size_t *num_len)
+{
+	size_t first = SIZE_MAX;
+
+	for (size_t k = 0; k < mk->n; k++) {
+		if (mk->name_len[k] != n || memcmp(mk->names[k], key, n) != 0)
+			continue;
+		if (first == SIZE_MAX) {
+			meta_value(mk, k, v, num, num_len);
+			first = k;
+		} else {
+			mk->vals[k] = mk->vals[first];
+			mk->at[k] = mk->at[first];
+		}
+	}
+	return first;
+}
+
+/* The visit's context: the scan, and the group keys' values (NULL: none). */
+struct meta_visit {
+	struct ss_meta_scan *m;
+	struct ss_meta_keys *keys;
+};
+
+/*
+ * The scan's own keys from a value a group key read already (a key is
+ * read once): what meta_field below reads from it directly.
+ */
+static void scan_from_key(struct ss_meta_scan *m, const char *key, size_t n,
+			  const struct ss_meta_keys *mk, size_t k, const char *num, size_t num_len)
+{
+	const struct ss_meta_value *mv = &mk->vals[k];
+	const char *s = mv->type == SS_META_STR && mk->text.data ? mk->text.data + mk->at[k] : "";
+	int phase = -1;
+
+	if (mv->type == SS_META_STR && !mk->text.failed) {
+		if (ss_key_is(s, mv->len, "warmup"))
+			phase = SS_PHASE_WARMUP;
+		else if (ss_key_is(s, mv->len, "profiling"))
+			phase = SS_PHASE_PROFILING;
+	}
+	if (ss_key_is(key, n, "was_cancelled")) {
+		m->cancelled = mv->type == SS_META_BOOL && mv->b;
+	} else if (ss_key_is(key, n, "benchmark_phase")) {
+		m->phase = phase;
+	} else if (ss_key_is(key, n, "credit_phase")) {
+		m->credit_phase = phase;
+	} else if (ss_key_is(key, n, "request_end_ns")) {
+		m->end = num;
+		m->end_len = num ? num_len : 0;
+	} else if (ss_key_is(key, n, "request_start_ns")) {
+		m->start = num;
+		m->start_len = num ? num_len : 0;
+	}
+}
+
 /* A repeated key: the last counts (SPEC 1.2), as each one overwrites. */
 static int meta_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 {
-	struct ss_meta_scan *m = ctx;
+	struct meta_visit *mv = ctx;
+	struct ss_meta_scan *m = mv->m;
 
+	if (mv->keys) {
+		const char *num = NULL;
+		size_t num_len = 0;
+		size_t k = meta_keys_field(mv->keys, key, n, v, &num, &num_len);
+
+		if (k != SIZE_MAX) {
+			scan_from_key(m, key, n, mv->keys, k, num, num_len);
+			return 0;
+		}
+	}
 	if (ss_key_is(key, n, "was_cancelled")) {
 		bool b = false;
 
@@ -76,14 +220,77 @@ static int meta_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
 	return 0;
 }
 
-bool ss_meta_scan_of(struct ssj_value *v, struct ss_meta_scan *m, bool want_time)
+/* The scan's callback for the keys alone (a composed text). */
+static int meta_keys_only(void *ctx, const char *key, size_t n, struct ssj_value *v)
+{
+	const char *num;
+	size_t num_len;
+
+	(void)meta_keys_field(ctx, key, n, v, &num, &num_len);
+	return 0;
+}
+
+/* Every value null, nothing held. */
+static void meta_keys_clear(struct ss_meta_keys *mk)
+{
+	memset(mk->vals, 0, sizeof(mk->vals));
+	ss_buf_reset(&mk->text);
+}
+
+void ss_meta_keys_init(struct ss_meta_keys *mk, const char *const *names, size_t n)
+{
+	memset(mk, 0, sizeof(*mk));
+	ss_buf_init(&mk->text);
+	mk->n = n < SS_META_KEYS_MAX ? n : SS_META_KEYS_MAX;
+	for (size_t k = 0; k < mk->n; k++) {
+		mk->names[k] = names[k];
+		mk->name_len[k] = strlen(names[k]);
+		mk->lens |= SSJ_LEN_BIT(mk->name_len[k]);
+	}
+}
+
+void ss_meta_keys_release(struct ss_meta_keys *mk)
+{
+	ss_buf_release(&mk->text);
+}
+
+void ss_meta_keys_read_span(struct ss_meta_keys *mk, struct ssj_parser *parser,
+			    const char *text, size_t len)
+{
+	meta_keys_clear(mk);
+	/* not an object, or not valid: what it read before stays (none) */
+	if (mk->n && len)
+		(void)ssj_visit_span(parser, text, len, meta_keys_only, mk);
+}
+
+bool ss_meta_keys_attach(struct ss_meta_keys *mk, struct ss_outcome *o)
+{
+	if (!mk->n)
+		return true;
+	if (mk->text.failed)
+		return false;
+	for (size_t k = 0; k < mk->n; k++)
+		if (mk->vals[k].type == SS_META_STR)
+			mk->vals[k].s = mk->text.data ? mk->text.data + mk->at[k] : "";
+	o->meta = mk->vals;
+	o->nmeta = mk->n;
+	return true;
+}
+
+bool ss_meta_scan_of(struct ssj_value *v, struct ss_meta_scan *m, bool want_time,
+		     struct ss_meta_keys *keys)
 {
 	static const struct ss_meta_scan none = SS_META_SCAN_NONE;
+	struct meta_visit mv = {m, keys && keys->n ? keys : NULL};
+	uint64_t lens = want_time ? META_KEY_LENS | META_TIME_LENS : META_KEY_LENS;
 
 	*m = none;
+	if (mv.keys) {
+		meta_keys_clear(mv.keys);
+		lens |= mv.keys->lens;
+	}
 	return ssj_value_type(v) != SSJ_OBJECT ||
-	       ssj_object_foreach_lens(v, want_time ? META_KEY_LENS | META_TIME_LENS : META_KEY_LENS,
-				       meta_field, m) == SSJ_OK;
+	       ssj_object_foreach_lens(v, lens, meta_field, &mv) == SSJ_OK;
 }
 
 enum ss_phase ss_meta_phase(const struct ss_meta_scan *m)

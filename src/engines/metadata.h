@@ -10,7 +10,9 @@
 #include <stdbool.h>
 
 #include "json/json.h"
+#include "model/outcome.h"
 #include "model/record.h"
+#include "util/buf.h"
 
 struct ss_meta_scan {
 	bool cancelled;     /* was_cancelled is true */
@@ -26,12 +28,48 @@ struct ss_meta_scan {
 #define SS_META_SCAN_NONE {false, -1, -1, NULL, NULL, 0, 0}
 
 /*
+ * The `--group-by meta.NAME` keys a processor reads (SPEC 7.3), in the
+ * same pass over the metadata object as the scan above: the names it was
+ * asked for (borrowed, living as long as the processor), and the values
+ * of the last object read, whose strings it copies into `text` (a string
+ * read from the line may live in the parser, which a later visit reuses).
+ * Owned by the processor; values valid until its next request.
+ */
+struct ss_meta_keys {
+	const char *names[SS_META_KEYS_MAX];
+	size_t name_len[SS_META_KEYS_MAX];
+	size_t n;                    /* 0: none asked for, nothing read */
+	uint64_t lens;               /* SSJ_LEN_BIT of each name's length */
+	struct ss_meta_value vals[SS_META_KEYS_MAX];
+	size_t at[SS_META_KEYS_MAX]; /* a string's offset in text */
+	struct ss_buf text;
+};
+
+/* Keys for the n names (at most SS_META_KEYS_MAX are read). */
+void ss_meta_keys_init(struct ss_meta_keys *mk, const char *const *names, size_t n);
+void ss_meta_keys_release(struct ss_meta_keys *mk);
+/*
+ * The values of a metadata object given as text [text, text + len)
+ * (padded), visited on `parser` (a composed text, engines/logreq.c): not
+ * an object, or not valid, leaves every value null.
+ */
+void ss_meta_keys_read_span(struct ss_meta_keys *mk, struct ssj_parser *parser,
+			    const char *text, size_t len);
+/*
+ * Hand the values read last to o (o->meta, o->nmeta; nothing when no
+ * name was asked for). false: out of memory.
+ */
+bool ss_meta_keys_attach(struct ss_meta_keys *mk, struct ss_outcome *o);
+
+/*
  * What the metadata value v says (SS_META_SCAN_NONE when it is not an
  * object), its times too with `want_time` (else the scan passes over
- * them); its text can be taken afterwards (json.h). false: the visit over
- * it failed (*m then holds what it read).
+ * them), and the values of keys' names when keys is not NULL (all null
+ * when v is not an object); its text can be taken afterwards (json.h).
+ * false: the visit over it failed (*m and keys then hold what it read).
  */
-bool ss_meta_scan_of(struct ssj_value *v, struct ss_meta_scan *m, bool want_time);
+bool ss_meta_scan_of(struct ssj_value *v, struct ss_meta_scan *m, bool want_time,
+		     struct ss_meta_keys *keys);
 
 /* SPEC 1.5's phase: benchmark_phase, else credit_phase, else profiling. */
 enum ss_phase ss_meta_phase(const struct ss_meta_scan *m);

@@ -25,6 +25,9 @@ struct ss_processor *ss_processor_new(const struct ss_process_opts *opts)
 	ss_buf_init(&p->model);
 	ss_buf_init(&p->input);
 	ss_buf_init(&p->logtext);
+	ss_meta_keys_init(&p->metakeys, opts->meta_names, opts->meta_n);
+	p->opts.meta_names = p->metakeys.names;   /* the caller's array may go */
+	p->opts.meta_n = p->metakeys.n;
 	p->outer = ssj_parser_new();
 	p->inner = ssj_parser_new();
 	if (!p->outer || !p->inner) {
@@ -69,6 +72,7 @@ void ss_processor_free(struct ss_processor *p)
 	ss_buf_release(&p->model);
 	ss_buf_release(&p->input);
 	ss_buf_release(&p->logtext);
+	ss_meta_keys_release(&p->metakeys);
 	ss_free(p->parts);
 	ss_free(p);
 }

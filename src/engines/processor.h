@@ -100,6 +100,7 @@ struct ss_processor {
 	struct ss_buf model;           /* the outcome's model name */
 	struct ss_buf input;           /* an enriched line's source.input */
 	struct ss_buf logtext;         /* a log request's metadata and metrics (logreq.c) */
+	struct ss_meta_keys metakeys;  /* opts.meta_names' values (metadata.c) */
 	/* one response element: the raw spans of its data packets */
 	struct ss_span *parts;
 	size_t nparts, parts_cap;

@@ -362,6 +362,8 @@ static bool process_line(struct ss_processor *p, const char *text, size_t len,
 	if (ls->metadata.p) {
 		o->metadata = ls->metadata.p;
 		o->metadata_len = ls->metadata.n;
+		if (!ss_meta_keys_attach(&p->metakeys, o))
+			return false;
 	}
 	if (kind == SS_KIND_RECORDS && ls->metrics.p) {
 		o->metrics = ls->metrics.p;

@@ -23,6 +23,11 @@ struct ss_process_opts {
 	bool want_timing;          /* read SPEC 11.1's timing (outcome.timing) */
 	bool raw_timing;           /* only a raw line's (its enriched line, 4.4) */
 	bool want_reasoning;       /* a records line's reasoning tokens (SPEC 11.4) */
+	/* --group-by meta.NAME (SPEC 7.3): the NAMEs whose values the
+	 * outcome carries (outcome.meta), at most SS_META_KEYS_MAX; the
+	 * array is copied, the names borrowed for the processor's life */
+	const char *const *meta_names;
+	size_t meta_n;
 };
 
 struct ss_processor;

@@ -59,6 +59,7 @@ bool ss_outcome_arena_keep(struct ss_outcome_arena *a, struct ss_outcome *o)
 	o->engine_long = o->input = o->model = NULL;
 	o->record = NULL;
 	o->metadata = o->metrics = o->verbatim = NULL;
+	o->meta = NULL;
 	return !a->bytes.failed;
 }
 

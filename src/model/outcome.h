@@ -32,6 +32,23 @@ struct ss_outcome_at {
 	size_t hist, by_len, engine_long, input, model;
 };
 
+/*
+ * A `--group-by meta.NAME` value (SPEC 7.3): what the line's metadata
+ * object holds at its top-level key NAME (the last of a repeated key,
+ * SPEC 1.2). An integer literal that fits 64 bits, a boolean or a string
+ * (unescaped) is a value; anything else -- a float, null, an object, an
+ * array, a key that is absent -- is null.
+ */
+#define SS_META_KEYS_MAX 16
+enum ss_meta_type { SS_META_NULL = 0, SS_META_INT, SS_META_BOOL, SS_META_STR };
+struct ss_meta_value {
+	enum ss_meta_type type;
+	bool b;          /* SS_META_BOOL */
+	int64_t i;       /* SS_META_INT */
+	const char *s;   /* SS_META_STR: its bytes (borrowed, not NUL-terminated) */
+	size_t len;
+};
+
 /* What an ok record gives SPEC 7.9 (metrics/drafted.h). */
 enum ss_drafted_state {
 	SS_DR_NONE = 0,       /* it does not say what its steps drafted */
@@ -80,6 +97,11 @@ struct ss_outcome {
 	const struct ss_record *record; /* ok and zero_step, else NULL */
 	const char *metadata;           /* the line's `metadata` JSON text */
 	size_t metadata_len;            /* 0: none */
+	/* The meta.NAME values of the names the processor was asked for
+	 * (engines/request.h), in their order, read from that metadata
+	 * object in the line's walk: */
+	const struct ss_meta_value *meta; /* NULL: none asked for, or no metadata */
+	size_t nmeta;
 	const char *metrics;            /* a records line's `metrics` object */
 	size_t metrics_len;             /* 0: none */
 	const char *model;              /* the model name (SPEC 7.3), unescaped */
@@ -111,8 +133,9 @@ void ss_outcome_arena_release(struct ss_outcome_arena *a);
 void ss_outcome_arena_reset(struct ss_outcome_arena *a);
 /*
  * Copy o's lasting views into the arena and set every view of o to NULL
- * (the others -- record, metadata, metrics, verbatim -- die with the
- * line); the lengths stay. A view the caller does not want kept is set to
+ * (the others -- record, metadata, meta, metrics, verbatim -- die
+ * with the line: a meta value is read, and its string copied, by the run's
+ * group keys before the outcome is kept); the lengths stay. A view the caller does not want kept is set to
  * NULL before. false when out of memory.
  */
 bool ss_outcome_arena_keep(struct ss_outcome_arena *a, struct ss_outcome *o);

@@ -1,12 +1,13 @@
 #include "run/reqkeys.h"
 
-#include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "util/alloc.h"
 #include "util/grow.h"
 #include "util/text.h"
+
+/* every meta.NAME key of a spec is one of the outcome's meta values */
+_Static_assert(SS_META_KEYS_MAX >= SS_GROUP_MAX_KEYS, "outcome.meta holds every meta key");
 
 void ss_keybuf_init(struct ss_keybuf *kb)
 {
@@ -60,78 +61,39 @@ static void set_dir(struct ss_keybuf *kb, struct ss_kv *v, const char *name, siz
 	v->len += strlen(sfx);
 }
 
-/* The meta.NAME keys being looked for in one metadata object. */
-struct meta_scan {
-	struct ss_keybuf *kb;
-	const struct ss_group_spec *spec;
-	struct ss_kv *vals;
-};
-
-/* An integer literal that fits 64 bits; anything else is not an integer. */
-static bool int_of(const char *p, size_t n, int64_t *out)
+/*
+ * The value of the j-th meta.NAME key, as the engines read it from the
+ * line's metadata (outcome.meta): null when the outcome has none.
+ */
+static void set_meta(struct ss_keybuf *kb, struct ss_kv *v, const struct ss_outcome *o, size_t j)
 {
-	char tmp[32], *end;
-	long long v;
+	const struct ss_meta_value *mv;
 
-	if (n == 0 || n >= sizeof(tmp))
-		return false;
-	for (size_t j = 0; j < n; j++)
-		if (p[j] == '.' || p[j] == 'e' || p[j] == 'E')
-			return false;
-	memcpy(tmp, p, n);
-	tmp[n] = '\0';
-	errno = 0;
-	v = strtoll(tmp, &end, 10);
-	if (errno || *end)
-		return false;
-	*out = v;
-	return true;
-}
-
-static int meta_field(void *ctx, const char *key, size_t keylen, struct ssj_value *v)
-{
-	struct meta_scan *m = ctx;
-
-	for (size_t k = 0; k < m->spec->n; k++) {
-		const struct ss_group_key *gk = &m->spec->keys[k];
-		const char *p;
-		size_t n;
-		bool b;
-		int64_t i;
-
-		if (gk->kind != SS_GK_META || strlen(gk->meta) != keylen ||
-		    memcmp(gk->meta, key, keylen) != 0)
-			continue;
-		/* a later duplicate key wins, as everywhere (SPEC 1.2) */
-		set_null(&m->vals[k]);
-		switch (ssj_value_type(v)) {
-		case SSJ_STRING:
-			if (ssj_value_string(v, &p, &n) == SSJ_OK)
-				set_str(m->kb, &m->vals[k], p, n);
-			break;
-		case SSJ_BOOL:
-			if (ssj_value_bool(v, &b) == SSJ_OK) {
-				m->vals[k].type = SS_KV_BOOL;
-				m->vals[k].b = b;
-			}
-			break;
-		case SSJ_NUMBER:
-			if (ssj_value_number_text(v, &p, &n) == SSJ_OK && int_of(p, n, &i))
-				set_int(&m->vals[k], i);
-			break;
-		default:
-			break;
-		}
+	if (!o->meta || j >= o->nmeta)
+		return;
+	mv = &o->meta[j];
+	switch (mv->type) {
+	case SS_META_INT:
+		set_int(v, mv->i);
+		break;
+	case SS_META_BOOL:
+		v->type = SS_KV_BOOL;
+		v->b = mv->b;
+		break;
+	case SS_META_STR:
+		set_str(kb, v, mv->s, mv->len);
+		break;
+	case SS_META_NULL:
+		break;
 	}
-	return 0;
 }
 
 bool ss_keybuf_add(struct ss_keybuf *kb, const struct ss_group_spec *spec, const char *input,
-		   const struct ss_outcome *o, struct ssj_parser *parser)
+		   const struct ss_outcome *o)
 {
 	const struct ss_record *r = o->record;
 	struct ss_kv *vals;
-	bool any_meta = false;
+	size_t nmeta = 0;   /* meta.NAME keys so far: outcome.meta's order */
 
 	if (!SS_ALLOC_GROW(kb->vals, (kb->n + 1) * spec->n, kb->cap))
 		return false;
@@ -172,7 +134,7 @@ bool ss_keybuf_add(struct ss_keybuf *kb, const struct ss_group_spec *spec, const
 				set_str(kb, v, o->model, o->model_len);
 			break;
 		case SS_GK_META:
-			any_meta = true;
+			set_meta(kb, v, o, nmeta++);
 			break;
 		case SS_GK_OSL:
 			if (r && r->has_completion_tokens && r->completion_tokens >= 1)
@@ -202,12 +164,6 @@ bool ss_keybuf_add(struct ss_keybuf *kb, const struct ss_group_spec *spec, const
 			break;
 		}
 	}
-	if (any_meta && o->metadata_len) {
-		struct meta_scan m = {kb, spec, vals};
-
-		/* Not an object, or broken: every meta key stays null. */
-		(void)ssj_visit_span(parser, o->metadata, o->metadata_len, meta_field, &m);
-	}
 	if (kb->text.failed)
 		return false;
 	kb->n++;
@@ -221,4 +177,14 @@ void ss_keybuf_tuple(const struct ss_keybuf *kb, size_t nkeys, size_t i, struct 
 		if (out[k].type == SS_KV_STR)
 			out[k].s = kb->text.data ? kb->text.data + out[k].i : "";
 	}
+}
+
+size_t ss_keybuf_meta_names(const struct ss_group_spec *spec, const char **names)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; spec && k < spec->n && n < SS_GROUP_MAX_KEYS; k++)
+		if (spec->keys[k].kind == SS_GK_META)
+			names[n++] = spec->keys[k].meta;
+	return n;
 }

@@ -15,7 +15,6 @@
 
 #include "analysis/groupkey.h"
 #include "engines/request.h"
-#include "json/json.h"
 #include "util/buf.h"
 
 struct ss_keybuf {
@@ -32,12 +31,19 @@ void ss_keybuf_reset(struct ss_keybuf *kb);
 /*
  * Append the key values of one request: `input` its input's name (an
  * enriched line's source.input, o->input, comes first), `o` its outcome
- * (its borrowed views still valid), `parser` the parser that reads the
- * metadata for meta.NAME: best the processor's (ss_processor_document),
- * which holds the line open. false when out of memory.
+ * (its borrowed views still valid). Every value is the outcome's: the
+ * meta.NAME keys are its `meta` values, read in the engines' walk over the
+ * line from the names its processor was given (ss_keybuf_meta_names), in
+ * the spec's order. false when out of memory.
  */
 bool ss_keybuf_add(struct ss_keybuf *kb, const struct ss_group_spec *spec, const char *input,
-		   const struct ss_outcome *o, struct ssj_parser *parser);
+		   const struct ss_outcome *o);
+/*
+ * The NAMEs of spec's meta.NAME keys, in order, into names (room for
+ * SS_GROUP_MAX_KEYS), borrowed from spec: what the processor is asked to
+ * read (struct ss_process_opts' meta_names). Their count.
+ */
+size_t ss_keybuf_meta_names(const struct ss_group_spec *spec, const char **names);
 
 /* Tuple i (spec->n values) into out, strings pointing into kb. */
 void ss_keybuf_tuple(const struct ss_keybuf *kb, size_t nkeys, size_t i, struct ss_kv *out);

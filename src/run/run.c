@@ -132,6 +132,7 @@ static void *worker_new(void *ctx)
 {
 	const struct ss_run_cfg *cfg = ((struct run_ctx *)ctx)->cfg;
 	struct ss_process_opts po;
+	const char *names[SS_GROUP_MAX_KEYS];
 	struct worker *w = ss_calloc(1, sizeof(*w));
 
 	if (!w)
@@ -149,6 +150,9 @@ static void *worker_new(void *ctx)
 	po.want_reasoning = cfg->want_jsonl || cfg->flat;
 	for (size_t k = 0; cfg->group_by && k < cfg->group_by->n; k++)
 		po.want_reasoning |= cfg->group_by->keys[k].kind == SS_GK_REASONING;
+	/* SPEC 7.3: the meta.NAME keys, read in the walk over each line */
+	po.meta_names = names;
+	po.meta_n = ss_keybuf_meta_names(cfg->group_by, names);
 	w->proc = ss_processor_new(&po);
 	if (!w->proc) {
 		worker_free(ctx, w);
@@ -245,8 +249,7 @@ static void process_slot(struct worker *w, struct slot *s, const struct ss_run_c
 				goto nomem;
 		}
 		if (cfg->group_by && cfg->group_by->n &&
-		    !ss_keybuf_add(&s->keys, cfg->group_by, s->name, o,
-				   ss_processor_document(w->proc)))
+		    !ss_keybuf_add(&s->keys, cfg->group_by, s->name, o))
 			goto nomem;
 		if (cfg->flat) {
 			struct ss_kv key[SS_GROUP_MAX_KEYS];
@@ -487,7 +490,10 @@ static bool log_task(void *ctx, const struct ss_llama_task *t)
 		return true;   /* the merge run: the shard's partial brought it */
 	if (!lr->proc) {
 		struct ss_process_opts po = {.force_kind = SS_KIND_LOG};
+		const char *names[SS_GROUP_MAX_KEYS];
 
+		po.meta_names = names;
+		po.meta_n = ss_keybuf_meta_names(cfg->group_by, names);
 		lr->proc = ss_processor_new(&po);
 		if (!lr->proc)
 			return false;
@@ -508,8 +514,7 @@ static bool log_task(void *ctx, const struct ss_llama_task *t)
 		struct ss_kv key[SS_GROUP_MAX_KEYS];
 
 		ss_keybuf_reset(&lr->keys);
-		if (!ss_keybuf_add(&lr->keys, cfg->group_by, lr->name, &o,
-				   ss_processor_document(lr->proc)))
+		if (!ss_keybuf_add(&lr->keys, cfg->group_by, lr->name, &o))
 			return false;
 		ss_keybuf_tuple(&lr->keys, cfg->group_by->n, 0, key);
 		if (!ss_agg_add_keyed(lr->agg, &o, key))

@@ -67,7 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (!fast) {
-		struct ss_process_opts o = {SS_KIND_UNKNOWN, SS_ENGINE_NONE, false, false, false, false, false};
+		struct ss_process_opts o = {SS_KIND_UNKNOWN, SS_ENGINE_NONE, false, false, false, false, false, NULL, 0};
 
 		fast = ss_processor_new(&o);
 		o.full_parse = true;

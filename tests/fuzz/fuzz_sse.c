@@ -168,7 +168,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t m;
 
 	if (!proc) {
-		struct ss_process_opts o = {SS_KIND_UNKNOWN, SS_ENGINE_NONE, false, false, false, false, false};
+		struct ss_process_opts o = {SS_KIND_UNKNOWN, SS_ENGINE_NONE, false, false, false, false, false, NULL, 0};
 
 		proc = ss_processor_new(&o);
 		if (!proc)

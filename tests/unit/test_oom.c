@@ -160,7 +160,7 @@ static bool one(struct ss_processor *p, struct ssj_parser *jp, struct ss_agg *ag
 /* The library stages by hand. */
 static bool run_library(struct outputs *o)
 {
-	struct ss_process_opts po = {SS_KIND_UNKNOWN, SS_ENGINE_NONE, false, false, false, false, false};
+	struct ss_process_opts po = {SS_KIND_UNKNOWN, SS_ENGINE_NONE, false, false, false, false, false, NULL, 0};
 	struct ss_processor *p = ss_processor_new(&po);
 	struct ssj_parser *jp = ssj_parser_new();
 	struct ss_framer *f = ss_framer_new(1 << 20, SS_FRAMING_AUTO);

@@ -23,7 +23,7 @@
 
 static struct ss_processor *proc_for(enum ss_kind kind, enum ss_engine engine, bool full)
 {
-	struct ss_process_opts o = {kind, engine, full, false, false, false, false};
+	struct ss_process_opts o = {kind, engine, full, false, false, false, false, NULL, 0};
 	struct ss_processor *p = ss_processor_new(&o);
 
 	assert_non_null(p);
@@ -614,7 +614,7 @@ static void test_payload_field_names(void **state)
 /* SPEC 7.8's time: asked for, from the metadata of the line, by 7.13's test. */
 static void test_request_time(void **state)
 {
-	struct ss_process_opts po = {SS_KIND_UNKNOWN, SS_ENGINE_NONE, false, true, false, false, false};
+	struct ss_process_opts po = {SS_KIND_UNKNOWN, SS_ENGINE_NONE, false, true, false, false, false, NULL, 0};
 	struct ss_processor *p = ss_processor_new(&po), *plain;
 	static const char *const tail =
 		"\"metrics\":{},\"spec_decode_acceptance\":{\"engine\":\"vllm\","
