@@ -20,6 +20,7 @@ SS_UNIT_TESTS = \
 	tests/unit/test_zstd_direct \
 	tests/unit/test_sniff_scrape \
 	tests/unit/test_request \
+	tests/unit/test_metakeys \
 	tests/unit/test_keyscan \
 	tests/unit/test_stats \
 	tests/unit/test_aggregate \
