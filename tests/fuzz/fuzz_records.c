@@ -80,6 +80,20 @@ static void check_record(const struct ss_outcome *o)
 		CHECK(r->has_steps ? r->num_spec_steps == 0 : r->num_draft_tokens == 0);
 }
 
+static const char *const meta_names[] = {"s", "i", "benchmark_phase", "was_cancelled"};
+
+/* The meta values: every name's, or none; a string has its bytes. */
+static void check_meta(const struct ss_outcome *o)
+{
+	if (!o->meta)
+		return;
+	CHECK(o->nmeta == sizeof(meta_names) / sizeof(meta_names[0]));
+	for (size_t k = 0; k < o->nmeta; k++) {
+		CHECK(o->meta[k].type <= SS_META_STR);
+		CHECK(o->meta[k].type != SS_META_STR || o->meta[k].s != NULL);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -96,6 +110,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				memset(&o, 0, sizeof(o));
 				o.force_kind = kinds[k];
 				o.only_engine = (enum ss_engine)e;
+				/* SPEC 7.3's meta.NAME keys, read in the same walk,
+				 * two of them keys the metadata scan reads too */
+				o.meta_names = meta_names;
+				o.meta_n = sizeof(meta_names) / sizeof(meta_names[0]);
 
 				procs[k][e] = ss_processor_new(&o);
 				if (!procs[k][e])
@@ -118,6 +136,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!process(p, line.data, size, &a))
 		return 0;
 	check_record(&a);
+	check_meta(&a);
 	st = a.status;
 	ss_buf_reset(&first);
 	ss_report_jsonl(&first, ss_processor_document(p), "fuzz", &a);
