@@ -78,6 +78,18 @@ static double divided(uint64_t w, size_t k)
 	return (double)m * pow2(drop - s - (int)k);
 }
 
+/* w / 10^k to nearest. */
+static inline __attribute__((always_inline)) double value_of(uint64_t w, size_t k)
+{
+	if (w == 0)
+		return 0.0;
+#if FLT_EVAL_METHOD == 0
+	if (w <= (UINT64_C(1) << 53) && k <= 22)
+		return (double)w / exact_pow10[k];
+#endif
+	return divided(w, k);
+}
+
 static bool is_digits_word(uint64_t v)
 {
 	const uint64_t high = UINT64_C(0xF0F0F0F0F0F0F0F0);
@@ -165,16 +177,91 @@ bool ss_decimal_double(const char *s, size_t n, double *out)
 			return false;
 		k = (size_t)(end - p - 1);
 	}
-	if (w == 0) {
-		*out = 0.0;
-		return true;
-	}
-#if FLT_EVAL_METHOD == 0
-	if (w <= (UINT64_C(1) << 53) && k <= 22) {
-		*out = (double)w / exact_pow10[k];
-		return true;
-	}
-#endif
-	*out = divided(w, k);
+	*out = value_of(w, k);
 	return true;
+}
+
+/*
+ * Bytes of digits from p on: bit 7 of byte i of the mask set when byte i
+ * of the word is not a digit. (t - '0' wraps a byte below '0' to 0xD0 or
+ * more; + 0x76 carries a byte of 10 or more into bit 7. A carry out of a
+ * byte reaches only bytes above a non-digit, which the caller ignores.)
+ */
+static size_t digit_run(const char *p)
+{
+	const uint64_t high = UINT64_C(0x8080808080808080);
+	size_t n = 0;
+
+	for (;;) {
+		uint64_t x, t, nd;
+
+		memcpy(&x, p + n, sizeof(x));
+		t = x ^ UINT64_C(0x3030303030303030);
+		nd = ((t + UINT64_C(0x7676767676767676)) | t) & high;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		if (nd)
+			return n + (size_t)__builtin_ctzll(nd) / 8;
+#else
+		if (nd) {
+			while ((unsigned)(unsigned char)p[n] - '0' <= 9)
+				n++;
+			return n;
+		}
+#endif
+		n += 8;
+		if (n > MAX_DIGITS + 8)
+			return n;
+	}
+}
+
+/*
+ * w followed by the r digits at p (all digits, found by digit_run: 8
+ * bytes readable from each): on a little-endian machine eight at a time,
+ * the last r % 8 moved to the top of their word below '0' bytes.
+ */
+static inline __attribute__((always_inline)) uint64_t run_value(uint64_t w, const char *p, size_t r)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t x;
+
+	for (; r >= 8; p += 8, r -= 8) {
+		memcpy(&x, p, sizeof(x));
+		w = w * 100000000 + digits_word(x);
+	}
+	if (r > 0) {
+		memcpy(&x, p, sizeof(x));
+		x = (x << (8 * (8 - r))) | (UINT64_C(0x3030303030303030) >> (8 * r));
+		w = w * pow10_u64[r] + digits_word(x);
+	}
+#else
+	for (; r > 0; p++, r--)
+		w = w * 10 + (uint64_t)(*p - '0');
+#endif
+	return w;
+}
+
+size_t ss_decimal_lead(const char *s, double *out, bool *integral)
+{
+	size_t r1 = digit_run(s), r2, k = 0;
+	uint64_t w;
+	const char *p = s + r1;
+
+	/* JSON: digits before the point, a leading zero alone */
+	if (r1 == 0 || r1 > MAX_DIGITS || (*s == '0' && r1 > 1))
+		return 0;
+	w = run_value(0, s, r1);
+	if (*p == '.') {
+		r2 = digit_run(p + 1);
+		if (r2 == 0 || r1 + r2 > MAX_DIGITS)
+			return 0;
+		w = run_value(w, p + 1, r2);
+		k = r2;
+		p += 1 + r2;
+	}
+	/* an exponent, or digits beyond the 19 read: the general parser */
+	if (*p == 'e' || *p == 'E' || *p == '.')
+		return 0;
+	*integral = k == 0;
+	*out = value_of(w, k);
+	return (size_t)(p - s);
 }

@@ -18,4 +18,16 @@
  */
 bool ss_decimal_double(const char *s, size_t n, double *out);
 
+/*
+ * The same number where a longer text starts at s, its end found on the
+ * way (8 bytes at a time: the text must have 8 readable bytes past the
+ * byte that ends the number and past each of its digits, as padded texts
+ * have): its length, with its nearest double in *out and in *integral
+ * whether it had no point. 0, *out untouched: s does not start with such
+ * a number of at most 19 digits followed by a byte that is not a digit,
+ * a point or an exponent (a sign, an exponent, more digits: the caller
+ * reads the number another way).
+ */
+size_t ss_decimal_lead(const char *s, double *out, bool *integral);
+
 #endif
