@@ -78,6 +78,18 @@ static double divided(uint64_t w, size_t k)
 	return (double)m * pow2(drop - s - (int)k);
 }
 
+/* w / 10^k to nearest. */
+static inline __attribute__((always_inline)) double value_of(uint64_t w, size_t k)
+{
+	if (w == 0)
+		return 0.0;
+#if FLT_EVAL_METHOD == 0
+	if (w <= (UINT64_C(1) << 53) && k <= 22)
+		return (double)w / exact_pow10[k];
+#endif
+	return divided(w, k);
+}
+
 static bool is_digits_word(uint64_t v)
 {
 	const uint64_t high = UINT64_C(0xF0F0F0F0F0F0F0F0);
@@ -165,16 +177,11 @@ bool ss_decimal_double(const char *s, size_t n, double *out)
 			return false;
 		k = (size_t)(end - p - 1);
 	}
-	if (w == 0) {
-		*out = 0.0;
-		return true;
-	}
-#if FLT_EVAL_METHOD == 0
-	if (w <= (UINT64_C(1) << 53) && k <= 22) {
-		*out = (double)w / exact_pow10[k];
-		return true;
-	}
-#endif
-	*out = divided(w, k);
+	*out = value_of(w, k);
 	return true;
+}
+
+double ss_decimal_scaled(uint64_t w, size_t k)
+{
+	return value_of(w, k);
 }

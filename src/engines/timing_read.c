@@ -172,20 +172,119 @@ static bool vu_after_key(const struct line_scan *ls, const char *key, size_t n,
 	return true;
 }
 
-int ss_metrics_timing_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
+/* The units AIPerf writes, told apart by the bytes that follow `"unit":"`. */
+enum fast_unit { FU_NONE = 0, FU_MS, FU_NS, FU_US, FU_S, FU_TOKENS };
+
+
+static bool same4(const char *p, const char *lit)
 {
-	struct line_scan *ls = ctx;
+	return memcmp(p, lit, 4) == 0;
+}
+
+/*
+ * The unit at u, with its closing quote and the object's brace: `ms"}`,
+ * `ns"}`, `us"}`, `s"}` or `tokens"}`; *close: that brace.
+ */
+static enum fast_unit unit_at(const char *u, const char **close)
+{
+	if (same4(u, "ms\"}") || same4(u, "ns\"}") || same4(u, "us\"}")) {
+		*close = u + 3;
+		return u[0] == 'm' ? FU_MS : u[0] == 'n' ? FU_NS : FU_US;
+	}
+	if (memcmp(u, "s\"}", 3) == 0) {
+		*close = u + 2;
+		return FU_S;
+	}
+	if (memcmp(u, "tokens\"}", 8) == 0) {
+		*close = u + 7;
+		return FU_TOKENS;
+	}
+	return FU_NONE;
+}
+
+/*
+ * AIPerf's own form read in one pass where the key lies in the line's
+ * text (ls->text, checked whole, padded: SSJ_PADDING readable bytes past
+ * its end): :{"value":N,"unit":"U"} exactly, N a plain decimal (no sign,
+ * no exponent, at most 19 digits) ended by the comma, U one of ns, us,
+ * ms, s, tokens ended by the quote and the object's brace, that brace
+ * inside the text. The value is stored as tag_set() stores it (the same
+ * double, the same conversion: ss_time_to_ms's for a time, an integral
+ * count for a token count). false: not so, nothing stored (the caller
+ * reads the field the general way).
+ */
+static bool vu_fast(struct line_scan *ls, int tag, const char *key, size_t n)
+{
+	static const char head[] = "\":{\"value\":", mid[] = ",\"unit\":\"";
+	const char *end = ls->text + ls->len, *num, *close;
+	enum fast_unit fu;
+	double d;
+	bool integral;
+	size_t len;
+
+	/* a key decoded elsewhere (an escape in the line) is not in the text */
+	if (!ls->text || key <= ls->text || key >= end ||
+	    memcmp(key + n, head, sizeof(head) - 1) != 0)
+		return false;
+	num = key + n + sizeof(head) - 1;
+	if ((len = ss_decimal_lead(num, &d, &integral)) == 0 ||
+	    memcmp(num + len, mid, sizeof(mid) - 1) != 0 ||
+	    (fu = unit_at(num + len + sizeof(mid) - 1, &close)) == FU_NONE || close >= end)
+		return false;
+	if (tag == TAG_REASONING || tag == SS_T_COUNT) {
+		bool ok = fu == FU_TOKENS;
+		int64_t c = 0;
+
+		/* below 2^53 an integral value's double is exact */
+		if (ok && integral && d < 9007199254740992.0)
+			c = (int64_t)d;
+		else if (ok)
+			ok = ss_tokens_of(d, "tokens", 6, &c);
+		if (tag == TAG_REASONING) {
+			ls->has_reasoning = ok;
+			ls->reasoning = ok ? c : ls->reasoning;
+		} else {
+			ls->timing.has_output = ok;
+			ls->timing.output_tokens = ok ? c : ls->timing.output_tokens;
+		}
+		return true;
+	}
+	/* ss_time_to_ms's arithmetic: d is finite and not negative */
+	ls->timing.has[tag] = fu != FU_TOKENS;
+	switch (fu) {
+	case FU_MS:
+		ls->timing.ms[tag] = d + 0.0;
+		break;
+	case FU_NS:
+		ls->timing.ms[tag] = d / 1e6;
+		break;
+	case FU_US:
+		ls->timing.ms[tag] = d / 1e3;
+		break;
+	case FU_S:
+		ls->timing.ms[tag] = d * 1e3;
+		break;
+	default:
+		break;
+	}
+	return true;
+}
+
+/*
+ * Any other spelling of a tag's field (out of line: the usual call above
+ * keeps a light frame).
+ */
+static __attribute__((noinline)) void vu_slow(struct line_scan *ls, int tag, const char *key,
+					      size_t n, struct ssj_value *v)
+{
 	struct vu_scan k;
 	const char *raw;
 	size_t rawn;
-	int tag;
 
-	if ((tag = tag_of(key, n)) < 0)
-		return 0;
 	k.has_value = k.has_unit = false;
 	if (vu_after_key(ls, key, n, &k)) {
 		tag_set(ls, tag, &k);
-		return 0;
+		return;
 	}
 	/* the usual form read from the object's text, any other visited */
 	if (ssj_value_type(v) != SSJ_OBJECT || ssj_value_raw_json(v, &raw, &rawn) != SSJ_OK ||
@@ -194,6 +293,15 @@ int ss_metrics_timing_field(void *ctx, const char *key, size_t n, struct ssj_val
 		tag_set(ls, tag, NULL);
 	else
 		tag_set(ls, tag, &k);
+}
+
+int ss_metrics_timing_field(void *ctx, const char *key, size_t n, struct ssj_value *v)
+{
+	struct line_scan *ls = ctx;
+	int tag;
+
+	if ((tag = tag_of(key, n)) >= 0 && !vu_fast(ls, tag, key, n))
+		vu_slow(ls, tag, key, n, v);
 	return 0;
 }
 

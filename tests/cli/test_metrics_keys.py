@@ -65,6 +65,22 @@ LINES = [
     ('{"output_sequence_length":%s}' % vu("150.0", "tokens"), None, None, 150),
     ('{"output_sequence_length":%s}' % vu("150.5", "tokens"), None, None, None),
     ('{"output_sequence_length":%s}' % vu("150", "ms"), None, None, None),
+    ('{"output_sequence_length":%s}' % vu("0", "tokens"), None, None, 0),
+    # 10^19 - 1 tokens: its double, 10^19, is not below 2^63
+    ('{"output_sequence_length":%s}' % vu("9999999999999999999", "tokens"), None, None, None),
+    # each unit AIPerf writes, read in one pass, and units it does not
+    ('{"request_latency":%s,"time_to_first_token":%s}' % (vu("250", "us"), vu("0.5", "s")),
+     0.25, 500.0, None),
+    ('{"request_latency":%s,"time_to_first_token":%s}' % (vu("2", "tokens"), vu("2", "m")),
+     None, None, None),
+    ('{"request_latency":%s,"time_to_first_token":%s}' % (vu("2", "msx"), vu("2", "MS")),
+     None, None, None),
+    ('{"request_latency":%s}' % vu("2", "ms\\u0022"), None, None, None),
+    # 17 digits, no point: halfway between ...566 and ...568, the even one
+    ('{"request_latency":%s}' % vu("12345678901234567"), 12345678901234568.0, None, None),
+    # a repeated key read the fast way, then another way, then the fast way
+    ('{"request_latency":%s,"request_latency":%s,"request_latency":%s}'
+     % (vu("1"), vu("2e0"), vu("3.25", "s")), 3250.0, None, None),
 ]
 
 

@@ -131,12 +131,120 @@ static void test_against_strtod(void **state)
 	}
 }
 
+/*
+ * ss_decimal_lead: the number at the start of a longer text, in a block
+ * of its length and 8 bytes more (the padding it may read), the rest 'x'.
+ * Returns the length it found; *out and *integral as it gave them.
+ */
+static size_t lead(const char *text, double *out, bool *integral)
+{
+	size_t n = strlen(text);
+	char *copy = malloc(n + 8);
+	size_t got;
+
+	assert_non_null(copy);
+	memcpy(copy, text, n);
+	memset(copy + n, 'x', 8);
+	got = ss_decimal_lead(copy, out, integral);
+	free(copy);
+	return got;
+}
+
+static void test_lead_by_hand(void **state)
+{
+	double d = -1.0;
+	bool integral = false;
+
+	(void)state;
+	/* AIPerf's time and count, ended by the comma that follows */
+	assert_int_equal(lead("241.63621701857465,", &d, &integral), 18);
+	assert_true(bits_of(d) == bits_of(241.63621701857465));
+	assert_false(integral);
+	assert_int_equal(lead("150,\"unit\"", &d, &integral), 3);
+	assert_true(d == 150.0);
+	assert_true(integral);
+	assert_int_equal(lead("150.0}", &d, &integral), 5);
+	assert_true(d == 150.0);
+	assert_false(integral);
+	/* 0.1 and 2^53 + 1 as in test_by_hand, ended by other bytes */
+	assert_int_equal(lead("0.1]", &d, &integral), 3);
+	assert_true(bits_of(d) == UINT64_C(0x3FB999999999999A));
+	assert_int_equal(lead("9007199254740993 ", &d, &integral), 16);
+	assert_true(d == 9007199254740992.0);
+	/* runs across the 8-byte steps: 8, 9, 16 digits on either side */
+	assert_int_equal(lead("12345678,", &d, &integral), 8);
+	assert_true(d == 12345678.0);
+	assert_int_equal(lead("123456789.5,", &d, &integral), 11);
+	assert_true(d == 123456789.5);
+	assert_int_equal(lead("1.2345678,", &d, &integral), 9);
+	assert_true(bits_of(d) == bits_of(1.2345678));
+	assert_int_equal(lead("0.0000000000000001,", &d, &integral), 18);
+	assert_true(bits_of(d) == bits_of(1e-16));
+	/* 19 digits, the most */
+	assert_int_equal(lead("9999999999999999999,", &d, &integral), 19);
+	assert_true(d == 1e19);
+	assert_int_equal(lead("0.000,", &d, &integral), 5);
+	assert_true(bits_of(d) == 0);
+}
+
+static void test_lead_refused(void **state)
+{
+	static const char *const texts[] = {
+		"", ",", "-1.5,", "-0,", "+1,", "1e5,", "1.5E2,", "2.5e-1,", "01.5,", "00,",
+		"1.,", ".5,", "1..5,", "12345678901234567890,", "1.2345678901234567890,",
+		"123456789.12345678901,", "\"250\",",
+	};
+	double d = 42.0;
+	bool integral = true;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		if (lead(texts[i], &d, &integral) != 0)
+			fail_msg("%s: read", texts[i]);
+		assert_true(d == 42.0);
+	}
+}
+
+/* The random numbers of test_against_strtod, each ended by a comma. */
+static void test_lead_against_strtod(void **state)
+{
+	uint64_t seed = UINT64_C(0x2545F4914F6CDD1D);
+	char text[40];
+
+	(void)state;
+	for (int round = 0; round < 100000; round++) {
+		size_t digits = 1 + next_random(&seed) % 19;
+		size_t point = next_random(&seed) % (digits + 1);
+		size_t n = 0;
+		double got = 0.0, want;
+		bool integral;
+
+		for (size_t i = 0; i < digits; i++) {
+			if (i == point && i > 0)
+				text[n++] = '.';
+			text[n++] = (char)('0' + next_random(&seed) % 10);
+		}
+		if (text[0] == '0' && n > 1 && text[1] != '.')
+			text[0] = '1';
+		text[n] = '\0';
+		want = strtod(text, NULL);
+		text[n] = ',';
+		text[n + 1] = '\0';
+		if (lead(text, &got, &integral) != n || bits_of(got) != bits_of(want) ||
+		    integral != (strchr(text, '.') == NULL))
+			fail_msg("%s: %.17g, strtod %.17g", text, got, want);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_by_hand),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_against_strtod),
+		cmocka_unit_test(test_lead_by_hand),
+		cmocka_unit_test(test_lead_refused),
+		cmocka_unit_test(test_lead_against_strtod),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
