@@ -250,8 +250,9 @@ void ss_report_html(struct ss_buf *out, const struct ss_agg *a, const struct ss_
 	ss_buf_adds(out, css);
 	ss_buf_adds(out, "</style>\n</head>\n<body>\n<main>\n");
 	header(out, a, o);
-	ss_report_walk(&(struct ss_report_walk){.fmt = SS_RF_HTML, .c = {a, an, false, false},
-						.srv = o->server, .ho = o, .out = out});
+	ss_report_walk(&(struct ss_report_walk){.fmt = SS_RF_HTML,
+						.c = {.a = a, .an = an, .srv = o->server, .ho = o},
+						.out = out});
 	footer(out, o);
 	ss_buf_adds(out, "</main>\n</body>\n</html>\n");
 }

@@ -32,22 +32,25 @@
 #include "util/buf.h"
 
 /* What a section reads: the aggregate, the analysis and how the console
- * draws (UTF-8 rules, bold heads). */
+ * draws (UTF-8 rules, bold heads); the server's results (NULL: no server
+ * section), specscan's version (the JSON's) and the page's options. */
+struct ss_html_opts;
 struct ss_report_ctx {
 	const struct ss_agg *a;
 	const struct ss_analysis *an;
 	bool utf8, color;
+	const struct ss_server_results *srv;
+	const char *version;
+	const struct ss_html_opts *ho;
 };
 
 /* What was read and the accounting (sec_read.c): the `specscan` member
- * of the JSON with `version`, the accounting line, the page's "What was
- * read" with the versions of `o` (report/html.h). No CSV. */
-struct ss_html_opts;
-void ss_sec_read_json(struct ss_jsonw *w, const struct ss_report_ctx *c, const char *version);
+ * of the JSON with c->version, the accounting line, the page's "What was
+ * read" with the versions of c->ho (report/html.h). No CSV. */
+void ss_sec_read_json(struct ss_jsonw *w, const struct ss_report_ctx *c);
 void ss_sec_read_text(struct ss_buf *out, const struct ss_report_ctx *c);
 void ss_sec_read_md(struct ss_buf *out, const struct ss_report_ctx *c);
-void ss_sec_read_html(struct ss_buf *out, const struct ss_report_ctx *c,
-		      const struct ss_html_opts *o);
+void ss_sec_read_html(struct ss_buf *out, const struct ss_report_ctx *c);
 
 /* SPEC 4, the results (sec_results.c): the metrics and the pooled
  * histogram, the Spec Decode table and the histogram's line; the page's
