@@ -143,16 +143,6 @@ static void groups_lead_text(struct ss_buf *out, const struct ss_report_ctx *c)
 	ss_tab_fit_lines(out, from);
 }
 
-static void histogram_html(struct ss_buf *out, const struct ss_report_ctx *c)
-{
-	ss_html_histogram(out, c->a);
-}
-
-static void distribution_html(struct ss_buf *out, const struct ss_report_ctx *c)
-{
-	ss_html_distribution(out, c->a);
-}
-
 static void analysis_open(struct ss_jsonw *w, const struct ss_report_ctx *c)
 {
 	(void)c;
@@ -226,13 +216,13 @@ static const struct ss_report_entry sections[] = {
 	{"read", NULL, false, {.md = ss_sec_read_md}},   /* Markdown: after the results */
 	{"speedup", on_speedup, false, {.json = timing_json}},
 	{"analysis", on_analysis, false, {.json = analysis_open}},
-	{"histogram", on_result, false, {.html = histogram_html}},
+	{"histogram", on_result, false, {.html = ss_sec_results_hist_html}},
 	{"positions", on_positions, true, {ss_sec_positions_json, ss_sec_positions_text,
 					   ss_sec_positions_md, ss_sec_positions_csv,
 					   ss_sec_positions_html}},
 	{"intervals", on_intervals, true, {ss_sec_intervals_json, ss_sec_intervals_text,
 					   ss_sec_intervals_md, ss_sec_intervals_csv, NULL}},
-	{"distribution", on_result, false, {.html = distribution_html}},
+	{"distribution", on_result, false, {.html = ss_sec_results_dist_html}},
 	/* the page's pooled part's end */
 	{"groups", NULL, false, {.html = ss_html_page_lead_end}},
 	{"speedup", on_speedup, false, {.html = ss_sec_timing_html}},

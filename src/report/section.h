@@ -60,6 +60,10 @@ void ss_sec_results_text(struct ss_buf *out, const struct ss_report_ctx *c);
 void ss_sec_results_md(struct ss_buf *out, const struct ss_report_ctx *c);
 void ss_sec_results_csv(struct ss_buf *out, const struct ss_report_ctx *c);
 void ss_sec_results_html(struct ss_buf *out, const struct ss_report_ctx *c);
+/* The page's pooled charts: the acceptance histogram (% of steps per
+ * number of accepted drafts) and the per-request acceptance lengths. */
+void ss_sec_results_hist_html(struct ss_buf *out, const struct ss_report_ctx *c);
+void ss_sec_results_dist_html(struct ss_buf *out, const struct ss_report_ctx *c);
 
 /* SPEC 7.1 and 7.9, acceptance by position, the shorter drafts and
  * acceptance per drafted token (sec_positions.c; the page's section in
