@@ -175,6 +175,12 @@ void ss_sec_server_family_json(struct ss_jsonw *w, const struct ss_server_family
 void ss_sec_server_head_json(struct ss_jsonw *w, const struct ss_server_family *f);
 void ss_sec_server_process_json(struct ss_jsonw *w, const struct ss_server_family *f, uint32_t p);
 void ss_sec_server_time_json(struct ss_jsonw *w, const char *key, bool has, int64_t v);
+/* - a family's `intervals` array (10.3; 12.2's log intervals): with
+ *   `drafts` each interval's draft tokens and rate (the counters have
+ *   them; a log line always does), with `pinned` its steps only where its
+ *   acceptance length is known (a log's lines that do not pin them); */
+void ss_sec_server_intervals_json(struct ss_jsonw *w, const struct ss_server_family *f,
+				  bool drafts, bool pinned);
 void ss_sec_server_engine(struct ss_buf *b, const struct ss_server_family *f);
 void ss_sec_server_csv_rows(struct ss_tab *t, const struct ss_server_family *f,
 			    const struct ss_server_family *base, const char *dir, size_t len);
