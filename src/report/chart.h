@@ -96,6 +96,26 @@ struct ss_line_opts {
 void ss_chart_lines(struct ss_buf *out, const struct ss_chart *c,
 		    const struct ss_line_opts *o, const struct ss_series *s, size_t ns);
 
+/*
+ * SPEC 7.1's two position charts, drawn alike wherever they stand (the
+ * positions' section, per drafted token, the groups overlaid, each
+ * group's own; chart_lines.c). `c` gives the id, title, description, y
+ * label and size (the shorter drafts' also the y headroom and whether
+ * values are written); the rest is fixed here.
+ * - ss_chart_pos_rate: the share of verify steps in percent by draft
+ *   position i (x "Draft position i", y to 100 %, one decimal);
+ * - ss_chart_pos_whatif: the acceptance length by draft length k' (two
+ *   decimals, y from 1 token);
+ * - ss_chart_pos_pair: s[0] and s[1] the rate and the conditional rate of
+ *   one draft length over x (n points, borrowed).
+ */
+void ss_chart_pos_rate(struct ss_buf *out, const struct ss_chart *c, const struct ss_series *s,
+		       size_t ns);
+void ss_chart_pos_whatif(struct ss_buf *out, const struct ss_chart *c, const struct ss_series *s,
+			 size_t ns);
+void ss_chart_pos_pair(struct ss_series s[2], const double *x, const double *rate,
+		       const double *conditional, size_t n);
+
 /* A histogram of the bins (chart_geom.h): contiguous bars, y = number of
  * values (count). */
 void ss_chart_histogram(struct ss_buf *out, const struct ss_chart *c,

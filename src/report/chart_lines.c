@@ -1,6 +1,7 @@
 /*
  * chart_lines.c - the line chart of chart.h: series of points over a numeric
- * x axis, told apart by colour, marker and dash, with a legend.
+ * x axis, told apart by colour, marker and dash, with a legend; and
+ * SPEC 7.1's two position charts built on it.
  */
 #include <math.h>
 #include <string.h>
@@ -305,4 +306,35 @@ void ss_chart_lines(struct ss_buf *out, const struct ss_chart *c,
 	ss_frame_axis_line(out, &p.f);
 	ss_frame_x_title(out, c, &p.f);
 	ss_buf_adds(out, "</svg>\n");
+}
+
+/* -- SPEC 7.1's position charts ------------------------------------------------ */
+
+void ss_chart_pos_rate(struct ss_buf *out, const struct ss_chart *c, const struct ss_series *s,
+		       size_t ns)
+{
+	struct ss_chart d = *c;
+
+	d.x_label = "Draft position i";
+	d.y_max_hint = 100;
+	d.value_decimals = 1;
+	d.value_suffix = "%";
+	ss_chart_lines(out, &d, &(struct ss_line_opts){true, NAN, NULL, NAN}, s, ns);
+}
+
+void ss_chart_pos_whatif(struct ss_buf *out, const struct ss_chart *c, const struct ss_series *s,
+			 size_t ns)
+{
+	struct ss_chart d = *c;
+
+	d.x_label = "Draft length k\xE2\x80\xB2";
+	d.value_decimals = 2;
+	ss_chart_lines(out, &d, &(struct ss_line_opts){true, NAN, NULL, 1.0}, s, ns);
+}
+
+void ss_chart_pos_pair(struct ss_series s[2], const double *x, const double *rate,
+		       const double *conditional, size_t n)
+{
+	s[0] = (struct ss_series){"Rate: position i accepted", x, rate, n};
+	s[1] = (struct ss_series){"Conditional: given i\xE2\x88\x92" "1 accepted", x, conditional, n};
 }

@@ -2,7 +2,8 @@
  * html.c - the HTML report (see html.h): the page, its style sheet, its
  * header with the key figures, the lead (the answer or the groups first,
  * the rest folded) and its footer, around the body that the section list
- * writes (report.c: the sections of section.h, html_hist.c, html_dist.c).
+ * writes (report.c: the sections of section.h); and the few writers the
+ * page's sections share (html_int.h).
  */
 #include <stdint.h>
 
@@ -172,6 +173,38 @@ static void pooled_cards(struct ss_buf *b, const struct ss_agg *a, const struct 
 	ss_buf_adds(b, "%)</span></div>\n</div>\n");
 }
 
+/* -- the writers the page's sections share (html_int.h) ----------------------- */
+
+void ss_html_add_count(struct ss_buf *b, __int128 v)
+{
+	if (v >= 0 && v <= (__int128)UINT64_MAX)
+		ss_buf_add_u64_grouped(b, (uint64_t)v);
+	else
+		ss_buf_add_i128(b, v);
+}
+
+void ss_html_add_pct(struct ss_buf *b, double part, double total)
+{
+	ss_chart_add_small(b, total > 0 ? part / total * 100.0 : 0.0, 1);
+}
+
+void ss_html_missing(struct ss_buf *b, const char *text)
+{
+	ss_buf_adds(b, "<p class=\"missing\">");
+	ss_buf_add_htmls(b, text);
+	ss_buf_adds(b, "</p>\n");
+}
+
+void ss_html_missing_end(struct ss_buf *b, struct ss_buf *why)
+{
+	if (why->failed)
+		b->failed = true;
+	else
+		ss_html_missing(b, why->data);
+	ss_buf_release(why);
+	ss_buf_adds(b, "</section>\n");
+}
+
 /* -- the lead of the page ------------------------------------------------------ */
 
 /* Issue 34 item 3: the answer first, the rest behind it. Groups without a
@@ -250,8 +283,9 @@ void ss_report_html(struct ss_buf *out, const struct ss_agg *a, const struct ss_
 	ss_buf_adds(out, css);
 	ss_buf_adds(out, "</style>\n</head>\n<body>\n<main>\n");
 	header(out, a, o);
-	ss_report_walk(&(struct ss_report_walk){.fmt = SS_RF_HTML, .c = {a, an, false, false},
-						.srv = o->server, .ho = o, .out = out});
+	ss_report_walk(&(struct ss_report_walk){.fmt = SS_RF_HTML,
+						.c = {.a = a, .an = an, .srv = o->server, .ho = o},
+						.out = out});
 	footer(out, o);
 	ss_buf_adds(out, "</main>\n</body>\n</html>\n");
 }

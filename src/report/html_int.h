@@ -1,7 +1,7 @@
 /*
  * html_int.h - the sections of the HTML report (html-internal: html.c
  * assembles the page from them, in this order) and the few writers they
- * share (html_util.c).
+ * share (html.c).
  *
  * Each section appends its <section> to `b` from the aggregate (and the
  * analysis, when it needs one), computing nothing but shares of a total
@@ -21,7 +21,7 @@
 #include "report/html.h"
 #include "util/buf.h"
 
-/* -- shared writers (html_util.c) ---------------------------------------- */
+/* -- shared writers (html.c) ------------------------------------------------ */
 
 /* A count with `,` separators (plain digits beyond 64 bits). */
 void ss_html_add_count(struct ss_buf *b, __int128 v);
@@ -45,10 +45,6 @@ struct ss_report_ctx;
 void ss_html_page_lead(struct ss_buf *out, const struct ss_report_ctx *c);
 void ss_html_page_lead_end(struct ss_buf *out, const struct ss_report_ctx *c);
 
-/* The pooled acceptance histogram (% of steps). */
-void ss_html_histogram(struct ss_buf *b, const struct ss_agg *a);
-/* The distribution of the per-request acceptance lengths. */
-void ss_html_distribution(struct ss_buf *b, const struct ss_agg *a);
 /* Another series on the windows' time axis (the server's intervals, SPEC
  * 10.3): n points at t_ns[i] (Unix ns, as the requests' times) with value
  * v[i] (NaN: a gap); borrowed for the call. */

@@ -9,9 +9,7 @@ libspecscan_la_SOURCES += \
 	src/report/chart_geom.c src/report/chart_geom.h src/report/chart.h \
 	src/report/chart_svg.c src/report/chart_svg.h \
 	src/report/chart_bars.c src/report/chart_lines.c src/report/chart_hist.c \
-	src/report/html.c src/report/html.h src/report/html_int.h src/report/html_util.c \
-	src/report/html_hist.c \
-	src/report/html_dist.c \
+	src/report/html.c src/report/html.h src/report/html_int.h \
 	src/report/tabular.c src/report/tabular.h src/report/tabular_fmt.c src/report/tabular_int.h \
 	src/report/textfit.c src/report/textfit.h \
 	src/report/sec_definitions.c src/report/section.h \

@@ -65,13 +65,9 @@ int ss_report_sorted_metrics(const struct ss_results *r, bool per_request, int o
  * head) is the caller's.
  */
 enum ss_report_fmt { SS_RF_JSON, SS_RF_TEXT, SS_RF_MD, SS_RF_CSV, SS_RF_HTML, SS_RF_COUNT };
-struct ss_html_opts;
 struct ss_report_walk {
 	enum ss_report_fmt fmt;
 	struct ss_report_ctx c;
-	const struct ss_server_results *srv; /* NULL: no server section */
-	const char *version;                 /* JSON: specscan's */
-	const struct ss_html_opts *ho;       /* the page's options */
 	struct ss_jsonw *w;                  /* JSON */
 	struct ss_buf *out;                  /* the other formats */
 };

@@ -424,21 +424,19 @@ static void overlay_charts(struct ss_buf *b, const struct ss_agg *a, const struc
 			    "the figures above lists every one.</p>\n", MAX_OVERLAY);
 	}
 	ss_buf_adds(b, "<div class=\"fig\">\n");
-	ss_chart_lines(b, &(struct ss_chart){
+	ss_chart_pos_rate(b, &(struct ss_chart){
 		.id = "c-cmp-pos", .title = "Acceptance by draft position, per group",
 		.desc = "Line chart of the share of verify steps, in percent, whose i-th draft "
 			"token was accepted, by position i, one line per group (its draft length "
 			"with the most steps).",
-		.x_label = "Draft position i", .y_label = "Accepted at position i (% of steps)",
-		.width = 540, .height = 340, .y_max_hint = 100, .value_decimals = 1,
-		.value_suffix = "%"}, &(struct ss_line_opts){true, NAN, NULL, NAN}, rs, o.n);
-	ss_chart_lines(b, &(struct ss_chart){
+		.y_label = "Accepted at position i (% of steps)", .width = 540, .height = 340},
+		rs, o.n);
+	ss_chart_pos_whatif(b, &(struct ss_chart){
 		.id = "c-cmp-whatif", .title = "If the draft were shorter, per group",
 		.desc = "Line chart of the acceptance length, in tokens per verify step, that each "
 			"shorter draft length k' would have given, one line per group.",
-		.x_label = "Draft length k\xE2\x80\xB2", .y_label = "Acceptance length (tokens per step)",
-		.width = 540, .height = 340, .value_decimals = 2},
-		&(struct ss_line_opts){true, NAN, NULL, 1.0}, ts, o.n);
+		.y_label = "Acceptance length (tokens per step)", .width = 540, .height = 340},
+		ts, o.n);
 	ss_buf_adds(b, "</div>\n");
 	if (s->axis.len) {
 		ss_buf_adds(b, "<p class=\"note\">Groups: ");
@@ -618,6 +616,7 @@ static void group_charts(struct ss_buf *b, size_t gi, const struct ss_pos_result
 	size_t nv = p->has_cost ? 4 : 3;
 	double *v = ss_calloc(n * nv, sizeof(double));
 	char id1[48], id2[48], t1[64], t2[64];
+	struct ss_series pair[2];
 
 	if (!x || !y || !y2 || !tau || !v) {
 		b->failed = true;
@@ -633,23 +632,18 @@ static void group_charts(struct ss_buf *b, size_t gi, const struct ss_pos_result
 	snprintf(id2, sizeof(id2), "c-g%zu-whatif", gi);
 	snprintf(t1, sizeof(t1), "Acceptance by draft position (k=%u)", (unsigned)p->k);
 	snprintf(t2, sizeof(t2), "If the draft were shorter (k=%u)", (unsigned)p->k);
-	ss_chart_lines(b, &(struct ss_chart){
+	ss_chart_pos_pair(pair, x, y, y2, n);
+	ss_chart_pos_rate(b, &(struct ss_chart){
 		.id = id1, .title = t1,
 		.desc = "Line chart of the group's share of verify steps, in percent, whose i-th "
 			"draft token was accepted, by position i, with the conditional rate.",
-		.x_label = "Draft position i", .y_label = "Accepted (% of steps)",
-		.width = 520, .height = 280, .y_max_hint = 100, .value_decimals = 1,
-		.value_suffix = "%"}, &(struct ss_line_opts){true, NAN, NULL, NAN},
-		(struct ss_series[]){{"Rate: position i accepted", x, y, n},
-				     {"Conditional: given i\xE2\x88\x92" "1 accepted", x, y2, n}}, 2);
-	ss_chart_lines(b, &(struct ss_chart){
+		.y_label = "Accepted (% of steps)", .width = 520, .height = 280}, pair, 2);
+	ss_chart_pos_whatif(b, &(struct ss_chart){
 		.id = id2, .title = t2,
 		.desc = "Line chart of the acceptance length, in tokens per verify step, that each "
 			"shorter draft length would have given the group.",
-		.x_label = "Draft length k\xE2\x80\xB2", .y_label = "Tokens per step",
-		.width = 520, .height = 280, .value_decimals = 2, .show_values = true,
+		.y_label = "Tokens per step", .width = 520, .height = 280, .show_values = true,
 		.y_max_hint = p->what_if[n - 1].acceptance_length * 7.0 / 6.0},
-		&(struct ss_line_opts){true, NAN, NULL, 1.0},
 		(struct ss_series[]){{"Acceptance length \xCF\x84(k\xE2\x80\xB2)", x, tau, n}}, 1);
 	for (size_t i = 0; i < n; i++) {
 		v[i * nv] = y[i];

@@ -44,27 +44,8 @@ static void vllm_json(struct ss_jsonw *w, const struct ss_server_family *f)
 	}
 	if (x->unknown_items)
 		ss_jsonw_u64(w, "unknown_items", x->unknown_items);
-	if (!f->nintervals)
-		return;
-	ss_jsonw_begin_array(w, "intervals");
-	for (size_t i = 0; i < f->nintervals; i++) {
-		const struct ss_server_interval *iv = &f->intervals[i];
-
-		ss_jsonw_begin_object(w, NULL);
-		ss_sec_server_process_json(w, f, iv->process);
-		ss_sec_server_time_json(w, "start_ns", iv->has_start, iv->start_ns);
-		ss_sec_server_time_json(w, "end_ns", iv->has_end, iv->end_ns);
-		if (iv->has_acceptance_length)
-			ss_jsonw_i128(w, "steps", (__int128)iv->steps);
-		ss_jsonw_i128(w, "draft_tokens", (__int128)iv->draft_tokens);
-		ss_jsonw_i128(w, "accepted_tokens", iv->accepted_tokens);
-		if (iv->has_acceptance_length)
-			ss_jsonw_double(w, "acceptance_length", iv->acceptance_length);
-		if (iv->has_rate)
-			ss_jsonw_double(w, "draft_acceptance_rate", iv->draft_acceptance_rate);
-		ss_jsonw_end_object(w);
-	}
-	ss_jsonw_end_array(w);
+	if (f->nintervals)
+		ss_sec_server_intervals_json(w, f, true, true);
 }
 
 static void sglang_json(struct ss_jsonw *w, const struct ss_server_family *f)

@@ -178,8 +178,8 @@ static bool points_fill(struct points *pt, const struct ss_set_analysis *s)
 static void rate_chart(struct ss_buf *b, const struct ss_set_analysis *s, const struct points *pt,
 		       const struct view *v)
 {
-	struct ss_series series[MAX_K_SERIES * 2];
-	char names[MAX_K_SERIES * 2][64], title[96], id[48];
+	struct ss_series series[MAX_K_SERIES];
+	char names[MAX_K_SERIES][64], title[96], id[48];
 	struct ss_buf desc = SS_BUF_INIT;
 	struct ss_tab t;
 	size_t ns = pt->ns, off = 0;
@@ -188,10 +188,7 @@ static void rate_chart(struct ss_buf *b, const struct ss_set_analysis *s, const 
 		const struct ss_pos_result *p = &s->pos[pt->shown[i]];
 
 		if (ns == 1) {
-			snprintf(names[0], sizeof(names[0]), "Rate: position i accepted");
-			snprintf(names[1], sizeof(names[1]), "Conditional: given i\xE2\x88\x92" "1 accepted");
-			series[0] = (struct ss_series){names[0], pt->x, pt->y, p->k};
-			series[1] = (struct ss_series){names[1], pt->x, pt->y2, p->k};
+			ss_chart_pos_pair(series, pt->x, pt->y, pt->y2, p->k);
 		} else {
 			snprintf(names[i], sizeof(names[i]), "k=%u", (unsigned)p->k);
 			series[i] = (struct ss_series){names[i], pt->x + off, pt->y + off, p->k};
@@ -205,14 +202,11 @@ static void rate_chart(struct ss_buf *b, const struct ss_set_analysis *s, const 
 	ss_buf_adds(&desc, ns == 1 ? ", with the conditional rate." : ", one line per draft length k.");
 	if (!v->compact)
 		ss_buf_adds(b, "<div class=\"fig\">\n");
-	ss_chart_lines(b, &(struct ss_chart){
+	ss_chart_pos_rate(b, &(struct ss_chart){
 		.id = view_id(id, sizeof(id), "c-pos", v), .title = title,
 		.desc = desc.data ? desc.data : "",
-		.x_label = "Draft position i",
 		.y_label = v->compact ? "Accepted (% of steps)" : "Accepted at position i (% of steps)",
-		.width = v->width, .height = v->height, .y_max_hint = 100, .value_decimals = 1,
-		.value_suffix = "%"}, &(struct ss_line_opts){true, NAN, NULL, NAN},
-		series, ns == 1 ? 2 : ns);
+		.width = v->width, .height = v->height}, series, ns == 1 ? 2 : ns);
 	if (v->compact)
 		goto out;
 	ss_postab_pos_init(&t);
@@ -256,14 +250,12 @@ static void whatif_chart(struct ss_buf *b, const struct ss_set_analysis *s, cons
 		    "each shorter draft length would have given.");
 	if (!v->compact)
 		ss_buf_adds(b, "<div class=\"fig\">\n");
-	ss_chart_lines(b, &(struct ss_chart){
+	ss_chart_pos_whatif(b, &(struct ss_chart){
 		.id = view_id(id, sizeof(id), "c-whatif", v), .title = title,
 		.desc = desc.data ? desc.data : "",
-		.x_label = "Draft length k\xE2\x80\xB2",
 		.y_label = v->compact ? "Tokens per step" : "Acceptance length (tokens per step)",
-		.width = v->width, .height = v->height, .value_decimals = 2, .show_values = true,
-		.y_max_hint = headroom(v, pt->tau, off)},
-		&(struct ss_line_opts){true, NAN, NULL, 1.0}, series, ns);
+		.width = v->width, .height = v->height, .show_values = true,
+		.y_max_hint = headroom(v, pt->tau, off)}, series, ns);
 	if (v->compact)
 		goto out;
 	ss_postab_whatif_init(&t, cols, cost);
@@ -548,11 +540,9 @@ static void rows_fig(struct ss_buf *b, const struct rows_fig *c, const struct ss
 		series[ns++] = (struct ss_series){name2, x, y2, np};
 	}
 	ss_buf_adds(b, "<div class=\"fig\">\n");
-	ss_chart_lines(b, &(struct ss_chart){
-		.id = c->id, .title = c->title, .desc = c->desc,
-		.x_label = "Draft position i", .y_label = c->y_label,
-		.width = 640, .height = 340, .y_max_hint = 100, .value_decimals = 1,
-		.value_suffix = "%"}, &(struct ss_line_opts){true, NAN, NULL, NAN}, series, ns);
+	ss_chart_pos_rate(b, &(struct ss_chart){
+		.id = c->id, .title = c->title, .desc = c->desc, .y_label = c->y_label,
+		.width = 640, .height = 340}, series, ns);
 	ss_tab_html(b, t, "Numbers of the chart");
 	ss_buf_adds(b, "</div>\n");
 out:

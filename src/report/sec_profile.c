@@ -64,7 +64,7 @@ void ss_sec_profile_json(struct ss_buf *out, const struct ss_report_ctx *c)
 
 void ss_report_profile(struct ss_buf *out, const struct ss_agg *a, const struct ss_analysis *an)
 {
-	struct ss_report_ctx c = {a, an, false, false};
+	struct ss_report_ctx c = {.a = a, .an = an};
 
 	ss_sec_profile_json(out, &c);
 }

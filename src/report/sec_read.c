@@ -30,12 +30,12 @@ void ss_report_add_accounting(struct ss_jsonw *w, const char *key, uint64_t tota
 	ss_jsonw_end_object(w);
 }
 
-void ss_sec_read_json(struct ss_jsonw *w, const struct ss_report_ctx *c, const char *version)
+void ss_sec_read_json(struct ss_jsonw *w, const struct ss_report_ctx *c)
 {
 	const struct ss_agg *a = c->a;
 
 	ss_jsonw_begin_object(w, "specscan");
-	ss_jsonw_str(w, "version", version);
+	ss_jsonw_str(w, "version", c->version);
 	ss_jsonw_begin_array(w, "inputs");
 	for (size_t i = 0; i < a->ninputs; i++) {
 		const struct ss_input_info *in = &a->inputs[i];
@@ -203,10 +203,10 @@ static void status_table(struct ss_buf *out, const struct ss_agg *a)
 	ss_buf_release(&cell);
 }
 
-void ss_sec_read_html(struct ss_buf *out, const struct ss_report_ctx *c,
-		      const struct ss_html_opts *o)
+void ss_sec_read_html(struct ss_buf *out, const struct ss_report_ctx *c)
 {
 	const struct ss_agg *a = c->a;
+	const struct ss_html_opts *o = c->ho;
 
 	ss_buf_adds(out, "<section id=\"read\">\n<h2>What was read</h2>\n<div class=\"fig\">\n");
 	inputs_table(out, a);

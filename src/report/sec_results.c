@@ -6,13 +6,16 @@
  * console's rows (4.3) drawn as the console's box table (its fixed layout:
  * a long label puts its unit on a row of its own), the Markdown table and
  * the HTML tables of the run and of its warmup requests, with the pooled
- * histogram's line.
+ * histogram's line; and the page's two pooled charts, the acceptance
+ * histogram and the distribution of the per-request acceptance lengths.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/chart.h"
 #include "report/html_int.h"
+#include "report/htmlesc.h"
 #include "report/numfmt.h"
 #include "report/report_int.h"
 #include "report/section.h"
@@ -368,4 +371,198 @@ void ss_sec_results_html(struct ss_buf *out, const struct ss_report_ctx *c)
 			   "(not part of the results above)");
 	}
 	ss_buf_adds(out, "</section>\n");
+}
+
+/* -- the page's pooled charts ----------------------------------------------------- */
+
+/* A cell of a chart's own number text (trusted markup on the page): the
+ * value with `dec` decimals, or (dec < 0) a share in percent as the
+ * charts write it, one decimal, "<0.1" for one too small to show. */
+static void chart_cell(struct ss_tab *t, double v, int dec)
+{
+	struct ss_buf n = SS_BUF_INIT;
+
+	if (dec >= 0)
+		ss_chart_add_fixed(&n, v, dec);
+	else
+		ss_chart_add_small(&n, v, 1);
+	t->failed |= n.failed;
+	ss_tab_markup(t, n.data ? n.data : "", n.data ? n.data : "");
+	ss_buf_release(&n);
+}
+
+/* Histogram buckets drawn one by one; the rest share the last bar. */
+#define MAX_HIST_BARS 32
+
+/* The chart's numbers: the bucket, its steps, its share (one decimal, as
+ * the chart writes it: "<0.1" for a share too small to show). */
+static const struct ss_tab_col hist_cols[] = {
+	{"Accepted drafts", SS_COL_TEXT, false, 0, NULL, NULL, false},
+	{"Steps", SS_COL_COUNT, false, 0, NULL, NULL, false},
+	{"% of steps", SS_COL_TEXT, false, 0, NULL, NULL, false},
+};
+
+/* The pooled acceptance histogram (% of steps): the share of verify steps
+ * per number of accepted drafts, a bar chart and its numbers (the buckets
+ * past MAX_HIST_BARS share the last bar). */
+void ss_sec_results_hist_html(struct ss_buf *b, const struct ss_report_ctx *c)
+{
+	const struct ss_agg *a = c->a;
+	const struct ss_results *r = &a->main;
+	struct ss_bar bars[MAX_HIST_BARS];
+	char names[MAX_HIST_BARS][24];
+	__int128 counts[MAX_HIST_BARS] = {0}, sum = 0;
+	struct ss_buf desc = SS_BUF_INIT;
+	struct ss_tab t;
+	size_t top = 0, nb;
+
+	ss_buf_adds(b, "<section id=\"histogram\">\n<h2>Accepted drafts per step</h2>\n");
+	if (hist_empty(r)) {
+		struct ss_buf why = SS_BUF_INIT;
+
+		if (!ss_results_any(r)) {
+			ss_buf_adds(&why, "No histogram: no request carried speculative-decoding statistics.");
+		} else {
+			ss_buf_adds(&why, "No histogram: none of the requests with stats carries a per-step "
+				    "acceptance histogram (how many draft tokens each verify step accepted). ");
+			ss_buf_adds(&why, "Engines of these records: ");
+			for (size_t i = 0; i < a->nengines; i++) {
+				if (i)
+					ss_buf_adds(&why, ", ");
+				ss_buf_adds(&why, a->engines[i].name);
+			}
+			ss_buf_adds(&why, ". llama.cpp, for one, reports only the totals of accepted and "
+				    "drafted tokens, so the share of steps per number of accepted drafts and "
+				    "the acceptance by position cannot be computed; the totals and rates above "
+				    "are complete.");
+		}
+		ss_html_missing_end(b, &why);
+		return;
+	}
+	for (size_t j = 0; j < r->hist_len; j++) {
+		if (r->hist[j])
+			top = j;
+		sum += r->hist[j];
+	}
+	nb = top + 1 <= MAX_HIST_BARS ? top + 1 : MAX_HIST_BARS;
+	for (size_t j = 0; j <= top; j++)
+		counts[j < nb - 1 || top + 1 <= MAX_HIST_BARS ? j : nb - 1] += r->hist[j];
+	ss_buf_adds(&desc, "Bar chart of the share of verify steps, in percent, that accepted 0, 1, 2 "
+		    "and more draft tokens:");
+	for (size_t j = 0; j < nb; j++) {
+		if (j == nb - 1 && top + 1 > MAX_HIST_BARS)
+			snprintf(names[j], sizeof(names[j]), ">=%zu", j);
+		else
+			snprintf(names[j], sizeof(names[j]), "%zu", j);
+		bars[j] = (struct ss_bar){names[j], (double)counts[j] / (double)sum * 100.0, false, 0, 0};
+		ss_buf_addf(&desc, "%s %s: ", j ? "," : "", names[j]);
+		ss_chart_add_small(&desc, bars[j].value, 1);
+		ss_buf_addc(&desc, '%');
+	}
+	ss_buf_adds(&desc, ".");
+	ss_buf_adds(b, "<p>How many draft tokens each verify step accepted, pooled over the requests "
+		    "with a histogram (");
+	ss_html_add_count(b, sum);
+	ss_buf_adds(b, " steps). A step that accepts j drafts yields j + 1 tokens.</p>\n");
+	ss_buf_adds(b, "<div class=\"fig\">\n");
+	ss_chart_bars(b, &(struct ss_chart){
+		.id = "c-hist", .title = "Accepted drafts per step (% of steps)",
+		.desc = desc.data ? desc.data : "",
+		.x_label = "Draft tokens accepted in a step", .y_label = "Share of steps (%)",
+		.width = 640, .height = 340, .show_values = nb <= 16, .value_decimals = 1,
+		.value_suffix = "%"}, bars, nb);
+	ss_tab_init(&t, hist_cols, sizeof(hist_cols) / sizeof(hist_cols[0]));
+	for (size_t j = 0; j < nb; j++) {
+		ss_tab_text(&t, names[j]);
+		ss_tab_int(&t, counts[j]);
+		chart_cell(&t, bars[j].value, -1);
+	}
+	ss_tab_row_class(&t, "total");
+	ss_tab_text(&t, "total");
+	ss_tab_int(&t, sum);
+	ss_tab_text(&t, "100.0");
+	ss_tab_html(b, &t, "Numbers of the chart");
+	ss_tab_release(&t);
+	ss_buf_adds(b, "</div>\n</section>\n");
+	if (desc.failed)
+		b->failed = true;
+	ss_buf_release(&desc);
+}
+
+/* Every bin: its edges (as the chart writes them), its requests, its share. */
+static const struct ss_tab_col bin_cols[] = {
+	{"From", SS_COL_TEXT, false, 0, NULL, NULL, false},
+	{"To", SS_COL_TEXT, false, 0, NULL, NULL, false},
+	{"Requests", SS_COL_COUNT, false, 0, NULL, NULL, false},
+	{"%", SS_COL_TEXT, false, 0, NULL, NULL, false},
+};
+
+/* The distribution of the per-request acceptance lengths: a histogram of
+ * the bins of chart_geom.h and a table of every bin. */
+void ss_sec_results_dist_html(struct ss_buf *b, const struct ss_report_ctx *c)
+{
+	const struct ss_results *r = &c->a->main;
+	const struct ss_vec_f64 *v = &r->values[SS_M_ACCEPTANCE_LENGTH];
+	const struct ss_stats *s = &r->stats[SS_M_ACCEPTANCE_LENGTH];
+	struct ss_buf desc = SS_BUF_INIT;
+	struct ss_bins bins;
+	struct ss_tab t;
+	int dec;
+
+	ss_buf_adds(b, "<section id=\"distribution\">\n<h2>Acceptance length across requests</h2>\n");
+	if (!r->has[SS_M_ACCEPTANCE_LENGTH] || v->len == 0) {
+		ss_html_missing(b, ss_results_any(r) ?
+			"No request with stats has a number of verify steps, so there is no "
+			"per-request acceptance length to show." :
+			"No request carried speculative-decoding statistics.");
+		ss_buf_adds(b, "</section>\n");
+		return;
+	}
+	if (!ss_bins_compute(&bins, v->v, v->len)) {
+		b->failed = true;
+		ss_buf_adds(b, "</section>\n");
+		return;
+	}
+	dec = bins.exp10 < 0 ? -bins.exp10 : 0;
+	ss_buf_adds(b, "<p>The mean acceptance length of each request (tokens per verify step), ");
+	ss_buf_add_u64_grouped(b, v->len);
+	ss_buf_adds(b, v->len == 1 ? " request" : " requests");
+	ss_buf_adds(b, ": median ");
+	ss_buf_add_fixed2(b, s->p50);
+	ss_buf_adds(b, ", 10th to 90th percentile ");
+	ss_buf_add_fixed2(b, s->p10);
+	ss_buf_adds(b, "&ndash;");
+	ss_buf_add_fixed2(b, s->p90);
+	ss_buf_adds(b, ", mean ");
+	ss_buf_add_fixed2(b, s->avg);
+	ss_buf_adds(b, ".</p>\n<div class=\"fig\">\n");
+	ss_buf_adds(&desc, "Histogram of the requests' acceptance lengths in ");
+	ss_buf_add_u64(&desc, bins.n);
+	ss_buf_adds(&desc, bins.n == 1 ? " bin " : " bins ");
+	ss_chart_add_fixed(&desc, bins.width, dec);
+	ss_buf_adds(&desc, " wide from ");
+	ss_chart_add_fixed(&desc, ss_bins_edge(&bins, 0), dec);
+	ss_buf_adds(&desc, " to ");
+	ss_chart_add_fixed(&desc, ss_bins_edge(&bins, bins.n), dec);
+	ss_buf_adds(&desc, "; the table beside it lists every bin.");
+	ss_chart_histogram(b, &(struct ss_chart){
+		.id = "c-dist", .title = "Acceptance length per request",
+		.desc = desc.data ? desc.data : "",
+		.x_label = "Acceptance length (tokens per step)", .y_label = "Requests (count)",
+		.width = 640, .height = 340}, &bins);
+	ss_tab_init(&t, bin_cols, sizeof(bin_cols) / sizeof(bin_cols[0]));
+	for (size_t i = 0; i < bins.n; i++) {
+		chart_cell(&t, ss_bins_edge(&bins, i), dec);
+		chart_cell(&t, ss_bins_edge(&bins, i + 1), dec);
+		ss_tab_int(&t, (__int128)bins.count[i]);
+		chart_cell(&t, bins.total > 0 ? (double)bins.count[i] / (double)bins.total * 100.0 : 0.0,
+			   -1);
+	}
+	ss_tab_html(b, &t, "Bins [from, to)");
+	ss_tab_release(&t);
+	ss_buf_adds(b, "</div>\n</section>\n");
+	if (desc.failed)
+		b->failed = true;
+	ss_buf_release(&desc);
+	ss_bins_release(&bins);
 }

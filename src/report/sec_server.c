@@ -98,7 +98,8 @@ static void add_idle(struct ss_jsonw *w, const struct ss_server_family *f)
 	ss_jsonw_end_array(w);
 }
 
-static void add_intervals(struct ss_jsonw *w, const struct ss_server_family *f)
+void ss_sec_server_intervals_json(struct ss_jsonw *w, const struct ss_server_family *f,
+				  bool drafts, bool pinned)
 {
 	ss_jsonw_begin_array(w, "intervals");
 	for (size_t i = 0; i < f->nintervals; i++) {
@@ -108,14 +109,15 @@ static void add_intervals(struct ss_jsonw *w, const struct ss_server_family *f)
 		ss_sec_server_process_json(w, f, iv->process);
 		ss_sec_server_time_json(w, "start_ns", iv->has_start, iv->start_ns);
 		ss_sec_server_time_json(w, "end_ns", iv->has_end, iv->end_ns);
-		add_u128(w, "steps", iv->steps);
-		if (f->has_draft_tokens)
+		if (!pinned || iv->has_acceptance_length)
+			add_u128(w, "steps", iv->steps);
+		if (drafts)
 			add_u128(w, "draft_tokens", iv->draft_tokens);
 		ss_jsonw_i128(w, "accepted_tokens", iv->accepted_tokens);
 		/* SPEC 13 (10.5): left out where the family leaves them out */
 		if (iv->has_acceptance_length)
 			ss_jsonw_double(w, "acceptance_length", iv->acceptance_length);
-		if (f->has_draft_tokens && iv->has_rate)
+		if (drafts && iv->has_rate)
 			ss_jsonw_double(w, "draft_acceptance_rate", iv->draft_acceptance_rate);
 		ss_jsonw_end_object(w);
 	}
@@ -192,7 +194,7 @@ static void add_family(struct ss_jsonw *w, const struct ss_server_family *f)
 		ss_jsonw_end_object(w);
 	}
 	if (f->nintervals)
-		add_intervals(w, f);
+		ss_sec_server_intervals_json(w, f, f->has_draft_tokens, false);
 	if (f->nidle)
 		add_idle(w, f);
 	if (f->has_reconciliation)

@@ -32,22 +32,25 @@
 #include "util/buf.h"
 
 /* What a section reads: the aggregate, the analysis and how the console
- * draws (UTF-8 rules, bold heads). */
+ * draws (UTF-8 rules, bold heads); the server's results (NULL: no server
+ * section), specscan's version (the JSON's) and the page's options. */
+struct ss_html_opts;
 struct ss_report_ctx {
 	const struct ss_agg *a;
 	const struct ss_analysis *an;
 	bool utf8, color;
+	const struct ss_server_results *srv;
+	const char *version;
+	const struct ss_html_opts *ho;
 };
 
 /* What was read and the accounting (sec_read.c): the `specscan` member
- * of the JSON with `version`, the accounting line, the page's "What was
- * read" with the versions of `o` (report/html.h). No CSV. */
-struct ss_html_opts;
-void ss_sec_read_json(struct ss_jsonw *w, const struct ss_report_ctx *c, const char *version);
+ * of the JSON with c->version, the accounting line, the page's "What was
+ * read" with the versions of c->ho (report/html.h). No CSV. */
+void ss_sec_read_json(struct ss_jsonw *w, const struct ss_report_ctx *c);
 void ss_sec_read_text(struct ss_buf *out, const struct ss_report_ctx *c);
 void ss_sec_read_md(struct ss_buf *out, const struct ss_report_ctx *c);
-void ss_sec_read_html(struct ss_buf *out, const struct ss_report_ctx *c,
-		      const struct ss_html_opts *o);
+void ss_sec_read_html(struct ss_buf *out, const struct ss_report_ctx *c);
 
 /* SPEC 4, the results (sec_results.c): the metrics and the pooled
  * histogram, the Spec Decode table and the histogram's line; the page's
@@ -57,6 +60,10 @@ void ss_sec_results_text(struct ss_buf *out, const struct ss_report_ctx *c);
 void ss_sec_results_md(struct ss_buf *out, const struct ss_report_ctx *c);
 void ss_sec_results_csv(struct ss_buf *out, const struct ss_report_ctx *c);
 void ss_sec_results_html(struct ss_buf *out, const struct ss_report_ctx *c);
+/* The page's pooled charts: the acceptance histogram (% of steps per
+ * number of accepted drafts) and the per-request acceptance lengths. */
+void ss_sec_results_hist_html(struct ss_buf *out, const struct ss_report_ctx *c);
+void ss_sec_results_dist_html(struct ss_buf *out, const struct ss_report_ctx *c);
 
 /* SPEC 7.1 and 7.9, acceptance by position, the shorter drafts and
  * acceptance per drafted token (sec_positions.c; the page's section in
@@ -168,6 +175,12 @@ void ss_sec_server_family_json(struct ss_jsonw *w, const struct ss_server_family
 void ss_sec_server_head_json(struct ss_jsonw *w, const struct ss_server_family *f);
 void ss_sec_server_process_json(struct ss_jsonw *w, const struct ss_server_family *f, uint32_t p);
 void ss_sec_server_time_json(struct ss_jsonw *w, const char *key, bool has, int64_t v);
+/* - a family's `intervals` array (10.3; 12.2's log intervals): with
+ *   `drafts` each interval's draft tokens and rate (the counters have
+ *   them; a log line always does), with `pinned` its steps only where its
+ *   acceptance length is known (a log's lines that do not pin them); */
+void ss_sec_server_intervals_json(struct ss_jsonw *w, const struct ss_server_family *f,
+				  bool drafts, bool pinned);
 void ss_sec_server_engine(struct ss_buf *b, const struct ss_server_family *f);
 void ss_sec_server_csv_rows(struct ss_tab *t, const struct ss_server_family *f,
 			    const struct ss_server_family *base, const char *dir, size_t len);
