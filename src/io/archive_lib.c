@@ -1,4 +1,4 @@
-/* libarchive opened on first use: see archive_lib.h. */
+/* archive_lib.c - libarchive opened on first use: see archive_lib.h. */
 #define SS_ARCHIVE_LIB_IMPL
 #include "io/archive_lib.h"
 

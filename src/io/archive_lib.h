@@ -1,5 +1,6 @@
 /*
- * libarchive, opened when an input first needs it instead of linked.
+ * archive_lib.h - libarchive, opened when an input first needs it instead
+ * of linked.
  *
  * Linked, libarchive brings its own dependencies (ICU, libxml2, nettle,
  * liblzma, ...) into every process, and the dynamic linker's relocations
