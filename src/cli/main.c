@@ -1,7 +1,6 @@
 /*
  * main.c - specscan: read the inputs, run the pipeline, write the reports.
  */
-#include <archive.h>
 #include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
@@ -23,6 +22,7 @@
 #include "cli/outfile.h"
 #include "cli/outputs.h"
 #include "cli/server_cli.h"
+#include "io/archive_lib.h"
 #include "io/inputs.h"
 #include "run/run.h"
 #include "json/json.h"
@@ -111,7 +111,10 @@ static void print_version(void)
 	printf("JSON reading: %s\n", ssj_paths_built());
 	printf("zstd %s, %s\n", ZSTD_versionString(), ss_zstd_decoding());
 	printf("zlib %s\n", zlibVersion());
-	printf("%s\n", archive_version_details());
+	if (ss_archive_lib_load(NULL, 0))
+		printf("%s\n", archive_version_details());
+	else
+		printf("libarchive: not loaded\n");
 }
 
 /* The outputs the options ask for, in the order their errors are reported:

@@ -5,10 +5,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <archive.h>
 #include <zlib.h>
 #include <zstd.h>
 
+#include "io/archive_lib.h"
 #include "json/json.h"
 #include "report/html.h"
 #include "report/report.h"
@@ -40,7 +40,8 @@ static void render_html(struct ss_buf *out, const struct ss_agg *a, const struct
 	struct ss_html_opts o = {version, libs, srv};
 
 	snprintf(libs, sizeof(libs), "simdjson %s, zstd %s, zlib %s, %s", ssj_version(),
-		 ZSTD_versionString(), zlibVersion(), archive_version_string());
+		 ZSTD_versionString(), zlibVersion(),
+		 ss_archive_lib_load(NULL, 0) ? archive_version_string() : "libarchive (not loaded)");
 	ss_report_html(out, a, an, &o);
 }
 

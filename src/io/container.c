@@ -21,13 +21,12 @@
  */
 #include "io/container.h"
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "io/archive_lib.h"
 #include "io/artifacts.h"
 #include "io/input_fail.h"
 #include "io/source.h"

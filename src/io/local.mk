@@ -11,4 +11,5 @@ libspecscan_la_SOURCES += \
 	src/io/looks.c src/io/looks.h \
 	src/io/container.c src/io/container.h \
 	src/io/framer.c src/io/framer.h \
-	src/io/compress.c src/io/compress.h
+	src/io/compress.c src/io/compress.h \
+	src/io/archive_lib.c src/io/archive_lib.h

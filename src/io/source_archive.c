@@ -9,13 +9,12 @@
  */
 #include "io/source.h"
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "io/archive_lib.h"
 #include "util/alloc.h"
 
 
@@ -55,9 +54,12 @@ static la_int64_t src_seek(struct archive *a, void *data, la_int64_t off, int wh
 struct archive *ss_archive_open(struct ss_archive_src *src, bool raw_filter_only,
 				char *why, size_t why_size)
 {
-	struct archive *a = archive_read_new();
+	struct archive *a;
 
 	why[0] = '\0';
+	if (!ss_archive_lib_load(why, why_size))
+		return NULL;
+	a = archive_read_new();
 	if (!a)
 		return NULL;
 	archive_read_support_filter_all(a);

@@ -175,6 +175,30 @@ class Compressed(Case):
             self.assertEqual(sorted(order), sorted(members))
             self.check_archive(arc, order, tree)
 
+    def test_libarchive_opened_when_needed(self):
+        """libarchive is opened on first use (src/io/archive_lib.c), not
+        linked: a plain or zstd input leaves it unloaded, an xz one loads it
+        and is read as the plain file is. The dynamic linker's own trace
+        (LD_DEBUG=files) names each library it opens."""
+        if not have_tool("xz"):
+            self.skipTest("xz not installed")
+        src = td("records", "profile_export.jsonl")
+        trace = {"LD_DEBUG": "files"}
+        plain = run(["-f", "json", src], env=trace)
+        self.assertRan(plain)
+        self.assertIn(b"libsimdjson", plain.err)  # the trace is there
+        self.assertNotIn(b"libarchive", plain.err)
+        with TempDir() as d:
+            dst = os.path.join(d, "records.jsonl.xz")
+            compress("xz", src, dst)
+            got = run(["-f", "json", dst], env=trace)
+            self.assertRan(got)
+            self.assertIn(b"libarchive", got.err)
+            self.assertEqual(renamed(got.out, [dst]), renamed(plain.out, [src]))
+        version = run(["--version"])
+        self.assertRan(version)
+        self.assertRegex(version.text, r"(?m)^libarchive \d+\.\d+")
+
 
 if __name__ == "__main__":
     main()

@@ -66,7 +66,7 @@ noinst_HEADERS = tests/unit/fixtures_records.h tests/unit/server_samples.h \
 # Shared by every program without an _LDADD of its own (the unit tests and
 # tests/tools/); cmocka's headers are on every compile's path.
 SS_TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-SS_TEST_LIBS = libspecscan.la $(CMOCKA_LIBS) $(SS_LIBS)
+SS_TEST_LIBS = libspecscan.la $(CMOCKA_LIBS) $(SS_LIBS) $(LIBARCHIVE_LIBS)
 AM_CPPFLAGS += $(CMOCKA_CFLAGS)
 LDADD = $(SS_TEST_LIBS)
 
