@@ -274,15 +274,27 @@ static inline bool is_blank(char c)
 	return c == ' ' || c == '\t';
 }
 
-/* Whether the line [p, p+len) starts with entry i's series text and a blank. */
+/*
+ * Whether the line [p, p+len) starts with entry i's series text and a
+ * blank. A bare name's entry does not take a line whose blanks after the
+ * name lead to '{': blanks may stand before the braces (SPEC 13), so that
+ * line names a series with labels, which the full parse reads.
+ */
 static inline bool tmpl_match(const struct tmpl *t, size_t i, const char *p, size_t len)
 {
 	const struct tmpl_ent *e;
+	size_t k;
 
 	if (i >= t->n)
 		return false;
 	e = &t->e[i];
-	return e->len < len && is_blank(p[e->len]) && memcmp(p, t->text + e->off, e->len) == 0;
+	if (!(e->len < len && is_blank(p[e->len]) && memcmp(p, t->text + e->off, e->len) == 0))
+		return false;
+	if (t->text[e->off + e->len - 1] == '}')
+		return true;
+	for (k = e->len + 1; k < len && is_blank(p[k]); k++)
+		;
+	return k == len || p[k] != '{';
 }
 
 /* ---- snapshots ---- */

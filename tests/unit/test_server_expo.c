@@ -855,6 +855,33 @@ static void test_grammar_rulings(void **state)
 	run_release(&x);
 }
 
+/*
+ * A page's bare name, then a later page's line of that name, blanks and
+ * braces (SPEC 13: blanks may stand before '{'): the line names the series
+ * with labels, read so with the template as without it (a fuzz_scrape
+ * find: the template took the line for the bare series with the value
+ * `{engine="1"} 9`, a bad line). By hand: the bare series 10 -> 13 and
+ * {engine="1"} 4 -> 9 give S = 3 + 5 = 8, two series, four samples, no
+ * bad line.
+ */
+static void test_template_bare_name(void **state)
+{
+	struct run x;
+
+	(void)state;
+	read_all("vllm:spec_decode_num_drafts 10\n"
+		 "vllm:spec_decode_num_drafts{engine=\"1\"} 4\n"
+		 "# EOF\n"
+		 "vllm:spec_decode_num_drafts 13\n"
+		 "vllm:spec_decode_num_drafts \t{engine=\"1\"} 9\n", &x);
+	assert_int_equal(x.st.bad_lines, 0);
+	assert_int_equal(x.st.samples, 4);
+	assert_int_equal(x.st.snapshots, 2);
+	assert_int_equal(only(&x)->series, 2);
+	assert_u128(only(&x)->steps, 8);
+	run_release(&x);
+}
+
 /* The families part of a summary (after the input's and the results' counts). */
 static const char *families_part(const struct run *x)
 {
@@ -1111,6 +1138,7 @@ int main(void)
 		cmocka_unit_test(test_bad_lines_no_cap),
 		cmocka_unit_test(test_time_bounds),
 		cmocka_unit_test(test_repeat_by_series),
+		cmocka_unit_test(test_template_bare_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
