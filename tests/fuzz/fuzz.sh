@@ -34,9 +34,18 @@ if [ "${FUZZ_PORTABLE:-0}" = 1 ]; then
 	whole="/* no SSJ_HAVE_WHOLE: FUZZ_PORTABLE=1 */"
 	zstd='#define SS_ZSTD_STREAMING_WHY "FUZZ_PORTABLE=1"'
 fi
+# the libarchive that src/io/archive_lib.c opens, found as configure.ac
+# finds it: the SONAME of the library pkg-config names, else libarchive.so.13
+soname=
+libdir=$(pkg-config --variable=libdir libarchive 2>/dev/null || true)
+if [ -n "$libdir" ] && [ -f "$libdir/libarchive.so" ]; then
+	soname=$(objdump -p "$libdir/libarchive.so" 2>/dev/null | sed -n 's/^ *SONAME *//p' || true)
+fi
+[ -n "$soname" ] || soname=libarchive.so.13
 cat > "$out/config.h.new" <<CONF
 #define _GNU_SOURCE 1
 #define PACKAGE_VERSION "$version"
+#define SS_ARCHIVE_SONAME "$soname"
 #define SSJ_HAVE_HASWELL 1
 $whole
 $zstd
