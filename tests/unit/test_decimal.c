@@ -103,6 +103,28 @@ static uint64_t next_random(uint64_t *s)
  * Every length of 1 to 19 digits, the point anywhere (or none), digits
  * at random: the same double as strtod, to the bit.
  */
+/*
+ * A random plain decimal into text (NUL-ended, at most 20 bytes): 1 to 19
+ * digits, a point at a random place or none, no leading zero before other
+ * integer digits (JSON). Returns its length.
+ */
+static size_t random_decimal(char *text, uint64_t *seed)
+{
+	size_t digits = 1 + next_random(seed) % 19;
+	size_t point = next_random(seed) % (digits + 1); /* == digits: none */
+	size_t n = 0;
+
+	for (size_t i = 0; i < digits; i++) {
+		if (i == point && i > 0)
+			text[n++] = '.';
+		text[n++] = (char)('0' + next_random(seed) % 10);
+	}
+	if (text[0] == '0' && n > 1 && text[1] != '.')
+		text[0] = '1';
+	text[n] = '\0';
+	return n;
+}
+
 static void test_against_strtod(void **state)
 {
 	uint64_t seed = UINT64_C(0x9E3779B97F4A7C15);
@@ -110,20 +132,9 @@ static void test_against_strtod(void **state)
 
 	(void)state;
 	for (int round = 0; round < 200000; round++) {
-		size_t digits = 1 + next_random(&seed) % 19;
-		size_t point = next_random(&seed) % (digits + 1);  /* == digits: none */
-		size_t n = 0;
+		random_decimal(text, &seed);
 		double got = 0.0, want;
 
-		for (size_t i = 0; i < digits; i++) {
-			if (i == point && i > 0)
-				text[n++] = '.';
-			text[n++] = (char)('0' + next_random(&seed) % 10);
-		}
-		/* JSON: no leading zero before other integer digits */
-		if (text[0] == '0' && n > 1 && text[1] != '.')
-			text[0] = '1';
-		text[n] = '\0';
 		want = strtod(text, NULL);
 		assert_true(read_exact(text, &got));
 		if (bits_of(got) != bits_of(want))
@@ -213,20 +224,10 @@ static void test_lead_against_strtod(void **state)
 
 	(void)state;
 	for (int round = 0; round < 100000; round++) {
-		size_t digits = 1 + next_random(&seed) % 19;
-		size_t point = next_random(&seed) % (digits + 1);
-		size_t n = 0;
+		size_t n = random_decimal(text, &seed);
 		double got = 0.0, want;
 		bool integral;
 
-		for (size_t i = 0; i < digits; i++) {
-			if (i == point && i > 0)
-				text[n++] = '.';
-			text[n++] = (char)('0' + next_random(&seed) % 10);
-		}
-		if (text[0] == '0' && n > 1 && text[1] != '.')
-			text[0] = '1';
-		text[n] = '\0';
 		want = strtod(text, NULL);
 		text[n] = ',';
 		text[n + 1] = '\0';
