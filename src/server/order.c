@@ -199,15 +199,17 @@ bool ss_server_order_intervals(const struct ss_server *s, const struct ss_server
 			const struct ss_server_pseries *se = &s->ps[pv->ps];
 			uint64_t d = 0;
 
-			if (w.seen[pv->ps] && pv->v < w.prev[pv->ps]) {
-				/* a counter down in this order too: the order is
-				 * not the process's, its intervals are not listed
-				 * (the window, read as the pages came, stays) */
+			if (w.seen[pv->ps] && pv->v < w.prev[pv->ps] && !by_time) {
+				/* a counter down in counter order too: the order
+				 * is not the process's, its intervals are not
+				 * listed (the window, read as the pages came, stays) */
 				walk_close(&w);
 				ss_free(iv);
 				return true;
 			}
-			if (w.seen[pv->ps])
+			if (w.seen[pv->ps] && pv->v < w.prev[pv->ps])
+				d = pv->v; /* in time order: a reset, as 10.3 takes it */
+			else if (w.seen[pv->ps])
 				d = pv->v - w.prev[pv->ps];
 			else if (i > 0 && !f->sparse)
 				d = pv->v; /* new after the first: from 0 */
@@ -231,4 +233,47 @@ bool ss_server_order_intervals(const struct ss_server *s, const struct ss_server
 	*out = iv;
 	*nout = f->npts - 1;
 	return true;
+}
+
+bool ss_server_order_window(const struct ss_server *s, const struct ss_server_fe *f,
+			    struct ss_server_acc *delta, struct ss_server_acc *first,
+			    uint64_t *resets, bool *kept)
+{
+	struct walk w;
+	bool ok = true;
+
+	*resets = 0;
+	*kept = !f->pts_dropped && f->npts == f->snaps;
+	if (!*kept)
+		return true;
+	if (!walk_open(s, f, true, &w)) {
+		walk_close(&w);
+		return false;
+	}
+	for (size_t i = 0; i < f->npts && ok; i++) {
+		bool down = false;
+
+		for (size_t j = 0; j < w.p[i].n && ok; j++) {
+			const struct ss_server_pval *pv = &f->vals[w.p[i].off + j];
+			const struct ss_server_pseries *se = &s->ps[pv->ps];
+
+			if (i == 0) {
+				ok = ss_server_acc_put(first, se, pv->v); /* s_0's */
+			} else if (!w.seen[pv->ps]) {
+				/* new after s_0: from 0, unless snapshots hold only some series */
+				if (!f->sparse)
+					ok = ss_server_acc_put(delta, se, pv->v);
+			} else if (pv->v >= w.prev[pv->ps]) {
+				ok = ss_server_acc_put(delta, se, pv->v - w.prev[pv->ps]);
+			} else {
+				ok = ss_server_acc_put(delta, se, pv->v); /* went down: a reset */
+				down = true;
+			}
+			w.seen[pv->ps] = i + 1;
+			w.prev[pv->ps] = pv->v;
+		}
+		*resets += down;
+	}
+	walk_close(&w);
+	return ok;
 }

@@ -447,9 +447,10 @@ static void fe_close(struct ss_server *s, struct ss_server_fe *f, bool has_time,
 		if (r.has_start && r.has_end && r.end_ns < r.start_ns) {
 			f->backwards++;
 			ss_server_bound(s, NULL, 0, "a snapshot's `# time:` (or timestamp) is before "
-						    "the one before it: that interval has no start "
-						    "or end, and the window spans the earliest to "
-						    "the latest time");
+						    "the one before it: a process whose every "
+						    "snapshot is timed is diffed in time order; "
+						    "else that interval has no start or end, and "
+						    "the window spans the earliest to the latest time");
 		}
 		no_backwards(&r);
 		ss_family_derive(&ss_family_rows[f->row], f->ivs.v, f->ivs.dp1, &r.steps, &r.drafted,

@@ -374,7 +374,7 @@ static void window_times(const struct ss_server *s, struct ss_server_family *fam
 }
 
 /* Add d at a pseries' role to an acc of results (its position arrays grown here). */
-static bool acc_put(struct ss_server_acc *a, const struct ss_server_pseries *se, uint64_t d)
+bool ss_server_acc_put(struct ss_server_acc *a, const struct ss_server_pseries *se, uint64_t d)
 {
 	int w = se->role - SS_ROLE_POS_ACCEPTED;
 
@@ -399,9 +399,11 @@ static bool acc_put(struct ss_server_acc *a, const struct ss_server_pseries *se,
  * SPEC 10.3's order for one process: time order when every snapshot is
  * timed; a process known by its start, counter order; else input order.
  * When input order was that order the differences as they came stand;
- * else (v->tracked) each series' track gives its window: last − first in
- * that order (a series first seen after the first snapshot counts from
- * 0, a value that went down counts as a reset).
+ * else (v->tracked) the kept snapshots of a timed process are diffed
+ * again in time order (order.c), and each series' track gives the window
+ * of a process in counter order, or of one whose snapshots were let go:
+ * last − first in that order (a series first seen after the first
+ * snapshot counts from 0, a value that went down counts as a reset).
  */
 static bool fe_order(const struct ss_server *s, struct fe_view *v)
 {
@@ -450,12 +452,12 @@ static bool fe_tracked(const struct ss_server *s, const struct fe_view *v,
 		if (t->lo_key > min && !f->sparse) {
 			d = t->hi; /* first seen after the first snapshot: from 0 */
 		} else {
-			if (!acc_put(first, se, t->lo))
+			if (!ss_server_acc_put(first, se, t->lo))
 				return false;
 			d = t->hi >= t->lo ? t->hi - t->lo : t->hi;
 		}
 		*reset |= t->hi < t->lo || t->broken;
-		if (!acc_put(delta, se, d))
+		if (!ss_server_acc_put(delta, se, d))
 			return false;
 	}
 	return true;
@@ -538,9 +540,18 @@ static bool processes(const struct ss_server *s, struct ss_server_family *fam, s
 
 			memset(&d, 0, sizeof(d));
 			memset(&first, 0, sizeof(first));
-			ok = fe_tracked(s, &v[i], &d, &first, &reset) && totals_add(t, &d) &&
-			     (!v[i].started || totals_add(t, &first));
-			fam->resets += reset;
+			uint64_t nres = 0;
+			bool kept = false;
+
+			/* timed: diffed in time order when the snapshots were kept */
+			ok = !v[i].by_time ||
+			     ss_server_order_window(s, f, &d, &first, &nres, &kept);
+			if (ok && !kept) {
+				ok = fe_tracked(s, &v[i], &d, &first, &reset);
+				nres = reset;
+			}
+			ok = ok && totals_add(t, &d) && (!v[i].started || totals_add(t, &first));
+			fam->resets += nres;
 			acc_free(&d);
 			acc_free(&first);
 		} else if (f->snaps >= 2) {

@@ -249,5 +249,17 @@ void ss_server_points_free(struct ss_server_fe *f);
 int ss_server_order_check(const struct ss_server *s, const struct ss_server_fe *f);
 bool ss_server_order_intervals(const struct ss_server *s, const struct ss_server_fe *f,
 			       bool by_time, struct ss_server_raw_interval **out, size_t *nout);
+/*
+ * The window of an fe whose timed snapshots came out of time order: each
+ * series diffed between its neighbours in time order, a value that went
+ * down a reset (d = v), as the pages would have been read in that order;
+ * *resets the snapshots where one went down. *kept false (nothing added)
+ * when the points were let go. false when out of memory.
+ */
+bool ss_server_order_window(const struct ss_server *s, const struct ss_server_fe *f,
+			    struct ss_server_acc *delta, struct ss_server_acc *first,
+			    uint64_t *resets, bool *kept);
+/* results.c: add d at a pseries' role to an acc (its position arrays grown). */
+bool ss_server_acc_put(struct ss_server_acc *a, const struct ss_server_pseries *se, uint64_t d);
 
 #endif

@@ -149,6 +149,33 @@ class ServerProcesses(Case):
                 self.assertEqual(f["window"], {"start_ns": 2000 * 10**9,
                                                "end_ns": 2300 * 10**9})
 
+    def test_restart_unnamed_any_order(self):
+        # one server without process_start_time_seconds, timed pages at
+        # 100, 200 and 300 s: drafts 10, 30, then 5 after a restart; draft
+        # tokens 30, 90, 15; accepted 10, 25, 4. In time order: S 20 + 5 = 25,
+        # D 60 + 15 = 75, A 15 + 4 = 19, one reset (SPEC 10.3), whatever the
+        # order of the pages or the files; intervals 20/60/15 and 5/15/4.
+        rows = [(100, 10, 30, 10), (200, 30, 90, 25), (300, 5, 15, 4)]
+        pages = [page(0, s, dt, a, "1", time=t, with_start=False) for t, s, dt, a in rows]
+        perms = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
+        with TempDir() as d:
+            files = [self.write(d, "p%d.prom" % i, p) for i, p in enumerate(pages)]
+            for n, perm in enumerate(perms):
+                loop = self.write(d, "loop%d.prom" % n, "".join(pages[i] for i in perm),
+                                  pages)
+                for args in ([loop], [files[i] for i in perm]):
+                    _, f = window(run(["-f", "json"] + args))
+                    self.assertEqual((f["steps"], f["draft_tokens"], f["accepted_tokens"]),
+                                     (25, 75, 19))
+                    self.assertEqual(f["resets"], 1)
+                    self.assertEqual(f["acceptance_length"], 1 + 19 / 25)
+                    self.assertEqual(f["window"], {"start_ns": 100 * 10**9,
+                                                   "end_ns": 300 * 10**9})
+                    got = [(i["start_ns"], i["end_ns"], i["steps"], i["draft_tokens"],
+                            i["accepted_tokens"]) for i in f["intervals"]]
+                    self.assertEqual(got, [(100 * 10**9, 200 * 10**9, 20, 60, 15),
+                                           (200 * 10**9, 300 * 10**9, 5, 15, 4)])
+
     def test_sglang_missing_counter(self):
         def sg(gen, req, al):
             return ("# TYPE sglang:generation_tokens_total counter\n"

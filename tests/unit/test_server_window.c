@@ -766,6 +766,48 @@ static void test_time_backwards(void **state)
 }
 
 /*
+ * A restart among times that go back: times 1000, 3000, 2000 with drafts
+ * 10, 5, 30. In time order 10, 30, 5: d = 20, then 5 < 30 is a reset,
+ * d = 5 (SPEC 10.3): 25 steps, one reset, intervals 20 (1000 to 2000) and
+ * 5 (2000 to 3000). (Its value at the last time less its value at the
+ * first would say 5.) Each of the six input orders gives the same.
+ */
+static void test_time_backwards_reset(void **state)
+{
+	static const int64_t t[3] = {1000, 3000, 2000};
+	static const char *const v[3] = {"vllm:spec_decode_num_drafts 10",
+					 "vllm:spec_decode_num_drafts 5",
+					 "vllm:spec_decode_num_drafts 30"};
+	static const int perm[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
+				       {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+
+	(void)state;
+	for (int p = 0; p < 6; p++) {
+		struct ss_server *s = new_server();
+		struct ss_server_results r;
+		const struct ss_server_family *f;
+
+		for (int i = 0; i < 3; i++)
+			snap_at(s, 0, SS_SRC_PROMETHEUS, 0, true, t[perm[p][i]], v[perm[p][i]],
+				"vllm:spec_decode_num_draft_tokens 0",
+				"vllm:spec_decode_num_accepted_tokens 0", NULL);
+		f = finish(s, &r, 1);
+		assert_u128(f->steps, 25);
+		assert_int_equal(f->resets, 1);
+		assert_int_equal(f->start_ns, 1000);
+		assert_int_equal(f->end_ns, 3000);
+		assert_int_equal(f->nintervals, 2);
+		assert_u128(f->intervals[0].steps, 20);
+		assert_u128(f->intervals[1].steps, 5);
+		assert_int_equal(f->intervals[0].start_ns, 1000);
+		assert_int_equal(f->intervals[1].start_ns, 2000);
+		assert_int_equal(f->intervals[1].end_ns, 3000);
+		ss_server_results_release(&r);
+		ss_server_free(s);
+	}
+}
+
+/*
  * The budget: a series it has no room for is refused (a bad sample, no
  * family state made for it), the ones kept go on. 4 KiB holds a few
  * series of short keys, never 100.
@@ -880,6 +922,7 @@ int main(void)
 		cmocka_unit_test(test_out_of_memory),
 		cmocka_unit_test(test_gauge_no_overflow),
 		cmocka_unit_test(test_time_backwards),
+		cmocka_unit_test(test_time_backwards_reset),
 		cmocka_unit_test(test_budget),
 		cmocka_unit_test(test_endpoint_cap),
 	};
