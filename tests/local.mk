@@ -48,6 +48,7 @@ CLI_TESTS += \
 	tests/cli/test_server_cli.py \
 	tests/cli/test_server_pages.py \
 	tests/cli/test_server_rulings.py \
+	tests/cli/test_server_order.py \
 	tests/cli/test_server_procs.py
 # The log readers of SPEC 12 through their driver:
 CLI_TESTS += \

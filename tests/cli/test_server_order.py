@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""SPEC 10.3's order against a reading written here from the SPEC alone.
+
+Random sets of timed vLLM pages (seeded, so every run is the same): one
+to three processes named by `# endpoint:` lines, one to five pages each
+at distinct `# time:`s, counters that grow or restart lower (a reset),
+the pages shuffled and spread over one to three files. The reading: each
+process's pages in time order, each counter diffed between neighbours
+(d = v - prev, or v when it went down: a reset, one for each page where a
+counter went down), the first page a baseline; when every process has
+one page, the counters since the start (the sum of the values); intervals
+for each process with three or more pages, processes in time order of
+their first page. specscan must give the same steps, draft tokens,
+accepted tokens, resets and intervals whatever the order of the pages.
+"""
+
+import json
+import os
+import random
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sslib import Case, TempDir, main, run  # noqa: E402
+
+CASES = 150
+NAMES = ("drafts", "draft_tokens", "accepted_tokens")
+
+
+def make_case(rnd):
+    """Pages [time, process, S, D, A] with values given in each process's time order."""
+    pages, times = [], set()
+    for p in range(rnd.randint(1, 3)):
+        for _ in range(rnd.randint(1, 5)):
+            t = rnd.randint(1, 10**6)
+            while t in times:
+                t = rnd.randint(1, 10**6)
+            times.add(t)
+            pages.append([t, p, 0, 0, 0])
+    for p in {pg[1] for pg in pages}:
+        s = rnd.randint(0, 50)
+        for pg in sorted((pg for pg in pages if pg[1] == p), key=lambda x: x[0]):
+            s = rnd.randint(0, 20) if rnd.random() < 0.25 else s + rnd.randint(0, 30)
+            pg[2:] = [s, 3 * s, s - s // 3]
+    return pages
+
+
+def expected(pages):
+    """(S, D, A, resets) and the intervals, as SPEC 10.3 reads the pages."""
+    tot, resets, ivs = [0, 0, 0], 0, []
+    procs = sorted({pg[1] for pg in pages})
+    for p in procs:
+        mine = sorted((pg for pg in pages if pg[1] == p), key=lambda x: x[0])
+        piv = []
+        for prev, pg in zip(mine, mine[1:]):
+            d = [v if v < u else v - u for u, v in zip(prev[2:], pg[2:])]
+            resets += any(v < u for u, v in zip(prev[2:], pg[2:]))
+            tot = [a + b for a, b in zip(tot, d)]
+            piv.append((prev[0] * 10**9, pg[0] * 10**9, *d))
+        if len(mine) >= 3:
+            ivs.append((mine[0][0], piv))
+    if all(sum(pg[1] == p for pg in pages) == 1 for p in procs):
+        tot = [sum(pg[k] for pg in pages) for k in (2, 3, 4)]  # since the start
+    return (*tot, resets), [x for _, piv in sorted(ivs) for x in piv]
+
+
+def write_page(f, t, p, values):
+    f.write("# endpoint: w%d\n# time: %d\n" % (p, t))
+    for name, v in zip(NAMES, values):
+        f.write("# TYPE vllm:spec_decode_num_%s counter\n"
+                "vllm:spec_decode_num_%s_total{model_name=\"m\"} %d\n" % (name, name, v))
+
+
+class ServerOrder(Case):
+    def test_random_orders(self):
+        rnd = random.Random(20261206)
+        with TempDir() as d:
+            for case in range(CASES):
+                pages = make_case(rnd)
+                want, want_iv = expected(pages)
+                rnd.shuffle(pages)
+                files = [[] for _ in range(rnd.randint(1, 3))]
+                for pg in pages:
+                    files[rnd.randrange(len(files))].append(pg)
+                args = []
+                for i, fl in enumerate(f for f in files if f):
+                    path = os.path.join(d, "c%d-%d.prom" % (case, i))
+                    with open(path, "w") as f:
+                        for t, p, *values in fl:
+                            write_page(f, t, p, values)
+                    args.append(path)
+                res = run(["-q", "-f", "json"] + args)
+                self.assertEqual(res.rc, 0, res)
+                fam = json.loads(res.out.decode("utf-8"))["server"]["families"][0]
+                got = (fam["steps"], fam["draft_tokens"], fam["accepted_tokens"], fam["resets"])
+                self.assertEqual(got, want, "case %d" % case)
+                if want[0] > 0:
+                    got_iv = [(i["start_ns"], i["end_ns"], i["steps"], i["draft_tokens"],
+                               i["accepted_tokens"]) for i in fam.get("intervals", [])]
+                    self.assertEqual(got_iv, want_iv, "case %d" % case)
+
+
+if __name__ == "__main__":
+    main()
