@@ -557,7 +557,10 @@ static bool processes(const struct ss_server *s, struct ss_server_family *fam, s
 		} else if (f->snaps >= 2) {
 			fam->resets += f->resets;
 			ok = totals_add(t, &f->delta) && (!v[i].started || totals_add(t, &f->first));
-		} else if (f->snaps == 1 && (all_single || v[i].started)) {
+		} else if (f->snaps == 1 &&
+			   ((all_single && !fam->started_in_window) || v[i].started)) {
+			/* since the start; or, when one started inside the window,
+			 * only those (the others' one snapshot is a baseline) */
 			ok = totals_add(t, &f->first);
 		}
 		ok = ok && totals_add(t, &f->incr);

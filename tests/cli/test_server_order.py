@@ -12,6 +12,14 @@ one page, the counters since the start (the sum of the values); intervals
 for each process with three or more pages, processes in time order of
 their first page. specscan must give the same steps, draft tokens,
 accepted tokens, resets and intervals whatever the order of the pages.
+
+The second set: workers known by process_start_time_seconds (with or
+without `# endpoint:` names), a restart a new process, every page timed
+or none. The reading: each process's pages in time order, else in
+counter order; a process started after the earliest page counts from 0
+at its first page; a process with one page adds nothing, unless every
+process has one (the counters since the start: the sum), and then, when
+some started inside the window, only those count.
 """
 
 import json
@@ -97,6 +105,62 @@ class ServerOrder(Case):
                     got_iv = [(i["start_ns"], i["end_ns"], i["steps"], i["draft_tokens"],
                                i["accepted_tokens"]) for i in fam.get("intervals", [])]
                     self.assertEqual(got_iv, want_iv, "case %d" % case)
+
+    def test_random_processes(self):
+        rnd = random.Random(61206)
+        with TempDir() as d:
+            for case in range(CASES):
+                timed, named = rnd.random() < 0.5, rnd.random() < 0.5
+                pages, used = [], set()
+                for w in range(rnd.randint(1, 3)):
+                    start, s = rnd.randint(995000, 999990), rnd.randint(0, 40)
+                    t = rnd.randint(10**6, 10**6 + 100)
+                    for i in range(rnd.randint(1, 5)):
+                        if i > 0 and rnd.random() < 0.25:  # a restart: a new process
+                            start, s = t - rnd.randint(0, 5), rnd.randint(0, 10)
+                        else:
+                            s += rnd.randint(1, 30)
+                        while t in used:
+                            t += 1
+                        used.add(t)
+                        pages.append((t, "w%d" % w if named else None, start,
+                                      (s, 3 * s, s - s // 3)))
+                        t += rnd.randint(1, 200)
+                want = processes_expected(pages, timed)
+                rnd.shuffle(pages)
+                path = os.path.join(d, "p%d.prom" % case)
+                with open(path, "w") as f:
+                    for t, name, start, values in pages:
+                        f.write("# endpoint: %s\n" % (name or ""))
+                        if timed:
+                            f.write("# time: %d\n" % t)
+                        f.write("process_start_time_seconds %d.0\n" % start)
+                        for n, v in zip(NAMES, values):
+                            f.write("vllm:spec_decode_num_%s_total{model_name=\"m\"} %d\n" % (n, v))
+                        f.write("# EOF\n")
+                res = run(["-q", "-f", "json", path])
+                self.assertEqual(res.rc, 0, res)
+                fam = json.loads(res.out.decode("utf-8"))["server"]["families"][0]
+                got = (fam["steps"], fam["draft_tokens"], fam["accepted_tokens"], fam["resets"])
+                self.assertEqual(got, want + (0,), "case %d" % case)
+
+
+def processes_expected(pages, timed):
+    """(S, D, A) of pages (t, name, start, values) of processes known by their start."""
+    procs = {}
+    for pg in pages:
+        procs.setdefault((pg[2], pg[1]), []).append(pg)
+    first = min(pg[0] for pg in pages)
+    inside = {k for k in procs if timed and k[0] > first}
+    single = all(len(v) == 1 for v in procs.values())
+    tot = [0, 0, 0]
+    for k, mine in procs.items():
+        mine.sort(key=lambda pg: pg[0] if timed else sum(pg[3]))
+        if k in inside or (single and not inside):
+            tot = [a + b for a, b in zip(tot, mine[0][3])]
+        for prev, pg in zip(mine, mine[1:]):
+            tot = [a + (v - u if v >= u else v) for a, u, v in zip(tot, prev[3], pg[3])]
+    return tuple(tot)
 
 
 if __name__ == "__main__":

@@ -257,6 +257,31 @@ static void test_since_start_processes(void **state)
 	ss_server_free(s);
 }
 
+/*
+ * Every process with one snapshot, one of them started inside the window
+ * (at 2050 s, after the earliest snapshot at 2000 s): only its counts are
+ * the window's (docs/BEHAVIOUR.md, "since_start with processes"); the
+ * others' one snapshot is a baseline with nothing after it. 30, not
+ * 100 + 30 + 999, and not since_start.
+ */
+static void test_single_snapshots_one_started_inside(void **state)
+{
+	struct ss_server *s = new_server();
+	struct ss_server_results r;
+	const struct ss_server_family *f;
+
+	(void)state;
+	psnap(s, true, 1000, NULL, true, 2000 * S_NS, "vllm:spec_decode_num_drafts 100", NULL);
+	psnap(s, true, 2050, NULL, true, 2100 * S_NS, "vllm:spec_decode_num_drafts 30", NULL);
+	psnap(s, true, 500, NULL, true, 2100 * S_NS, "vllm:spec_decode_num_drafts 999", NULL);
+	f = finish(s, &r, 1);
+	assert_u128(f->steps, 30);
+	assert_int_equal(f->started_in_window, 1);
+	assert_false(f->since_start);
+	ss_server_results_release(&r);
+	ss_server_free(s);
+}
+
 /* Two snapshots of one known process with a counter larger in each: unordered, input order. */
 static void test_unordered(void **state)
 {
@@ -605,6 +630,7 @@ int main(void)
 		cmocka_unit_test(test_restart_timed),
 		cmocka_unit_test(test_one_snapshot_processes),
 		cmocka_unit_test(test_since_start_processes),
+		cmocka_unit_test(test_single_snapshots_one_started_inside),
 		cmocka_unit_test(test_unordered),
 		cmocka_unit_test(test_counter_order_three),
 		cmocka_unit_test(test_missing_counter),
