@@ -20,6 +20,12 @@ counter order; a process started after the earliest page counts from 0
 at its first page; a process with one page adds nothing, unless every
 process has one (the counters since the start: the sum), and then, when
 some started inside the window, only those count.
+
+The third set: one unnamed server, timed pages in any order, two label
+sets of each counter (engine 0 and 1) that may be missing from a page,
+and the accepted tokens by position (0 to 2): each series diffed between
+the pages that hold it, one new after the family's first page counting
+from 0, a page without any of the family's series no page of the family.
 """
 
 import json
@@ -143,6 +149,71 @@ class ServerOrder(Case):
                 fam = json.loads(res.out.decode("utf-8"))["server"]["families"][0]
                 got = (fam["steps"], fam["draft_tokens"], fam["accepted_tokens"], fam["resets"])
                 self.assertEqual(got, want + (0,), "case %d" % case)
+
+    def test_random_series(self):
+        rnd = random.Random(1206)
+        with TempDir() as d:
+            for case in range(CASES):
+                pages, cur = [], {}
+                for i, t in enumerate(sorted(rnd.sample(range(1000, 100000), rnd.randint(2, 6)))):
+                    restart, pg = i > 0 and rnd.random() < 0.15, {}
+                    for e in (0, 1):
+                        if rnd.random() < 0.3:
+                            continue  # not on this page
+                        old = [0] * 6 if restart or e not in cur else cur[e]
+                        s = old[0] + rnd.randint(0, 20)
+                        pos = [old[3 + k] + rnd.randint(0, 5) for k in range(3)]
+                        vals = [s, 3 * s + rnd.randint(0, 3), sum(pos)] + pos
+                        if not restart:
+                            vals = [max(v, w) for v, w in zip(vals, old)]
+                        cur[e] = pg[e] = vals
+                    pages.append((t, pg))
+                want = series_expected([p for p in pages if p[1]])
+                if want is None:
+                    continue
+                rnd.shuffle(pages)
+                path = os.path.join(d, "s%d.prom" % case)
+                with open(path, "w") as f:
+                    for t, pg in pages:
+                        f.write("# time: %d\n" % t)
+                        for e, vals in pg.items():
+                            lab = 'model_name="m",engine="%d"' % e
+                            for n, v in zip(NAMES, vals):
+                                f.write("vllm:spec_decode_num_%s_total{%s} %d\n" % (n, lab, v))
+                            for k in range(3):
+                                f.write("vllm:spec_decode_num_accepted_tokens_per_pos_total"
+                                        "{%s,position=\"%d\"} %d\n" % (lab, k, vals[3 + k]))
+                        if not pg:
+                            f.write("other_total 1\n")
+                res = run(["-q", "-f", "json", path])
+                self.assertEqual(res.rc, 0, res)
+                fam = json.loads(res.out.decode("utf-8"))["server"]["families"][0]
+                got = [fam["steps"], fam["draft_tokens"], fam["accepted_tokens"]]
+                got += [p["accepted"] for p in fam.get("positions", [])]
+                self.assertEqual((got, fam["resets"]), (want[0][:len(got)], want[1]),
+                                 "case %d" % case)
+                if want[0][0] > 0:
+                    self.assertEqual(len(got), 6, "case %d" % case)
+
+
+def series_expected(pages):
+    """([S, D, A, P0, P1, P2], resets) of the family's pages in time order; None under two."""
+    if len(pages) < 2:
+        return None
+    tot, prev, resets = [0] * 6, {}, 0
+    for i, (_, pg) in enumerate(pages):
+        down = False
+        for e, vals in pg.items():
+            for c, v in enumerate(vals):
+                u = prev.get((c, e))
+                if u is not None:
+                    tot[c] += v - u if v >= u else v
+                    down |= v < u
+                elif i > 0:
+                    tot[c] += v  # new after the family's first page: from 0
+                prev[(c, e)] = v
+        resets += down
+    return tot, resets
 
 
 def processes_expected(pages, timed):
