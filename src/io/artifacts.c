@@ -116,8 +116,9 @@ static int cmp_names(const void *a, const void *b)
  */
 static const char *capture_tail(const char *name)
 {
+	/* request and server captures, `/metrics` pages and server logs (10, 12) */
 	static const char *const exts[] = {".jsonl", ".ndjson", ".sse", ".json", ".tar",
-					   ".tgz", ".zip"};
+					   ".tgz", ".zip", ".prom", ".log", ".txt"};
 
 	if (strcmp(name, "inputs.json") == 0 || strncmp(name, "profile_export_aiperf", 21) == 0)
 		return NULL;

@@ -186,6 +186,19 @@ class Hints(Case):
         res = run(["-f", "none", td("server", "aiperf") + "/"])
         self.assertEqual(res.rc, 0, res)
 
+    def test_directory_of_pages_and_logs(self):
+        # a category's before.prom/after.prom (SPEC 10.7) or a server log in
+        # a folder of its own: the hint names them as files to pass, never
+        # "none of them is a capture specscan reads"
+        os.makedirs(os.path.join(self.dir, "coding"))
+        d = os.path.dirname(self.put("coding/before.prom", "x 1\n"))
+        self.put("coding/after.prom", "x 2\n")
+        self.put("coding/server.log", "x\n")
+        res = run(["-f", "none", d])
+        self.assertEqual(res.rc, 3, res)
+        self.assertIn("pass capture files by name (%s/*.prom, %s/*.log)" % (d, d), res.errtext)
+        self.assertNotIn("none of them", res.errtext)
+
     def test_forced_kind_says_why_there_is_no_content(self):
         # issue 23 item 10: a body read as raw has no `responses`, a raw
         # line read as a body none of a body's keys; each reason says so
