@@ -103,12 +103,63 @@ static enum ssj_status finish_double(error_code e, std::string_view tok, double 
 	return SSJ_OK;
 }
 
+// The usual number, [-]DIGITS[.DIGITS] with at most 19 digits in all
+// (a leading zero alone before the point), read eight digits at a time:
+// its digits as the integer w and the point as 10^-k go to simdjson's own
+// last step (compute_float_64, Eisel-Lemire), which is where its reader
+// would send the same w and k, so the double is the same to the bit.
+// simdjson's reader takes the digits one at a time (about 110 of its 215
+// instructions for a 17-digit double). false: not that shape, or the last
+// step declined (the caller reads it the general way). Only len bytes are
+// looked at.
+static bool plain_double(const char *text, size_t len, double *out)
+{
+	const char *p = text, *end = text + len;
+	bool negative = p < end && *p == '-';
+	uint64_t w = 0;
+
+	p += negative;
+	const char *digits = p;
+	while (p < end && is_digit(*p))
+		w = w * 10 + (uint64_t)(*p++ - '0');
+	size_t int_digits = (size_t)(p - digits);
+	if (int_digits == 0 || (digits[0] == '0' && int_digits > 1) || int_digits > 19)
+		return false;
+	int64_t k = 0;
+	if (p < end) {
+		if (*p != '.')
+			return false;
+		const char *frac = ++p;
+		if (frac == end || (size_t)(end - frac) + int_digits > 19)
+			return false;
+		const uint8_t *u = reinterpret_cast<const uint8_t *>(p);
+		for (; end - p >= 8; p += 8, u += 8) {
+			if (!builtin::numberparsing::is_made_of_eight_digits_fast(u))
+				return false;
+			w = w * 100000000 + builtin::parse_eight_digits_unrolled(u);
+		}
+		for (; p < end; p++) {
+			if (!is_digit(*p))
+				return false;
+			w = w * 10 + (uint64_t)(*p - '0');
+		}
+		k = end - frac;
+	}
+	double d;
+	if (!builtin::numberparsing::compute_float_64(-k, w, negative, d))
+		return false;
+	*out = integer_exact(std::string_view(text, len), d);
+	return true;
+}
+
 // Read where the text lies: the byte after the token is white space or a
 // structural character (where simdjson's reader stops) and the padding
 // covers the 8-byte reads of its digit loop. (Copying the text out with
 // spaces after it cost a call to memcpy per number.)
 enum ssj_status number_double(const char *text, size_t len, double *out)
 {
+	if (plain_double(text, len, out))
+		return SSJ_OK;
 	error_code e = builtin::numberparsing::parse_double(
 		reinterpret_cast<const uint8_t *>(text)).get(*out);
 	return finish_double(e, std::string_view(text, len), out);

@@ -647,6 +647,59 @@ static void test_number_text_double(void **state)
 	}
 }
 
+static uint64_t xorshift(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/*
+ * ssj_number_double on random plain decimals, the shape records carry
+ * (an optional '-', 1 to 21 digits, a point anywhere or none, no leading
+ * zero before other integer digits; 20 and 21 digits are past the eight-
+ * at-a-time reader's 19), each followed by a comma and padding: the same
+ * double as the C library's strtod (correctly rounded), to the bit, but
+ * for an integer literal, which JSON converts exactly (-0 is +0.0).
+ */
+static void test_number_double_against_strtod(void **state)
+{
+	uint64_t seed = UINT64_C(0xD1B54A32D192ED03);
+	char text[32 + SSJ_PADDING];
+
+	(void)state;
+	for (int round = 0; round < 200000; round++) {
+		size_t digits = 1 + xorshift(&seed) % 21;
+		size_t point = xorshift(&seed) % (digits + 1);  /* == digits: none */
+		size_t n = 0;
+		double got = 1.0, want;
+		uint64_t a, b;
+
+		if (xorshift(&seed) % 4 == 0)
+			text[n++] = '-';
+		size_t first = n;
+		for (size_t i = 0; i < digits; i++) {
+			if (i == point && i > 0)
+				text[n++] = '.';
+			text[n++] = (char)('0' + xorshift(&seed) % 10);
+		}
+		if (text[first] == '0' && n > first + 1 && text[first + 1] != '.')
+			text[first] = '1';
+		text[n] = '\0';
+		want = strtod(text, NULL);
+		if (want == 0.0 && !strchr(text, '.'))
+			want = 0.0;
+		memset(text + n, ' ', SSJ_PADDING);
+		text[n] = ',';
+		assert_int_equal(ssj_number_double(text, n, &got), SSJ_OK);
+		memcpy(&a, &got, sizeof(a));
+		memcpy(&b, &want, sizeof(b));
+		if (a != b)
+			fail_msg("%.*s: %.17g, strtod %.17g", (int)n, text, got, want);
+	}
+}
+
 /* The keys of the object field "o", through ssj_object_foreach_lens. */
 struct lens_walk {
 	uint64_t lens;
@@ -995,6 +1048,7 @@ int main(void)
 		cmocka_unit_test(test_bad_escapes),
 		cmocka_unit_test(test_doubles),
 		cmocka_unit_test(test_number_text_double),
+		cmocka_unit_test(test_number_double_against_strtod),
 		cmocka_unit_test(test_foreach_lens),
 		cmocka_unit_test(test_visit_span_same_place),
 		cmocka_unit_test(test_scalar_readers),
