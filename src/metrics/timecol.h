@@ -4,8 +4,13 @@
  * read as one array at the end of the run.
  *
  * A column is written once and read a few times, so what it costs is its
- * pages, not its instructions: it grows by doubling, in place where the
- * system can (no copy of what is kept).
+ * pages, not its instructions. It grows by doubling. A small column lives
+ * on the heap; from SS_TIMECOL_MAP_FROM bytes on (Linux) it is its own
+ * 2 MiB aligned mapping that asks for transparent huge pages, and grows
+ * by moving its pages into a larger mapping (mremap): no copy of what is
+ * kept, and a fault every 2 MiB instead of every 4 KiB where the system
+ * grants huge pages (a hint: without them it is only the usual faults).
+ * Elsewhere, or when a mapping fails, it stays on the heap.
  *
  * Ownership: the column owns `v` until ss_timecol_release(); readers
  * borrow v[0..n) for as long as nothing is added.
@@ -16,9 +21,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The size from which a column is mapped (a huge page). */
+#define SS_TIMECOL_MAP_FROM ((size_t)2 << 20)
+
 struct ss_timecol {
 	double *v;
 	size_t n, cap;
+	size_t map_from;  /* bytes: SS_TIMECOL_MAP_FROM (tests: less) */
+	bool mapped;      /* v is a mapping of cap doubles, not heap */
 };
 
 void ss_timecol_init(struct ss_timecol *c);
