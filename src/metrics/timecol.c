@@ -90,7 +90,7 @@ void ss_timecol_release(struct ss_timecol *c)
 	ss_timecol_init(c);
 }
 
-bool ss_timecol_reserve(struct ss_timecol *c, size_t extra)
+bool ss_timecol_grow(struct ss_timecol *c, size_t extra)
 {
 	size_t need;
 

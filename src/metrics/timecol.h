@@ -33,9 +33,15 @@ struct ss_timecol {
 
 void ss_timecol_init(struct ss_timecol *c);
 void ss_timecol_release(struct ss_timecol *c);
+/* The slow half of ss_timecol_reserve(): the column grows. */
+bool ss_timecol_grow(struct ss_timecol *c, size_t extra);
+
 /* Room for `extra` more values (nothing is added). false: out of memory,
  * the column unchanged. */
-bool ss_timecol_reserve(struct ss_timecol *c, size_t extra);
+static inline bool ss_timecol_reserve(struct ss_timecol *c, size_t extra)
+{
+	return extra <= c->cap - c->n || ss_timecol_grow(c, extra);
+}
 
 /* Append x; the caller has reserved room. */
 static inline void ss_timecol_put(struct ss_timecol *c, double x)
