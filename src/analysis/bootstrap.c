@@ -113,6 +113,9 @@ void ss_boot_range(const struct ss_samples *s, uint64_t seed, uint32_t g, uint32
 void ss_boot_timing_range(const struct ss_timekeep *tk, uint64_t seed, uint32_t g, uint32_t b0,
 			  uint32_t b1, double *out)
 {
+	/* a set that kept no draws has nothing to resample */
+	size_t n = tk->draw ? tk->n : 0;
+
 	for (uint32_t b = b0; b < b1; b++) {
 		double *row = out + (size_t)(b - b0) * SS_TB_COUNT;
 		double dec_ms = 0.0, lat = 0.0, ttft = 0.0;
@@ -121,20 +124,20 @@ void ss_boot_timing_range(const struct ss_timekeep *tk, uint64_t seed, uint32_t 
 		struct ss_rng rng;
 
 		ss_rng_stream(&rng, seed, g, b);
-		/* in draw order; absent numbers are 0 and add nothing */
-		for (size_t i = 0; i < tk->n; i++) {
-			const struct ss_tsample *x = &tk->s[ss_rng_draw(&rng, tk->n)];
+		/* in draw order; absent times are NaN, no decode 0 tokens: they add nothing */
+		for (size_t i = 0; i < n; i++) {
+			const struct ss_tdraw *x = &tk->draw[ss_rng_draw(&rng, n)];
 
-			if (x->flags & SS_TS_DECODE) {
-				dec_ms += x->dec_ms;
+			if (x->dec_tokens) {
+				dec_ms += x->lat - x->ttft;
 				dec_tokens += x->dec_tokens;
 			}
-			if (x->flags & SS_TS_LATENCY) {
-				lat += x->ms[SS_T_LATENCY];
+			if (!isnan(x->lat)) {
+				lat += x->lat;
 				n_lat++;
 			}
-			if (x->flags & SS_TS_TTFT) {
-				ttft += x->ms[SS_T_TTFT];
+			if (!isnan(x->ttft)) {
+				ttft += x->ttft;
 				n_ttft++;
 			}
 		}

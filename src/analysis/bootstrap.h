@@ -69,7 +69,9 @@ void ss_boot_range(const struct ss_samples *s, uint64_t seed, uint32_t g, uint32
 
 /*
  * The same for the timing `tk`: row b - b0 of `out` (SS_TB_COUNT doubles)
- * receives resample b of its samples. Pure, like ss_boot_range().
+ * receives resample b of its draw records, which `tk` must have kept
+ * (ss_timekeep_keep_draws(); without them every row is NaN). Pure, like
+ * ss_boot_range().
  */
 void ss_boot_timing_range(const struct ss_timekeep *tk, uint64_t seed, uint32_t g, uint32_t b0,
 			  uint32_t b1, double *out);

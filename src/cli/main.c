@@ -782,7 +782,7 @@ int main(int argc, char **argv)
 	if (o.analysis.definitions)
 		ss_agg_keep_definitions(&agg);
 	if (o.analysis.speedup)
-		ss_agg_keep_timing(&agg);
+		ss_agg_keep_timing(&agg, o.analysis.compare != NULL);
 	memset(&an, 0, sizeof(an));
 	memset(&an_html, 0, sizeof(an_html));
 	html_opts = o.analysis;          /* shallow: borrows the group keys */

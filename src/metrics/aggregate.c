@@ -58,9 +58,10 @@ bool ss_agg_keep_main(struct ss_agg *a, bool windows, size_t outliers, bool coun
 	return outliers == 0 || ss_outliers_keep(&a->outliers, outliers);
 }
 
-void ss_agg_keep_timing(struct ss_agg *a)
+void ss_agg_keep_timing(struct ss_agg *a, bool draws)
 {
 	a->main.keep_timing = true;
+	a->timing_draws = draws;
 }
 
 void ss_agg_keep_definitions(struct ss_agg *a)
@@ -512,6 +513,8 @@ static struct ss_group *group_of(struct ss_agg *a, const struct ss_kv *key)
 		g->res.keep_samples = a->main.keep_samples;
 		g->res.keep_positions = a->main.keep_positions;
 		g->res.keep_timing = a->main.keep_timing;
+		if (a->timing_draws)
+			ss_timekeep_keep_draws(&g->res.timing);
 	}
 	return &a->group[id];
 }

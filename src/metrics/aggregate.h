@@ -117,6 +117,7 @@ struct ss_agg {
 	struct ss_timeline timeline;        /* the timed points, when kept */
 	struct ss_outliers outliers;        /* the counts and lists, when kept */
 	bool keep_counts;
+	bool timing_draws;                  /* groups keep their timing's draws */
 	unsigned threads;                   /* ss_agg_finish() may use (>= 1) */
 	/* private: the stream being read, and inputs by name (enriched lines) */
 	char *stream_name;
@@ -145,10 +146,12 @@ void ss_agg_keep(struct ss_agg *a, bool samples, bool positions, size_t nkeys);
 /*
  * Keep the timing of SPEC 11 (--speedup) for the main results and every
  * group: the times of the requests given to ss_agg_add_timing(), and
- * whether the ok records share one num_spec_tokens. Call before the first
- * outcome.
+ * whether the ok records share one num_spec_tokens. With `draws`, every
+ * group keeps its draw records too, what 7.2's resamples of 11.3 read
+ * (--compare); the main results are never resampled. Call before the
+ * first outcome.
  */
-void ss_agg_keep_timing(struct ss_agg *a);
+void ss_agg_keep_timing(struct ss_agg *a, bool draws);
 /* Keep the sums of SPEC 7.12's definitions for the main results. */
 void ss_agg_keep_definitions(struct ss_agg *a);
 /*

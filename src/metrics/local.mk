@@ -11,4 +11,5 @@ libspecscan_la_SOURCES += \
 	src/metrics/groups.c src/metrics/groups.h \
 	src/metrics/timeline.c src/metrics/timeline.h \
 	src/metrics/outliers.c src/metrics/outliers.h \
-	src/metrics/timekeep.c src/metrics/timekeep.h
+	src/metrics/timekeep.c src/metrics/timekeep.h \
+	src/metrics/timecol.c src/metrics/timecol.h

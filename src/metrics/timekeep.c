@@ -1,5 +1,6 @@
 #include "metrics/timekeep.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "util/alloc.h"
@@ -8,36 +9,55 @@
 void ss_timekeep_init(struct ss_timekeep *tk)
 {
 	memset(tk, 0, sizeof(*tk));
+	for (int t = 0; t < SS_T_COUNT; t++)
+		ss_timecol_init(&tk->col[t]);
 }
 
 void ss_timekeep_release(struct ss_timekeep *tk)
 {
-	ss_free(tk->s);
+	for (int t = 0; t < SS_T_COUNT; t++)
+		ss_timecol_release(&tk->col[t]);
+	ss_free(tk->draw);
 	ss_timekeep_init(tk);
+}
+
+void ss_timekeep_keep_draws(struct ss_timekeep *tk)
+{
+	tk->keep_draws = true;
 }
 
 bool ss_timekeep_add(struct ss_timekeep *tk, const struct ss_timing *t)
 {
-	static const uint64_t bit[SS_T_COUNT] = {SS_TS_TTFT, SS_TS_ITL, SS_TS_LATENCY};
-	struct ss_tsample x;
+	bool dec;
 
 	if (!ss_timing_any(t))
 		return true;
-	if (!SS_ALLOC_GROW(tk->s, tk->n + 1, tk->cap))
+	/* room everywhere first, so that a failure leaves the set as it was */
+	for (int i = 0; i < SS_T_COUNT; i++)
+		if (t->has[i] && !ss_timecol_reserve(&tk->col[i], 1))
+			return false;
+	if (tk->keep_draws && !SS_ALLOC_GROW(tk->draw, tk->n + 1, tk->draw_cap))
 		return false;
-	memset(&x, 0, sizeof(x));
 	for (int i = 0; i < SS_T_COUNT; i++) {
 		if (!t->has[i])
 			continue;
-		x.ms[i] = t->ms[i];
-		x.flags |= bit[i];
+		ss_timecol_put(&tk->col[i], t->ms[i]);
+		tk->sum[i] += t->ms[i];
 	}
-	if (t->has[SS_T_LATENCY] && t->has[SS_T_TTFT] && t->has_output && t->output_tokens >= 2) {
-		x.dec_ms = t->ms[SS_T_LATENCY] - t->ms[SS_T_TTFT];
-		x.dec_tokens = (uint64_t)t->output_tokens - 1;
-		x.flags |= SS_TS_DECODE;
+	dec = t->has[SS_T_LATENCY] && t->has[SS_T_TTFT] && t->has_output && t->output_tokens >= 2;
+	if (dec) {
+		tk->dec_ms += t->ms[SS_T_LATENCY] - t->ms[SS_T_TTFT];
+		tk->dec_tokens += (uint64_t)t->output_tokens - 1;
+		tk->dec_requests++;
 	}
-	tk->s[tk->n++] = x;
+	if (tk->keep_draws) {
+		struct ss_tdraw *d = &tk->draw[tk->n];
+
+		d->lat = t->has[SS_T_LATENCY] ? t->ms[SS_T_LATENCY] : NAN;
+		d->ttft = t->has[SS_T_TTFT] ? t->ms[SS_T_TTFT] : NAN;
+		d->dec_tokens = dec ? (uint64_t)t->output_tokens - 1 : 0;
+	}
+	tk->n++;
 	return true;
 }
 

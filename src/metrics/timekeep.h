@@ -1,17 +1,24 @@
 /*
  * timekeep.h - the per-request timing a result set keeps for SPEC 11
- * (--speedup): a few numbers per request with any time (11.1), in input
- * order, and whether its ok records share one draft length k (11.3's
- * draft cost needs k).
+ * (--speedup): what 11.2's statistics and 11.3's resamples read of each
+ * request with any time (11.1), in input order, and whether its ok records
+ * share one draft length k (11.3's draft cost needs k).
  *
- * One packed sample per request: the statistics of 11.2 read the present
- * times of each tag in input order, the decode time per token sums
- * (latency - TTFT) and (c - 1) over the requests that have both times and
- * c >= 2, and the bootstrap (analysis/bootstrap.h) resamples the samples.
- * Absent numbers are stored as 0 and `flags` says which are present.
+ * Kept by what reads it, so that a request costs as few bytes as the
+ * outputs asked for need (the end of a large run reads them all):
+ *  - each time's present values, one column a time in input order, and
+ *    their sum added up in that order: 3.1's statistics read the column
+ *    as it is (no gathering, no copy);
+ *  - the decode sums of 11.2's X, Σ (latency - TTFT) and Σ (c - 1) over
+ *    the requests with both times and c >= 2, added up in input order;
+ *  - only when ss_timekeep_keep_draws() was called (the set may be
+ *    resampled: --compare, 7.2), one draw record a request, what a
+ *    resample adds up (analysis/bootstrap.h).
+ * A column grows in place where the system can (timecol.h): no copies.
  *
- * Ownership: the set owns its samples until ss_timekeep_release(); readers
- * borrow `s` for as long as no sample is added.
+ * Ownership: the set owns its columns and draws until
+ * ss_timekeep_release(); readers borrow them for as long as nothing is
+ * added.
  */
 #ifndef SS_TIMEKEEP_H
 #define SS_TIMEKEEP_H
@@ -20,18 +27,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "metrics/timecol.h"
 #include "model/timing.h"
 
-#define SS_TS_TTFT 1u    /* ms[SS_T_TTFT] is present */
-#define SS_TS_ITL 2u     /* ms[SS_T_ITL] */
-#define SS_TS_LATENCY 4u /* ms[SS_T_LATENCY] */
-#define SS_TS_DECODE 8u  /* dec_ms and dec_tokens: both times and c >= 2 */
-
-struct ss_tsample {
-	double ms[SS_T_COUNT]; /* 0 when absent */
-	double dec_ms;         /* latency - TTFT */
-	uint64_t dec_tokens;   /* c - 1 */
-	uint64_t flags;
+/*
+ * What a resample reads of one request: latency and TTFT in ms, NaN when
+ * absent (a kept time is finite: 11.1), and c - 1 when the request has
+ * both times and c >= 2, else 0. Its decode time is lat - ttft, the same
+ * subtraction the decode sum adds.
+ */
+struct ss_tdraw {
+	double lat, ttft;
+	uint64_t dec_tokens;
 };
 
 /* Whether the ok records of a set share one num_spec_tokens. */
@@ -42,14 +49,23 @@ enum ss_kstate {
 };
 
 struct ss_timekeep {
-	struct ss_tsample *s;  /* owned, input order */
-	size_t n, cap;         /* n: the requests with any time */
+	size_t n;                        /* the requests with any time */
+	struct ss_timecol col[SS_T_COUNT]; /* each time's present values */
+	double sum[SS_T_COUNT];          /* of each column, in input order */
+	double dec_ms;                   /* Σ (latency - TTFT), input order */
+	unsigned __int128 dec_tokens;    /* Σ (c - 1) */
+	uint64_t dec_requests;           /* the requests the two sums are over */
+	bool keep_draws;
+	struct ss_tdraw *draw;           /* n records when keep_draws; owned */
+	size_t draw_cap;
 	enum ss_kstate kstate;
 	int64_t k;
 };
 
 void ss_timekeep_init(struct ss_timekeep *tk);
 void ss_timekeep_release(struct ss_timekeep *tk);
+/* Keep a draw record a request too (call before the first add). */
+void ss_timekeep_keep_draws(struct ss_timekeep *tk);
 /*
  * Keep one request's timing (nothing when it has no time). false when out
  * of memory (the set is unchanged).

@@ -37,6 +37,7 @@ SS_UNIT_TESTS = \
 	tests/unit/test_logreq \
 	tests/unit/test_windows \
 	tests/unit/test_timing \
+	tests/unit/test_timecol \
 	tests/unit/test_decimal \
 	tests/unit/test_speedup \
 	tests/unit/test_profile \

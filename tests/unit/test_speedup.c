@@ -52,6 +52,7 @@ static void keep(struct ss_timekeep *tk, double lat, double ttft, int64_t c)
 static void group_vector(struct ss_timekeep *tk)
 {
 	ss_timekeep_init(tk);
+	ss_timekeep_keep_draws(tk);
 	keep(tk, 1000.0, 200.0, 81);
 	keep(tk, 600.0, 100.0, 51);
 }
@@ -60,6 +61,7 @@ static void group_vector(struct ss_timekeep *tk)
 static void base_vector(struct ss_timekeep *tk)
 {
 	ss_timekeep_init(tk);
+	ss_timekeep_keep_draws(tk);
 	keep(tk, 2600.0, 100.0, 101);
 }
 
@@ -228,6 +230,7 @@ static void test_ci_degenerate(void **state)
 
 	(void)state;
 	ss_timekeep_init(&g);
+	ss_timekeep_keep_draws(&g);
 	keep(&g, 1000.0, 200.0, 81);  /* X 10 */
 	base_vector(&b);              /* X 25 */
 	assert_true(ss_timing_stats_compute(&g, &gs));
@@ -252,6 +255,7 @@ static void test_ci_degenerate(void **state)
 
 	/* the same request on both sides: ratios of 1, not significant */
 	ss_timekeep_init(&one);
+	ss_timekeep_keep_draws(&one);
 	keep(&one, 1000.0, 200.0, 81);
 	jobs[1].timing = &one;
 	ss_boot_timing_run(jobs, 2, 1, B, 1);
@@ -288,6 +292,8 @@ static void test_ci_threads(void **state)
 	assert_non_null(r3);
 	ss_timekeep_init(&g);
 	ss_timekeep_init(&b);
+	ss_timekeep_keep_draws(&g);
+	ss_timekeep_keep_draws(&b);
 	for (int i = 0; i < 97; i++) {
 		/* latency varies, some without TTFT, some with c < 2 */
 		keep(&g, 500.0 + 7.0 * i, i % 5 ? 50.0 + i : -1.0, i % 7 ? 20 + i : 1);
@@ -416,7 +422,7 @@ static void test_aggregate_keeps(void **state)
 	fx_record_b(&rb);
 	ss_agg_init(&a, SS_PHASES_PROFILING);
 	ss_agg_keep(&a, false, false, 1);
-	ss_agg_keep_timing(&a);
+	ss_agg_keep_timing(&a, true);
 	memset(key, 0, sizeof(key));
 	key[0].type = SS_KV_INT;
 
@@ -459,6 +465,23 @@ static void test_aggregate_keeps(void **state)
 	/* group 2 has no ok record: no k */
 	assert_false(ss_timekeep_k(&a.group[1].res.timing, &k));
 	assert_true(ss_timekeep_k(&a.main.timing, &k));
+	/* the main results: the columns in input order and the decode sums,
+	 * (1000 - 200) + (2600 - 100) + (600 - 100) over 80 + 100 + 50; no
+	 * draws (never resampled) */
+	assert_int_equal(a.main.timing.col[SS_T_LATENCY].n, 3);
+	assert_double_is(a.main.timing.col[SS_T_LATENCY].v[1], 2600.0);
+	assert_double_is(a.main.timing.col[SS_T_TTFT].v[2], 100.0);
+	assert_double_is(a.main.timing.sum[SS_T_LATENCY], 4200.0);
+	assert_double_is(a.main.timing.dec_ms, 3800.0);
+	assert_true(a.main.timing.dec_tokens == 230);
+	assert_int_equal(a.main.timing.dec_requests, 3);
+	assert_null(a.main.timing.draw);
+	/* the groups keep a draw record a request (--compare) */
+	assert_non_null(a.group[0].res.timing.draw);
+	assert_double_is(a.group[0].res.timing.draw[1].lat, 600.0);
+	assert_double_is(a.group[0].res.timing.draw[1].ttft, 100.0);
+	assert_int_equal(a.group[0].res.timing.draw[1].dec_tokens, 50);
+	assert_int_equal(a.group[1].res.timing.draw[0].dec_tokens, 100);
 	ss_agg_release(&a);
 	ss_record_release(&ra);
 	ss_record_release(&rb);
