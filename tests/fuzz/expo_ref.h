@@ -19,9 +19,10 @@
  *    line's (a line of a lone CR is bad); a last line without LF is read;
  *    a byte-order mark before the first line is dropped; blanks (space,
  *    tab) around a line are dropped (BEHAVIOUR), an empty line is nothing;
- *  - `#` lines: `# EOF` ends the snapshot; `# time: T` (T digits with an
- *    optional fraction, at most 2^63 - 1 ns) sets the time and, after a sample, ends the
- *    snapshot, another T makes a bad line; `# endpoint: NAME` ends the
+ *  - `#` lines: `# EOF` ends the snapshot (and a `# time:` before it that
+ *    no sample followed: it does not hold for the next page); `# time: T`
+ *    (T digits with an optional fraction, at most 2^63 - 1 ns) sets the
+ *    time and, after a sample, ends the snapshot, another T makes a bad line; `# endpoint: NAME` ends the
  *    snapshot after a sample and names the process of the snapshots after
  *    it; every other `#` line is a comment;
  *  - a sample line: NAME (`[a-zA-Z_:][a-zA-Z0-9_:]*`), optional blanks
@@ -810,6 +811,7 @@ static void ref_line(struct ref_state *st, const char *p, size_t n, bool termina
 	}
 	if (n == 5 && memcmp(p, "# EOF", 5) == 0) {
 		ref_end(st);
+		st->pend_time = false; /* the page's `# time:` was that page's, samples or none */
 	} else if (n >= 7 && memcmp(p, "# time:", 7) == 0) {
 		int64_t t;
 
