@@ -142,6 +142,32 @@ static bool walk_open(const struct ss_server *s, const struct ss_server_fe *f, b
 	return true;
 }
 
+/*
+ * One value of the walk's point i: its difference from the series' last
+ * value in this order, the seen and last values then set to it. A value
+ * that went down is a reset (d = v, *down set); a series new after the
+ * first point counts from 0 unless snapshots hold only some series. false
+ * when nothing counts (the first point's values, a sparse new series).
+ */
+static bool walk_diff(struct walk *w, const struct ss_server_fe *f, size_t i,
+		      const struct ss_server_pval *pv, uint64_t *d, bool *down)
+{
+	bool seen = w->seen[pv->ps], counts = seen || (i > 0 && !f->sparse);
+
+	*d = 0;
+	if (seen && pv->v < w->prev[pv->ps]) {
+		*d = pv->v;
+		*down = true;
+	} else if (seen) {
+		*d = pv->v - w->prev[pv->ps];
+	} else if (counts) {
+		*d = pv->v;
+	}
+	w->seen[pv->ps] = i + 1;
+	w->prev[pv->ps] = pv->v;
+	return counts;
+}
+
 static void walk_close(struct walk *w)
 {
 	ss_free(w->p);
@@ -197,7 +223,8 @@ bool ss_server_order_intervals(const struct ss_server *s, const struct ss_server
 		for (size_t j = 0; j < w.p[i].n; j++) {
 			const struct ss_server_pval *pv = &f->vals[w.p[i].off + j];
 			const struct ss_server_pseries *se = &s->ps[pv->ps];
-			uint64_t d = 0;
+			uint64_t d;
+			bool down = false;
 
 			if (w.seen[pv->ps] && pv->v < w.prev[pv->ps] && !by_time) {
 				/* a counter down in counter order too: the order
@@ -207,18 +234,11 @@ bool ss_server_order_intervals(const struct ss_server *s, const struct ss_server
 				ss_free(iv);
 				return true;
 			}
-			if (w.seen[pv->ps] && pv->v < w.prev[pv->ps])
-				d = pv->v; /* in time order: a reset, as 10.3 takes it */
-			else if (w.seen[pv->ps])
-				d = pv->v - w.prev[pv->ps];
-			else if (i > 0 && !f->sparse)
-				d = pv->v; /* new after the first: from 0 */
+			(void)walk_diff(&w, f, i, pv, &d, &down); /* in time order down is a reset */
 			if (se->role < SS_ROLE_SCALARS)
 				sums.v[se->role] += d;
 			else if (se->role == SS_ROLE_POS_DRAFTED && se->position == 1)
 				sums.dp1 += d;
-			w.seen[pv->ps] = i + 1;
-			w.prev[pv->ps] = pv->v;
 		}
 		if (i == 0)
 			continue;
@@ -257,20 +277,12 @@ bool ss_server_order_window(const struct ss_server *s, const struct ss_server_fe
 			const struct ss_server_pval *pv = &f->vals[w.p[i].off + j];
 			const struct ss_server_pseries *se = &s->ps[pv->ps];
 
-			if (i == 0) {
+			uint64_t d;
+
+			if (walk_diff(&w, f, i, pv, &d, &down))
+				ok = ss_server_acc_put(delta, se, d);
+			else if (i == 0)
 				ok = ss_server_acc_put(first, se, pv->v); /* s_0's */
-			} else if (!w.seen[pv->ps]) {
-				/* new after s_0: from 0, unless snapshots hold only some series */
-				if (!f->sparse)
-					ok = ss_server_acc_put(delta, se, pv->v);
-			} else if (pv->v >= w.prev[pv->ps]) {
-				ok = ss_server_acc_put(delta, se, pv->v - w.prev[pv->ps]);
-			} else {
-				ok = ss_server_acc_put(delta, se, pv->v); /* went down: a reset */
-				down = true;
-			}
-			w.seen[pv->ps] = i + 1;
-			w.prev[pv->ps] = pv->v;
 		}
 		*resets += down;
 	}
