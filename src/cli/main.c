@@ -606,7 +606,7 @@ static int write_reports(const struct ss_options *o, struct ss_outputs *outs,
  */
 static int analyse(struct ss_options *o, struct ss_outputs *outs, struct ss_agg *agg,
 		   struct ss_analysis *an, struct ss_analysis *an_html,
-		   const struct ss_analysis_opts *html_opts, bool html, struct ss_msg *msg,
+		   struct ss_analysis_opts *html_opts, bool html, struct ss_msg *msg,
 		   int status)
 {
 	if (status != EXIT_NOTHING) {
@@ -614,10 +614,17 @@ static int analyse(struct ss_options *o, struct ss_outputs *outs, struct ss_agg 
 		case SS_AN_OK:
 			break;
 		case SS_AN_NO_BASELINE:
-			/* SPEC 10.7: a run of server inputs alone compares their dirs */
-			if (agg->groups.n == 0 && outs->server && outs->server->groups &&
+			/*
+			 * SPEC 10.7, 10.8: a VALUE naming only a server group is
+			 * found; the server's groups are compared with it, the
+			 * request groups (none, or none of that value) are not.
+			 */
+			if (outs->server && outs->server->groups &&
 			    outs->server->groups->has_baseline) {
-				o->analysis.compare = NULL;
+				o->analysis.compare = html_opts->compare = NULL;
+				if (agg->groups.n)
+					ss_msg_warn(msg, "--compare: the value names a server group only; "
+							 "the request groups are listed without a baseline");
 				if (ss_analysis_run(an, agg, &o->analysis) == SS_AN_OK)
 					break;
 				ss_msg_error(msg, "out of memory");

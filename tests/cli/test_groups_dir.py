@@ -242,6 +242,42 @@ class ServerByDir(Case):
             self.assertIn('id="server-groups"', html)
             self.assertIn("Server acceptance length by dir", html)
 
+    def test_baseline_only_among_server_groups(self):
+        # SPEC 10.8: a VALUE naming only a server group is found, even when
+        # request groups exist (here eagle's requests alone: no request
+        # group is named base). The server's eagle row gets its deltas by
+        # hand (AL 2.50 - 2.00, DAR 75 - 50 pp); the request group none.
+        args = ["--group-by", "dir", "--compare", td("groups", "base")] + pages() + [
+            td("groups", "eagle", "requests.jsonl")]
+        res = run(["-f", "json"] + args)
+        self.assertRan(res)
+        self.assertIn("names a server group only", res.errtext)
+        doc = loads(res.out)
+        g = doc["server"]["groups"]
+        self.assertEqual(g["baseline"], {"dir": td("groups", "base")})
+        vs = g["rows"][1]["vs_baseline"][0]
+        self.assertNum(vs["acceptance_length"]["delta"], 0.5)
+        self.assertNum(vs["draft_acceptance_rate"]["delta"], 25.0)
+        rows = doc["analysis"]["groups"]["rows"]
+        self.assertEqual([r["key"]["dir"] for r in rows], [td("groups", "eagle")])
+        self.assertNotIn("vs_baseline", rows[0])
+        self.assertNotIn("baseline", doc["analysis"]["groups"])
+        self.assertAlmostEqual(float(rows[0][AL]["avg"]), 31 / 12, places=12)
+        # the page has both parts, the server's groups compared
+        with TempDir() as tmp:
+            page = os.path.join(tmp, "p.html")
+            res = run(["-f", "none", "--html", page] + args)
+            self.assertRan(res)
+            with open(page, encoding="utf-8") as f:
+                html = f.read()
+            self.assertIn('id="server-groups"', html)
+            self.assertIn('id="groups"', html)
+        # a value naming no group at all is still refused
+        res = run(["-f", "json", "--group-by", "dir", "--compare", "nope"] + pages() + [
+            td("groups", "eagle", "requests.jsonl")])
+        self.assertEqual(res.rc, 2)
+        self.assertIn("no group", res.errtext)
+
     def test_other_keys_pool_with_a_note(self):
         res = run(["-f", "json", "--group-by", "dir,k"] + pages())
         self.assertRan(res)
