@@ -7,9 +7,11 @@
  * It counts what the reader's ss_scrape_stats count (lines, sample lines,
  * bad lines with bad samples, snapshots) and, for vLLM's three counters
  * (S, D, A), the window of the processes `# endpoint:` names (SPEC 10.3:
- * each in input order, a process with one snapshot adding nothing unless
- * every one has one). Where the window would need what this reader leaves
- * out (process start times, times that go back, per-position series, a bad
+ * each in input order, or in time order, ties in input order, when every
+ * snapshot of the family is timed; a value that goes down a reset; a
+ * process with one snapshot adding nothing unless every one has one).
+ * Where the window would need what this reader leaves out (process start
+ * times, some snapshots timed and others not, per-position series, a bad
  * value or a value of 2^53 or more of those counters, a `position` label
  * on them), it says so (`window_ok` false) and the caller compares the
  * counts only.
@@ -535,12 +537,20 @@ static void ref_keys_free(struct ref_keys *t)
  */
 #define REF_MAX_PROCS 4096
 
+/* A snapshot of a process, kept until the end (then diffed in its order). */
+struct ref_snap {
+	int64_t time;
+	struct ref_keys vals;  /* its S/D/A values (role last) */
+};
+
 struct ref_proc {
 	char *name;            /* NULL: the unnamed process */
 	size_t nlen;
 	struct ref_keys prev;  /* its last value of each series */
 	struct ref_keys first; /* its first snapshot (since_start) */
 	uint64_t fam_snaps;
+	struct ref_snap *snaps; /* in input order */
+	size_t nsnaps, snaps_cap;
 };
 
 struct ref_state {
@@ -557,7 +567,6 @@ struct ref_state {
 	bool snap_timed, snap_by_line; /* the open snapshot's time, and from `# time:` */
 	int64_t snap_time;
 	bool last_timed;       /* the family's snapshot before */
-	int64_t last_time;
 	uint64_t fam_snaps;    /* over all its processes */
 };
 
@@ -617,36 +626,24 @@ static void ref_end(struct ref_state *st)
 	if (st->in_snap && st->cur.n) {
 		struct ref_proc *pr = ref_proc_of(st);
 
-		/* times: all timed and never going back, or none */
-		if (st->fam_snaps && (st->snap_timed != st->last_timed ||
-				      (st->snap_timed && st->snap_time < st->last_time)))
+		struct ref_snap *sn;
+
+		/* times: all timed or none (ordered at the end) */
+		if (st->fam_snaps && st->snap_timed != st->last_timed)
 			c->window_ok = false;
 		st->last_timed = st->snap_timed;
-		st->last_time = st->snap_time;
-		/*
-		 * SPEC 10.3 diffs a series between the snapshots that hold it:
-		 * one missing from a snapshot keeps its last value in prev.
-		 */
-		for (size_t i = 0; i < st->cur.n; i++) {
-			const char *k = st->cur.k[i];
-			size_t len = st->cur.len[i];
-			ptrdiff_t j = ref_keys_find(&pr->prev, k, len);
-			double v = st->cur.v[i], d;
-
-			if (pr->fam_snaps == 0)
-				ref_keys_add(&pr->first, ref_dup(k, len), len, v);
-			/* a process's first snapshot is its baseline: nothing added */
-			if (j < 0)
-				d = pr->fam_snaps ? v : 0.0; /* new in a later snapshot: from 0 */
-			else
-				d = v < pr->prev.v[j] ? v : v - pr->prev.v[j]; /* a reset: v */
-			ref_add_role(c, (unsigned char)k[len - 1], d);
-			if (j < 0)
-				ref_keys_add(&pr->prev, ref_dup(k, len), len, v);
-			else
-				pr->prev.v[j] = v;
+		if (pr->nsnaps == pr->snaps_cap) {
+			pr->snaps_cap = pr->snaps_cap ? 2 * pr->snaps_cap : 8;
+			pr->snaps = realloc(pr->snaps, pr->snaps_cap * sizeof(*pr->snaps));
+			if (!pr->snaps)
+				abort();
 		}
-		pr->fam_snaps++;
+		sn = &pr->snaps[pr->nsnaps++];
+		memset(sn, 0, sizeof(*sn));
+		sn->time = st->snap_time;
+		for (size_t i = 0; i < st->cur.n; i++)
+			ref_keys_add(&sn->vals, ref_dup(st->cur.k[i], st->cur.len[i]),
+				     st->cur.len[i], st->cur.v[i]);
 		st->fam_snaps++;
 	}
 	if (st->in_snap)
@@ -654,6 +651,55 @@ static void ref_end(struct ref_state *st)
 	ref_keys_clear(&st->seen);
 	ref_keys_clear(&st->cur);
 	st->in_snap = false;
+}
+
+/*
+ * SPEC 10.3 diffs a series between the snapshots that hold it (one
+ * missing from a snapshot keeps its last value in prev), in the
+ * process's order.
+ */
+static void ref_diff(struct ref_counts *c, struct ref_proc *pr, const struct ref_keys *cur)
+{
+	for (size_t i = 0; i < cur->n; i++) {
+		const char *k = cur->k[i];
+		size_t len = cur->len[i];
+		ptrdiff_t j = ref_keys_find(&pr->prev, k, len);
+		double v = cur->v[i], d;
+
+		if (pr->fam_snaps == 0)
+			ref_keys_add(&pr->first, ref_dup(k, len), len, v);
+		/* a process's first snapshot is its baseline: nothing added */
+		if (j < 0)
+			d = pr->fam_snaps ? v : 0.0; /* new in a later snapshot: from 0 */
+		else
+			d = v < pr->prev.v[j] ? v : v - pr->prev.v[j]; /* a reset: v */
+		ref_add_role(c, (unsigned char)k[len - 1], d);
+		if (j < 0)
+			ref_keys_add(&pr->prev, ref_dup(k, len), len, v);
+		else
+			pr->prev.v[j] = v;
+	}
+	pr->fam_snaps++;
+}
+
+/* Each process's snapshots diffed: in time order when timed (a stable insertion sort). */
+static void ref_diff_all(struct ref_state *st)
+{
+	for (size_t p = 0; p < st->nprocs; p++) {
+		struct ref_proc *pr = &st->procs[p];
+
+		if (st->last_timed)
+			for (size_t i = 1; i < pr->nsnaps; i++) {
+				struct ref_snap t = pr->snaps[i];
+				size_t j = i;
+
+				for (; j > 0 && pr->snaps[j - 1].time > t.time; j--)
+					pr->snaps[j] = pr->snaps[j - 1];
+				pr->snaps[j] = t;
+			}
+		for (size_t i = 0; i < pr->nsnaps; i++)
+			ref_diff(st->c, pr, &pr->snaps[i].vals);
+	}
 }
 
 /* `# time: T`: digits with an optional fraction; *t in ns. */
@@ -859,6 +905,7 @@ static void ref_read(const char *text, size_t n, struct ref_counts *c)
 		at += len + (nl != NULL);
 	}
 	ref_end(&st);
+	ref_diff_all(&st);
 	if (st.nprocs && st.fam_snaps == st.nprocs) {
 		/* one snapshot in each process: the counters since the servers started */
 		c->ds = c->dd = c->da = 0;
@@ -880,6 +927,9 @@ static void ref_read(const char *text, size_t n, struct ref_counts *c)
 		free(st.procs[p].name);
 		ref_keys_free(&st.procs[p].prev);
 		ref_keys_free(&st.procs[p].first);
+		for (size_t i = 0; i < st.procs[p].nsnaps; i++)
+			ref_keys_free(&st.procs[p].snaps[i].vals);
+		free(st.procs[p].snaps);
 	}
 	free(st.procs);
 	free(st.ep);
