@@ -261,32 +261,43 @@ static enum ssj_status w_object_plain(parser_impl *p, uint32_t i, ssj_field_fn f
 	const char *const text = p->text;
 	const uint32_t *const ix = p->ix;
 	const uint32_t *const close = p->close;
-	uint32_t j = i + 1;
-	value_impl val;  // made once: only what w_value sets changes from field to field
+	const uint32_t *q = ix + i + 1;  // the field's key (walked by a pointer, as the grammar)
+	value_impl val;  // made once: only what is set below changes from field to field
 
-	if (text[ix[j]] == '}')
+	if (text[q[0]] == '}')
 		return SSJ_OK;
 	val.ixp = p;
+	val.head.plain = true;
 	for (;;) {
 		// the key's closing quote: the byte before its colon, but for
 		// white space between them
-		const char *key = text + ix[j] + 1;
-		const char *q = text + ix[j + 1] - 1;
-		while (*q != '"')
-			q--;
-		size_t kn = (size_t)(q - key);
-		uint32_t v = j + 2;
-		char c = text[ix[v]];
+		const char *key = text + q[0] + 1;
+		const char *e = text + q[1] - 1;
+		while (*e != '"')
+			e--;
+		size_t kn = (size_t)(e - key);
+		const uint32_t *v = q + 2;
+		char c = text[v[0]];
 
 		if (lens & SSJ_LEN_BIT(kn)) {
-			w_value(p, val, v);
+			// w_value, from the character and offsets at hand
+			enum ssj_type t = (enum ssj_type)TYPE_OF.t[(unsigned char)c];
+			val.i = (uint32_t)(v - ix);
+			val.head.known = t;
+			val.head.tok = nullptr;
+			if (t == SSJ_NUMBER || t == SSJ_STRING) {
+				std::string_view tok = trim_right(std::string_view(text + v[0], v[1] - v[0]));
+				bool str = t == SSJ_STRING;
+				val.head.tok = tok.data() + str;
+				val.head.tok_len = tok.size() - 2 * str;
+			}
 			if (fn(ctx, key, kn, C(&val)))
 				return SSJ_STOPPED;
 		}
-		j = c == '{' || c == '[' ? close[v] + 1 : v + 1;
-		if (text[ix[j]] != ',')
+		q = c == '{' || c == '[' ? ix + close[v - ix] + 1 : v + 1;
+		if (text[q[0]] != ',')
 			return SSJ_OK;
-		j++;
+		q++;
 	}
 }
 
