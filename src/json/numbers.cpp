@@ -17,6 +17,13 @@
 
 namespace SSJ_NS {
 
+#if defined(__SSE2__) && defined(__AVX2__)
+// (defined here, away from the grammar's file, so that the compiler there
+// reads it from memory instead of making its vectors again; shim.h
+// declares it)
+const digit_consts DIGIT_CONSTS;
+#endif
+
 namespace {
 
 // A C locale of our own keeps strtod from reading ',' as the decimal

@@ -263,15 +263,34 @@ SSJ_HOT bool json_number_syntax(std::string_view t)
 }
 
 #ifdef __SSE2__
+#ifdef __AVX2__
+// digit_mask32's constants, read from memory where they are used (made
+// from an immediate instead, as the compiler does for a _mm256_set1_epi8,
+// they cost 6 instructions a number)
+struct digit_consts {
+	alignas(32) char shift[32];
+	alignas(32) char limit[32];
+	constexpr digit_consts() : shift(), limit()
+	{
+		for (int k = 0; k < 32; k++) {
+			shift[k] = (char)(0x80 - '0');
+			limit[k] = (char)(0x80 + 10);
+		}
+	}
+};
+extern const digit_consts DIGIT_CONSTS;
+#endif
+
 // The digits among the 32 bytes at s, as a mask (bit i: s[i]).
 SSJ_HOT uint64_t digit_mask32(const char *s)
 {
 #ifdef __AVX2__
 	// '0'..'9' moved to the 10 smallest signed bytes: one compare finds them
 	__m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s));
-	__m256i shifted = _mm256_add_epi8(a, _mm256_set1_epi8((char)(0x80 - '0')));
-	return (uint32_t)_mm256_movemask_epi8(
-		_mm256_cmpgt_epi8(_mm256_set1_epi8((char)(0x80 + 10)), shifted));
+	__m256i shifted = _mm256_add_epi8(
+		a, _mm256_load_si256(reinterpret_cast<const __m256i *>(DIGIT_CONSTS.shift)));
+	return (uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(
+		_mm256_load_si256(reinterpret_cast<const __m256i *>(DIGIT_CONSTS.limit)), shifted));
 #else
 	const __m128i below = _mm_set1_epi8('0' - 1), above = _mm_set1_epi8('9' + 1);
 	__m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s));

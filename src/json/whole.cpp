@@ -83,19 +83,22 @@ SSJ_HOT bool number_plain(const char *s, const char *next)
 // could pass it, and that is checked.
 enum ssj_status grammar(const parser_impl *p, uint32_t *__restrict close)
 {
-	uint32_t open[MAX_DEPTH];  // opening structural of each open container
+	// the opening structural of each open container
+	const uint32_t *open[MAX_DEPTH];
 	size_t depth = 0;
-	bool in_object = true;     // the innermost open container is an object
-	// (in locals: the stores to `close` cannot move them)
+	// The innermost open container's closing bracket: its opening one
+	// plus 2 ('{' + 2 is '}', '[' + 2 is ']').
+	char closer;
+	// (in locals: the stores to `close` cannot move them) The index is
+	// walked by a pointer, q the structural at hand: q[k] and text[q[k]]
+	// are a load each, with no index to widen or add first.
 	const char *const text = p->text;
 	const uint32_t *__restrict const ix = p->ix;
-	const uint32_t n = p->n;
-	uint32_t i = 0;
+	const uint32_t *const end = ix + p->n;
+	const uint32_t *q = ix;
 	char c;
-	auto at = [&](uint32_t k) { return text[ix[k]]; };
-	auto token = [&](uint32_t k) {
-		return trim_right(std::string_view(text + ix[k], ix[k + 1] - ix[k]));
-	};
+	auto at = [&](size_t k) { return text[q[k]]; };
+	auto token = [&]() { return trim_right(std::string_view(text + q[0], q[1] - q[0])); };
 
 	// the root: an object, or an array (ssj_open_array), opened as any
 	c = at(0);
@@ -104,50 +107,51 @@ enum ssj_status grammar(const parser_impl *p, uint32_t *__restrict close)
 	goto open_container;
 object_field:
 	// a key, its colon after it (a key's quote is not the last structural)
-	if (at(i) != '"' || at(i + 1) != ':')
+	if (at(0) != '"' || at(1) != ':')
 		return SSJ_ESYNTAX;
-	i += 2;
+	q += 2;
 value:
-	c = at(i);
+	c = at(0);
 	if (c == '"')
 		goto next;  // whole as it stands (scalar_ok), and the most common
 	if (c == '{' || c == '[')
 		goto open_container;
 #ifdef __SSE2__
-	if (number_plain(text + ix[i], text + ix[i + 1]))
+	if (number_plain(text + q[0], text + q[1]))
 		goto next;
 #endif
-	if (!scalar_ok(token(i), c))
+	if (!scalar_ok(token(), c))
 		return SSJ_ESYNTAX;
 next:
-	i++;
+	q++;
 after_value:
-	c = at(i);
+	c = at(0);
 	if (c == ',') {
-		i++;
-		if (in_object)
+		q++;
+		if (closer == '}')
 			goto object_field;
 		goto value;
 	}
-	if (c != (in_object ? '}' : ']'))
+	if (c != closer)
 		return SSJ_ESYNTAX;
 close_container:
-	close[open[--depth]] = i++;
+	close[open[--depth] - ix] = (uint32_t)(q - ix);
+	q++;
 	if (depth == 0)
-		return i == n ? SSJ_OK : SSJ_ESYNTAX;
-	if (i == n)
+		return q == end ? SSJ_OK : SSJ_ESYNTAX;
+	if (q == end)
 		return SSJ_ESYNTAX;
-	in_object = at(open[depth - 1]) == '{';
+	closer = (char)(text[*open[depth - 1]] + 2);
 	goto after_value;
 
 open_container:
 	if (depth == MAX_DEPTH)
 		return SSJ_EDEPTH;
-	open[depth++] = i++;
-	in_object = c == '{';
-	if (at(i) == (in_object ? '}' : ']'))
+	open[depth++] = q++;
+	closer = (char)(c + 2);
+	if (at(0) == closer)
 		goto close_container;
-	if (in_object)
+	if (closer == '}')
 		goto object_field;
 	goto value;
 }
@@ -257,32 +261,43 @@ static enum ssj_status w_object_plain(parser_impl *p, uint32_t i, ssj_field_fn f
 	const char *const text = p->text;
 	const uint32_t *const ix = p->ix;
 	const uint32_t *const close = p->close;
-	uint32_t j = i + 1;
-	value_impl val;  // made once: only what w_value sets changes from field to field
+	const uint32_t *q = ix + i + 1;  // the field's key (walked by a pointer, as the grammar)
+	value_impl val;  // made once: only what is set below changes from field to field
 
-	if (text[ix[j]] == '}')
+	if (text[q[0]] == '}')
 		return SSJ_OK;
 	val.ixp = p;
+	val.head.plain = true;
 	for (;;) {
 		// the key's closing quote: the byte before its colon, but for
 		// white space between them
-		const char *key = text + ix[j] + 1;
-		const char *q = text + ix[j + 1] - 1;
-		while (*q != '"')
-			q--;
-		size_t kn = (size_t)(q - key);
-		uint32_t v = j + 2;
-		char c = text[ix[v]];
+		const char *key = text + q[0] + 1;
+		const char *e = text + q[1] - 1;
+		while (*e != '"')
+			e--;
+		size_t kn = (size_t)(e - key);
+		const uint32_t *v = q + 2;
+		char c = text[v[0]];
 
 		if (lens & SSJ_LEN_BIT(kn)) {
-			w_value(p, val, v);
+			// w_value, from the character and offsets at hand
+			enum ssj_type t = (enum ssj_type)TYPE_OF.t[(unsigned char)c];
+			val.i = (uint32_t)(v - ix);
+			val.head.known = t;
+			val.head.tok = nullptr;
+			if (t == SSJ_NUMBER || t == SSJ_STRING) {
+				std::string_view tok = trim_right(std::string_view(text + v[0], v[1] - v[0]));
+				bool str = t == SSJ_STRING;
+				val.head.tok = tok.data() + str;
+				val.head.tok_len = tok.size() - 2 * str;
+			}
 			if (fn(ctx, key, kn, C(&val)))
 				return SSJ_STOPPED;
 		}
-		j = c == '{' || c == '[' ? close[v] + 1 : v + 1;
-		if (text[ix[j]] != ',')
+		q = c == '{' || c == '[' ? ix + close[v - ix] + 1 : v + 1;
+		if (text[q[0]] != ',')
 			return SSJ_OK;
-		j++;
+		q++;
 	}
 }
 

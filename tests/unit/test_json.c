@@ -257,6 +257,65 @@ static void test_number_shapes(void **state)
 		must_refuse(bad[i], strlen(bad[i]), SSJ_ESYNTAX);
 }
 
+/*
+ * The grammar keeps the innermost container's closing bracket and takes
+ * it back from the enclosing one when a nested container closes: the
+ * fields after a nested array or object are read as the enclosing
+ * container's, and a closing bracket of the other kind right after a
+ * nested close is refused even when the brackets balance by count.
+ */
+static void test_closer_after_nested(void **state)
+{
+	static const char *const bad[] = {
+		"{\"x\":{\"a\":[{\"b\":1}},\"c\":2]}", "{\"x\":[{\"a\":[1]],\"b\":2}}",
+		"{\"x\":[[1],[2}],\"y\":{\"z\":3]}", "{\"x\":{\"a\":{}],\"b\":[]}}",
+	};
+
+	(void)state;
+	for (size_t k = 0; k < NPATHS; k++)
+		if (path_built(k))
+			visit_twice(k, "{\"a\":[{\"b\":[1,{\"c\":2}]},[3],[]],\"d\":{\"e\":[]},\"f\":4,"
+				    "\"g\":{\"h\":{\"i\":[[]]}},\"j\":\"k\"}",
+				    "a|[{\"b\":[1,{\"c\":2}]},[3],[]]|d|{\"e\":[]}|f|4|"
+				    "g|{\"h\":{\"i\":[[]]}}|j|k|");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		must_refuse(bad[i], strlen(bad[i]), SSJ_ESYNTAX);
+}
+
+/*
+ * A digits-only number (and one with a fraction) of every length from 1
+ * to 34 digits, at two offsets from the text's start, followed by the
+ * byte before '0' and the byte after '9': the grammar's digit mask must
+ * end each run exactly where the digits end (JSON: digits then '}' is a
+ * number; '/' or ':' after it is not JSON; a leading zero is refused).
+ */
+static void test_digit_runs(void **state)
+{
+	static const char *const keys[] = {"a", "abcdefghijkl"};
+	char digits[40], t[128];
+
+	(void)state;
+	for (int d = 1; d <= 34; d++) {
+		for (int i = 0; i < d; i++)
+			digits[i] = (char)('1' + (i % 9));
+		digits[d] = '\0';
+		for (size_t k = 0; k < 2; k++) {
+			snprintf(t, sizeof(t), "{\"%s\":%s}", keys[k], digits);
+			must_open(t);
+			snprintf(t, sizeof(t), "{\"%s\":[%s,%s.05]}", keys[k], digits, digits);
+			must_open(t);
+			snprintf(t, sizeof(t), "{\"%s\":%s/}", keys[k], digits);
+			must_refuse(t, strlen(t), SSJ_ESYNTAX);
+			snprintf(t, sizeof(t), "{\"%s\":%s:}", keys[k], digits);
+			must_refuse(t, strlen(t), SSJ_ESYNTAX);
+			snprintf(t, sizeof(t), "{\"%s\":0%s}", keys[k], digits);
+			must_refuse(t, strlen(t), SSJ_ESYNTAX);
+			snprintf(t, sizeof(t), "{\"%s\":1.%s/}", keys[k], digits);
+			must_refuse(t, strlen(t), SSJ_ESYNTAX);
+		}
+	}
+}
+
 static int stop_at_b(void *ctx, const char *key, size_t keylen, struct ssj_value *v)
 {
 	(void)ctx;
@@ -1039,6 +1098,8 @@ int main(void)
 		cmocka_unit_test(test_visit),
 		cmocka_unit_test(test_plain_keys_and_counts),
 		cmocka_unit_test(test_number_shapes),
+		cmocka_unit_test(test_closer_after_nested),
+		cmocka_unit_test(test_digit_runs),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_depth),
 		cmocka_unit_test(test_broken_structure),
