@@ -214,6 +214,20 @@ static void test_vllm_malformed(void **state)
 	expect_malformed("{\"mean_acceptance_length\":2,\"draft_acceptance_rate\":0.5,\"acceptance_histogram\":[1],"
 			 "\"num_spec_steps\":1,\"num_accepted_draft_tokens\":0}",
 			 "num_draft_tokens is missing");
+	/* a required count null; the first failure's reason stands; an
+	 * optional count null is no failure, of the wrong type it is one */
+	expect_malformed("{\"mean_acceptance_length\":2,\"draft_acceptance_rate\":0.5,\"acceptance_histogram\":[1],"
+			 "\"num_spec_steps\":1,\"num_accepted_draft_tokens\":0,\"num_draft_tokens\":null}",
+			 "num_draft_tokens is null");
+	expect_malformed("{\"mean_acceptance_length\":2,\"draft_acceptance_rate\":0.5,\"acceptance_histogram\":{\"0\":1},"
+			 "\"num_spec_steps\":1,\"num_accepted_draft_tokens\":\"0\"}",
+			 "num_accepted_draft_tokens is not a number");
+	expect_malformed("{\"mean_acceptance_length\":null,\"draft_acceptance_rate\":0.5,\"acceptance_histogram\":[1],"
+			 "\"num_spec_tokens\":null,\"num_spec_steps\":1,\"num_accepted_draft_tokens\":0,\"num_draft_tokens\":1}",
+			 "mean_acceptance_length is null");
+	expect_malformed("{\"mean_acceptance_length\":2,\"draft_acceptance_rate\":0.5,\"acceptance_histogram\":[1],"
+			 "\"num_spec_tokens\":[0],\"num_spec_steps\":1,\"num_accepted_draft_tokens\":0,\"num_draft_tokens\":1}",
+			 "num_spec_tokens is not a number");
 	expect_malformed("{\"mean_acceptance_length\":2,\"draft_acceptance_rate\":0.5,\"acceptance_histogram\":[1,true],"
 			 "\"num_spec_steps\":1,\"num_accepted_draft_tokens\":0,\"num_draft_tokens\":1}",
 			 "acceptance_histogram[1] is not a number");
