@@ -374,11 +374,15 @@ static int payload_field(void *ctx, const char *key, size_t keylen, struct ssj_v
 	if (id == SS_F_COUNT)
 		return 0;
 	f = &c->pl->f[id];
+	if (c->pl->touched & (uint64_t)1 << id) {
+		/* a repeated key: its last value is kept */
+		f->ints.len = 0;
+		f->ierr = SS_INT_OK;
+		f->text = NULL;
+		f->len = 0;
+	}
+	/* (a field not yet touched is as payload_reset left it) */
 	c->pl->touched |= (uint64_t)1 << id;
-	f->ints.len = 0;
-	f->ierr = SS_INT_OK;
-	f->text = NULL;
-	f->len = 0;
 	f->present = true;
 	f->type = ssj_value_type(v);
 	w.f = f;
