@@ -158,8 +158,8 @@ static void sort_values(double *v, size_t n)
 }
 
 /*
- * Buckets of select_ranks: keys by their highest varying bits, about an
- * eighth as many buckets as values (2^(bit length of n - 3)), at most
+ * Buckets of select_ranks: keys by their highest varying bits, 4 to 8
+ * values a bucket (2^(bit length of n - 3) buckets), at most
  * 2^SELECT_BITS_MAX. The buckets' own passes (cleared, summed, scanned)
  * cost about eight instructions a bucket; 2^16 of them for the 8,000
  * values of a 10 MB records run were half of the run's statistics.

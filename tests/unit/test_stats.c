@@ -221,7 +221,7 @@ static int cmp_plain(const void *a, const void *b)
  * values, two far clusters, one outlier), that put the wanted ranks at
  * bucket edges (few distinct values, each repeated), and values that need
  * all 64 key bits (both signs, every exponent). Compared with qsort. The
- * sizes cover each count of buckets, from 2^9 (n = 2048) to 2^16.
+ * sizes give from 2^9 (n = 2048) up to 2^16 buckets (n = 270001).
  */
 static void test_selection_shapes(void **state)
 {
