@@ -308,7 +308,8 @@ static bool hist_add(struct ss_results *r, const int64_t *h, size_t n)
 
 	if (!SS_ALLOC_GROW(r->hist, n, r->hist_cap))
 		return false;
-	memset(r->hist + old, 0, (r->hist_cap - old) * sizeof(*r->hist));
+	if (r->hist_cap > old)  /* grown: the new counts start at 0 */
+		memset(r->hist + old, 0, (r->hist_cap - old) * sizeof(*r->hist));
 	if (n > r->hist_len)
 		r->hist_len = n;
 	for (size_t i = 0; i < n; i++)

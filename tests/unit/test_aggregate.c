@@ -107,6 +107,42 @@ static void add_ok(struct ss_agg *a, void (*make)(struct ss_record *),
 	ss_record_release(&r);
 }
 
+/* Two steps, k 19: one accepting nothing, one all 19 (a histogram of 20). */
+static void record_long_hist(struct ss_record *r)
+{
+	int64_t h[20] = {0};
+
+	h[0] = 1;
+	h[19] = 1;
+	fx_vllm(r, h, 20, 2, 19, 38, 10.5, 0.5);
+}
+
+/*
+ * The pooled histogram grows when a longer one comes (past the 16 counts
+ * it starts with, after counts are kept) and the new counts start at 0;
+ * a shorter one later adds to the first counts only.
+ */
+static void test_pooled_histogram_grows(void **state)
+{
+	struct ss_agg a;
+	const struct ss_results *r = &a.main;
+	static const int64_t want[20] = {3, 3, 2, 3, 1, 0, 0, 0, 0, 0,
+					 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+
+	(void)state;
+	ss_agg_init(&a, SS_PHASES_PROFILING);
+	assert_true(ss_agg_begin_input(&a, "run.jsonl"));
+	add_ok(&a, fx_record_a, SS_PHASE_PROFILING);      /* {1,1,2,3,1} */
+	add_ok(&a, record_long_hist, SS_PHASE_PROFILING); /* 1 at 0 and at 19 */
+	add_ok(&a, fx_record_b, SS_PHASE_PROFILING);      /* {1,2,0,0,0} */
+	assert_true(ss_agg_finish(&a));
+	assert_int_equal(a.status[SS_ST_OK], 3);
+	assert_int_equal(r->hist_len, 20);
+	for (size_t i = 0; i < 20; i++)
+		assert_int_equal(r->hist[i], want[i]);
+	ss_agg_release(&a);
+}
+
 static void test_two_records(void **state)
 {
 	struct ss_agg a;
@@ -512,6 +548,7 @@ int main(void)
 		cmocka_unit_test(test_values_without_steps),
 		cmocka_unit_test(test_values_huge_counts),
 		cmocka_unit_test(test_two_records),
+		cmocka_unit_test(test_pooled_histogram_grows),
 		cmocka_unit_test(test_named_inputs),
 		cmocka_unit_test(test_phases),
 		cmocka_unit_test(test_zero_step_and_statuses),

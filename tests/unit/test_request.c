@@ -214,6 +214,20 @@ static void test_vllm_malformed(void **state)
 	expect_malformed("{\"mean_acceptance_length\":2,\"draft_acceptance_rate\":0.5,\"acceptance_histogram\":[1],"
 			 "\"num_spec_steps\":1,\"num_accepted_draft_tokens\":0}",
 			 "num_draft_tokens is missing");
+	/* a required count null; the first failure's reason stands; an
+	 * optional count null is no failure, of the wrong type it is one */
+	expect_malformed("{\"mean_acceptance_length\":2,\"draft_acceptance_rate\":0.5,\"acceptance_histogram\":[1],"
+			 "\"num_spec_steps\":1,\"num_accepted_draft_tokens\":0,\"num_draft_tokens\":null}",
+			 "num_draft_tokens is null");
+	expect_malformed("{\"mean_acceptance_length\":2,\"draft_acceptance_rate\":0.5,\"acceptance_histogram\":{\"0\":1},"
+			 "\"num_spec_steps\":1,\"num_accepted_draft_tokens\":\"0\"}",
+			 "num_accepted_draft_tokens is not a number");
+	expect_malformed("{\"mean_acceptance_length\":null,\"draft_acceptance_rate\":0.5,\"acceptance_histogram\":[1],"
+			 "\"num_spec_tokens\":null,\"num_spec_steps\":1,\"num_accepted_draft_tokens\":0,\"num_draft_tokens\":1}",
+			 "mean_acceptance_length is null");
+	expect_malformed("{\"mean_acceptance_length\":2,\"draft_acceptance_rate\":0.5,\"acceptance_histogram\":[1],"
+			 "\"num_spec_tokens\":[0],\"num_spec_steps\":1,\"num_accepted_draft_tokens\":0,\"num_draft_tokens\":1}",
+			 "num_spec_tokens is not a number");
 	expect_malformed("{\"mean_acceptance_length\":2,\"draft_acceptance_rate\":0.5,\"acceptance_histogram\":[1,true],"
 			 "\"num_spec_steps\":1,\"num_accepted_draft_tokens\":0,\"num_draft_tokens\":1}",
 			 "acceptance_histogram[1] is not a number");
@@ -435,6 +449,51 @@ static void test_records_line(void **state)
 			"\"num_accepted_draft_tokens\":1,\"num_draft_tokens\":2}}");
 	assert_int_equal(o.status, SS_ST_OK);
 	assert_string_equal(o.engine, "llamacpp");
+	ss_processor_free(p);
+	free_padded();
+}
+
+/*
+ * A repeated key keeps its last value, whatever the first one left in the
+ * field (an array's bad element, a string, a histogram's bad key), and a
+ * field a line did not repeat starts clean on the next line.
+ */
+static void test_repeated_keys_keep_last(void **state)
+{
+	struct ss_processor *p = proc_for(SS_KIND_UNKNOWN, SS_ENGINE_NONE, false);
+	static const int64_t h[] = {2, 0, 1};
+	struct ss_outcome o;
+
+	(void)state;
+	o = run_line(p, vllm_body("{\"mean_acceptance_length\":1.5,\"draft_acceptance_rate\":0.25,"
+				  "\"acceptance_histogram\":[1,true],\"num_spec_steps\":\"3\","
+				  "\"acceptance_histogram\":[2,0,1],\"num_spec_steps\":3,"
+				  "\"num_accepted_draft_tokens\":2,\"num_draft_tokens\":6,\"num_spec_tokens\":2}"));
+	assert_int_equal(o.status, SS_ST_OK);
+	assert_int_equal(o.record->num_spec_steps, 3);
+	assert_hist(o.record, h, 3);
+	/* the same processor, once each: the last line's values are gone */
+	o = run_line(p, vllm_body("{\"mean_acceptance_length\":1.5,\"draft_acceptance_rate\":0.25,"
+				  "\"acceptance_histogram\":[2,0,1],\"num_spec_steps\":3,"
+				  "\"num_accepted_draft_tokens\":2,\"num_draft_tokens\":6}"));
+	assert_int_equal(o.status, SS_ST_OK);
+	assert_false(o.record->has_spec_tokens);
+	assert_hist(o.record, h, 3);
+	o = run_line(p, vllm_body("{\"mean_acceptance_length\":1.5,\"draft_acceptance_rate\":0.25,"
+				  "\"acceptance_histogram\":[2,0,1],\"num_spec_steps\":3,"
+				  "\"num_accepted_draft_tokens\":2,\"num_draft_tokens\":6,\"acceptance_histogram\":[1,true]}"));
+	assert_int_equal(o.status, SS_ST_MALFORMED);
+	assert_string_equal(o.reason, "acceptance_histogram[1] is not a number");
+	/* records lines: the engine string and the histogram object repeated */
+	o = run_line(p, "{\"metadata\":{},\"metrics\":{},\"spec_decode_acceptance\":{\"engine\":\"sglang\","
+			"\"acceptance_histogram\":{\"0\":1,\"x\":2},\"engine\":\"vllm\",\"draft_acceptance_rate\":0.5,"
+			"\"acceptance_histogram\":{\"1\":1},\"num_accepted_draft_tokens\":1,\"num_draft_tokens\":2,"
+			"\"num_spec_steps\":1}}");
+	assert_int_equal(o.status, SS_ST_OK);
+	assert_string_equal(o.engine, "vllm");
+	assert_int_equal(o.record->histogram.len, 2);
+	assert_int_equal(o.record->histogram.v[0], 0);
+	assert_int_equal(o.record->histogram.v[1], 1);
 	ss_processor_free(p);
 	free_padded();
 }
@@ -688,6 +747,7 @@ int main(void)
 		cmocka_unit_test(test_vllm_vector),
 		cmocka_unit_test(test_trtllm_sse),
 		cmocka_unit_test(test_vllm_malformed),
+		cmocka_unit_test(test_repeated_keys_keep_last),
 		cmocka_unit_test(test_per_step_ok_and_zero_step),
 		cmocka_unit_test(test_llamacpp_and_sglang),
 		cmocka_unit_test(test_raw_lines),

@@ -220,13 +220,14 @@ static int cmp_plain(const void *a, const void *b)
  * shapes that put most values into one bucket (a spike among spread
  * values, two far clusters, one outlier), that put the wanted ranks at
  * bucket edges (few distinct values, each repeated), and values that need
- * all 64 key bits (both signs, every exponent). Compared with qsort.
+ * all 64 key bits (both signs, every exponent). Compared with qsort. The
+ * sizes give from 2^9 (n = 2048) up to 2^16 buckets (n = 270001).
  */
 static void test_selection_shapes(void **state)
 {
-	enum { N = 200003 };
+	enum { N = 270001 };
 	static double v[N], want[N], scratch[N];
-	static const size_t sizes[] = {2048, 9999, 65537, N};
+	static const size_t sizes[] = {2048, 4095, 9999, 16384, 65537, 131071, N};
 	uint64_t x = 0x9E3779B97F4A7C15ULL;
 	struct ss_stats s;
 
