@@ -178,6 +178,15 @@ def pages():
 
 
 class ServerByDir(Case):
+    def page_of(self, args):
+        """The page written by `-f none --html` with args, as text."""
+        with TempDir() as tmp:
+            page = os.path.join(tmp, "p.html")
+            res = run(["-f", "none", "--html", page] + args)
+            self.assertRan(res)
+            with open(page, encoding="utf-8") as f:
+                return f.read()
+
     def test_matrix_beside_the_requests(self):
         res = run(["-f", "json", "--group-by", "dir", "--compare", td("groups", "base") + "/"]
                   + pages() + inputs())
@@ -233,14 +242,9 @@ class ServerByDir(Case):
         res = run(["-f", "markdown"] + args)
         self.assertRan(res)
         self.assertIn("## Server Spec Decode by dir", res.out.decode())
-        with TempDir() as tmp:
-            page = os.path.join(tmp, "p.html")
-            res = run(["-f", "none", "--html", page] + args)
-            self.assertRan(res)
-            with open(page, encoding="utf-8") as f:
-                html = f.read()
-            self.assertIn('id="server-groups"', html)
-            self.assertIn("Server acceptance length by dir", html)
+        html = self.page_of(args)
+        self.assertIn('id="server-groups"', html)
+        self.assertIn("Server acceptance length by dir", html)
 
     def test_baseline_only_among_server_groups(self):
         # SPEC 10.8: a VALUE naming only a server group is found, even when
@@ -264,14 +268,9 @@ class ServerByDir(Case):
         self.assertNotIn("baseline", doc["analysis"]["groups"])
         self.assertAlmostEqual(float(rows[0][AL]["avg"]), 31 / 12, places=12)
         # the page has both parts, the server's groups compared
-        with TempDir() as tmp:
-            page = os.path.join(tmp, "p.html")
-            res = run(["-f", "none", "--html", page] + args)
-            self.assertRan(res)
-            with open(page, encoding="utf-8") as f:
-                html = f.read()
-            self.assertIn('id="server-groups"', html)
-            self.assertIn('id="groups"', html)
+        html = self.page_of(args)
+        self.assertIn('id="server-groups"', html)
+        self.assertIn('id="groups"', html)
         # a value naming no group at all is still refused
         res = run(["-f", "json", "--group-by", "dir", "--compare", "nope"] + pages() + [
             td("groups", "eagle", "requests.jsonl")])
