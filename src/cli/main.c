@@ -197,8 +197,10 @@ static int default_threads(void)
 }
 
 /* --compare named no group: a usage error that lists them (SPEC 7.4),
- * the value and the groups' names escaped as every message is. */
-static void no_baseline(const struct ss_agg *a, const char *value)
+ * the server's directories too (10.8), the value and the groups' names
+ * escaped as every message is. sg: the server's groups, or NULL. */
+static void no_baseline(const struct ss_agg *a, const struct ss_server_groups *sg,
+			const char *value)
 {
 	struct ss_buf b = SS_BUF_INIT, key = SS_BUF_INIT;
 
@@ -219,6 +221,14 @@ static void no_baseline(const struct ss_agg *a, const char *value)
 	}
 	if (a->groups.n == 0)
 		ss_buf_adds(&b, "(none)");
+	if (sg && sg->n) {
+		ss_buf_adds(&b, "; the server's directories are: ");
+		for (size_t i = 0; i < sg->n; i++) {
+			if (i)
+				ss_buf_adds(&b, ", ");
+			ss_buf_add_term(&b, sg->rows[i].dir, sg->rows[i].len);
+		}
+	}
 	ss_buf_adds(&b, "\nTry 'specscan --help' for more information.\n");
 	if (b.failed)
 		fputs("specscan: --compare: no such group (out of memory listing them)\n", stderr);
@@ -631,7 +641,8 @@ static int analyse(struct ss_options *o, struct ss_outputs *outs, struct ss_agg 
 				status = EXIT_NOTHING;
 				break;
 			}
-			no_baseline(agg, o->analysis.compare);
+			no_baseline(agg, outs->server ? outs->server->groups : NULL,
+				    o->analysis.compare);
 			status = EXIT_USAGE;
 			break;
 		case SS_AN_TOO_MANY_WINDOWS:

@@ -271,11 +271,14 @@ class ServerByDir(Case):
         html = self.page_of(args)
         self.assertIn('id="server-groups"', html)
         self.assertIn('id="groups"', html)
-        # a value naming no group at all is still refused
+        # a value naming no group at all is still refused; the message
+        # lists the request groups (eagle) and the server's dirs (both)
         res = run(["-f", "json", "--group-by", "dir", "--compare", "nope"] + pages() + [
             td("groups", "eagle", "requests.jsonl")])
         self.assertEqual(res.rc, 2)
-        self.assertIn("no group", res.errtext)
+        self.assertIn("no group 'nope'; the groups are: " + td("groups", "eagle") +
+                      "; the server's directories are: " + td("groups", "base") + ", " +
+                      td("groups", "eagle") + "\n", res.errtext)
 
     def test_other_keys_pool_with_a_note(self):
         res = run(["-f", "json", "--group-by", "dir,k"] + pages())
