@@ -450,20 +450,29 @@ SSJ_HOT enum ssj_status w_string(parser_impl *p, uint32_t i, std::string_view &o
 
 // Make v the value at structural i, with what json.h's inline readers
 // read: its type, and a scalar's token.
-SSJ_HOT void w_value(parser_impl *p, value_impl &v, uint32_t i)
+// w_value's work for a walk that has the value's first character c and
+// its structural (at: its offset, then the next one's) at hand; `plain`
+// is left as it was.
+SSJ_HOT void w_value_at(value_impl &v, const char *text, const uint32_t *at, uint32_t i, char c)
 {
-	enum ssj_type t = w_type(p, i);
+	enum ssj_type t = (enum ssj_type)TYPE_OF.t[(unsigned char)c];
 
 	v.i = i;
 	v.head.known = t;
 	v.head.tok = nullptr;
 	if (t == SSJ_NUMBER || t == SSJ_STRING) {
-		std::string_view tok = w_token(p, i);
+		std::string_view tok = trim_right(std::string_view(text + at[0], at[1] - at[0]));
 		bool str = t == SSJ_STRING;
 		v.head.tok = tok.data() + str;
 		v.head.tok_len = tok.size() - 2 * str;
-		v.head.plain = !p->escapes;
 	}
+}
+
+SSJ_HOT void w_value(parser_impl *p, value_impl &v, uint32_t i)
+{
+	w_value_at(v, p->text, p->ix + i, i, w_char(p, i));
+	if (v.head.tok)
+		v.head.plain = !p->escapes;
 }
 
 // whole.cpp. w_open: SSJ_OK (the text is the open document, on this

@@ -280,17 +280,7 @@ static enum ssj_status w_object_plain(parser_impl *p, uint32_t i, ssj_field_fn f
 		char c = text[v[0]];
 
 		if (lens & SSJ_LEN_BIT(kn)) {
-			// w_value, from the character and offsets at hand
-			enum ssj_type t = (enum ssj_type)TYPE_OF.t[(unsigned char)c];
-			val.i = (uint32_t)(v - ix);
-			val.head.known = t;
-			val.head.tok = nullptr;
-			if (t == SSJ_NUMBER || t == SSJ_STRING) {
-				std::string_view tok = trim_right(std::string_view(text + v[0], v[1] - v[0]));
-				bool str = t == SSJ_STRING;
-				val.head.tok = tok.data() + str;
-				val.head.tok_len = tok.size() - 2 * str;
-			}
+			w_value_at(val, text, v, (uint32_t)(v - ix), c);
 			if (fn(ctx, key, kn, C(&val)))
 				return SSJ_STOPPED;
 		}
